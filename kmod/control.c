@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * control.c - parse and carry out control commands (see control.h).
+ *
+ * Parsing is separate from execution and has no side effect, so that a
+ * malformed command changes nothing and KUnit can test the grammar alone.
+ */
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "control.h"
+
+pid_t clkstat_filter_tgid;
+
+static const char *const clkstat_op_names[] = {
+	[CLKSTAT_OP_START] = "start",
+	[CLKSTAT_OP_STOP] = "stop",
+	[CLKSTAT_OP_RESET] = "reset",
+	[CLKSTAT_OP_TGID] = "tgid",
+};
+
+/* Copy the next blank-separated word of *s into buf; 0 when none is left. */
+static size_t clkstat_next_word(const char **s, char *buf, size_t size)
+{
+	const char *p = skip_spaces(*s);
+	size_t n = 0;
+
+	while (p[n] && !isspace(p[n]))
+		n++;
+	*s = p + n;
+	if (n >= size)
+		return size;	/* too long for any valid word */
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return n;
+}
+
+/**
+ * clkstat_control_parse() - parse one control command
+ * @buf: NUL-terminated text; surrounding white space (a trailing newline
+ *       from echo) is ignored
+ * @cmd: filled in on success
+ *
+ * Return: 0, or -EINVAL for anything that is not exactly one command of the
+ * grammar in control.h (unknown word, missing or extra argument, a metric
+ * name too long, a tgid that is not a non-negative decimal number).
+ */
+int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
+{
+	char word[CLKSTAT_NAME_MAX], arg[CLKSTAT_NAME_MAX], extra[2];
+	size_t n, i;
+	int tgid;
+
+	n = clkstat_next_word(&buf, word, sizeof(word));
+	if (!n || n >= sizeof(word))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(clkstat_op_names); i++)
+		if (!strcmp(word, clkstat_op_names[i]))
+			break;
+	if (i == ARRAY_SIZE(clkstat_op_names))
+		return -EINVAL;
+
+	*cmd = (struct clkstat_cmd){ .op = i };
+	n = clkstat_next_word(&buf, arg, sizeof(arg));
+	if (n >= sizeof(arg) || clkstat_next_word(&buf, extra, sizeof(extra)))
+		return -EINVAL;
+
+	if (cmd->op == CLKSTAT_OP_TGID) {
+		if (!n || kstrtoint(arg, 10, &tgid) || tgid < 0)
+			return -EINVAL;
+		cmd->tgid = tgid;
+		return 0;
+	}
+	if (n)
+		strscpy(cmd->metric, arg, sizeof(cmd->metric));
+	return 0;
+}
+
+static void clkstat_apply(struct clkstat_metric *m, enum clkstat_op op)
+{
+	switch (op) {
+	case CLKSTAT_OP_START:
+		clkstat_metric_set_recording(m, true);
+		break;
+	case CLKSTAT_OP_STOP:
+		clkstat_metric_set_recording(m, false);
+		break;
+	case CLKSTAT_OP_RESET:
+		clkstat_metric_reset(m);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * clkstat_control_exec() - carry out a parsed command
+ * @cmd: from clkstat_control_parse()
+ *
+ * Return: 0, or -EINVAL when the command names a metric that does not exist
+ * (nothing is changed then).
+ */
+int clkstat_control_exec(const struct clkstat_cmd *cmd)
+{
+	struct clkstat_metric *m;
+	int ret = 0;
+
+	if (cmd->op == CLKSTAT_OP_TGID) {
+		WRITE_ONCE(clkstat_filter_tgid, cmd->tgid);
+		return 0;
+	}
+	clkstat_registry_lock();
+	if (cmd->metric[0]) {
+		m = clkstat_metric_find(cmd->metric);
+		if (m)
+			clkstat_apply(m, cmd->op);
+		else
+			ret = -EINVAL;
+	} else {
+		list_for_each_entry(m, clkstat_registry(), node)
+			clkstat_apply(m, cmd->op);
+	}
+	clkstat_registry_unlock();
+	return ret;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * control.h - the control language shared by debugfs (and later netlink):
+ *
+ *   start [METRIC]   record (all metrics, or one)
+ *   stop [METRIC]    stop recording
+ *   reset [METRIC]   zero slots, min, max and counters
+ *   tgid N           record only tasks of thread group N (0: every task)
+ */
+#ifndef _CLKSTAT_CONTROL_H
+#define _CLKSTAT_CONTROL_H
+
+#include <linux/sched.h>
+#include <linux/types.h>
+#include "hist.h"
+
+/* Longest control command accepted, newline included. */
+#define CLKSTAT_CONTROL_MAX	64
+
+enum clkstat_op {
+	CLKSTAT_OP_START,
+	CLKSTAT_OP_STOP,
+	CLKSTAT_OP_RESET,
+	CLKSTAT_OP_TGID,
+};
+
+struct clkstat_cmd {
+	enum clkstat_op op;
+	char metric[CLKSTAT_NAME_MAX];	/* empty: every metric */
+	pid_t tgid;
+};
+
+int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd);
+int clkstat_control_exec(const struct clkstat_cmd *cmd);
+
+/* The tgid filter, read locklessly by the probes. */
+extern pid_t clkstat_filter_tgid;
+
+static inline bool clkstat_task_selected(const struct task_struct *p)
+{
+	pid_t want = READ_ONCE(clkstat_filter_tgid);
+
+	return !want || p->tgid == want;
+}
+
+#endif /* _CLKSTAT_CONTROL_H */

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * corr.c - lock-free per-task pending-event table.
+ *
+ * A direct-mapped table of 2^bits entries, indexed by a hash of the key (a
+ * task's address), preallocated at load.  Each entry is claimed with one
+ * cmpxchg on its key word, which turns to "busy" while the owner writes or
+ * reads the other fields; nobody ever waits for it.  A CPU that finds an
+ * entry busy gives up and reports it, so the table is safe from any context,
+ * NMI included, and never spins.
+ *
+ * Full table and collision are the same event here: a new key that hashes to
+ * an entry holding another key's pending event overwrites it and reports
+ * CLKSTAT_CORR_EVICTED, so the table always holds the newest events.  An
+ * event whose interval never ends (a wakeup that found its task already
+ * running) stays until the same task's next event replaces it
+ * (CLKSTAT_CORR_REPLACED) or another key evicts it.
+ */
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include "corr.h"
+
+#define CLKSTAT_CORR_FREE	0L
+#define CLKSTAT_CORR_LOCKED	1L
+
+/**
+ * clkstat_corr_init() - allocate an empty table
+ * @t: the table
+ * @entries: number of entries, a power of two
+ *
+ * Return: 0, -EINVAL if @entries is not a power of two, or -ENOMEM.
+ */
+int clkstat_corr_init(struct clkstat_corr *t, unsigned int entries)
+{
+	if (!is_power_of_2(entries))
+		return -EINVAL;
+	t->bits = ilog2(entries);
+	t->entry = kvcalloc(entries, sizeof(*t->entry), GFP_KERNEL);
+	return t->entry ? 0 : -ENOMEM;
+}
+
+/**
+ * clkstat_corr_free() - free a table
+ * @t: the table; no CPU may be using it any more
+ */
+void clkstat_corr_free(struct clkstat_corr *t)
+{
+	kvfree(t->entry);
+	t->entry = NULL;
+}
+
+static struct clkstat_corr_entry *clkstat_corr_slot(struct clkstat_corr *t,
+						    const void *key)
+{
+	return &t->entry[hash_ptr(key, t->bits)];
+}
+
+/**
+ * clkstat_corr_put() - remember a pending event for a key
+ * @t: the table
+ * @key: the task (any pointer other than NULL)
+ * @ts: when the event happened
+ * @cpu: where the task was at the event
+ *
+ * Return: what the entry held before, see enum clkstat_corr_put_result.
+ */
+enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
+					      const void *key, u64 ts, int cpu)
+{
+	struct clkstat_corr_entry *e = clkstat_corr_slot(t, key);
+	long old = atomic_long_read(&e->key);
+
+	if (old == CLKSTAT_CORR_LOCKED ||
+	    !atomic_long_try_cmpxchg_acquire(&e->key, &old,
+					     CLKSTAT_CORR_LOCKED))
+		return CLKSTAT_CORR_BUSY;
+	e->ts = ts;
+	e->cpu = cpu;
+	atomic_long_set_release(&e->key, (long)key);
+	if (old == CLKSTAT_CORR_FREE)
+		return CLKSTAT_CORR_NEW;
+	return old == (long)key ? CLKSTAT_CORR_REPLACED : CLKSTAT_CORR_EVICTED;
+}
+
+/**
+ * clkstat_corr_take() - fetch and forget the pending event of a key
+ * @t: the table
+ * @key: the task
+ * @ts: set to the event's time when found
+ * @cpu: set to the event's CPU when found
+ *
+ * Return: CLKSTAT_CORR_FOUND, CLKSTAT_CORR_ABSENT or CLKSTAT_CORR_CONTENDED.
+ */
+enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
+						const void *key, u64 *ts,
+						int *cpu)
+{
+	struct clkstat_corr_entry *e = clkstat_corr_slot(t, key);
+	long old = (long)key;
+
+	if (!atomic_long_try_cmpxchg_acquire(&e->key, &old,
+					     CLKSTAT_CORR_LOCKED))
+		return old == CLKSTAT_CORR_LOCKED ? CLKSTAT_CORR_CONTENDED :
+						    CLKSTAT_CORR_ABSENT;
+	*ts = e->ts;
+	*cpu = e->cpu;
+	atomic_long_set_release(&e->key, CLKSTAT_CORR_FREE);
+	return CLKSTAT_CORR_FOUND;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * corr.h - per-task pending-event table: what a probe remembers between the
+ * start of an interval (a wakeup) and its end (the enqueue), keyed by task.
+ */
+#ifndef _CLKSTAT_CORR_H
+#define _CLKSTAT_CORR_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+struct clkstat_corr_entry {
+	atomic_long_t key;	/* owner's address, 0 free, 1 being written */
+	u64 ts;
+	int cpu;
+};
+
+struct clkstat_corr {
+	unsigned int bits;
+	struct clkstat_corr_entry *entry;
+};
+
+/* What clkstat_corr_put() found in the entry it wrote. */
+enum clkstat_corr_put_result {
+	CLKSTAT_CORR_NEW,	/* the entry was free */
+	CLKSTAT_CORR_REPLACED,	/* it held this key's older, unfinished event */
+	CLKSTAT_CORR_EVICTED,	/* it held another key's pending event, lost */
+	CLKSTAT_CORR_BUSY,	/* another CPU was using it; nothing written */
+};
+
+/* What clkstat_corr_take() found. */
+enum clkstat_corr_take_result {
+	CLKSTAT_CORR_FOUND,
+	CLKSTAT_CORR_ABSENT,	/* no pending event for this key */
+	CLKSTAT_CORR_CONTENDED,	/* another CPU was using the entry */
+};
+
+int clkstat_corr_init(struct clkstat_corr *t, unsigned int entries);
+void clkstat_corr_free(struct clkstat_corr *t);
+enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
+					      const void *key, u64 ts,
+					      int cpu);
+enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
+						const void *key, u64 *ts,
+						int *cpu);
+
+#endif /* _CLKSTAT_CORR_H */

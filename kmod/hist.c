@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist.c - clkstat's metric store: create, find, start/stop, reset, snapshot.
+ *
+ * The hot path (clkstat_record(), clkstat_count()) is inline in hist.h; this
+ * file holds what runs at load time or on a reader's behalf.
+ */
+#include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "hist.h"
+
+static LIST_HEAD(clkstat_metrics);
+static DEFINE_MUTEX(clkstat_metrics_lock);
+
+/**
+ * clkstat_metric_cpu_bytes() - memory one CPU's share of a metric takes
+ * @frac_bits: fractional bits of the metric
+ *
+ * Return: bytes per CPU per metric.
+ */
+size_t clkstat_metric_cpu_bytes(unsigned int frac_bits)
+{
+	return struct_size((struct clkstat_cpu_hist *)NULL, slot,
+			   CLKSTAT_NSLOTS(frac_bits));
+}
+EXPORT_SYMBOL_GPL(clkstat_metric_cpu_bytes);
+
+static void clkstat_cpu_hist_clear(struct clkstat_cpu_hist *h,
+				   unsigned int nslots)
+{
+	memset(h, 0, struct_size(h, slot, nslots));
+	h->min = U64_MAX;
+}
+
+/**
+ * clkstat_metric_create() - allocate and register a metric
+ * @name: unique name, at most CLKSTAT_NAME_MAX - 1 characters
+ * @variant: name of the hook variant that feeds it (kept by reference)
+ * @frac_bits: fractional bits, 0..CLKSTAT_FRAC_BITS_MAX
+ * @counter_names: names of its event counters (kept by reference), or NULL
+ * @ncounters: number of counters, at most CLKSTAT_MAX_COUNTERS
+ *
+ * The metric starts stopped; clkstat_metric_set_recording() starts it.
+ *
+ * Return: the metric, or an ERR_PTR: -EINVAL for bad arguments, -EEXIST for
+ * a name in use, -ENOMEM.
+ */
+struct clkstat_metric *clkstat_metric_create(const char *name,
+					     const char *variant,
+					     unsigned int frac_bits,
+					     const char *const *counter_names,
+					     unsigned int ncounters)
+{
+	struct clkstat_metric *m;
+	unsigned int cpu;
+
+	if (frac_bits > CLKSTAT_FRAC_BITS_MAX ||
+	    ncounters > CLKSTAT_MAX_COUNTERS ||
+	    strlen(name) >= CLKSTAT_NAME_MAX || !name[0])
+		return ERR_PTR(-EINVAL);
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return ERR_PTR(-ENOMEM);
+	strscpy(m->name, name, sizeof(m->name));
+	m->variant = variant;
+	m->counter_names = counter_names;
+	m->ncounters = ncounters;
+	m->frac_bits = frac_bits;
+	m->nslots = CLKSTAT_NSLOTS(frac_bits);
+	m->cpu = __alloc_percpu(clkstat_metric_cpu_bytes(frac_bits),
+				__alignof__(struct clkstat_cpu_hist));
+	if (!m->cpu) {
+		kfree(m);
+		return ERR_PTR(-ENOMEM);
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(m->cpu, cpu)->min = U64_MAX;
+
+	mutex_lock(&clkstat_metrics_lock);
+	if (clkstat_metric_find(name)) {
+		mutex_unlock(&clkstat_metrics_lock);
+		free_percpu(m->cpu);
+		kfree(m);
+		return ERR_PTR(-EEXIST);
+	}
+	list_add_tail(&m->node, &clkstat_metrics);
+	mutex_unlock(&clkstat_metrics_lock);
+	return m;
+}
+EXPORT_SYMBOL_GPL(clkstat_metric_create);
+
+/**
+ * clkstat_metric_destroy() - unregister and free a metric
+ * @m: the metric, or NULL or an ERR_PTR (ignored)
+ *
+ * The caller guarantees that no hook can record into @m any more.
+ */
+void clkstat_metric_destroy(struct clkstat_metric *m)
+{
+	if (IS_ERR_OR_NULL(m))
+		return;
+	mutex_lock(&clkstat_metrics_lock);
+	list_del(&m->node);
+	mutex_unlock(&clkstat_metrics_lock);
+	free_percpu(m->cpu);
+	kfree(m);
+}
+EXPORT_SYMBOL_GPL(clkstat_metric_destroy);
+
+/**
+ * clkstat_metric_find() - look a metric up by name
+ * @name: the name
+ *
+ * Caller holds clkstat_registry_lock() (or runs where the registry cannot
+ * change).
+ *
+ * Return: the metric, or NULL.
+ */
+struct clkstat_metric *clkstat_metric_find(const char *name)
+{
+	struct clkstat_metric *m;
+
+	list_for_each_entry(m, &clkstat_metrics, node)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+/**
+ * clkstat_registry_lock() - hold the registry stable for iteration
+ */
+void clkstat_registry_lock(void)
+{
+	mutex_lock(&clkstat_metrics_lock);
+}
+
+/**
+ * clkstat_registry_unlock() - release clkstat_registry_lock()
+ */
+void clkstat_registry_unlock(void)
+{
+	mutex_unlock(&clkstat_metrics_lock);
+}
+
+/**
+ * clkstat_registry() - the list of all metrics, in creation order
+ *
+ * Return: the list head; entries are linked through &clkstat_metric.node.
+ */
+struct list_head *clkstat_registry(void)
+{
+	return &clkstat_metrics;
+}
+
+/**
+ * clkstat_metric_set_recording() - start or stop a metric
+ * @m: the metric
+ * @on: true to record, false to ignore samples
+ *
+ * A sample already past the check in clkstat_record() still lands.
+ */
+void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
+{
+	WRITE_ONCE(m->recording, on);
+}
+EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
+
+/**
+ * clkstat_metric_reset() - clear every CPU's slots, min, max and counters
+ * @m: the metric
+ *
+ * Not atomic against concurrent recording: a sample being recorded on
+ * another CPU while its slot is cleared may keep its count but lose its
+ * sum, or the reverse.  Stop the metric first for an exact zero.
+ */
+void clkstat_metric_reset(struct clkstat_metric *m)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		clkstat_cpu_hist_clear(per_cpu_ptr(m->cpu, cpu), m->nslots);
+}
+EXPORT_SYMBOL_GPL(clkstat_metric_reset);
+
+/**
+ * clkstat_snapshot_take() - copy a metric's per-CPU data for a reader
+ * @s: the snapshot to fill
+ * @m: the metric
+ *
+ * Copies every possible CPU (an offline CPU keeps what it recorded) and
+ * adds them up into the extra all-CPU entry.  Sleeps; not for the hot path.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int clkstat_snapshot_take(struct clkstat_snapshot *s,
+			  const struct clkstat_metric *m)
+{
+	struct clkstat_cpu_hist *all, *dst;
+	const struct clkstat_cpu_hist *src;
+	unsigned int cpu, i;
+
+	s->metric = m;
+	s->ncpus = nr_cpu_ids;
+	s->stride = clkstat_metric_cpu_bytes(m->frac_bits);
+	s->data = kvzalloc(array_size(s->ncpus + 1, s->stride), GFP_KERNEL);
+	if (!s->data)
+		return -ENOMEM;
+
+	all = clkstat_snapshot_cpu(s, s->ncpus);
+	all->min = U64_MAX;
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		dst = clkstat_snapshot_cpu(s, cpu);
+		dst->min = U64_MAX;
+		if (!cpu_possible(cpu))
+			continue;
+		src = per_cpu_ptr(m->cpu, cpu);
+		dst->min = READ_ONCE(src->min);
+		dst->max = READ_ONCE(src->max);
+		all->min = min(all->min, dst->min);
+		all->max = max(all->max, dst->max);
+		for (i = 0; i < m->ncounters; i++) {
+			dst->counter[i] = READ_ONCE(src->counter[i]);
+			all->counter[i] += dst->counter[i];
+		}
+		for (i = 0; i < m->nslots; i++) {
+			dst->slot[i].count = READ_ONCE(src->slot[i].count);
+			dst->slot[i].sum = READ_ONCE(src->slot[i].sum);
+			all->slot[i].count += dst->slot[i].count;
+			all->slot[i].sum += dst->slot[i].sum;
+		}
+	}
+	return 0;
+}
+
+/**
+ * clkstat_snapshot_free() - free what clkstat_snapshot_take() allocated
+ * @s: the snapshot
+ */
+void clkstat_snapshot_free(struct clkstat_snapshot *s)
+{
+	kvfree(s->data);
+	s->data = NULL;
+}

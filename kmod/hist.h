@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist.h - clkstat's per-CPU log-linear histograms ("metrics").
+ *
+ * A metric is a named histogram fed by one probe through one hook variant.
+ * Each CPU has its own slots (count and scaled sum, see
+ * uapi/clkstat_buckets.h), its own min and max, and a few event counters
+ * that the probe defines.  Recording is O(1), takes no lock and allocates
+ * nothing.
+ */
+#ifndef _CLKSTAT_HIST_H
+#define _CLKSTAT_HIST_H
+
+#include <linux/types.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/list.h>
+#include "uapi/clkstat_buckets.h"
+
+#define CLKSTAT_NAME_MAX	32
+#define CLKSTAT_MAX_COUNTERS	8
+
+struct clkstat_slot {
+	u64 count;
+	u64 sum;	/* of (sample >> clkstat_slot_sum_shift()) */
+};
+
+/* One CPU's share of a metric.  min is U64_MAX while the CPU has no sample. */
+struct clkstat_cpu_hist {
+	u64 min;
+	u64 max;
+	u64 counter[CLKSTAT_MAX_COUNTERS];
+	struct clkstat_slot slot[];
+};
+
+struct clkstat_metric {
+	char name[CLKSTAT_NAME_MAX];
+	const char *variant;		/* hook variant feeding it */
+	const char *const *counter_names;
+	unsigned int ncounters;
+	unsigned int frac_bits;
+	unsigned int nslots;
+	bool recording;			/* read locklessly by the hot path */
+	struct clkstat_cpu_hist __percpu *cpu;
+	struct list_head node;		/* in the registry */
+};
+
+/* A copy of a metric taken outside the hot path, for readers. */
+struct clkstat_snapshot {
+	const struct clkstat_metric *metric;
+	unsigned int ncpus;		/* nr_cpu_ids; cpu[ncpus] is all CPUs */
+	size_t stride;			/* bytes between two cpu entries */
+	void *data;
+};
+
+/* Summary of a histogram, in ns.  All zero when count is zero. */
+struct clkstat_summary {
+	u64 count;
+	u64 min;
+	u64 max;
+	u64 mean;
+	u64 p50, p90, p99, p999;
+};
+
+struct clkstat_metric *clkstat_metric_create(const char *name,
+					     const char *variant,
+					     unsigned int frac_bits,
+					     const char *const *counter_names,
+					     unsigned int ncounters);
+void clkstat_metric_destroy(struct clkstat_metric *m);
+struct clkstat_metric *clkstat_metric_find(const char *name);
+void clkstat_metric_set_recording(struct clkstat_metric *m, bool on);
+void clkstat_metric_reset(struct clkstat_metric *m);
+size_t clkstat_metric_cpu_bytes(unsigned int frac_bits);
+
+/* Iterate the registry; callers hold clkstat_registry_lock(). */
+void clkstat_registry_lock(void);
+void clkstat_registry_unlock(void);
+struct list_head *clkstat_registry(void);
+
+int clkstat_snapshot_take(struct clkstat_snapshot *s,
+			  const struct clkstat_metric *m);
+void clkstat_snapshot_free(struct clkstat_snapshot *s);
+
+/* cpu == s->ncpus selects the all-CPU sum. */
+static inline struct clkstat_cpu_hist *
+clkstat_snapshot_cpu(const struct clkstat_snapshot *s, unsigned int cpu)
+{
+	return (struct clkstat_cpu_hist *)((char *)s->data + cpu * s->stride);
+}
+
+/* hist_stats.c: pure functions over one CPU's (or the sum's) slots. */
+u64 clkstat_hist_total(const struct clkstat_slot *slot, unsigned int nslots);
+u64 clkstat_slot_mean(const struct clkstat_slot *slot, unsigned int idx,
+		      unsigned int frac_bits);
+u64 clkstat_hist_quantile(const struct clkstat_slot *slot,
+			  unsigned int nslots, unsigned int frac_bits,
+			  u64 total, u64 min, u64 max, u32 num, u32 den);
+void clkstat_hist_summarize(const struct clkstat_cpu_hist *h,
+			    unsigned int nslots, unsigned int frac_bits,
+			    struct clkstat_summary *sum);
+
+static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
+{
+	return READ_ONCE(m->recording);
+}
+
+/**
+ * clkstat_record() - record one sample into a metric
+ * @m: the metric
+ * @v: the sample, in ns
+ *
+ * Callable from any context, hard IRQ and NMI included.  On x86 each
+ * this_cpu operation below is one instruction, so an interrupt or NMI that
+ * records into the same slot between them adds its own sample whole and
+ * loses nothing; min and max are updated with this_cpu_cmpxchg for the same
+ * reason.  What can tear is a reader on another CPU: it may see a sample's
+ * count without its sum, for the few instructions in between.
+ */
+static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
+{
+	struct clkstat_cpu_hist __percpu *h = m->cpu;
+	unsigned int k = m->frac_bits;
+	u32 slot;
+	u64 old, prev;
+
+	if (!READ_ONCE(m->recording))
+		return;
+	slot = clkstat_value_to_slot(v, k);
+	/* Keep every update of this sample on one CPU. */
+	preempt_disable_notrace();
+	this_cpu_inc(h->slot[slot].count);
+	this_cpu_add(h->slot[slot].sum, v >> clkstat_slot_sum_shift(slot, k));
+	old = this_cpu_read(h->min);
+	while (v < old) {
+		prev = this_cpu_cmpxchg(h->min, old, v);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = this_cpu_read(h->max);
+	while (v > old) {
+		prev = this_cpu_cmpxchg(h->max, old, v);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	preempt_enable_notrace();
+}
+
+/**
+ * clkstat_count() - bump one of a metric's event counters
+ * @m: the metric
+ * @idx: counter index, below @m->ncounters
+ *
+ * Counts only while the metric records, so that counters and histogram
+ * describe the same window.  Any context.
+ */
+static __always_inline void clkstat_count(struct clkstat_metric *m,
+					  unsigned int idx)
+{
+	if (READ_ONCE(m->recording))
+		this_cpu_inc(m->cpu->counter[idx]);
+}
+
+#endif /* _CLKSTAT_HIST_H */

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hook_ftrace.c - the "ftrace" variant: one ftrace_ops per hooked function,
+ * filtered to that function's fentry site.
+ *
+ * On x86_64 with DYNAMIC_FTRACE_WITH_ARGS the callback sees the hooked
+ * function's argument registers in fregs without FTRACE_OPS_FL_SAVE_REGS,
+ * which keeps the trampoline cheap.  The ops handles its own recursion
+ * (FTRACE_OPS_FL_RECURSION) so that ftrace can call it without the
+ * assist wrapper when it is alone on the site.
+ */
+#include <linux/ftrace.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "hook.h"
+
+/* The argument registers are read from x86_64's struct pt_regs. */
+#ifndef CONFIG_X86_64
+#error "clkstat's ftrace hooks support x86_64 only"
+#endif
+
+struct clkstat_ftrace_hook {
+	struct ftrace_ops ops;
+	clkstat_entry_fn handler;
+};
+
+static void notrace clkstat_ftrace_entry(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *op,
+					 struct ftrace_regs *fregs)
+{
+	struct clkstat_ftrace_hook *fh =
+		container_of(op, struct clkstat_ftrace_hook, ops);
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	fh->handler(fregs->regs.di, fregs->regs.si, fregs->regs.dx);
+	ftrace_test_recursion_unlock(bit);
+}
+
+static int clkstat_ftrace_attach(struct clkstat_hook *h)
+{
+	struct clkstat_ftrace_hook *fh;
+	int ret;
+
+	fh = kzalloc(sizeof(*fh), GFP_KERNEL);
+	if (!fh)
+		return -ENOMEM;
+	fh->handler = h->handler;
+	fh->ops.func = clkstat_ftrace_entry;
+	fh->ops.flags = FTRACE_OPS_FL_RECURSION;
+
+	ret = ftrace_set_filter(&fh->ops, (unsigned char *)h->func,
+				strlen(h->func), 0);
+	if (ret) {
+		pr_err("clkstat: cannot hook %s with ftrace (%d): not in available_filter_functions\n",
+		       h->func, ret);
+		goto err_free;
+	}
+	ret = register_ftrace_function(&fh->ops);
+	if (ret) {
+		pr_err("clkstat: register_ftrace_function(%s) failed: %d\n",
+		       h->func, ret);
+		goto err_filter;
+	}
+	h->priv = fh;
+	return 0;
+
+err_filter:
+	ftrace_free_filter(&fh->ops);
+err_free:
+	kfree(fh);
+	return ret;
+}
+
+static void clkstat_ftrace_detach(struct clkstat_hook *h)
+{
+	struct clkstat_ftrace_hook *fh = h->priv;
+
+	/*
+	 * A module's ops is "dynamic" to ftrace: unregistering waits until no
+	 * CPU or preempted task is still inside the callback.
+	 */
+	unregister_ftrace_function(&fh->ops);
+	ftrace_free_filter(&fh->ops);
+	kfree(fh);
+	h->priv = NULL;
+}
+
+const struct clkstat_backend clkstat_backend_ftrace = {
+	.name = "ftrace",
+	.attach = clkstat_ftrace_attach,
+	.detach = clkstat_ftrace_detach,
+};

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe_ttwu.c - wakeup to enqueue: from entry of try_to_wake_up(p) to entry
+ * of ttwu_do_activate() for the same task, which puts it on the target
+ * CPU's runqueue, possibly on another CPU after a trip through the wakelist.
+ *
+ * Metrics:
+ *   ttwu_enqueue           every matched wakeup
+ *   ttwu_enqueue_migrated  the task lands on a CPU other than the one it was
+ *                          on when the wakeup began (the WF_MIGRATED case)
+ *   ttwu_enqueue_local     it stays on that CPU
+ * Counters, on ttwu_enqueue:
+ *   wakeups    try_to_wake_up() calls whose task was in a state the call
+ *              wakes from (the calls that go on to fire sched_waking)
+ *   migrated   matched wakeups that migrated
+ *   unmatched  enqueues with no pending wakeup (begun before recording
+ *              started, or lost from the table)
+ *   replaced   a pending wakeup of the same task that never reached an
+ *              enqueue (it found the task still on a runqueue) and was
+ *              replaced by the task's next wakeup
+ *   evicted    another task's pending wakeup overwritten on a table
+ *              collision: that wakeup then counts as unmatched too
+ *   busy       table entry in use by another CPU at that instant: dropped
+ */
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include "control.h"
+#include "corr.h"
+#include "hist.h"
+#include "probes.h"
+
+enum {
+	TTWU_WAKEUPS,
+	TTWU_MIGRATED,
+	TTWU_UNMATCHED,
+	TTWU_REPLACED,
+	TTWU_EVICTED,
+	TTWU_BUSY,
+	TTWU_NCOUNTERS
+};
+
+static const char *const ttwu_counter_names[TTWU_NCOUNTERS] = {
+	[TTWU_WAKEUPS] = "wakeups",
+	[TTWU_MIGRATED] = "migrated",
+	[TTWU_UNMATCHED] = "unmatched",
+	[TTWU_REPLACED] = "replaced",
+	[TTWU_EVICTED] = "evicted",
+	[TTWU_BUSY] = "busy",
+};
+
+static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
+static struct clkstat_corr ttwu_corr;
+
+/* try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags) */
+static void notrace ttwu_on_wakeup(unsigned long task, unsigned long state,
+				   unsigned long wake_flags)
+{
+	struct task_struct *p = (struct task_struct *)task;
+
+	if (!clkstat_metric_recording(ttwu_all))
+		return;
+	/*
+	 * The same test as ttwu_state_match(): a call that will not wake the
+	 * task must not overwrite the pending wakeup of a call that did.
+	 */
+	if (!(READ_ONCE(p->__state) & (unsigned int)state))
+		return;
+	if (!clkstat_task_selected(p))
+		return;
+	clkstat_count(ttwu_all, TTWU_WAKEUPS);
+	switch (clkstat_corr_put(&ttwu_corr, p, clkstat_now(), task_cpu(p))) {
+	case CLKSTAT_CORR_REPLACED:
+		clkstat_count(ttwu_all, TTWU_REPLACED);
+		break;
+	case CLKSTAT_CORR_EVICTED:
+		clkstat_count(ttwu_all, TTWU_EVICTED);
+		break;
+	case CLKSTAT_CORR_BUSY:
+		clkstat_count(ttwu_all, TTWU_BUSY);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags, ...) */
+static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
+				     unsigned long wake_flags)
+{
+	struct task_struct *p = (struct task_struct *)task;
+	u64 now, then, delta;
+	int cpu;
+
+	if (!clkstat_metric_recording(ttwu_all) || !clkstat_task_selected(p))
+		return;
+	switch (clkstat_corr_take(&ttwu_corr, p, &then, &cpu)) {
+	case CLKSTAT_CORR_ABSENT:
+		clkstat_count(ttwu_all, TTWU_UNMATCHED);
+		return;
+	case CLKSTAT_CORR_CONTENDED:
+		clkstat_count(ttwu_all, TTWU_BUSY);
+		return;
+	default:
+		break;
+	}
+	now = clkstat_now();
+	/* The fast clock may step back by a few ns across an update. */
+	delta = now > then ? now - then : 0;
+	clkstat_record(ttwu_all, delta);
+	/* set_task_cpu() has already moved p to the target CPU. */
+	if (task_cpu(p) != cpu) {
+		clkstat_count(ttwu_all, TTWU_MIGRATED);
+		clkstat_record(ttwu_migrated, delta);
+	} else {
+		clkstat_record(ttwu_local, delta);
+	}
+}
+
+static struct clkstat_hook ttwu_hooks[] = {
+	{ .func = "try_to_wake_up", .handler = ttwu_on_wakeup },
+	{ .func = "ttwu_do_activate", .handler = ttwu_on_activate },
+};
+
+static void ttwu_exit(void)
+{
+	clkstat_metric_destroy(ttwu_local);
+	clkstat_metric_destroy(ttwu_migrated);
+	clkstat_metric_destroy(ttwu_all);
+	ttwu_local = ttwu_migrated = ttwu_all = NULL;
+	clkstat_corr_free(&ttwu_corr);
+}
+
+static int ttwu_init(const struct clkstat_probe_cfg *cfg)
+{
+	const char *variant = cfg->backend->name;
+	int ret;
+
+	ret = clkstat_corr_init(&ttwu_corr, cfg->corr_entries);
+	if (ret)
+		return ret;
+	ttwu_all = clkstat_metric_create("ttwu_enqueue", variant,
+					 cfg->frac_bits, ttwu_counter_names,
+					 TTWU_NCOUNTERS);
+	ttwu_migrated = clkstat_metric_create("ttwu_enqueue_migrated", variant,
+					      cfg->frac_bits, NULL, 0);
+	ttwu_local = clkstat_metric_create("ttwu_enqueue_local", variant,
+					   cfg->frac_bits, NULL, 0);
+	ret = PTR_ERR_OR_ZERO(ttwu_all) ?: PTR_ERR_OR_ZERO(ttwu_migrated) ?:
+	      PTR_ERR_OR_ZERO(ttwu_local);
+	if (ret)
+		ttwu_exit();
+	return ret;
+}
+
+struct clkstat_probe clkstat_probe_ttwu = {
+	.name = "ttwu",
+	.init = ttwu_init,
+	.exit = ttwu_exit,
+	.hooks = ttwu_hooks,
+	.nhooks = ARRAY_SIZE(ttwu_hooks),
+};

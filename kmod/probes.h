@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * probes.h - what a probe is: the metrics it owns and the hooks that feed
+ * them.  A probe does not know which backend attaches its hooks.
+ */
+#ifndef _CLKSTAT_PROBES_H
+#define _CLKSTAT_PROBES_H
+
+#include "hook.h"
+
+struct clkstat_probe_cfg {
+	unsigned int frac_bits;
+	unsigned int corr_entries;	/* per-task table size, power of two */
+	const struct clkstat_backend *backend;
+};
+
+struct clkstat_probe {
+	const char *name;		/* as given in probes= */
+	/* Create metrics and tables; nothing is attached yet. */
+	int (*init)(const struct clkstat_probe_cfg *cfg);
+	/* Free them; called only once the hooks are detached. */
+	void (*exit)(void);
+	struct clkstat_hook *hooks;
+	unsigned int nhooks;
+};
+
+extern struct clkstat_probe clkstat_probe_ttwu;
+
+/* Timestamps of every probe: monotonic across CPUs, NMI-safe, notrace. */
+static __always_inline u64 clkstat_now(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+#endif /* _CLKSTAT_PROBES_H */

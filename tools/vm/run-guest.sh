@@ -1,0 +1,89 @@
+#!/bin/bash
+# Boot a QEMU/TCG guest and run a command in it.
+#
+# usage: run-guest.sh [options] --out DIR -- COMMAND [ARG...]
+#        run-guest.sh [options] --out DIR --payload PAYLOAD_DIR
+# Options:
+#   --kernel IMAGE   kernel to boot (default: newest Debian /boot/vmlinuz-*)
+#   --smp N          vCPUs (default 2)     --mem MB  memory (default 1024)
+#   --timeout S      wall-clock limit (default 1800)
+#   --append ARGS    extra kernel command line
+#
+# The default mode runs COMMAND with bash in the host's own userspace
+# (mounted read-only over 9p, like virtme-ng), in the current folder, with
+# DIR (a host folder) writable at the same path.  --payload runs a
+# self-contained PAYLOAD_DIR/run.sh from the initramfs instead (for kernels
+# without 9p).  The console goes to DIR/console.log and to stdout.
+# Exit status: the command's, 124 on timeout, 125 if the guest ended
+# without reporting one (a crash).
+set -euo pipefail
+here=$(dirname "$(realpath "$0")")
+top=$(realpath "$here/../..")
+
+kernel="" smp=2 mem=1024 timeout=1800 append="" out="" payload=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--payload) payload=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] || { echo "run-guest: --out DIR is required" >&2; exit 2; }
+[ -n "$payload" ] || [ $# -gt 0 ] || { echo "run-guest: no command" >&2; exit 2; }
+mkdir -p "$out"
+out=$(realpath "$out")
+rm -f "$out/rc" "$out/console.log"
+
+kver=$(ls /lib/modules | sort -V | tail -1)
+[ -n "$kernel" ] || kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || { echo "run-guest: cannot read kernel $kernel" >&2; exit 2; }
+
+cache=$top/build/vm
+mkdir -p "$cache"
+virtfs=()
+if [ -n "$payload" ]; then
+	initrd=$out/initramfs.cpio.gz
+	"$here/mkinitramfs.sh" "$initrd" --payload "$payload"
+else
+	initrd=$cache/initramfs-9p-$kver.cpio.gz
+	if [ ! -f "$initrd" ] || [ "$initrd" -ot "$here/guest-init" ] ||
+	   [ "$initrd" -ot "$here/mkinitramfs.sh" ]; then
+		"$here/mkinitramfs.sh" "$initrd" --9p "$kver"
+	fi
+	{
+		echo "cd $(printf '%q' "$PWD") || exit 125"
+		printf 'exec'
+		printf ' %q' "$@"
+		echo
+	} > "$out/cmd.sh"
+	virtfs=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+		-virtfs "local,path=$out,mount_tag=results,security_model=none,multidevs=remap")
+	append="$append clkstat_out=$out"
+fi
+
+set +e
+timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 loglevel=4 $append" \
+	"${virtfs[@]}" -nographic -no-reboot -nodefaults -serial stdio \
+	</dev/null 2>&1 | tee "$out/console.log"
+qrc=${PIPESTATUS[0]}
+set -e
+if [ "$qrc" = 124 ]; then
+	echo "run-guest: guest timed out after ${timeout}s" >&2
+	exit 124
+fi
+if [ -n "$payload" ]; then
+	exit "$qrc"
+fi
+if [ ! -f "$out/rc" ]; then
+	echo "run-guest: guest ended without an exit status (crash?); see $out/console.log" >&2
+	exit 125
+fi
+exit "$(cat "$out/rc")"
