@@ -68,9 +68,9 @@ u64 clkstat_slot_mean(const struct clkstat_slot *slot, unsigned int idx,
  * Nearest rank: the sample of rank r = ceil(total * num / den) (at least 1).
  * Inside its slot the c samples are taken as spread evenly, the j-th at the
  * middle of the j-th of c equal parts of [lower, upper]; exact slots give
- * exact values.  The result is clamped to [@min, @max], which makes p0 and
- * p100 the true extremes.  The error is at most the slot's width, 2^-k of
- * the value.
+ * exact values.  The first and last ranks are the recorded @min and @max,
+ * and every result is clamped to [@min, @max].  The error is at most the
+ * slot's width, 2^-k of the value.
  *
  * Return: the quantile, or 0 for an empty histogram.
  */
@@ -85,7 +85,10 @@ u64 clkstat_hist_quantile(const struct clkstat_slot *slot,
 		return 0;
 	/* ceil(total * num / den) == total - floor(total * (den - num) / den) */
 	rank = total - mul_u64_u64_div_u64(total, den - num, den);
-	rank = max_t(u64, rank, 1);
+	if (rank <= 1)
+		return min;
+	if (rank >= total)
+		return max;
 
 	for (i = 0; i < nslots; i++) {
 		u64 c = slot[i].count;

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * control_test.c - the control language: what parses, what does not, and
+ * that a command naming an unknown metric changes nothing.
+ */
+#include <kunit/test.h>
+#include "../kmod/control.h"
+
+static void control_parse_good(struct kunit *test)
+{
+	struct clkstat_cmd c;
+
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start\n", &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_START);
+	KUNIT_EXPECT_STREQ(test, c.metric, "");
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop ttwu_enqueue", &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_STOP);
+	KUNIT_EXPECT_STREQ(test, c.metric, "ttwu_enqueue");
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("  reset\tm1 \n", &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_RESET);
+	KUNIT_EXPECT_STREQ(test, c.metric, "m1");
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 4242\n", &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_TGID);
+	KUNIT_EXPECT_EQ(test, c.tgid, 4242);
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 0", &c), 0);
+	KUNIT_EXPECT_EQ(test, c.tgid, 0);
+	/* 31 characters: the longest metric name */
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse(
+			"start abcdefghijklmnopqrstuvwxyz01234", &c), 0);
+	KUNIT_EXPECT_EQ(test, strlen(c.metric), (size_t)CLKSTAT_NAME_MAX - 1);
+}
+
+static void control_parse_bad(struct kunit *test)
+{
+	static const char *const bad[] = {
+		"", "\n", "   ", "starts", "START", "st", "start a b",
+		"reset m extra words", "tgid", "tgid -1", "tgid x", "tgid 12abc",
+		"tgid 1 2", "tgid 99999999999",
+		"start abcdefghijklmnopqrstuvwxyz012345",	/* 32 characters */
+		"a_very_long_word_that_is_no_command_at_all_really",
+	};
+	struct clkstat_cmd c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, clkstat_control_parse(bad[i], &c),
+				    -EINVAL, "input \"%s\"", bad[i]);
+}
+
+static void control_exec(struct kunit *test)
+{
+	struct clkstat_metric *m;
+	struct clkstat_cmd c;
+
+	m = clkstat_metric_create("kunit_ctl", "test", 3, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl", &c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m));
+	/* unknown metric: -EINVAL and nothing changes */
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop nosuch", &c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m));
+	/* no metric: all of them */
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop", &c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 17", &c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(clkstat_filter_tgid), 17);
+	clkstat_filter_tgid = 0;
+	clkstat_metric_destroy(m);
+}
+
+static struct kunit_case control_cases[] = {
+	KUNIT_CASE(control_parse_good),
+	KUNIT_CASE(control_parse_bad),
+	KUNIT_CASE(control_exec),
+	{}
+};
+
+static struct kunit_suite control_suite = {
+	.name = "clkstat_control",
+	.test_cases = control_cases,
+};
+kunit_test_suite(control_suite);

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * corr_test.c - the per-task pending-event table: put, take, replace,
+ * evict on collision, busy entries.
+ */
+#include <kunit/test.h>
+#include <linux/hash.h>
+#include "../kmod/corr.h"
+
+static long keys[4096];	/* addresses to use as keys */
+
+static void corr_put_take(struct kunit *test)
+{
+	struct clkstat_corr t;
+	u64 ts;
+	int cpu;
+
+	KUNIT_EXPECT_EQ(test, clkstat_corr_init(&t, 100), -EINVAL);
+	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
+
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+			CLKSTAT_CORR_ABSENT);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 111, 1),
+			CLKSTAT_CORR_NEW);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 222, 2),
+			CLKSTAT_CORR_REPLACED);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+			CLKSTAT_CORR_FOUND);
+	KUNIT_EXPECT_EQ(test, ts, 222ULL);
+	KUNIT_EXPECT_EQ(test, cpu, 2);
+	/* taken once, gone */
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+			CLKSTAT_CORR_ABSENT);
+	clkstat_corr_free(&t);
+}
+
+static void corr_collision_evicts(struct kunit *test)
+{
+	struct clkstat_corr t;
+	unsigned int i, h0;
+	u64 ts;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
+	h0 = hash_ptr(&keys[0], t.bits);
+	for (i = 1; i < ARRAY_SIZE(keys); i++)
+		if (hash_ptr(&keys[i], t.bits) == h0)
+			break;
+	KUNIT_ASSERT_LT(test, i, (unsigned int)ARRAY_SIZE(keys));
+
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 1, 0),
+			CLKSTAT_CORR_NEW);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[i], 2, 0),
+			CLKSTAT_CORR_EVICTED);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+			CLKSTAT_CORR_ABSENT);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[i], &ts, &cpu),
+			CLKSTAT_CORR_FOUND);
+	KUNIT_EXPECT_EQ(test, ts, 2ULL);
+	clkstat_corr_free(&t);
+}
+
+static void corr_busy_entry(struct kunit *test)
+{
+	struct clkstat_corr t;
+	struct clkstat_corr_entry *e;
+	u64 ts;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
+	e = &t.entry[hash_ptr(&keys[0], t.bits)];
+	/* As if another CPU were between its claim and its release. */
+	atomic_long_set(&e->key, 1);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 1, 0),
+			CLKSTAT_CORR_BUSY);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+			CLKSTAT_CORR_CONTENDED);
+	atomic_long_set(&e->key, 0);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 1, 0),
+			CLKSTAT_CORR_NEW);
+	clkstat_corr_free(&t);
+}
+
+static struct kunit_case corr_cases[] = {
+	KUNIT_CASE(corr_put_take),
+	KUNIT_CASE(corr_collision_evicts),
+	KUNIT_CASE(corr_busy_entry),
+	{}
+};
+
+static struct kunit_suite corr_suite = {
+	.name = "clkstat_corr",
+	.test_cases = corr_cases,
+};
+kunit_test_suite(corr_suite);

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kmod/ sources under test, compiled into the test module.  Only the
+ * logic that needs no hook: the store, its statistics, the wakeup table and
+ * the control language.
+ */
+#include "../kmod/hist.c"
+#include "../kmod/hist_stats.c"
+#include "../kmod/corr.c"
+#include "../kmod/control.c"
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for clkstat");
