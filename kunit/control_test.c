@@ -16,7 +16,7 @@ static void control_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop ttwu_enqueue", &c), 0);
 	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_STOP);
 	KUNIT_EXPECT_STREQ(test, c.metric, "ttwu_enqueue");
-	KUNIT_ASSERT_EQ(test, clkstat_control_parse("  reset\tm1 \n", &c), 0);
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("  reset\tm1\t\n", &c), 0);
 	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_RESET);
 	KUNIT_EXPECT_STREQ(test, c.metric, "m1");
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 4242\n", &c), 0);

@@ -38,25 +38,29 @@
 /* Values below 2^CLKSTAT_SUM_EXACT_BITS ns (8.6 s) are summed exactly. */
 #define CLKSTAT_SUM_EXACT_BITS	33
 
-/* BPF needs every helper inlined; elsewhere inline is only a hint. */
-#define CLKSTAT_INLINE static inline __attribute__((always_inline))
+/*
+ * Plain static inline everywhere: compilers inline these small helpers at
+ * -O2, and a BPF program that did not would still verify (BPF-to-BPF calls).
+ */
 
 /*
  * Index of the highest set bit of a non-zero value.  BPF has no count-leading
- * -zeros instruction, so it (and a test that checks the fallback against the
- * builtin) uses a six-step binary search instead.
+ * -zeros instruction, so it (and a test build of the fallback) uses a
+ * six-step binary search instead; clang unrolls the loop.
  */
-CLKSTAT_INLINE __u32 clkstat_msb64(__u64 v)
+static inline __u32 clkstat_msb64(__u64 v)
 {
 #if defined(__bpf__) || defined(CLKSTAT_PORTABLE_MSB)
 	__u32 m = 0;
 
-	if (v >> 32) { v >>= 32; m += 32; }
-	if (v >> 16) { v >>= 16; m += 16; }
-	if (v >> 8)  { v >>= 8;  m += 8; }
-	if (v >> 4)  { v >>= 4;  m += 4; }
-	if (v >> 2)  { v >>= 2;  m += 2; }
-	if (v >> 1)  { m += 1; }
+	__u32 step;
+
+	for (step = 32; step; step >>= 1) {
+		if (v >> step) {
+			v >>= step;
+			m += step;
+		}
+	}
 	return m;
 #else
 	return 63U - (__u32)__builtin_clzll(v);
@@ -70,7 +74,7 @@ CLKSTAT_INLINE __u32 clkstat_msb64(__u64 v)
  *
  * Return: the slot index, below CLKSTAT_NSLOTS(@k).
  */
-CLKSTAT_INLINE __u32 clkstat_value_to_slot(__u64 v, __u32 k)
+static inline __u32 clkstat_value_to_slot(__u64 v, __u32 k)
 {
 	__u32 m;
 
@@ -87,7 +91,7 @@ CLKSTAT_INLINE __u32 clkstat_value_to_slot(__u64 v, __u32 k)
  *
  * Return: the inclusive lower bound of @slot.
  */
-CLKSTAT_INLINE __u64 clkstat_slot_lower(__u32 slot, __u32 k)
+static inline __u64 clkstat_slot_lower(__u32 slot, __u32 k)
 {
 	__u32 b = slot >> k;	/* 0 for the exact slots, else m - k + 1 */
 
@@ -103,7 +107,7 @@ CLKSTAT_INLINE __u64 clkstat_slot_lower(__u32 slot, __u32 k)
  *
  * Return: the inclusive upper bound of @slot (U64_MAX for the last slot).
  */
-CLKSTAT_INLINE __u64 clkstat_slot_upper(__u32 slot, __u32 k)
+static inline __u64 clkstat_slot_upper(__u32 slot, __u32 k)
 {
 	__u32 b = slot >> k;
 
@@ -123,7 +127,7 @@ CLKSTAT_INLINE __u64 clkstat_slot_upper(__u32 slot, __u32 k)
  *
  * Return: the shift, 0..31.
  */
-CLKSTAT_INLINE __u32 clkstat_slot_sum_shift(__u32 slot, __u32 k)
+static inline __u32 clkstat_slot_sum_shift(__u32 slot, __u32 k)
 {
 	__u32 b = slot >> k;
 	__u32 top = b ? b + k : 0;	/* m + 1: bits in the slot's values */

@@ -8,12 +8,29 @@
 # and prepared for external modules) on stdout; the log goes to stderr.
 #
 # usage: build-test-kernel.sh FRAGMENT...
+#        build-test-kernel.sh --extract-only   (just the source tree)
 set -euo pipefail
 
 cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
 tarball=$(ls /usr/src/linux-source-6.1.tar.xz)
 src=$cache/linux-source-6.1
 
+extract() {
+	if [ ! -f "$src/.clkstat-extracted" ]; then
+		echo "extracting $tarball" >&2
+		rm -rf "$src"
+		mkdir -p "$cache"
+		tar -C "$cache" -xf "$tarball"
+		touch "$src/.clkstat-extracted"
+	fi
+}
+if [ "${1:-}" = --extract-only ]; then
+	exec 9>"$cache/.lock-extract"
+	flock 9
+	extract
+	echo "$src"
+	exit 0
+fi
 [ $# -ge 1 ] || { echo "usage: $0 FRAGMENT..." >&2; exit 2; }
 # merge_config.sh runs from the build folder: make the paths absolute.
 frags=()
@@ -36,12 +53,7 @@ if [ -f "$out/.clkstat-done" ]; then
 	exit 0
 fi
 
-if [ ! -f "$src/.clkstat-extracted" ]; then
-	echo "extracting $tarball" >&2
-	rm -rf "$src"
-	tar -C "$cache" -xf "$tarball"
-	touch "$src/.clkstat-extracted"
-fi
+extract
 
 rm -rf "$out"
 mkdir -p "$out"

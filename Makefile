@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# clkstat: `make` builds the module (kmod/clkstat.ko, kmod/clkstat_bench.ko)
+# and the userspace tools; `make check` runs every test, `make demo` the
+# demo in a QEMU guest, `make bench` the printed benchmarks.
+#
+# KDIR is the kernel build tree to build against.  It defaults to the newest
+# /lib/modules/*/build, never to `uname -r`: the machine that builds may run
+# another kernel than the one the module is for.
+KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -Werror
+TEST_LDLIBS = -lcmocka
+
+TOOLS = tools/workload/clkstat-pingpong
+UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable
+
+.PHONY: all module tools check demo bench clean
+all: module tools
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers or set KDIR"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools: $(TOOLS) $(UNIT_TESTS)
+
+tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
+	$(CC) $(CFLAGS) -pthread -o $@ $<
+
+tools/tests/buckets_test: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h kunit/bucket_ref.h
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_LDLIBS)
+
+tools/tests/buckets_test_portable: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h kunit/bucket_ref.h
+	$(CC) $(CFLAGS) -DCLKSTAT_PORTABLE_MSB -o $@ $< $(TEST_LDLIBS)
+
+check: all
+	tools/tests/run-all.sh
+
+demo: all
+	tools/demo.sh
+
+bench: all
+	tools/tests/bench.sh
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -f $(TOOLS) $(UNIT_TESTS)
+	rm -rf build

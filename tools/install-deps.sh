@@ -1,0 +1,30 @@
+#!/bin/bash
+# Install what clkstat needs to build, test and run its demo on Debian 12,
+# from Debian's own packages.  Run as root.  Idempotent.
+set -euo pipefail
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: run as root (apt-get)" >&2
+	exit 1
+fi
+pkgs=(
+	# the target kernel and its headers (the module is built for it)
+	linux-image-amd64 linux-headers-amd64
+	# the QEMU guest and its initramfs
+	qemu-system-x86 busybox-static cpio
+	# the KUnit test kernel, checkpatch.pl and kunit.py
+	linux-source-6.1 flex bison bc libssl-dev libelf-dev dwarves xz-utils
+	# builds, checks and tests
+	build-essential kmod sparse libcmocka-dev valgrind python3
+	# workloads and the independent counts in the guest
+	rt-tests trace-cmd procps util-linux
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "install-deps: installing ${missing[*]}" >&2
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+echo "install-deps: all present" >&2

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Run the guest integration tests (tools/tests/guest/module_tests.sh) in a
+# QEMU guest on Debian's stock kernel, then check the guest's console for
+# kernel complaints as one more test.  Last line: "N passed, N failed".
+set -uo pipefail
+top=$(realpath "$(dirname "$0")/../..")
+out=$top/build/guest-tests
+cd "$top"
+tools/vm/run-guest.sh --out "$out" --timeout 1500 -- \
+	bash tools/tests/guest/module_tests.sh > "$out.log" 2>&1
+rc=$?
+grep -v '^\s*$' "$out.log" | tr -d '\r' | grep -E '^(ok|not ok|    )' || true
+line=$(tr -d '\r' < "$out.log" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+passed=$(echo "$line" | awk '{ print $1 }')
+failed=$(echo "$line" | awk '{ print $3 }')
+if [ -z "$line" ]; then
+	echo "guest: no result line (guest exit status $rc); see $out/console.log" >&2
+	passed=0 failed=1
+fi
+# The console shows every kernel message at warning level and above.
+if tr -d '\r' < "$out/console.log" | grep -E 'Oops|BUG:|WARNING:|Call Trace|general protection'; then
+	echo "not ok - guest console free of Oops, BUG and WARNING"
+	failed=$((failed + 1))
+else
+	echo "ok - guest console free of Oops, BUG and WARNING"
+	passed=$((passed + 1))
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,72 @@
+# lib.sh - helpers for clkstat's guest tests (bash, run inside the QEMU
+# guest as root, in the host's userspace).  Each test is a function; run()
+# calls it in a subshell and prints "ok N - name" or "not ok N - name".
+top=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../../..")
+KO=$top/kmod/clkstat.ko
+D=/sys/kernel/debug/clkstat
+T=/sys/kernel/tracing
+PINGPONG=$top/tools/workload/clkstat-pingpong
+npass=0 nfail=0 ntest=0
+
+fail() { echo "    FAIL: $*" >&2; exit 1; }
+note() { echo "    # $*"; }
+# expect_eq WHAT GOT WANT
+expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
+
+run() {
+	local name=$1
+	ntest=$((ntest + 1))
+	if ( set -e; "$name" ); then
+		npass=$((npass + 1)); echo "ok $ntest - $name"
+	else
+		nfail=$((nfail + 1)); echo "not ok $ntest - $name"
+	fi
+	rmmod clkstat 2>/dev/null || true
+}
+
+loaded() { grep -q '^clkstat ' /proc/modules; }
+
+# field METRIC KEY: a value from the summary line or a counter line
+field() {
+	awk -v k="$2" '
+		$1 == "summary" { for (i = 2; i < NF; i += 2) if ($i == k) v = $(i + 1) }
+		$1 == "counter" && $2 == k { v = $3 }
+		END { if (v == "") exit 1; print v }' "$D/$1"
+}
+
+# The number of sched_waking events in the trace buffer.
+trace_count() { grep -c ' sched_waking: ' "$T/trace" || true; }
+
+trace_setup() {	# trace_setup FILTER: count sched_waking, buffer off for now
+	echo 0 > "$T/tracing_on"
+	echo > "$T/trace"
+	echo 4096 > "$T/buffer_size_kb"
+	echo "$1" > "$T/events/sched/sched_waking/filter"
+	echo 1 > "$T/events/sched/sched_waking/enable"
+}
+
+trace_off() {
+	echo 0 > "$T/events/sched/sched_waking/enable"
+	echo 0 > "$T/events/sched/sched_waking/filter"
+	echo 0 > "$T/tracing_on"
+	echo > "$T/trace"
+}
+
+# A background wakeup storm: hackbench in a loop until killed.
+storm_start() {
+	( while :; do hackbench -g 2 -f 5 -l 200 -P >/dev/null 2>&1 || sleep 0.1; done ) &
+	STORM=$!
+}
+
+storm_stop() {
+	kill "$STORM" 2>/dev/null || true
+	wait "$STORM" 2>/dev/null || true
+	pkill hackbench 2>/dev/null || true
+}
+
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# Kernel log since the last mark(): tests never clear the log, so that the
+# final check sees everything.
+mark() { MARK="clkstat-test-mark-$RANDOM$RANDOM"; echo "$MARK" > /dev/kmsg; }
+since_mark() { dmesg | sed -n "/$MARK/,\$p"; }

@@ -1,0 +1,243 @@
+#!/bin/bash
+# module_tests.sh - clkstat.ko in the guest, on Debian's stock kernel: load
+# with good and bad parameters, measure a workload whose wakeups are known
+# and compare with an independent count, control file errors, unload under
+# load, load/unload cycles, leaks, and a clean kernel log.
+# Prints TAP-like lines and ends with "N passed, N failed".
+set -u
+. "$(dirname "$0")/lib.sh"
+
+t_load_files() {
+	insmod "$KO"
+	for f in control ttwu_enqueue ttwu_enqueue_local ttwu_enqueue_migrated; do
+		[ -e "$D/$f" ] || fail "missing $D/$f"
+	done
+	expect_eq "control mode" "$(stat -c %a $D/control)" 600
+	expect_eq "metric mode" "$(stat -c %a $D/ttwu_enqueue)" 400
+	grep -q '^# metric ttwu_enqueue variant ftrace frac_bits 3 unit ns recording on$' \
+		"$D/ttwu_enqueue" || fail "bad header: $(head -1 $D/ttwu_enqueue)"
+	grep -q '^try_to_wake_up' "$T/enabled_functions" || fail "try_to_wake_up not hooked"
+	rmmod clkstat
+	[ ! -e "$D" ] || fail "$D left after rmmod"
+	! grep -q '^try_to_wake_up\|^ttwu_do_activate' "$T/enabled_functions" ||
+		fail "hook left after rmmod"
+}
+
+# insmod must fail with EINVAL, log a line naming the value, leave nothing.
+bad_param() {
+	local want=$1; shift
+	mark
+	if insmod "$KO" "$@" 2>/tmp/err; then
+		fail "insmod $* succeeded"
+	fi
+	grep -q 'Invalid argument\|Invalid parameters' /tmp/err || fail "insmod $*: $(cat /tmp/err)"
+	since_mark | grep -qF "$want" || fail "insmod $*: no '$want' in the log: $(since_mark | tail -3)"
+	! loaded || fail "module loaded after insmod $*"
+	[ ! -e "$D" ] || fail "$D exists after insmod $*"
+	! grep -q '^try_to_wake_up' "$T/enabled_functions" || fail "hook left after insmod $*"
+}
+
+t_bad_params() {
+	bad_param "probes=nosuch: unknown probe 'nosuch'" probes=nosuch
+	bad_param "probes=ttwu,ttwu: probe 'ttwu' given twice" probes=ttwu,ttwu
+	bad_param "probes=ttwu,: unknown probe ''" probes=ttwu,
+	bad_param "frac_bits=6: out of range 0..5" frac_bits=6
+	bad_param "corr_entries=100: not a power of two" corr_entries=100
+	bad_param "corr_entries=32: not a power of two in 64..1048576" corr_entries=32
+	bad_param "variant=kprobe: unknown variant" variant=kprobe
+}
+
+t_params_at_limits() {
+	local k
+	for k in 0 5; do
+		insmod "$KO" frac_bits=$k corr_entries=64
+		grep -q "frac_bits $k " "$D/ttwu_enqueue" || fail "frac_bits=$k not shown"
+		"$PINGPONG" -n 50 --control "$D/control" >/dev/null
+		expect_eq "count with frac_bits=$k" "$(field ttwu_enqueue count)" 100
+		rmmod clkstat
+	done
+	insmod "$KO" probes=
+	expect_eq "files with probes=" "$(ls $D)" control
+	rmmod clkstat
+}
+
+# The workload opens and closes the window itself while both of its threads
+# are asleep, and the tgid filter keeps every other task out, so the counts
+# must be exact: no tolerance.  ftrace counts sched_waking for the same two
+# threads over the same window, as an independent count.
+pingpong_exact() {
+	local rounds=$1; shift
+	insmod "$KO"
+	trace_setup 'comm ~ "clkpp-*"'
+	timeout 300 "$PINGPONG" -n "$rounds" --control "$D/control" --tracing "$T" "$@" > /tmp/truth ||
+		fail "workload failed or hung"
+	local traced; traced=$(trace_count)
+	trace_off
+	cat /tmp/truth | sed 's/^/    # truth: /'
+	note "module: $(grep ^summary $D/ttwu_enqueue)"
+	local wakeups migrated local_
+	wakeups=$(awk '$1 == "wakeups" { print $2 }' /tmp/truth)
+	migrated=$(awk '$1 == "migrated" { print $2 }' /tmp/truth)
+	local_=$(awk '$1 == "local" { print $2 }' /tmp/truth)
+	expect_eq "sched_waking events (ftrace)" "$traced" "$wakeups"
+	expect_eq "wakeups counter" "$(field ttwu_enqueue wakeups)" "$wakeups"
+	expect_eq "ttwu_enqueue count" "$(field ttwu_enqueue count)" "$wakeups"
+	expect_eq "migrated counter" "$(field ttwu_enqueue migrated)" "$migrated"
+	expect_eq "ttwu_enqueue_migrated count" "$(field ttwu_enqueue_migrated count)" "$migrated"
+	expect_eq "ttwu_enqueue_local count" "$(field ttwu_enqueue_local count)" "$local_"
+	for c in unmatched replaced evicted busy; do
+		expect_eq "$c" "$(field ttwu_enqueue $c)" 0
+	done
+	check_consistent ttwu_enqueue
+}
+
+# The slot lines add up to the summary, the p column ends at 1, and the
+# summary is ordered: min <= p50 <= p90 <= p99 <= p99.9 <= max.
+check_consistent() {
+	awk -v m="$1" '
+		$1 == "slot" && $4 == "all" { n += $8; p = $12 }
+		$1 == "summary" {
+			for (i = 2; i < NF; i += 2) s[$i] = $(i + 1)
+		}
+		END {
+			if (n != s["count"]) { print m ": slots add up to " n ", summary says " s["count"]; exit 1 }
+			if (n > 0 && p != "1.000000") { print m ": last p is " p; exit 1 }
+			if (n > 0 && !(s["min"] <= s["p50"] && s["p50"] <= s["p90"] && s["p90"] <= s["p99"] &&
+			      s["p99"] <= s["p99.9"] && s["p99.9"] <= s["max"] && s["min"] <= s["mean"] &&
+			      s["mean"] <= s["max"] && s["min"] > 0)) { print m ": summary out of order: " $0; exit 1 }
+		}' "$D/$1" || fail "inconsistent $1"
+}
+
+t_pingpong_local() { pingpong_exact 2000; }
+t_pingpong_migrate() { pingpong_exact 1000 --migrate; }
+
+# Every task, no filter: the module's wakeups counter against ftrace's count
+# of sched_waking over windows opened and closed back to back (module, then
+# tracing, within one process).  Wakeups of other tasks can fall between the
+# two writes at each edge, hence the tolerance of 2% plus 20 events.
+t_all_tasks_vs_ftrace() {
+	insmod "$KO"
+	echo stop > "$D/control"
+	trace_setup 0
+	storm_start
+	sleep 1
+	( echo reset > "$D/control"; echo start > "$D/control"; echo 1 > "$T/tracing_on"
+	  sleep 3
+	  echo stop > "$D/control"; echo 0 > "$T/tracing_on" )
+	storm_stop
+	local traced mod
+	traced=$(trace_count)
+	mod=$(field ttwu_enqueue wakeups)
+	trace_off
+	note "sched_waking (ftrace) $traced, module wakeups $mod, enqueues $(field ttwu_enqueue count)"
+	[ "$traced" -gt 1000 ] || fail "too few wakeups traced ($traced) for a meaningful comparison"
+	local diff=$((mod > traced ? mod - traced : traced - mod))
+	[ "$diff" -le $((traced / 50 + 20)) ] || fail "module $mod vs ftrace $traced: off by $diff"
+	local lost
+	lost=$(( $(field ttwu_enqueue unmatched) + $(field ttwu_enqueue evicted) + $(field ttwu_enqueue busy) ))
+	note "unmatched+evicted+busy $lost"
+	check_consistent ttwu_enqueue
+	check_consistent ttwu_enqueue_local
+	check_consistent ttwu_enqueue_migrated
+}
+
+t_stop_start_reset() {
+	insmod "$KO"
+	echo stop > "$D/control"
+	echo reset > "$D/control"
+	"$PINGPONG" -n 100 >/dev/null
+	expect_eq "count while stopped" "$(field ttwu_enqueue count)" 0
+	expect_eq "wakeups while stopped" "$(field ttwu_enqueue wakeups)" 0
+	grep -q 'recording off' "$D/ttwu_enqueue" || fail "header does not say off"
+	echo "start ttwu_enqueue_local" > "$D/control"
+	grep -q '^metric ttwu_enqueue_local variant ftrace recording on$' "$D/control" || fail "control: $(cat $D/control)"
+	grep -q '^metric ttwu_enqueue variant ftrace recording off$' "$D/control" || fail "control: $(cat $D/control)"
+	echo start > "$D/control"
+	"$PINGPONG" -n 100 >/dev/null
+	[ "$(field ttwu_enqueue count)" -ge 200 ] || fail "count after start: $(field ttwu_enqueue count)"
+	echo "reset ttwu_enqueue" > "$D/control"
+	echo stop > "$D/control"
+	expect_eq "count after reset" "$(field ttwu_enqueue count)" 0
+	expect_eq "min after reset" "$(field ttwu_enqueue min)" 0
+	[ "$(field ttwu_enqueue_local count)" -gt 0 ] || fail "reset of one metric cleared another"
+}
+
+# Every bad write: EINVAL, a warning in the log, and nothing changed.
+t_control_bad_writes() {
+	insmod "$KO"
+	echo "stop ttwu_enqueue_migrated" > "$D/control"
+	local before; before=$(cat "$D/control")
+	local bad
+	for bad in bogus "start nosuch" "tgid -1" "tgid x" "stop a b" $'\n' \
+		   "$(head -c 100 /dev/zero | tr '\0' a)" "$(printf 'start\001')"; do
+		mark
+		if printf '%s' "$bad" > "$D/control" 2>/tmp/err; then
+			fail "write '$bad' accepted"
+		fi
+		grep -q 'Invalid argument' /tmp/err || fail "write '$bad': $(cat /tmp/err)"
+		since_mark | grep -q 'clkstat: control: ' || fail "no warning for '$bad'"
+		expect_eq "state after '$bad'" "$(cat "$D/control")" "$before"
+	done
+	# A write of 1 MiB without a newline, in one call.
+	head -c 1048576 /dev/zero | tr '\0' x | dd of="$D/control" bs=1M 2>/tmp/err && fail "1 MiB write accepted"
+	expect_eq "state after 1 MiB" "$(cat "$D/control")" "$before"
+	# Non-root cannot read or write.
+	setpriv --reuid=65534 --regid=65534 --clear-groups cat "$D/ttwu_enqueue" 2>/dev/null &&
+		fail "nobody could read a metric"
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo stop > $D/control" 2>/dev/null &&
+		fail "nobody could write control"
+	true
+}
+
+t_rmmod_under_load() {
+	insmod "$KO"
+	storm_start
+	sleep 2
+	rmmod clkstat || { storm_stop; fail "rmmod under load failed"; }
+	insmod "$KO"
+	sleep 1
+	rmmod clkstat || { storm_stop; fail "second rmmod under load failed"; }
+	storm_stop
+}
+
+# 50 load/unload cycles under a wakeup storm, then memory back where it
+# was.  The parameters make a leak loud: a 64K-entry wakeup table is 1.5 MB
+# per load (75 MB for 50 leaked loads), frac_bits=5 is 3 x 30 kB of per-CPU
+# memory per CPU per load.  Measured before the storm starts and after it
+# ends, so that its own buffers are not counted.
+t_cycles_under_load() {
+	local i pcpu0 avail0 pcpu1 avail1 args="frac_bits=5 corr_entries=65536"
+	insmod "$KO" $args; rmmod clkstat	# first-use allocations out of the way
+	sleep 1
+	pcpu0=$(meminfo Percpu) avail0=$(meminfo MemAvailable)
+	storm_start
+	for i in $(seq 50); do
+		insmod "$KO" $args || { storm_stop; fail "insmod $i"; }
+		cat "$D/ttwu_enqueue" > /dev/null
+		rmmod clkstat || { storm_stop; fail "rmmod $i"; }
+	done
+	storm_stop
+	sleep 2
+	pcpu1=$(meminfo Percpu) avail1=$(meminfo MemAvailable)
+	note "50 cycles: Percpu ${pcpu0} -> ${pcpu1} kB, MemAvailable ${avail0} -> ${avail1} kB"
+	[ $((pcpu1 - pcpu0)) -le 1024 ] || fail "per-CPU memory grew by $((pcpu1 - pcpu0)) kB"
+	[ $((avail0 - avail1)) -le 16384 ] || fail "available memory fell by $((avail0 - avail1)) kB"
+}
+
+t_dmesg_clean() {
+	# The whole log of the run: no test clears it.
+	if dmesg | grep -E 'Oops|BUG:|WARNING:|Call Trace|general protection|stack-protector'; then
+		fail "kernel complained"
+	fi
+	true
+}
+
+tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
+	t_pingpong_migrate t_all_tasks_vs_ftrace t_stop_start_reset
+	t_control_bad_writes t_rmmod_under_load t_cycles_under_load}
+for t in $tests; do
+	run "$t"
+done
+run t_dmesg_clean
+echo "$npass passed, $nfail failed"
+[ "$nfail" = 0 ]

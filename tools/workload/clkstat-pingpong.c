@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clkstat-pingpong - a wakeup workload whose wakeups are known exactly.
+ *
+ * Two threads, A (the main thread, "clkpp-a") and B ("clkpp-b"), pinned to
+ * two CPUs, pass a token over two pipes for N rounds.  Before waking its
+ * peer, each thread waits until the peer has blocked (its voluntary
+ * context-switch count in /proc went up), so every write wakes a task that
+ * is off the runqueue: each round is exactly two wakeups, each followed by
+ * exactly one enqueue.  With --migrate, B moves A's affinity to the other
+ * CPU before each wakeup of A, so every wakeup of A migrates and every
+ * wakeup of B stays local.
+ *
+ * The recording window is opened and closed by the workload itself, right
+ * around the rounds, while both threads are provably asleep or spinning:
+ *   --control PATH  writes "tgid <own pid>", "reset", "start" before and
+ *                   "stop", "tgid 0" after (clkstat's debugfs control file)
+ *   --tracing DIR   writes 1 and 0 to DIR/tracing_on at the same points
+ * It prints the truth as "key value" lines: rounds, wakeups, migrated, local.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct peer {
+	pid_t tid;
+	long seen;		/* its switch count when we last woke it */
+};
+
+static struct {
+	long rounds;
+	int cpu[2];
+	int migrate;
+	const char *control;
+	const char *tracing;
+	int ab[2], ba[2];	/* pipes A->B and B->A */
+	struct peer a, b;
+	volatile int b_ready;
+} g = { .rounds = 1000, .cpu = { 0, 1 } };
+
+static void die(const char *what)
+{
+	fprintf(stderr, "clkstat-pingpong: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static void pin(pid_t tid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(tid, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static long voluntary_switches(pid_t tid)
+{
+	char path[64], buf[2048], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die(path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		die("read status");
+	buf[n] = '\0';
+	p = strstr(buf, "\nvoluntary_ctxt_switches:");
+	if (!p)
+		die("no voluntary_ctxt_switches");
+	return strtol(p + 25, NULL, 10);
+}
+
+/* Spin (yielding, which wakes nobody) until the peer has blocked again. */
+static void wait_asleep(struct peer *p)
+{
+	long now;
+
+	while ((now = voluntary_switches(p->tid)) <= p->seen)
+		sched_yield();
+	p->seen = now;
+}
+
+static void put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die(path);
+	close(fd);
+}
+
+static void window(int open_it)
+{
+	char buf[64], path[512];
+
+	if (g.control) {
+		if (open_it) {
+			snprintf(buf, sizeof(buf), "tgid %d", getpid());
+			put(g.control, buf);
+			put(g.control, "reset");
+			put(g.control, "start");
+		} else {
+			put(g.control, "stop");
+			put(g.control, "tgid 0");
+		}
+	}
+	if (g.tracing) {
+		snprintf(path, sizeof(path), "%s/tracing_on", g.tracing);
+		put(path, open_it ? "1" : "0");
+	}
+}
+
+static void xread(int fd)
+{
+	char c;
+
+	if (read(fd, &c, 1) != 1)
+		die("read");
+}
+
+static void xwrite(int fd)
+{
+	if (write(fd, "x", 1) != 1)
+		die("write");
+}
+
+static void *thread_b(void *arg)
+{
+	long i;
+
+	(void)arg;
+	prctl(PR_SET_NAME, "clkpp-b");
+	g.b.tid = syscall(SYS_gettid);
+	pin(0, g.cpu[1]);
+	g.b_ready = 1;
+	for (i = 0; i < g.rounds; i++) {
+		xread(g.ab[0]);
+		wait_asleep(&g.a);
+		if (g.migrate)	/* A goes to the CPU it is not on */
+			pin(g.a.tid, g.cpu[(i + 1) % 2]);
+		xwrite(g.ba[1]);
+	}
+	return NULL;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: clkstat-pingpong [-n ROUNDS] [-c CPU_A,CPU_B] [--migrate]\n"
+		"                        [--control FILE] [--tracing DIR]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "migrate", no_argument, NULL, 'm' },
+		{ "control", required_argument, NULL, 'C' },
+		{ "tracing", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 }
+	};
+	pthread_t tb;
+	long i;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "n:c:", opts, NULL)) != -1) {
+		switch (o) {
+		case 'n':
+			g.rounds = strtol(optarg, NULL, 10);
+			break;
+		case 'c':
+			if (sscanf(optarg, "%d,%d", &g.cpu[0], &g.cpu[1]) != 2)
+				usage();
+			break;
+		case 'm':
+			g.migrate = 1;
+			break;
+		case 'C':
+			g.control = optarg;
+			break;
+		case 'T':
+			g.tracing = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (g.rounds < 1 || g.cpu[0] == g.cpu[1] || optind != argc)
+		usage();
+
+	prctl(PR_SET_NAME, "clkpp-a");
+	g.a.tid = syscall(SYS_gettid);
+	pin(0, g.cpu[0]);
+	if (pipe(g.ab) || pipe(g.ba))
+		die("pipe");
+	if (pthread_create(&tb, NULL, thread_b, NULL))
+		die("pthread_create");
+	while (!g.b_ready)
+		sched_yield();
+	g.b.seen = 0;
+	wait_asleep(&g.b);	/* B blocked in its first read */
+
+	window(1);
+	/* After the control writes, which may sleep on a lock. */
+	g.a.seen = voluntary_switches(g.a.tid);
+	for (i = 0; i < g.rounds; i++) {
+		if (i)
+			wait_asleep(&g.b);
+		xwrite(g.ab[1]);
+		xread(g.ba[0]);
+	}
+	window(0);
+	pthread_join(tb, NULL);
+
+	printf("rounds %ld\nwakeups %ld\nmigrated %ld\nlocal %ld\n", g.rounds,
+	       2 * g.rounds, g.migrate ? g.rounds : 0,
+	       g.migrate ? g.rounds : 2 * g.rounds);
+	return 0;
+}
