@@ -61,13 +61,13 @@ static struct clkstat_corr_entry *clkstat_corr_slot(struct clkstat_corr *t,
  * clkstat_corr_put() - remember a pending event for a key
  * @t: the table
  * @key: the task (any pointer other than NULL)
- * @ts: when the event happened
- * @cpu: where the task was at the event
+ * @v: what to remember
  *
  * Return: what the entry held before, see enum clkstat_corr_put_result.
  */
 enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
-					      const void *key, u64 ts, int cpu)
+					      const void *key,
+					      const struct clkstat_corr_val *v)
 {
 	struct clkstat_corr_entry *e = clkstat_corr_slot(t, key);
 	long old = atomic_long_read(&e->key);
@@ -76,8 +76,7 @@ enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
 	    !atomic_long_try_cmpxchg_acquire(&e->key, &old,
 					     CLKSTAT_CORR_LOCKED))
 		return CLKSTAT_CORR_BUSY;
-	e->ts = ts;
-	e->cpu = cpu;
+	e->val = *v;
 	atomic_long_set_release(&e->key, (long)key);
 	if (old == CLKSTAT_CORR_FREE)
 		return CLKSTAT_CORR_NEW;
@@ -88,14 +87,13 @@ enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
  * clkstat_corr_take() - fetch and forget the pending event of a key
  * @t: the table
  * @key: the task
- * @ts: set to the event's time when found
- * @cpu: set to the event's CPU when found
+ * @v: set to what was remembered, when found
  *
  * Return: CLKSTAT_CORR_FOUND, CLKSTAT_CORR_ABSENT or CLKSTAT_CORR_CONTENDED.
  */
 enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
-						const void *key, u64 *ts,
-						int *cpu)
+						const void *key,
+						struct clkstat_corr_val *v)
 {
 	struct clkstat_corr_entry *e = clkstat_corr_slot(t, key);
 	long old = (long)key;
@@ -104,8 +102,7 @@ enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
 					     CLKSTAT_CORR_LOCKED))
 		return old == CLKSTAT_CORR_LOCKED ? CLKSTAT_CORR_CONTENDED :
 						    CLKSTAT_CORR_ABSENT;
-	*ts = e->ts;
-	*cpu = e->cpu;
+	*v = e->val;
 	atomic_long_set_release(&e->key, CLKSTAT_CORR_FREE);
 	return CLKSTAT_CORR_FOUND;
 }

@@ -9,10 +9,16 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 
+/* What is remembered of a pending event. */
+struct clkstat_corr_val {
+	u64 ts;			/* when it happened */
+	int cpu;		/* where the task was */
+	unsigned int epoch;	/* clkstat_epoch at the time */
+};
+
 struct clkstat_corr_entry {
 	atomic_long_t key;	/* owner's address, 0 free, 1 being written */
-	u64 ts;
-	int cpu;
+	struct clkstat_corr_val val;
 };
 
 struct clkstat_corr {
@@ -38,10 +44,10 @@ enum clkstat_corr_take_result {
 int clkstat_corr_init(struct clkstat_corr *t, unsigned int entries);
 void clkstat_corr_free(struct clkstat_corr *t);
 enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
-					      const void *key, u64 ts,
-					      int cpu);
+					      const void *key,
+					      const struct clkstat_corr_val *v);
 enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
-						const void *key, u64 *ts,
-						int *cpu);
+						const void *key,
+						struct clkstat_corr_val *v);
 
 #endif /* _CLKSTAT_CORR_H */

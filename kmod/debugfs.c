@@ -6,8 +6,8 @@
  * A metric file shows, for each non-empty slot, one line per CPU that has
  * samples there and one line for all CPUs:
  *
- *   slot 58 CPU 1 lower 4096 count 12 mean 4211 p 0.120000
- *   slot 58 CPU all lower 4096 count 15 mean 4198 p 0.150000
+ *   slot 80 CPU 1 lower 4096 count 12 mean 4211 p 0.120000
+ *   slot 80 CPU all lower 4096 count 15 mean 4198 p 0.150000
  *
  * (p: the cumulative fraction of that CPU's, or all CPUs', samples up to and
  * including the slot), then one summary line in ns and the counters:

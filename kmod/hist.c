@@ -13,6 +13,7 @@
 #include <linux/string.h>
 #include "hist.h"
 
+unsigned int clkstat_epoch;
 static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
 
@@ -163,9 +164,12 @@ struct list_head *clkstat_registry(void)
  * @on: true to record, false to ignore samples
  *
  * A sample already past the check in clkstat_record() still lands.
+ * Starting begins a new epoch (see clkstat_epoch).
  */
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 {
+	if (on)
+		WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
 	WRITE_ONCE(m->recording, on);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
@@ -176,12 +180,14 @@ EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
  *
  * Not atomic against concurrent recording: a sample being recorded on
  * another CPU while its slot is cleared may keep its count but lose its
- * sum, or the reverse.  Stop the metric first for an exact zero.
+ * sum, or the reverse.  Stop the metric first for an exact zero.  A reset
+ * begins a new epoch (see clkstat_epoch).
  */
 void clkstat_metric_reset(struct clkstat_metric *m)
 {
 	unsigned int cpu;
 
+	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
 	for_each_possible_cpu(cpu)
 		clkstat_cpu_hist_clear(per_cpu_ptr(m->cpu, cpu), m->nslots);
 }

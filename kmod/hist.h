@@ -100,6 +100,19 @@ void clkstat_hist_summarize(const struct clkstat_cpu_hist *h,
 			    unsigned int nslots, unsigned int frac_bits,
 			    struct clkstat_summary *sum);
 
+/*
+ * Bumped whenever a metric starts or is reset.  A probe stores it with the
+ * start of an interval and drops an interval whose start belongs to an
+ * earlier epoch: it began before the window and would span the stopped
+ * time.
+ */
+extern unsigned int clkstat_epoch;
+
+static inline unsigned int clkstat_current_epoch(void)
+{
+	return READ_ONCE(clkstat_epoch);
+}
+
 static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 {
 	return READ_ONCE(m->recording);

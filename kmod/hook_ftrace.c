@@ -15,8 +15,8 @@
 #include "hook.h"
 
 /* The argument registers are read from x86_64's struct pt_regs. */
-#ifndef CONFIG_X86_64
-#error "clkstat's ftrace hooks support x86_64 only"
+#if !defined(CONFIG_X86_64) || !defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
+#error "clkstat's ftrace hooks need x86_64 with DYNAMIC_FTRACE_WITH_ARGS"
 #endif
 
 struct clkstat_ftrace_hook {

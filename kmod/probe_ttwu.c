@@ -13,8 +13,9 @@
  *   wakeups    try_to_wake_up() calls whose task was in a state the call
  *              wakes from (the calls that go on to fire sched_waking)
  *   migrated   matched wakeups that migrated
- *   unmatched  enqueues with no pending wakeup (begun before recording
- *              started, or lost from the table)
+ *   unmatched  enqueues with no pending wakeup, or with one that began
+ *              before the last start or reset (it would span the stopped
+ *              time), or that was lost from the table
  *   replaced   a pending wakeup of the same task that never reached an
  *              enqueue (it found the task still on a runqueue) and was
  *              replaced by the task's next wakeup
@@ -56,6 +57,7 @@ static void notrace ttwu_on_wakeup(unsigned long task, unsigned long state,
 				   unsigned long wake_flags)
 {
 	struct task_struct *p = (struct task_struct *)task;
+	struct clkstat_corr_val v;
 
 	if (!clkstat_metric_recording(ttwu_all))
 		return;
@@ -68,7 +70,12 @@ static void notrace ttwu_on_wakeup(unsigned long task, unsigned long state,
 	if (!clkstat_task_selected(p))
 		return;
 	clkstat_count(ttwu_all, TTWU_WAKEUPS);
-	switch (clkstat_corr_put(&ttwu_corr, p, clkstat_now(), task_cpu(p))) {
+	v = (struct clkstat_corr_val){
+		.ts = clkstat_now(),
+		.cpu = task_cpu(p),
+		.epoch = clkstat_current_epoch(),
+	};
+	switch (clkstat_corr_put(&ttwu_corr, p, &v)) {
 	case CLKSTAT_CORR_REPLACED:
 		clkstat_count(ttwu_all, TTWU_REPLACED);
 		break;
@@ -88,12 +95,12 @@ static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
 				     unsigned long wake_flags)
 {
 	struct task_struct *p = (struct task_struct *)task;
-	u64 now, then, delta;
-	int cpu;
+	struct clkstat_corr_val v;
+	u64 now, delta;
 
 	if (!clkstat_metric_recording(ttwu_all) || !clkstat_task_selected(p))
 		return;
-	switch (clkstat_corr_take(&ttwu_corr, p, &then, &cpu)) {
+	switch (clkstat_corr_take(&ttwu_corr, p, &v)) {
 	case CLKSTAT_CORR_ABSENT:
 		clkstat_count(ttwu_all, TTWU_UNMATCHED);
 		return;
@@ -103,12 +110,16 @@ static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
 	default:
 		break;
 	}
+	if (v.epoch != clkstat_current_epoch()) {
+		clkstat_count(ttwu_all, TTWU_UNMATCHED);
+		return;
+	}
 	now = clkstat_now();
 	/* The fast clock may step back by a few ns across an update. */
-	delta = now > then ? now - then : 0;
+	delta = now > v.ts ? now - v.ts : 0;
 	clkstat_record(ttwu_all, delta);
 	/* set_task_cpu() has already moved p to the target CPU. */
-	if (task_cpu(p) != cpu) {
+	if (task_cpu(p) != v.cpu) {
 		clkstat_count(ttwu_all, TTWU_MIGRATED);
 		clkstat_record(ttwu_migrated, delta);
 	} else {

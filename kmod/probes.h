@@ -26,7 +26,11 @@ struct clkstat_probe {
 
 extern struct clkstat_probe clkstat_probe_ttwu;
 
-/* Timestamps of every probe: monotonic across CPUs, NMI-safe, notrace. */
+/*
+ * Timestamps of every probe: one clock for all CPUs, NMI-safe, notrace.
+ * It may step back by a few ns across a timekeeping update; probes clamp
+ * negative intervals to 0.
+ */
 static __always_inline u64 clkstat_now(void)
 {
 	return ktime_get_mono_fast_ns();

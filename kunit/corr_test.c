@@ -9,27 +9,30 @@
 
 static long keys[4096];	/* addresses to use as keys */
 
+/* A value to put: time ts, CPU cpu, epoch 7. */
+#define VAL(ts, cpu) (&(struct clkstat_corr_val){ ts, cpu, 7 })
+
 static void corr_put_take(struct kunit *test)
 {
 	struct clkstat_corr t;
-	u64 ts;
-	int cpu;
+	struct clkstat_corr_val v;
 
 	KUNIT_EXPECT_EQ(test, clkstat_corr_init(&t, 100), -EINVAL);
 	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
 
-	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &v),
 			CLKSTAT_CORR_ABSENT);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 111, 1),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], VAL(111, 1)),
 			CLKSTAT_CORR_NEW);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 222, 2),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], VAL(222, 2)),
 			CLKSTAT_CORR_REPLACED);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &v),
 			CLKSTAT_CORR_FOUND);
-	KUNIT_EXPECT_EQ(test, ts, 222ULL);
-	KUNIT_EXPECT_EQ(test, cpu, 2);
+	KUNIT_EXPECT_EQ(test, v.ts, 222ULL);
+	KUNIT_EXPECT_EQ(test, v.cpu, 2);
+	KUNIT_EXPECT_EQ(test, v.epoch, 7U);
 	/* taken once, gone */
-	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &v),
 			CLKSTAT_CORR_ABSENT);
 	clkstat_corr_free(&t);
 }
@@ -37,9 +40,8 @@ static void corr_put_take(struct kunit *test)
 static void corr_collision_evicts(struct kunit *test)
 {
 	struct clkstat_corr t;
+	struct clkstat_corr_val v;
 	unsigned int i, h0;
-	u64 ts;
-	int cpu;
 
 	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
 	h0 = hash_ptr(&keys[0], t.bits);
@@ -48,15 +50,15 @@ static void corr_collision_evicts(struct kunit *test)
 			break;
 	KUNIT_ASSERT_LT(test, i, (unsigned int)ARRAY_SIZE(keys));
 
-	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 1, 0),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], VAL(1, 0)),
 			CLKSTAT_CORR_NEW);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[i], 2, 0),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[i], VAL(2, 0)),
 			CLKSTAT_CORR_EVICTED);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &v),
 			CLKSTAT_CORR_ABSENT);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[i], &ts, &cpu),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[i], &v),
 			CLKSTAT_CORR_FOUND);
-	KUNIT_EXPECT_EQ(test, ts, 2ULL);
+	KUNIT_EXPECT_EQ(test, v.ts, 2ULL);
 	clkstat_corr_free(&t);
 }
 
@@ -64,19 +66,18 @@ static void corr_busy_entry(struct kunit *test)
 {
 	struct clkstat_corr t;
 	struct clkstat_corr_entry *e;
-	u64 ts;
-	int cpu;
+	struct clkstat_corr_val v;
 
 	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
 	e = &t.entry[hash_ptr(&keys[0], t.bits)];
 	/* As if another CPU were between its claim and its release. */
 	atomic_long_set(&e->key, 1);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 1, 0),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], VAL(1, 0)),
 			CLKSTAT_CORR_BUSY);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &ts, &cpu),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &v),
 			CLKSTAT_CORR_CONTENDED);
 	atomic_long_set(&e->key, 0);
-	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], 1, 0),
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], VAL(1, 0)),
 			CLKSTAT_CORR_NEW);
 	clkstat_corr_free(&t);
 }

@@ -133,6 +133,23 @@ static void hist_create_errors(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_metric"));
 }
 
+/* Starting and resetting begin a new epoch; stopping does not. */
+static void hist_epoch(struct kunit *test)
+{
+	struct clkstat_metric *m = make_metric(test, 3);
+	unsigned int e;
+
+	e = clkstat_current_epoch();
+	clkstat_metric_set_recording(m, true);
+	KUNIT_EXPECT_NE(test, clkstat_current_epoch(), e);
+	e = clkstat_current_epoch();
+	clkstat_metric_set_recording(m, false);
+	KUNIT_EXPECT_EQ(test, clkstat_current_epoch(), e);
+	clkstat_metric_reset(m);
+	KUNIT_EXPECT_NE(test, clkstat_current_epoch(), e);
+	clkstat_metric_destroy(m);
+}
+
 static void hist_memory_per_cpu(struct kunit *test)
 {
 	/* Header (min, max, 8 counters) plus count and sum per slot. */
@@ -145,6 +162,7 @@ static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_record_snapshot),
 	KUNIT_CASE(hist_start_stop_reset),
 	KUNIT_CASE(hist_create_errors),
+	KUNIT_CASE(hist_epoch),
 	KUNIT_CASE(hist_memory_per_cpu),
 	{}
 };

@@ -13,9 +13,13 @@
 # (mounted read-only over 9p, like virtme-ng), in the current folder, with
 # DIR (a host folder) writable at the same path.  --payload runs a
 # self-contained PAYLOAD_DIR/run.sh from the initramfs instead (for kernels
-# without 9p).  The console goes to DIR/console.log and to stdout.
-# Exit status: the command's, 124 on timeout, 125 if the guest ended
-# without reporting one (a crash).
+# without 9p); its results are read from the console.  The console goes to
+# DIR/console.log and to stdout.  DIR and the current folder must not be
+# under /tmp, /run or /var/tmp: the guest mounts tmpfs there.  In 9p mode
+# the initramfs carries the virtio and 9p modules of the newest
+# /lib/modules, so --kernel must be that version.
+# Exit status: the command's (in --payload mode QEMU's), 124 on timeout,
+# 125 if the guest ended without reporting one (a crash).
 set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 top=$(realpath "$here/../..")
@@ -38,6 +42,11 @@ done
 [ -n "$payload" ] || [ $# -gt 0 ] || { echo "run-guest: no command" >&2; exit 2; }
 mkdir -p "$out"
 out=$(realpath "$out")
+case "$out/" in
+/tmp/*|/run/*|/var/tmp/*)
+	echo "run-guest: --out $out is hidden by the guest's tmpfs; use another folder" >&2
+	exit 2 ;;
+esac
 rm -f "$out/rc" "$out/console.log"
 
 kver=$(ls /lib/modules | sort -V | tail -1)
