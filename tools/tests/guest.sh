@@ -9,7 +9,8 @@ cd "$top"
 tools/vm/run-guest.sh --out "$out" --timeout 1500 -- \
 	bash tools/tests/guest/module_tests.sh > "$out.log" 2>&1
 rc=$?
-grep -v '^\s*$' "$out.log" | tr -d '\r' | grep -E '^(ok|not ok|    )' || true
+# Lines may share the console with firmware escape codes: match anywhere.
+tr -d '\r' < "$out.log" | grep -oE '((not )?ok [0-9]+ - .*|^    .*)' || true
 line=$(tr -d '\r' < "$out.log" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 passed=$(echo "$line" | awk '{ print $1 }')
 failed=$(echo "$line" | awk '{ print $3 }')
