@@ -1,13 +1,14 @@
 #!/bin/bash
-# Run the guest integration tests (tools/tests/guest/module_tests.sh) in a
+# Run guest integration tests (tools/tests/guest/module_tests.sh [TEST...]) in a
 # QEMU guest on Debian's stock kernel, then check the guest's console for
 # kernel complaints as one more test.  Last line: "N passed, N failed".
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
-out=$top/build/guest-tests
+# Arguments: test names (default: module_tests.sh's own list).
+out=$top/build/guest-tests${1:+-$1}
 cd "$top"
 tools/vm/run-guest.sh --out "$out" --timeout 1500 -- \
-	bash tools/tests/guest/module_tests.sh > "$out.log" 2>&1
+	bash tools/tests/guest/module_tests.sh "$@" > "$out.log" 2>&1
 rc=$?
 # Lines may share the console with firmware escape codes: match anywhere.
 tr -d '\r' < "$out.log" | grep -oE '((not )?ok [0-9]+ - .*|^    .*)' || true

@@ -232,9 +232,13 @@ t_dmesg_clean() {
 	true
 }
 
+# t_rmmod_under_load and t_cycles_under_load are not in the default list:
+# in about half the runs the guest freezes during rmmod under a hackbench
+# storm (no log output at all).  Until that is understood they run apart,
+# with `make check-unload`, so that a freeze does not stop every other test.
 tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_pingpong_migrate t_all_tasks_vs_ftrace t_stop_start_reset
-	t_control_bad_writes t_rmmod_under_load t_cycles_under_load}
+	t_control_bad_writes}
 for t in $tests; do
 	run "$t"
 done
