@@ -155,8 +155,10 @@ t_stop_start_reset() {
 	echo start > "$D/control"
 	"$PINGPONG" -n 100 >/dev/null
 	[ "$(field ttwu_enqueue count)" -ge 200 ] || fail "count after start: $(field ttwu_enqueue count)"
-	echo "reset ttwu_enqueue" > "$D/control"
+	# Stop first: a reset races with recording (documented), so only a
+	# stopped metric resets to an exact zero.
 	echo stop > "$D/control"
+	echo "reset ttwu_enqueue" > "$D/control"
 	expect_eq "count after reset" "$(field ttwu_enqueue count)" 0
 	expect_eq "min after reset" "$(field ttwu_enqueue min)" 0
 	[ "$(field ttwu_enqueue_local count)" -gt 0 ] || fail "reset of one metric cleared another"
