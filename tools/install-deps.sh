@@ -16,7 +16,7 @@ pkgs=(
 	# builds, checks and tests
 	build-essential kmod sparse libcmocka-dev valgrind python3
 	# workloads and the independent counts in the guest
-	rt-tests trace-cmd procps util-linux
+	rt-tests procps util-linux
 )
 missing=()
 for p in "${pkgs[@]}"; do
