@@ -47,7 +47,7 @@ static size_t clkstat_next_word(const char **s, char *buf, size_t size)
  */
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 {
-	char word[CLKSTAT_NAME_MAX], arg[CLKSTAT_NAME_MAX], extra[2];
+	char word[CLKSTAT_NAME_MAX], arg[CLKSTAT_ID_MAX], extra[2];
 	size_t n, i;
 	int tgid;
 
@@ -97,6 +97,9 @@ static void clkstat_apply(struct clkstat_metric *m, enum clkstat_op op)
  * clkstat_control_exec() - carry out a parsed command
  * @cmd: from clkstat_control_parse()
  *
+ * A metric is named by its identity (ttwu_enqueue.direct) or by its name
+ * alone (ttwu_enqueue), which means that metric in every variant.
+ *
  * Return: 0, or -EINVAL when the command names a metric that does not exist
  * (nothing is changed then).
  */
@@ -111,11 +114,14 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd)
 	}
 	clkstat_registry_lock();
 	if (cmd->metric[0]) {
-		m = clkstat_metric_find(cmd->metric);
-		if (m)
-			clkstat_apply(m, cmd->op);
-		else
-			ret = -EINVAL;
+		ret = -EINVAL;
+		list_for_each_entry(m, clkstat_registry(), node) {
+			if (!strcmp(m->id, cmd->metric) ||
+			    !strcmp(m->name, cmd->metric)) {
+				clkstat_apply(m, cmd->op);
+				ret = 0;
+			}
+		}
 	} else {
 		list_for_each_entry(m, clkstat_registry(), node)
 			clkstat_apply(m, cmd->op);

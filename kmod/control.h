@@ -26,7 +26,7 @@ enum clkstat_op {
 
 struct clkstat_cmd {
 	enum clkstat_op op;
-	char metric[CLKSTAT_NAME_MAX];	/* empty: every metric */
+	char metric[CLKSTAT_ID_MAX];	/* empty: every metric */
 	pid_t tgid;
 };
 

@@ -285,7 +285,7 @@ void clkstat_debugfs_init(void)
 			    &clkstat_control_fops);
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node)
-		debugfs_create_file(m->name, 0400, clkstat_dir, m,
+		debugfs_create_file(m->id, 0400, clkstat_dir, m,
 				    &clkstat_metric_fops);
 	clkstat_registry_unlock();
 }

@@ -39,8 +39,9 @@ static void clkstat_cpu_hist_clear(struct clkstat_cpu_hist *h,
 
 /**
  * clkstat_metric_create() - allocate and register a metric
- * @name: unique name, at most CLKSTAT_NAME_MAX - 1 characters
- * @variant: name of the hook variant that feeds it (kept by reference)
+ * @name: what it measures, at most CLKSTAT_NAME_MAX - 1 characters
+ * @variant: name of the hook variant that feeds it (kept by reference), at
+ *	most CLKSTAT_VARIANT_MAX - 1 characters; name.variant must be unique
  * @frac_bits: fractional bits, 0..CLKSTAT_FRAC_BITS_MAX
  * @counter_names: names of its event counters (kept by reference), or NULL
  * @ncounters: number of counters, at most CLKSTAT_MAX_COUNTERS
@@ -48,7 +49,7 @@ static void clkstat_cpu_hist_clear(struct clkstat_cpu_hist *h,
  * The metric starts stopped; clkstat_metric_set_recording() starts it.
  *
  * Return: the metric, or an ERR_PTR: -EINVAL for bad arguments, -EEXIST for
- * a name in use, -ENOMEM.
+ * a name.variant in use, -ENOMEM.
  */
 struct clkstat_metric *clkstat_metric_create(const char *name,
 					     const char *variant,
@@ -61,7 +62,8 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 
 	if (frac_bits > CLKSTAT_FRAC_BITS_MAX ||
 	    ncounters > CLKSTAT_MAX_COUNTERS ||
-	    strlen(name) >= CLKSTAT_NAME_MAX || !name[0])
+	    strlen(name) >= CLKSTAT_NAME_MAX || !name[0] ||
+	    strlen(variant) >= CLKSTAT_VARIANT_MAX || !variant[0])
 		return ERR_PTR(-EINVAL);
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
@@ -69,6 +71,7 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 		return ERR_PTR(-ENOMEM);
 	strscpy(m->name, name, sizeof(m->name));
 	m->variant = variant;
+	snprintf(m->id, sizeof(m->id), "%s.%s", name, variant);
 	m->counter_names = counter_names;
 	m->ncounters = ncounters;
 	m->frac_bits = frac_bits;
@@ -83,7 +86,7 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 		per_cpu_ptr(m->cpu, cpu)->min = U64_MAX;
 
 	mutex_lock(&clkstat_metrics_lock);
-	if (clkstat_metric_find(name)) {
+	if (clkstat_metric_find(m->id)) {
 		mutex_unlock(&clkstat_metrics_lock);
 		free_percpu(m->cpu);
 		kfree(m);
@@ -114,20 +117,20 @@ void clkstat_metric_destroy(struct clkstat_metric *m)
 EXPORT_SYMBOL_GPL(clkstat_metric_destroy);
 
 /**
- * clkstat_metric_find() - look a metric up by name
- * @name: the name
+ * clkstat_metric_find() - look a metric up by identity
+ * @id: its name.variant
  *
  * Caller holds clkstat_registry_lock() (or runs where the registry cannot
  * change).
  *
  * Return: the metric, or NULL.
  */
-struct clkstat_metric *clkstat_metric_find(const char *name)
+struct clkstat_metric *clkstat_metric_find(const char *id)
 {
 	struct clkstat_metric *m;
 
 	list_for_each_entry(m, &clkstat_metrics, node)
-		if (!strcmp(m->name, name))
+		if (!strcmp(m->id, id))
 			return m;
 	return NULL;
 }

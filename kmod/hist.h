@@ -18,6 +18,9 @@
 #include "uapi/clkstat_buckets.h"
 
 #define CLKSTAT_NAME_MAX	32
+#define CLKSTAT_VARIANT_MAX	16
+/* A metric's identity: "name.variant", e.g. "ttwu_enqueue.direct". */
+#define CLKSTAT_ID_MAX		(CLKSTAT_NAME_MAX + CLKSTAT_VARIANT_MAX)
 #define CLKSTAT_MAX_COUNTERS	8
 
 struct clkstat_slot {
@@ -36,6 +39,7 @@ struct clkstat_cpu_hist {
 struct clkstat_metric {
 	char name[CLKSTAT_NAME_MAX];
 	const char *variant;		/* hook variant feeding it */
+	char id[CLKSTAT_ID_MAX];	/* name.variant: unique, the file name */
 	const char *const *counter_names;
 	unsigned int ncounters;
 	unsigned int frac_bits;

@@ -1,8 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hook.c - attach and detach a probe's hooks as one unit.
+ * hook.c - the list of variants; attach and detach a probe's hooks as one
+ * unit; find a function's address by name (kallsyms_lookup_name is not
+ * exported).  clkstat_bench.ko attaches its hooks through these too.
  */
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/string.h>
 #include "hook.h"
+
+static const struct clkstat_backend *const clkstat_backends[] = {
+	&clkstat_backend_direct,
+	&clkstat_backend_ftrace,
+	&clkstat_backend_kprobe,
+	&clkstat_backend_kprobe_int3,
+	&clkstat_backend_tracepoint,
+};
+
+/**
+ * clkstat_backend_find() - a variant by name
+ * @name: direct, ftrace, kprobe, kprobe-int3 or tracepoint
+ *
+ * Return: the backend, or NULL.
+ */
+const struct clkstat_backend *clkstat_backend_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clkstat_backends); i++)
+		if (!strcmp(clkstat_backends[i]->name, name))
+			return clkstat_backends[i];
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(clkstat_backend_find);
 
 /**
  * clkstat_hooks_attach() - attach every hook of a probe, or none
@@ -24,13 +54,13 @@ int clkstat_hooks_attach(const struct clkstat_backend *b,
 	for (i = 0; i < n; i++) {
 		ret = b->attach(&hooks[i]);
 		if (ret) {
-			while (i--)
-				b->detach(&hooks[i]);
+			clkstat_hooks_detach(b, hooks, i);
 			return ret;
 		}
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(clkstat_hooks_attach);
 
 /**
  * clkstat_hooks_detach() - detach what clkstat_hooks_attach() attached
@@ -43,6 +73,59 @@ int clkstat_hooks_attach(const struct clkstat_backend *b,
 void clkstat_hooks_detach(const struct clkstat_backend *b,
 			  struct clkstat_hook *hooks, unsigned int n)
 {
-	while (n--)
-		b->detach(&hooks[n]);
+	unsigned int i = n;
+
+	while (i--)
+		b->detach(&hooks[i]);
+	if (n)
+		b->sync();
+}
+EXPORT_SYMBOL_GPL(clkstat_hooks_detach);
+
+/**
+ * clkstat_hooks_supported() - can this backend attach all of these hooks?
+ * @b: the backend
+ * @hooks: the hooks
+ * @n: how many
+ *
+ * Only the tracepoint variant can lack a hook: where the kernel has no
+ * tracepoint.
+ *
+ * Return: true if every hook has what @b needs.
+ */
+bool clkstat_hooks_supported(const struct clkstat_backend *b,
+			     const struct clkstat_hook *hooks, unsigned int n)
+{
+	unsigned int i;
+
+	if (b != &clkstat_backend_tracepoint)
+		return true;
+	for (i = 0; i < n; i++)
+		if (!hooks[i].tracepoint && !hooks[i].tp)
+			return false;
+	return true;
+}
+
+/**
+ * clkstat_func_addr() - address of a kernel function, by name
+ * @func: the symbol
+ *
+ * Registering a kprobe resolves the name through kallsyms.  It is
+ * registered disabled, so it is never armed: no code is patched.
+ *
+ * Return: the address, or 0 if there is no such probe-able function.
+ */
+unsigned long clkstat_func_addr(const char *func)
+{
+	struct kprobe kp = {
+		.symbol_name = func,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	unsigned long addr;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
 }

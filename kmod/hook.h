@@ -1,37 +1,67 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hook.h - how a probe's handler gets called at a kernel function's entry,
- * independent of the mechanism (the "variant") that does it.
+ * hook.h - how a probe's handler gets called at a kernel function's entry
+ * or at a tracepoint, independent of the mechanism (the "variant") that
+ * does it.
  *
  * A probe describes what it wants as clkstat_hook entries: a function name
- * and a handler that receives the function's first three arguments.  A
- * backend (hook_ftrace.c, later direct calls, kprobes, ...) attaches them.
- * Neither side knows the other's details.
+ * and a handler that receives the function's first three arguments, and
+ * optionally a tracepoint standing in for that function in the
+ * "tracepoint" variant.  A backend (hook_direct.c, hook_ftrace.c,
+ * hook_kprobe.c, hook_tracepoint.c) attaches them.  Neither side knows the
+ * other's details.
  */
 #ifndef _CLKSTAT_HOOK_H
 #define _CLKSTAT_HOOK_H
 
-/* Called at entry of the hooked function with its first three arguments. */
+#include <linux/types.h>
+
+/*
+ * Called with the hooked function's first three arguments, or with a
+ * tracepoint's first three arguments (after its data pointer).
+ */
 typedef void (*clkstat_entry_fn)(unsigned long arg0, unsigned long arg1,
 				 unsigned long arg2);
 
 struct clkstat_hook {
 	const char *func;		/* kernel function whose entry is hooked */
 	clkstat_entry_fn handler;
+	/*
+	 * The tracepoint variant's stand-in: a tracepoint and its handler.
+	 * NULL when the kernel has no tracepoint there; the probe then
+	 * cannot run in that variant.
+	 */
+	const char *tracepoint;
+	clkstat_entry_fn tp_handler;
+	/* Or the tracepoint itself, e.g. a module's own (found by address). */
+	struct tracepoint *tp;
 	void *priv;			/* the backend's, while attached */
 };
 
 struct clkstat_backend {
 	const char *name;		/* the variant, part of a metric's name */
+	/* Attach one hook; reports its own errors with pr_err. */
 	int (*attach)(struct clkstat_hook *h);
+	/* Detach one hook; its handler may still be running on return. */
 	void (*detach)(struct clkstat_hook *h);
+	/* Wait until no handler of a detached hook can be running. */
+	void (*sync)(void);
 };
 
+extern const struct clkstat_backend clkstat_backend_direct;
 extern const struct clkstat_backend clkstat_backend_ftrace;
+extern const struct clkstat_backend clkstat_backend_kprobe;
+extern const struct clkstat_backend clkstat_backend_kprobe_int3;
+extern const struct clkstat_backend clkstat_backend_tracepoint;
 
+const struct clkstat_backend *clkstat_backend_find(const char *name);
 int clkstat_hooks_attach(const struct clkstat_backend *b,
 			 struct clkstat_hook *hooks, unsigned int n);
 void clkstat_hooks_detach(const struct clkstat_backend *b,
 			  struct clkstat_hook *hooks, unsigned int n);
+bool clkstat_hooks_supported(const struct clkstat_backend *b,
+			     const struct clkstat_hook *hooks, unsigned int n);
+
+unsigned long clkstat_func_addr(const char *func);
 
 #endif /* _CLKSTAT_HOOK_H */

@@ -89,8 +89,14 @@ static void clkstat_ftrace_detach(struct clkstat_hook *h)
 	h->priv = NULL;
 }
 
+/* unregister_ftrace_function() has already waited. */
+static void clkstat_ftrace_sync(void)
+{
+}
+
 const struct clkstat_backend clkstat_backend_ftrace = {
 	.name = "ftrace",
 	.attach = clkstat_ftrace_attach,
 	.detach = clkstat_ftrace_detach,
+	.sync = clkstat_ftrace_sync,
 };

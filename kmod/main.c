@@ -21,9 +21,10 @@ static char *probes = "ttwu";
 module_param(probes, charp, 0444);
 MODULE_PARM_DESC(probes, "comma-separated probes to enable: ttwu (default ttwu)");
 
-static char *variant = "ftrace";
+/* The cheapest, as clkstat_hookbench.ko shows (make bench). */
+static char *variant = "direct";
 module_param(variant, charp, 0444);
-MODULE_PARM_DESC(variant, "hook variant: ftrace (default ftrace)");
+MODULE_PARM_DESC(variant, "hook variant: direct, ftrace, kprobe, kprobe-int3 or tracepoint (default direct)");
 
 static unsigned int frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
 module_param(frac_bits, uint, 0444);
@@ -38,10 +39,6 @@ MODULE_PARM_DESC(corr_entries, "per-task wakeup table entries, a power of two in
 
 static struct clkstat_probe *const clkstat_known_probes[] = {
 	&clkstat_probe_ttwu,
-};
-
-static const struct clkstat_backend *const clkstat_known_backends[] = {
-	&clkstat_backend_ftrace,
 };
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
@@ -99,6 +96,7 @@ static int clkstat_select_probes(const char *list)
 static int clkstat_check_params(void)
 {
 	unsigned int i;
+	int ret;
 
 	if (frac_bits > CLKSTAT_FRAC_BITS_MAX) {
 		pr_err("clkstat: frac_bits=%u: out of range 0..%d\n", frac_bits,
@@ -111,16 +109,26 @@ static int clkstat_check_params(void)
 		       corr_entries, CLKSTAT_CORR_MIN, CLKSTAT_CORR_MAX);
 		return -EINVAL;
 	}
-	clkstat_backend = NULL;
-	for (i = 0; i < ARRAY_SIZE(clkstat_known_backends); i++)
-		if (!strcmp(clkstat_known_backends[i]->name, variant))
-			clkstat_backend = clkstat_known_backends[i];
+	clkstat_backend = clkstat_backend_find(variant);
 	if (!clkstat_backend) {
-		pr_err("clkstat: variant=%s: unknown variant (known: ftrace)\n",
+		pr_err("clkstat: variant=%s: unknown variant (known: direct, ftrace, kprobe, kprobe-int3, tracepoint)\n",
 		       variant);
 		return -EINVAL;
 	}
-	return clkstat_select_probes(probes);
+	ret = clkstat_select_probes(probes);
+	if (ret)
+		return ret;
+	for (i = 0; i < clkstat_nactive; i++) {
+		struct clkstat_probe *p = clkstat_active[i];
+
+		if (!clkstat_hooks_supported(clkstat_backend, p->hooks,
+					     p->nhooks)) {
+			pr_err("clkstat: probe %s cannot run with variant=%s: the kernel has no tracepoint for it (use direct, ftrace or kprobe)\n",
+			       p->name, clkstat_backend->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Undo clkstat_start_probes() for the first n active probes. */

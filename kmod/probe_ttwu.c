@@ -4,6 +4,12 @@
  * of ttwu_do_activate() for the same task, which puts it on the target
  * CPU's runqueue, possibly on another CPU after a trip through the wakelist.
  *
+ * In the tracepoint variant the two ends are sched_waking (in
+ * try_to_wake_up() once the state matched) and sched_wakeup (in
+ * ttwu_do_wakeup(), right after the enqueue, but also where a wakeup
+ * found the task still queued and nothing was enqueued): a slightly
+ * different interval, which is why the variant is part of the metric.
+ *
  * Metrics:
  *   ttwu_enqueue           every matched wakeup
  *   ttwu_enqueue_migrated  the task lands on a CPU other than the one it was
@@ -52,22 +58,12 @@ static const char *const ttwu_counter_names[TTWU_NCOUNTERS] = {
 static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
 static struct clkstat_corr ttwu_corr;
 
-/* try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags) */
-static void notrace ttwu_on_wakeup(unsigned long task, unsigned long state,
-				   unsigned long wake_flags)
+/* A wakeup of p begins. */
+static void notrace ttwu_wakeup(struct task_struct *p)
 {
-	struct task_struct *p = (struct task_struct *)task;
 	struct clkstat_corr_val v;
 
-	if (!clkstat_metric_recording(ttwu_all))
-		return;
-	/*
-	 * The same test as ttwu_state_match(): a call that will not wake the
-	 * task must not overwrite the pending wakeup of a call that did.
-	 */
-	if (!(READ_ONCE(p->__state) & (unsigned int)state))
-		return;
-	if (!clkstat_task_selected(p))
+	if (!clkstat_metric_recording(ttwu_all) || !clkstat_task_selected(p))
 		return;
 	clkstat_count(ttwu_all, TTWU_WAKEUPS);
 	v = (struct clkstat_corr_val){
@@ -90,11 +86,30 @@ static void notrace ttwu_on_wakeup(unsigned long task, unsigned long state,
 	}
 }
 
-/* ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags, ...) */
-static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
-				     unsigned long wake_flags)
+/* try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags) */
+static void notrace ttwu_on_wakeup(unsigned long task, unsigned long state,
+				   unsigned long wake_flags)
 {
 	struct task_struct *p = (struct task_struct *)task;
+
+	/*
+	 * The same test as ttwu_state_match(): a call that will not wake the
+	 * task must not overwrite the pending wakeup of a call that did.
+	 */
+	if (READ_ONCE(p->__state) & (unsigned int)state)
+		ttwu_wakeup(p);
+}
+
+/* sched_waking(struct task_struct *p): fires only once the state matched. */
+static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
+				   unsigned long unused2)
+{
+	ttwu_wakeup((struct task_struct *)task);
+}
+
+/* p is on its target CPU's runqueue: close the interval its wakeup opened. */
+static void notrace ttwu_enqueued(struct task_struct *p)
+{
 	struct clkstat_corr_val v;
 	u64 now, delta;
 
@@ -127,9 +142,25 @@ static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
 	}
 }
 
+/* ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags, ...) */
+static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
+				     unsigned long wake_flags)
+{
+	ttwu_enqueued((struct task_struct *)task);
+}
+
+/* sched_wakeup(struct task_struct *p) */
+static void notrace ttwu_tp_wakeup(unsigned long task, unsigned long unused1,
+				   unsigned long unused2)
+{
+	ttwu_enqueued((struct task_struct *)task);
+}
+
 static struct clkstat_hook ttwu_hooks[] = {
-	{ .func = "try_to_wake_up", .handler = ttwu_on_wakeup },
-	{ .func = "ttwu_do_activate", .handler = ttwu_on_activate },
+	{ .func = "try_to_wake_up", .handler = ttwu_on_wakeup,
+	  .tracepoint = "sched_waking", .tp_handler = ttwu_tp_waking },
+	{ .func = "ttwu_do_activate", .handler = ttwu_on_activate,
+	  .tracepoint = "sched_wakeup", .tp_handler = ttwu_tp_wakeup },
 };
 
 static void ttwu_exit(void)

@@ -24,10 +24,11 @@ static void control_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.tgid, 4242);
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 0", &c), 0);
 	KUNIT_EXPECT_EQ(test, c.tgid, 0);
-	/* 31 characters: the longest metric name */
+	/* 47 characters: the longest name.variant */
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse(
-			"start abcdefghijklmnopqrstuvwxyz01234", &c), 0);
-	KUNIT_EXPECT_EQ(test, strlen(c.metric), (size_t)CLKSTAT_NAME_MAX - 1);
+			"start abcdefghijklmnopqrstuvwxyz01234.abcdefghijklmno",
+			&c), 0);
+	KUNIT_EXPECT_EQ(test, strlen(c.metric), (size_t)CLKSTAT_ID_MAX - 1);
 }
 
 static void control_parse_bad(struct kunit *test)
@@ -36,7 +37,7 @@ static void control_parse_bad(struct kunit *test)
 		"", "\n", "   ", "starts", "START", "st", "start a b",
 		"reset m extra words", "tgid", "tgid -1", "tgid x", "tgid 12abc",
 		"tgid 1 2", "tgid 99999999999",
-		"start abcdefghijklmnopqrstuvwxyz012345",	/* 32 characters */
+		"start abcdefghijklmnopqrstuvwxyz012345.abcdefghijklmno", /* 48 */
 		"a_very_long_word_that_is_no_command_at_all_really",
 	};
 	struct clkstat_cmd c;
@@ -52,11 +53,23 @@ static void control_exec(struct kunit *test)
 	struct clkstat_metric *m;
 	struct clkstat_cmd c;
 
+	struct clkstat_metric *m2;
+
 	m = clkstat_metric_create("kunit_ctl", "test", 3, NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	m2 = clkstat_metric_create("kunit_ctl", "test2", 3, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m2);
+	/* name.variant: that one metric */
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl.test2", &c),
+			0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m2));
+	/* the name alone: every variant of it */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl", &c), 0);
 	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
 	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m));
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m2));
 	/* unknown metric: -EINVAL and nothing changes */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop nosuch", &c), 0);
 	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), -EINVAL);
@@ -69,6 +82,7 @@ static void control_exec(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(clkstat_filter_tgid), 17);
 	clkstat_filter_tgid = 0;
+	clkstat_metric_destroy(m2);
 	clkstat_metric_destroy(m);
 }
 

@@ -117,9 +117,23 @@ static void hist_create_errors(struct kunit *test)
 {
 	struct clkstat_metric *m = make_metric(test, 3);
 
-	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_metric"), m);
+	struct clkstat_metric *other;
+
+	KUNIT_EXPECT_STREQ(test, m->id, "kunit_metric.test");
+	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_metric.test"), m);
+	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_metric"));
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("kunit_metric",
 			"test", 3, NULL, 0)), (long)-EEXIST);
+	/* The same name from another variant is another metric. */
+	other = clkstat_metric_create("kunit_metric", "other", 3, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_metric.other"),
+			    other);
+	clkstat_metric_destroy(other);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "",
+			3, NULL, 0)), (long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x",
+			"abcdefghijklmnop", 3, NULL, 0)), (long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "test",
 			CLKSTAT_FRAC_BITS_MAX + 1, NULL, 0)), (long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("", "test", 3,
@@ -130,7 +144,7 @@ static void hist_create_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "test", 3,
 			NULL, CLKSTAT_MAX_COUNTERS + 1)), (long)-EINVAL);
 	clkstat_metric_destroy(m);
-	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_metric"));
+	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_metric.test"));
 }
 
 /* Starting and resetting begin a new epoch; stopping does not. */

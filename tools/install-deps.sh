@@ -17,6 +17,8 @@ pkgs=(
 	build-essential kmod sparse libcmocka-dev valgrind python3
 	# workloads and the independent counts in the guest
 	rt-tests procps util-linux
+	# a BPF fentry program for the direct-call conflict test
+	bpftrace
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -8,6 +8,10 @@
 #   --smp N          vCPUs (default 2)     --mem MB  memory (default 1024)
 #   --timeout S      wall-clock limit (default 1800)
 #   --append ARGS    extra kernel command line
+#   --accel ACCEL    QEMU's -accel value (default tcg,thread=single; see
+#                    below)
+# Environment: CLKSTAT_QEMU_ARGS adds QEMU options (split on spaces), e.g.
+# "-monitor unix:/path/mon.sock,server,nowait" to inspect a hung guest.
 #
 # The default mode runs COMMAND with bash in the host's own userspace
 # (mounted read-only over 9p, like virtme-ng), in the current folder, with
@@ -18,15 +22,24 @@
 # under /tmp, /run or /var/tmp: the guest mounts tmpfs there.  In 9p mode
 # the initramfs carries the virtio and 9p modules of the newest
 # /lib/modules, so --kernel must be that version.
+# Why single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can
+# keep executing a stale translation of code the guest kernel has patched.
+# Caught in the act (Documentation/clkstat.rst, "QEMU and code patching"):
+# both vCPUs trapping forever on an int3 at try_to_wake_up+0 that
+# text_poke_bp() had already replaced with the final nop; the kernel's
+# int3 handler sees no int3 in memory and rewinds to re-execute, the vCPU
+# runs its stale copy again.  Every hook attach and detach patches code
+# that the other vCPU runs, so every guest here runs single-threaded.
 # Exit status: the command's (in --payload mode QEMU's), 124 on timeout,
 # 125 if the guest ended without reporting one (a crash).
 set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 top=$(realpath "$here/../..")
 
-kernel="" smp=2 mem=1024 timeout=1800 append="" out="" payload=""
+accel=tcg,thread=single kernel="" smp=2 mem=1024 timeout=1800 append="" out="" payload=""
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--accel) accel=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -76,8 +89,9 @@ else
 	append="$append clkstat_out=$out"
 fi
 
+read -r -a extra <<< "${CLKSTAT_QEMU_ARGS:-}"
 set +e
-timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" "${extra[@]}" -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 loglevel=4 $append" \
 	"${virtfs[@]}" -nographic -no-reboot -nodefaults -serial stdio \

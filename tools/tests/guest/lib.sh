@@ -4,6 +4,7 @@
 top=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../../..")
 KO=$top/kmod/clkstat.ko
 D=/sys/kernel/debug/clkstat
+V=direct	# the variant the tests load (the default), part of every file name
 T=/sys/kernel/tracing
 PINGPONG=$top/tools/workload/clkstat-pingpong
 npass=0 nfail=0 ntest=0
@@ -26,12 +27,12 @@ run() {
 
 loaded() { grep -q '^clkstat ' /proc/modules; }
 
-# field METRIC KEY: a value from the summary line or a counter line
+# field METRIC KEY: a summary value or counter of METRIC.$V
 field() {
 	awk -v k="$2" '
 		$1 == "summary" { for (i = 2; i < NF; i += 2) if ($i == k) v = $(i + 1) }
 		$1 == "counter" && $2 == k { v = $3 }
-		END { if (v == "") exit 1; print v }' "$D/$1"
+		END { if (v == "") exit 1; print v }' "$D/$1.$V"
 }
 
 # The number of sched_waking events in the trace buffer.

@@ -9,13 +9,13 @@ set -u
 
 t_load_files() {
 	insmod "$KO"
-	for f in control ttwu_enqueue ttwu_enqueue_local ttwu_enqueue_migrated; do
+	for f in control ttwu_enqueue.$V ttwu_enqueue_local.$V ttwu_enqueue_migrated.$V; do
 		[ -e "$D/$f" ] || fail "missing $D/$f"
 	done
 	expect_eq "control mode" "$(stat -c %a $D/control)" 600
-	expect_eq "metric mode" "$(stat -c %a $D/ttwu_enqueue)" 400
-	grep -q '^# metric ttwu_enqueue variant ftrace frac_bits 3 unit ns recording on$' \
-		"$D/ttwu_enqueue" || fail "bad header: $(head -1 $D/ttwu_enqueue)"
+	expect_eq "metric mode" "$(stat -c %a $D/ttwu_enqueue.$V)" 400
+	grep -q "^# metric ttwu_enqueue variant $V frac_bits 3 unit ns recording on\$" \
+		"$D/ttwu_enqueue.$V" || fail "bad header: $(head -1 $D/ttwu_enqueue.$V)"
 	grep -q '^try_to_wake_up' "$T/enabled_functions" || fail "try_to_wake_up not hooked"
 	rmmod clkstat
 	[ ! -e "$D" ] || fail "$D left after rmmod"
@@ -44,14 +44,14 @@ t_bad_params() {
 	bad_param "frac_bits=6: out of range 0..5" frac_bits=6
 	bad_param "corr_entries=100: not a power of two" corr_entries=100
 	bad_param "corr_entries=32: not a power of two in 64..1048576" corr_entries=32
-	bad_param "variant=kprobe: unknown variant" variant=kprobe
+	bad_param "variant=nosuch: unknown variant" variant=nosuch
 }
 
 t_params_at_limits() {
 	local k
 	for k in 0 5; do
 		insmod "$KO" frac_bits=$k corr_entries=64
-		grep -q "frac_bits $k " "$D/ttwu_enqueue" || fail "frac_bits=$k not shown"
+		grep -q "frac_bits $k " "$D/ttwu_enqueue.$V" || fail "frac_bits=$k not shown"
 		"$PINGPONG" -n 50 --control "$D/control" >/dev/null
 		expect_eq "count with frac_bits=$k" "$(field ttwu_enqueue count)" 100
 		rmmod clkstat
@@ -67,14 +67,14 @@ t_params_at_limits() {
 # threads over the same window, as an independent count.
 pingpong_exact() {
 	local rounds=$1; shift
-	insmod "$KO"
+	insmod "$KO" variant="$V"
 	trace_setup 'comm ~ "clkpp-*"'
 	timeout 300 "$PINGPONG" -n "$rounds" --control "$D/control" --tracing "$T" "$@" > /tmp/truth ||
 		fail "workload failed or hung"
 	local traced; traced=$(trace_count)
 	trace_off
 	cat /tmp/truth | sed 's/^/    # truth: /'
-	note "module: $(grep ^summary $D/ttwu_enqueue)"
+	note "module: $(grep ^summary $D/ttwu_enqueue.$V)"
 	local wakeups migrated local_
 	wakeups=$(awk '$1 == "wakeups" { print $2 }' /tmp/truth)
 	migrated=$(awk '$1 == "migrated" { print $2 }' /tmp/truth)
@@ -105,11 +105,84 @@ check_consistent() {
 			if (n > 0 && !(s["min"] <= s["p50"] && s["p50"] <= s["p90"] && s["p90"] <= s["p99"] &&
 			      s["p99"] <= s["p99.9"] && s["p99.9"] <= s["max"] && s["min"] <= s["mean"] &&
 			      s["mean"] <= s["max"] && s["min"] > 0)) { print m ": summary out of order: " $0; exit 1 }
-		}' "$D/$1" || fail "inconsistent $1"
+		}' "$D/$1.$V" || fail "inconsistent $1.$V"
 }
 
 t_pingpong_local() { pingpong_exact 2000; }
 t_pingpong_migrate() { pingpong_exact 1000 --migrate; }
+
+# The same exact counts through every variant, local and migrating.
+t_variants_exact() {
+	local v
+	for v in direct ftrace kprobe kprobe-int3 tracepoint; do
+		note "variant $v"
+		( V=$v
+		  pingpong_exact 300; rmmod clkstat
+		  pingpong_exact 300 --migrate; rmmod clkstat ) || fail "variant $v"
+	done
+}
+
+# Each variant hooks what it says it does, as the kernel's own lists show,
+# and leaves nothing behind.
+t_variant_hooks() {
+	local kp=/sys/kernel/debug/kprobes/list
+	insmod "$KO" variant=direct
+	grep -A1 '^try_to_wake_up' "$T/enabled_functions" | grep -q 'direct-->clkstat_direct_tramp' ||
+		fail "direct: $(grep -A1 '^try_to_wake_up' "$T/enabled_functions")"
+	[ -e "$D/ttwu_enqueue.direct" ] || fail "no ttwu_enqueue.direct"
+	rmmod clkstat
+	insmod "$KO" variant=kprobe
+	grep -qE ' k +try_to_wake_up\+0x0 .*\[FTRACE\]' "$kp" || fail "kprobe: $(cat $kp)"
+	grep -qE ' k +ttwu_do_activate\+0x0 .*\[FTRACE\]' "$kp" || fail "kprobe: $(cat $kp)"
+	rmmod clkstat
+	insmod "$KO" variant=kprobe-int3
+	grep -E ' k +try_to_wake_up\+0x5 ' "$kp" | grep -qv 'FTRACE\|OPTIMIZED' ||
+		fail "kprobe-int3: $(cat $kp)"
+	rmmod clkstat
+	insmod "$KO" variant=tracepoint
+	! grep -q '^try_to_wake_up\|^ttwu_do_activate' "$T/enabled_functions" ||
+		fail "tracepoint variant patched a function"
+	[ -e "$D/ttwu_enqueue.tracepoint" ] || fail "no ttwu_enqueue.tracepoint"
+	rmmod clkstat
+	! grep -q clkstat "$kp" || fail "kprobes left: $(cat $kp)"
+	! grep -q '^try_to_wake_up\|^ttwu_do_activate' "$T/enabled_functions" ||
+		fail "hook left after rmmod"
+}
+
+# A function takes one direct call at a time, and BPF's fentry programs
+# use the same mechanism.  BPF first: variant=direct fails naming the
+# function and the way out, and that way out (ftrace) works beside it.
+# clkstat first: the BPF program cannot attach.
+t_direct_conflict() {
+	local bt i
+	bpftrace -e 'kfunc:try_to_wake_up { @n = count(); }' > /tmp/bt.out 2>&1 &
+	bt=$!
+	for i in $(seq 120); do
+		grep -A1 '^try_to_wake_up' "$T/enabled_functions" | grep -q 'direct-->' && break
+		kill -0 "$bt" 2>/dev/null || fail "bpftrace ended: $(cat /tmp/bt.out)"
+		sleep 1
+	done
+	grep -A1 '^try_to_wake_up' "$T/enabled_functions" | grep -q 'direct-->' ||
+		{ kill "$bt"; fail "bpftrace's fentry program never attached"; }
+	mark
+	if insmod "$KO" variant=direct 2>/dev/null; then
+		kill "$bt"; fail "variant=direct loaded beside a BPF fentry program"
+	fi
+	since_mark | grep -q 'clkstat: try_to_wake_up already has a direct call (a BPF fentry/fexit program?): use variant=ftrace or variant=kprobe' ||
+		{ kill "$bt"; fail "no message naming the function: $(since_mark | tail -3)"; }
+	! loaded || { kill "$bt"; fail "module loaded"; }
+	insmod "$KO" variant=ftrace || { kill "$bt"; fail "variant=ftrace failed beside BPF"; }
+	"$PINGPONG" -n 50 --control "$D/control" >/dev/null
+	expect_eq "ftrace count beside BPF" "$(V=ftrace field ttwu_enqueue count)" 100
+	rmmod clkstat
+	kill -INT "$bt"; wait "$bt" 2>/dev/null
+	insmod "$KO" variant=direct
+	if timeout 120 bpftrace -e 'kfunc:try_to_wake_up { exit(); }' > /tmp/bt.out 2>&1; then
+		fail "a BPF fentry program attached beside variant=direct"
+	fi
+	grep -qi 'error attaching' /tmp/bt.out || fail "bpftrace: $(cat /tmp/bt.out)"
+	rmmod clkstat
+}
 
 # Every task, no filter: the module's wakeups counter against ftrace's count
 # of sched_waking over windows opened and closed back to back (module, then
@@ -148,10 +221,10 @@ t_stop_start_reset() {
 	"$PINGPONG" -n 100 >/dev/null
 	expect_eq "count while stopped" "$(field ttwu_enqueue count)" 0
 	expect_eq "wakeups while stopped" "$(field ttwu_enqueue wakeups)" 0
-	grep -q 'recording off' "$D/ttwu_enqueue" || fail "header does not say off"
+	grep -q 'recording off' "$D/ttwu_enqueue.$V" || fail "header does not say off"
 	echo "start ttwu_enqueue_local" > "$D/control"
-	grep -q '^metric ttwu_enqueue_local variant ftrace recording on$' "$D/control" || fail "control: $(cat $D/control)"
-	grep -q '^metric ttwu_enqueue variant ftrace recording off$' "$D/control" || fail "control: $(cat $D/control)"
+	grep -q "^metric ttwu_enqueue_local variant $V recording on\$" "$D/control" || fail "control: $(cat $D/control)"
+	grep -q "^metric ttwu_enqueue variant $V recording off\$" "$D/control" || fail "control: $(cat $D/control)"
 	echo start > "$D/control"
 	"$PINGPONG" -n 100 >/dev/null
 	[ "$(field ttwu_enqueue count)" -ge 200 ] || fail "count after start: $(field ttwu_enqueue count)"
@@ -184,7 +257,7 @@ t_control_bad_writes() {
 	head -c 1048576 /dev/zero | tr '\0' x | dd of="$D/control" bs=1M 2>/tmp/err && fail "1 MiB write accepted"
 	expect_eq "state after 1 MiB" "$(cat "$D/control")" "$before"
 	# Non-root cannot read or write.
-	setpriv --reuid=65534 --regid=65534 --clear-groups cat "$D/ttwu_enqueue" 2>/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups cat "$D/ttwu_enqueue.$V" 2>/dev/null &&
 		fail "nobody could read a metric"
 	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo stop > $D/control" 2>/dev/null &&
 		fail "nobody could write control"
@@ -202,20 +275,22 @@ t_rmmod_under_load() {
 	storm_stop
 }
 
-# 50 load/unload cycles under a wakeup storm, then memory back where it
-# was.  The parameters make a leak loud: a 64K-entry wakeup table is 1.5 MB
+# 50 load/unload cycles under a wakeup storm, through each variant in
+# turn, then memory back where it was.  The parameters make a leak loud: a 64K-entry wakeup table is 1.5 MB
 # per load (75 MB for 50 leaked loads), frac_bits=5 is 3 x 30 kB of per-CPU
 # memory per CPU per load.  Measured before the storm starts and after it
 # ends, so that its own buffers are not counted.
 t_cycles_under_load() {
-	local i pcpu0 avail0 pcpu1 avail1 args="frac_bits=5 corr_entries=65536"
+	local i v pcpu0 avail0 pcpu1 avail1 args="frac_bits=5 corr_entries=65536"
+	local variants=(direct ftrace kprobe kprobe-int3 tracepoint)
 	insmod "$KO" $args; rmmod clkstat	# first-use allocations out of the way
 	sleep 1
 	pcpu0=$(meminfo Percpu) avail0=$(meminfo MemAvailable)
 	storm_start
 	for i in $(seq 50); do
-		insmod "$KO" $args || { storm_stop; fail "insmod $i"; }
-		cat "$D/ttwu_enqueue" > /dev/null
+		v=${variants[i % 5]}
+		insmod "$KO" $args variant=$v || { storm_stop; fail "insmod $i ($v)"; }
+		cat "$D/ttwu_enqueue.$v" > /dev/null
 		rmmod clkstat || { storm_stop; fail "rmmod $i"; }
 	done
 	storm_stop
@@ -234,13 +309,10 @@ t_dmesg_clean() {
 	true
 }
 
-# t_rmmod_under_load and t_cycles_under_load are not in the default list:
-# in about half the runs the guest freezes during rmmod under a hackbench
-# storm (no log output at all).  Until that is understood they run apart,
-# with `make check-unload`, so that a freeze does not stop every other test.
 tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
-	t_pingpong_migrate t_all_tasks_vs_ftrace t_stop_start_reset
-	t_control_bad_writes}
+	t_pingpong_migrate t_variant_hooks t_variants_exact t_direct_conflict
+	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
+	t_rmmod_under_load t_cycles_under_load}
 for t in $tests; do
 	run "$t"
 done

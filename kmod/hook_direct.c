@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hook_direct.c - the "direct" variant: ftrace direct calls.
+ *
+ * register_ftrace_direct() turns a function's fentry site into a call to
+ * clkstat_direct_tramp (direct_tramp.S): no ftrace_ops list, no ftrace_regs, no
+ * recursion bookkeeping, the same mechanism a BPF fentry trampoline uses.
+ * The trampoline saves the argument registers and calls
+ * clkstat_direct_dispatch() with the first three arguments and its own
+ * return address, which is the hooked site plus MCOUNT_INSN_SIZE and so
+ * names the hook.
+ *
+ * A function takes one direct call at a time: while clkstat sits on it, a
+ * BPF fentry/fexit program cannot attach there, and the other way round.
+ *
+ * Callers serialize attach, detach and sync (module init and exit, the
+ * control file's mutex); the dispatcher reads the slots without locks.
+ */
+#include <linux/ftrace.h>
+#include <linux/rcupdate.h>
+#include <asm/ftrace.h>
+#include <asm/ibt.h>
+#include "direct_tramp.h"
+#include "hook.h"
+
+#if !defined(CONFIG_X86_64) || !defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#error "clkstat's direct hooks need x86_64 with DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
+#endif
+
+#define CLKSTAT_DIRECT_SLOTS	16
+
+/*
+ * ret_ip is set while a hook is attached and until the next sync after
+ * its detach, so that a call already inside the trampoline still finds
+ * its handler; only then can the slot be reused.
+ */
+struct clkstat_direct_slot {
+	unsigned long ret_ip;
+	clkstat_entry_fn fn;
+	bool retired;
+};
+
+static struct clkstat_direct_slot clkstat_direct_slots[CLKSTAT_DIRECT_SLOTS];
+
+/**
+ * clkstat_direct_dispatch() - call the handler of the hook that was hit
+ * @a0: the hooked function's first argument
+ * @a1: its second
+ * @a2: its third
+ * @ret_ip: the trampoline's return address: hooked site + MCOUNT_INSN_SIZE
+ *
+ * Called only from clkstat_direct_tramp.
+ */
+void notrace clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
+				     unsigned long a2, unsigned long ret_ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
+		if (READ_ONCE(clkstat_direct_slots[i].ret_ip) == ret_ip) {
+			clkstat_direct_slots[i].fn(a0, a1, a2);
+			return;
+		}
+	}
+}
+
+static int clkstat_direct_attach(struct clkstat_hook *h)
+{
+	struct clkstat_direct_slot *slot = NULL;
+	unsigned long ip;
+	unsigned int i;
+	int ret;
+
+	ip = clkstat_func_addr(h->func);
+	if (!ip) {
+		pr_err("clkstat: cannot hook %s with a direct call: no such function\n",
+		       h->func);
+		return -ENOENT;
+	}
+	/* The fentry site: the function's first instruction after ENDBR. */
+	if (is_endbr(*(u32 *)ip))
+		ip += ENDBR_INSN_SIZE;
+	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
+		if (!clkstat_direct_slots[i].ret_ip) {
+			slot = &clkstat_direct_slots[i];
+			break;
+		}
+	}
+	if (!slot) {
+		pr_err("clkstat: cannot hook %s: all %d direct-call slots in use\n",
+		       h->func, CLKSTAT_DIRECT_SLOTS);
+		return -ENOSPC;
+	}
+	slot->fn = h->handler;
+	slot->retired = false;
+	/* Published before the site is patched, which is a full barrier. */
+	WRITE_ONCE(slot->ret_ip, ip + MCOUNT_INSN_SIZE);
+	ret = register_ftrace_direct(ip, (unsigned long)clkstat_direct_tramp);
+	if (ret) {
+		WRITE_ONCE(slot->ret_ip, 0);
+		if (ret == -ENODEV)
+			pr_err("clkstat: cannot hook %s with a direct call: not in available_filter_functions\n",
+			       h->func);
+		else if (ret == -EBUSY)
+			pr_err("clkstat: %s already has a direct call (a BPF fentry/fexit program?): use variant=ftrace or variant=kprobe\n",
+			       h->func);
+		else
+			pr_err("clkstat: register_ftrace_direct(%s) failed: %d\n",
+			       h->func, ret);
+		return ret;
+	}
+	h->priv = slot;
+	return 0;
+}
+
+static void clkstat_direct_detach(struct clkstat_hook *h)
+{
+	struct clkstat_direct_slot *slot = h->priv;
+
+	WARN_ON(unregister_ftrace_direct(slot->ret_ip - MCOUNT_INSN_SIZE,
+					 (unsigned long)clkstat_direct_tramp));
+	slot->retired = true;
+	h->priv = NULL;
+}
+
+static void clkstat_direct_sync(void)
+{
+	unsigned int i;
+
+	/*
+	 * The trampoline and the handlers may be preempted (preempt=full)
+	 * or interrupted; RCU-tasks waits for every task to pass a voluntary
+	 * switch, after which none can be in between.
+	 */
+	synchronize_rcu_tasks();
+	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
+		if (clkstat_direct_slots[i].retired) {
+			WRITE_ONCE(clkstat_direct_slots[i].ret_ip, 0);
+			clkstat_direct_slots[i].retired = false;
+		}
+	}
+}
+
+const struct clkstat_backend clkstat_backend_direct = {
+	.name = "direct",
+	.attach = clkstat_direct_attach,
+	.detach = clkstat_direct_detach,
+	.sync = clkstat_direct_sync,
+};

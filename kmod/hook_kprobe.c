@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hook_kprobe.c - the "kprobe" and "kprobe-int3" variants.
+ *
+ * kprobe: a kprobe on the function's symbol.  On this kernel (x86_64,
+ * KPROBES_ON_FTRACE) a probe there sits on the fentry site and is armed
+ * through ftrace: the ftrace trampoline plus the kprobe layer (pt_regs
+ * saved in full, kprobe lookup, per-CPU kprobe state).
+ *
+ * kprobe-int3: a kprobe on the first instruction after the fentry site,
+ * where ftrace cannot help: the classic breakpoint, trap, handler and
+ * single-step (or emulation) of the displaced instruction.  It carries a
+ * post_handler, which keeps the optimizer from turning the breakpoint into
+ * a jump, so the variant measures the int3 path it is named after.  The
+ * argument registers still hold the arguments there: only the fentry nop
+ * has run.
+ *
+ * Both report in the kernel log which kind of kprobe the kernel made.
+ */
+#include <linux/kprobes.h>
+#include <linux/slab.h>
+#include <asm/ftrace.h>
+#include "hook.h"
+
+struct clkstat_kprobe_hook {
+	struct kprobe kp;
+	clkstat_entry_fn handler;
+};
+
+static int notrace clkstat_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct clkstat_kprobe_hook *kh =
+		container_of(kp, struct clkstat_kprobe_hook, kp);
+
+	kh->handler(regs->di, regs->si, regs->dx);
+	return 0;
+}
+
+/* Present only to keep the int3 probe from being optimized. */
+static void notrace clkstat_kprobe_post(struct kprobe *kp,
+					struct pt_regs *regs,
+					unsigned long flags)
+{
+}
+
+static int clkstat_kprobe_register(struct clkstat_hook *h, bool int3)
+{
+	struct clkstat_kprobe_hook *kh;
+	int ret;
+
+	kh = kzalloc(sizeof(*kh), GFP_KERNEL);
+	if (!kh)
+		return -ENOMEM;
+	kh->handler = h->handler;
+	kh->kp.symbol_name = h->func;
+	kh->kp.pre_handler = clkstat_kprobe_pre;
+	if (int3) {
+		kh->kp.offset = MCOUNT_INSN_SIZE;
+		kh->kp.post_handler = clkstat_kprobe_post;
+	}
+	ret = register_kprobe(&kh->kp);
+	if (ret) {
+		pr_err("clkstat: cannot place a kprobe on %s+%u: %d\n",
+		       h->func, kh->kp.offset, ret);
+		kfree(kh);
+		return ret;
+	}
+	pr_info("clkstat: kprobe on %s+%u is %s\n", h->func, kh->kp.offset,
+		kprobe_ftrace(&kh->kp) ? "ftrace-based" :
+		kprobe_optimized(&kh->kp) ? "optimized" : "a breakpoint");
+	h->priv = kh;
+	return 0;
+}
+
+static int clkstat_kprobe_attach(struct clkstat_hook *h)
+{
+	return clkstat_kprobe_register(h, false);
+}
+
+static int clkstat_kprobe_int3_attach(struct clkstat_hook *h)
+{
+	return clkstat_kprobe_register(h, true);
+}
+
+static void clkstat_kprobe_detach(struct clkstat_hook *h)
+{
+	struct clkstat_kprobe_hook *kh = h->priv;
+
+	/* Waits (synchronize_rcu) for handlers, which run non-preemptible. */
+	unregister_kprobe(&kh->kp);
+	kfree(kh);
+	h->priv = NULL;
+}
+
+/* unregister_kprobe() has already waited. */
+static void clkstat_kprobe_sync(void)
+{
+}
+
+const struct clkstat_backend clkstat_backend_kprobe = {
+	.name = "kprobe",
+	.attach = clkstat_kprobe_attach,
+	.detach = clkstat_kprobe_detach,
+	.sync = clkstat_kprobe_sync,
+};
+
+const struct clkstat_backend clkstat_backend_kprobe_int3 = {
+	.name = "kprobe-int3",
+	.attach = clkstat_kprobe_int3_attach,
+	.detach = clkstat_kprobe_detach,
+	.sync = clkstat_kprobe_sync,
+};
