@@ -63,6 +63,10 @@ static struct clkstat_corr_entry *clkstat_corr_slot(struct clkstat_corr *t,
  * @key: the task (any pointer other than NULL)
  * @v: what to remember
  *
+ * An entry holding an event of an epoch other than @v's counts as free:
+ * that event can no longer be matched (see clkstat_current_epoch()), so
+ * overwriting it loses nothing of the current window.
+ *
  * Return: what the entry held before, see enum clkstat_corr_put_result.
  */
 enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
@@ -76,6 +80,8 @@ enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
 	    !atomic_long_try_cmpxchg_acquire(&e->key, &old,
 					     CLKSTAT_CORR_LOCKED))
 		return CLKSTAT_CORR_BUSY;
+	if (e->val.epoch != v->epoch)
+		old = CLKSTAT_CORR_FREE;
 	e->val = *v;
 	atomic_long_set_release(&e->key, (long)key);
 	if (old == CLKSTAT_CORR_FREE)
@@ -96,8 +102,15 @@ enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
 						struct clkstat_corr_val *v)
 {
 	struct clkstat_corr_entry *e = clkstat_corr_slot(t, key);
-	long old = (long)key;
+	long old = atomic_long_read(&e->key);
 
+	/*
+	 * Most lookups miss (a timekeeping read with no wakeup pending): a
+	 * plain read answers those without taking the cache line exclusive.
+	 */
+	if (old != (long)key)
+		return old == CLKSTAT_CORR_LOCKED ? CLKSTAT_CORR_CONTENDED :
+						    CLKSTAT_CORR_ABSENT;
 	if (!atomic_long_try_cmpxchg_acquire(&e->key, &old,
 					     CLKSTAT_CORR_LOCKED))
 		return old == CLKSTAT_CORR_LOCKED ? CLKSTAT_CORR_CONTENDED :

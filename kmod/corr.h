@@ -14,6 +14,8 @@ struct clkstat_corr_val {
 	u64 ts;			/* when it happened */
 	int cpu;		/* where the task was */
 	unsigned int epoch;	/* clkstat_epoch at the time */
+	u64 ts2;		/* a later point of the same interval, 0: none */
+	bool migrated;		/* the task changed CPU on the way */
 };
 
 struct clkstat_corr_entry {
@@ -28,7 +30,7 @@ struct clkstat_corr {
 
 /* What clkstat_corr_put() found in the entry it wrote. */
 enum clkstat_corr_put_result {
-	CLKSTAT_CORR_NEW,	/* the entry was free */
+	CLKSTAT_CORR_NEW,	/* the entry was free, or held another epoch */
 	CLKSTAT_CORR_REPLACED,	/* it held this key's older, unfinished event */
 	CLKSTAT_CORR_EVICTED,	/* it held another key's pending event, lost */
 	CLKSTAT_CORR_BUSY,	/* another CPU was using it; nothing written */

@@ -14,6 +14,8 @@
 #ifndef _CLKSTAT_HOOK_H
 #define _CLKSTAT_HOOK_H
 
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
 
 /*
@@ -55,6 +57,22 @@ extern const struct clkstat_backend clkstat_backend_kprobe_int3;
 extern const struct clkstat_backend clkstat_backend_tracepoint;
 
 const struct clkstat_backend *clkstat_backend_find(const char *name);
+/*
+ * Set by the kprobe-int3 variant around its handler calls: whether the
+ * code that hit the breakpoint ran in task context.  The int3 trap enters
+ * like an NMI (irqentry_nmi_enter()), so in_task() inside the handler says
+ * nothing about the probed code.
+ */
+DECLARE_PER_CPU(bool, clkstat_int3_in_task);
+
+/* For a handler: did the hooked function run in task context? */
+static __always_inline bool clkstat_hooked_in_task(void)
+{
+	if (likely(!in_nmi()))
+		return in_task();
+	return this_cpu_read(clkstat_int3_in_task);
+}
+
 int clkstat_hooks_attach(const struct clkstat_backend *b,
 			 struct clkstat_hook *hooks, unsigned int n);
 void clkstat_hooks_detach(const struct clkstat_backend *b,

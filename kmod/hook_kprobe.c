@@ -16,6 +16,12 @@
  * has run.
  *
  * Both report in the kernel log which kind of kprobe the kernel made.
+ *
+ * The int3 trap runs its handlers as an NMI-like exception
+ * (irqentry_nmi_enter() adds NMI_OFFSET + HARDIRQ_OFFSET to the preempt
+ * count), so the kprobe-int3 handler works out the probed code's context
+ * from the count before that and publishes it for
+ * clkstat_hooked_in_task().
  */
 #include <linux/kprobes.h>
 #include <linux/slab.h>
@@ -27,11 +33,26 @@ struct clkstat_kprobe_hook {
 	clkstat_entry_fn handler;
 };
 
+DEFINE_PER_CPU(bool, clkstat_int3_in_task);
+
 static int notrace clkstat_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct clkstat_kprobe_hook *kh =
 		container_of(kp, struct clkstat_kprobe_hook, kp);
 
+	kh->handler(regs->di, regs->si, regs->dx);
+	return 0;
+}
+
+static int notrace clkstat_kprobe_int3_pre(struct kprobe *kp,
+					   struct pt_regs *regs)
+{
+	struct clkstat_kprobe_hook *kh =
+		container_of(kp, struct clkstat_kprobe_hook, kp);
+	unsigned long probed = preempt_count() - (NMI_OFFSET + HARDIRQ_OFFSET);
+
+	this_cpu_write(clkstat_int3_in_task,
+		       !(probed & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)));
 	kh->handler(regs->di, regs->si, regs->dx);
 	return 0;
 }
@@ -55,6 +76,7 @@ static int clkstat_kprobe_register(struct clkstat_hook *h, bool int3)
 	kh->kp.symbol_name = h->func;
 	kh->kp.pre_handler = clkstat_kprobe_pre;
 	if (int3) {
+		kh->kp.pre_handler = clkstat_kprobe_int3_pre;
 		kh->kp.offset = MCOUNT_INSN_SIZE;
 		kh->kp.post_handler = clkstat_kprobe_post;
 	}

@@ -19,7 +19,7 @@
 
 static char *probes = "ttwu";
 module_param(probes, charp, 0444);
-MODULE_PARM_DESC(probes, "comma-separated probes to enable: ttwu (default ttwu)");
+MODULE_PARM_DESC(probes, "comma-separated probes to enable: ttwu, tkread (default ttwu)");
 
 /* The cheapest, as clkstat_hookbench.ko shows (make bench). */
 static char *variant = "direct";
@@ -39,6 +39,7 @@ MODULE_PARM_DESC(corr_entries, "per-task wakeup table entries, a power of two in
 
 static struct clkstat_probe *const clkstat_known_probes[] = {
 	&clkstat_probe_ttwu,
+	&clkstat_probe_tkread,
 };
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
@@ -73,7 +74,7 @@ static int clkstat_select_probes(const char *list)
 	while ((name = strsep(&s, ",")) != NULL) {
 		p = clkstat_probe_by_name(name);
 		if (!p) {
-			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu)\n",
+			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread)\n",
 			       list, name);
 			ret = -EINVAL;
 			break;
@@ -131,17 +132,21 @@ static int clkstat_check_params(void)
 	return 0;
 }
 
-/* Undo clkstat_start_probes() for the first n active probes. */
+/*
+ * Undo clkstat_start_probes(): detach the hooks of the first nattached
+ * active probes, then free the first n.  Every hook is gone before any
+ * probe frees anything, because one probe's handlers may feed another's
+ * tables (ttwu feeds tkread).
+ */
 static void clkstat_stop_probes(unsigned int n, unsigned int nattached)
 {
-	while (n--) {
-		struct clkstat_probe *p = clkstat_active[n];
+	unsigned int i = nattached;
 
-		if (n < nattached)
-			clkstat_hooks_detach(clkstat_backend, p->hooks,
-					     p->nhooks);
-		p->exit();
-	}
+	while (i--)
+		clkstat_hooks_detach(clkstat_backend, clkstat_active[i]->hooks,
+				     clkstat_active[i]->nhooks);
+	while (n--)
+		clkstat_active[n]->exit();
 }
 
 static int clkstat_start_probes(void)
@@ -154,6 +159,9 @@ static int clkstat_start_probes(void)
 	unsigned int i, j;
 	int ret;
 
+	for (i = 0; i < clkstat_nactive; i++)
+		if (clkstat_active[i] == &clkstat_probe_ttwu)
+			cfg.with_ttwu = true;
 	for (i = 0; i < clkstat_nactive; i++) {
 		ret = clkstat_active[i]->init(&cfg);
 		if (ret) {

@@ -58,16 +58,24 @@ static const char *const ttwu_counter_names[TTWU_NCOUNTERS] = {
 static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
 static struct clkstat_corr ttwu_corr;
 
-/* A wakeup of p begins. */
+/* A wakeup of p begins; tkread (if enabled) gets it too. */
 static void notrace ttwu_wakeup(struct task_struct *p)
 {
+	bool rec = clkstat_metric_recording(ttwu_all);
+	bool tk = clkstat_tkread_wants();
 	struct clkstat_corr_val v;
+	u64 now;
 
-	if (!clkstat_metric_recording(ttwu_all) || !clkstat_task_selected(p))
+	if (!(rec || tk) || !clkstat_task_selected(p))
+		return;
+	now = clkstat_now();
+	if (tk)
+		clkstat_tkread_on_wakeup(p, now);
+	if (!rec)
 		return;
 	clkstat_count(ttwu_all, TTWU_WAKEUPS);
 	v = (struct clkstat_corr_val){
-		.ts = clkstat_now(),
+		.ts = now,
 		.cpu = task_cpu(p),
 		.epoch = clkstat_current_epoch(),
 	};
@@ -107,13 +115,22 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
 	ttwu_wakeup((struct task_struct *)task);
 }
 
-/* p is on its target CPU's runqueue: close the interval its wakeup opened. */
+/*
+ * p is on its target CPU's runqueue: close the interval its wakeup opened,
+ * and tell tkread (if enabled).
+ */
 static void notrace ttwu_enqueued(struct task_struct *p)
 {
 	struct clkstat_corr_val v;
-	u64 now, delta;
+	u64 now = 0, delta;
 
-	if (!clkstat_metric_recording(ttwu_all) || !clkstat_task_selected(p))
+	if (!clkstat_task_selected(p))
+		return;
+	if (clkstat_tkread_wants()) {
+		now = clkstat_now();
+		clkstat_tkread_on_enqueue(p, now);
+	}
+	if (!clkstat_metric_recording(ttwu_all))
 		return;
 	switch (clkstat_corr_take(&ttwu_corr, p, &v)) {
 	case CLKSTAT_CORR_ABSENT:
@@ -129,7 +146,8 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 		clkstat_count(ttwu_all, TTWU_UNMATCHED);
 		return;
 	}
-	now = clkstat_now();
+	if (!now)
+		now = clkstat_now();
 	/* The fast clock may step back by a few ns across an update. */
 	delta = now > v.ts ? now - v.ts : 0;
 	clkstat_record(ttwu_all, delta);

@@ -6,11 +6,14 @@
 #ifndef _CLKSTAT_PROBES_H
 #define _CLKSTAT_PROBES_H
 
+#include <linux/sched.h>
+#include "hist.h"
 #include "hook.h"
 
 struct clkstat_probe_cfg {
 	unsigned int frac_bits;
 	unsigned int corr_entries;	/* per-task table size, power of two */
+	bool with_ttwu;			/* the ttwu probe is enabled too */
 	const struct clkstat_backend *backend;
 };
 
@@ -25,6 +28,22 @@ struct clkstat_probe {
 };
 
 extern struct clkstat_probe clkstat_probe_ttwu;
+extern struct clkstat_probe clkstat_probe_tkread;
+
+/*
+ * The link from ttwu to tkread: ttwu_tkread while both probes are enabled,
+ * else NULL.  ttwu's hooks feed wakeups and enqueues to tkread through it.
+ */
+extern struct clkstat_metric *clkstat_ttwu_tkread;
+void clkstat_tkread_on_wakeup(struct task_struct *p, u64 now);
+void clkstat_tkread_on_enqueue(struct task_struct *p, u64 now);
+
+static inline bool clkstat_tkread_wants(void)
+{
+	struct clkstat_metric *m = READ_ONCE(clkstat_ttwu_tkread);
+
+	return m && clkstat_metric_recording(m);
+}
 
 /*
  * Timestamps of every probe: one clock for all CPUs, NMI-safe, notrace.

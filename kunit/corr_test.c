@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * corr_test.c - the per-task pending-event table: put, take, replace,
- * evict on collision, busy entries.
+ * evict on collision, busy entries, events of another epoch.
  */
 #include <kunit/test.h>
 #include <linux/hash.h>
@@ -82,8 +82,31 @@ static void corr_busy_entry(struct kunit *test)
 	clkstat_corr_free(&t);
 }
 
+/* An event of another epoch is void: overwriting it is no loss. */
+static void corr_other_epoch(struct kunit *test)
+{
+	struct clkstat_corr_val old = { .ts = 1, .epoch = 7 };
+	struct clkstat_corr_val cur = { .ts = 2, .epoch = 8 };
+	struct clkstat_corr t;
+	struct clkstat_corr_val v;
+
+	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], &old),
+			CLKSTAT_CORR_NEW);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], &cur),
+			CLKSTAT_CORR_NEW);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_put(&t, &keys[0], &cur),
+			CLKSTAT_CORR_REPLACED);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, &keys[0], &v),
+			CLKSTAT_CORR_FOUND);
+	KUNIT_EXPECT_EQ(test, v.ts, 2ULL);
+	KUNIT_EXPECT_EQ(test, v.epoch, 8U);
+	clkstat_corr_free(&t);
+}
+
 static struct kunit_case corr_cases[] = {
 	KUNIT_CASE(corr_put_take),
+	KUNIT_CASE(corr_other_epoch),
 	KUNIT_CASE(corr_collision_evicts),
 	KUNIT_CASE(corr_busy_entry),
 	{}

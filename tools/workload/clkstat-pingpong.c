@@ -16,7 +16,17 @@
  *   --control PATH  writes "tgid <own pid>", "reset", "start" before and
  *                   "stop", "tgid 0" after (clkstat's debugfs control file)
  *   --tracing DIR   writes 1 and 0 to DIR/tracing_on at the same points
- * It prints the truth as "key value" lines: rounds, wakeups, migrated, local.
+ * With --reads K, each thread calls clock_gettime(CLOCK_MONOTONIC) K times
+ * through syscall() right after each wakeup (the vDSO would not enter the
+ * kernel), so every wakeup is followed by a timekeeping read.
+ *
+ * It prints the truth as "key value" lines: rounds, wakeups, migrated,
+ * local, reads (clock_gettime syscalls in the window) and max_round_ns, the
+ * longest round seen by A: from its write waking B to the end of its own
+ * reads after B woke it back, which spans both wakeup-to-first-read
+ * intervals of the round.  Rounds are timed with the TSC, calibrated
+ * against CLOCK_MONOTONIC outside the window, so that timing them reads no
+ * kernel clock (the guest's hpet has no vDSO path).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +39,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 struct peer {
 	pid_t tid;
@@ -40,6 +52,8 @@ static struct {
 	long rounds;
 	int cpu[2];
 	int migrate;
+	long reads;		/* clock_gettime syscalls after each wakeup */
+	unsigned long long max_round_tsc;
 	const char *control;
 	const char *tracing;
 	int ab[2], ba[2];	/* pipes A->B and B->A */
@@ -138,6 +152,24 @@ static void xwrite(int fd)
 		die("write");
 }
 
+static void read_clock(void)
+{
+	struct timespec ts;
+	long i;
+
+	for (i = 0; i < g.reads; i++)
+		if (syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts))
+			die("clock_gettime");
+}
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static void *thread_b(void *arg)
 {
 	long i;
@@ -149,6 +181,7 @@ static void *thread_b(void *arg)
 	g.b_ready = 1;
 	for (i = 0; i < g.rounds; i++) {
 		xread(g.ab[0]);
+		read_clock();
 		wait_asleep(&g.a);
 		if (g.migrate)	/* A goes to the CPU it is not on */
 			pin(g.a.tid, g.cpu[(i + 1) % 2]);
@@ -161,7 +194,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: clkstat-pingpong [-n ROUNDS] [-c CPU_A,CPU_B] [--migrate]\n"
-		"                        [--control FILE] [--tracing DIR]\n");
+		"                        [--reads K] [--control FILE] [--tracing DIR]\n");
 	exit(2);
 }
 
@@ -173,8 +206,11 @@ int main(int argc, char **argv)
 		{ "migrate", no_argument, NULL, 'm' },
 		{ "control", required_argument, NULL, 'C' },
 		{ "tracing", required_argument, NULL, 'T' },
+		{ "reads", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
+	unsigned long long tsc0, tsc1, r0;
+	long long ns0, ns1;
 	pthread_t tb;
 	long i;
 	int o;
@@ -197,11 +233,15 @@ int main(int argc, char **argv)
 		case 'T':
 			g.tracing = optarg;
 			break;
+		case 'r':
+			g.reads = strtol(optarg, NULL, 10);
+			break;
 		default:
 			usage();
 		}
 	}
-	if (g.rounds < 1 || g.cpu[0] == g.cpu[1] || optind != argc)
+	if (g.rounds < 1 || g.reads < 0 || g.cpu[0] == g.cpu[1] ||
+	    optind != argc)
 		usage();
 
 	prctl(PR_SET_NAME, "clkpp-a");
@@ -216,20 +256,32 @@ int main(int argc, char **argv)
 	g.b.seen = 0;
 	wait_asleep(&g.b);	/* B blocked in its first read */
 
+	ns0 = mono_ns();
+	tsc0 = __rdtsc();
 	window(1);
 	/* After the control writes, which may sleep on a lock. */
 	g.a.seen = voluntary_switches(g.a.tid);
 	for (i = 0; i < g.rounds; i++) {
 		if (i)
 			wait_asleep(&g.b);
+		r0 = __rdtsc();
 		xwrite(g.ab[1]);
 		xread(g.ba[0]);
+		read_clock();
+		r0 = __rdtsc() - r0;
+		if (r0 > g.max_round_tsc)
+			g.max_round_tsc = r0;
 	}
 	window(0);
 	pthread_join(tb, NULL);
+	tsc1 = __rdtsc();
+	ns1 = mono_ns();
 
 	printf("rounds %ld\nwakeups %ld\nmigrated %ld\nlocal %ld\n", g.rounds,
 	       2 * g.rounds, g.migrate ? g.rounds : 0,
 	       g.migrate ? g.rounds : 2 * g.rounds);
+	printf("reads %ld\nmax_round_ns %.0f\n", 2 * g.rounds * g.reads,
+	       (double)g.max_round_tsc * (double)(ns1 - ns0) /
+	       (double)(tsc1 - tsc0));
 	return 0;
 }

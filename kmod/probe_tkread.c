@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe_tkread.c - timekeeping reads by tasks, and with the ttwu probe the
+ * headline interval: from a task's wakeup to the first timekeeping read the
+ * same task performs afterwards.
+ *
+ * Hooked (function entry; the tracepoint variant cannot run this probe,
+ * the kernel has no tracepoint on timekeeping reads):
+ *   __x64_sys_clock_gettime  the clock_gettime() syscall (not the vDSO,
+ *                            which never enters the kernel)
+ *   ktime_get, ktime_get_with_offset (real, boot and TAI ktime),
+ *   ktime_get_raw, ktime_get_ts64, ktime_get_real_ts64,
+ *   ktime_get_raw_ts64       the ktime_get family that reads the clocksource
+ * Not hooked: the coarse variants (no clocksource read; every file time
+ * update calls one), the NMI-safe fast accessors (notrace).
+ *
+ * Only reads in task context count: a read from an interrupt is not the
+ * interrupted task's.
+ *
+ * Metrics:
+ *   tkread                counters only: task-context reads per function
+ *   ttwu_tkread           (with ttwu) wakeup to first read, every pair
+ *   ttwu_tkread_migrated  the same, wakeups that moved the task to another
+ *                         CPU (as ttwu_enqueue_migrated decides it)
+ *   ttwu_tkread_local     the same, wakeups that did not
+ *   enqueue_tkread        (with ttwu) enqueue to first read, the second
+ *                         part of the same interval
+ * Counters on ttwu_tkread:
+ *   migrated    pairs whose wakeup migrated
+ *   no_enqueue  pairs whose wakeup found the task still queued: recorded
+ *               in ttwu_tkread and _local, not in enqueue_tkread
+ *   stale       first reads whose wakeup began before the last start or
+ *               reset: nothing recorded
+ *   replaced    a pending wakeup of the same task with no read yet,
+ *               replaced by the task's next wakeup
+ *   evicted     another task's pending wakeup lost on a table collision
+ *   busy        table entry in use by another CPU at that instant: dropped
+ */
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include "control.h"
+#include "corr.h"
+#include "hist.h"
+#include "probes.h"
+
+enum {
+	TK_CLOCK_GETTIME,
+	TK_KTIME_GET,
+	TK_WITH_OFFSET,
+	TK_RAW,
+	TK_TS64,
+	TK_REAL_TS64,
+	TK_RAW_TS64,
+	TK_NFUNCS
+};
+
+static const char *const tk_func_names[TK_NFUNCS] = {
+	[TK_CLOCK_GETTIME] = "__x64_sys_clock_gettime",
+	[TK_KTIME_GET] = "ktime_get",
+	[TK_WITH_OFFSET] = "ktime_get_with_offset",
+	[TK_RAW] = "ktime_get_raw",
+	[TK_TS64] = "ktime_get_ts64",
+	[TK_REAL_TS64] = "ktime_get_real_ts64",
+	[TK_RAW_TS64] = "ktime_get_raw_ts64",
+};
+
+enum {
+	TKW_MIGRATED,
+	TKW_NO_ENQUEUE,
+	TKW_STALE,
+	TKW_REPLACED,
+	TKW_EVICTED,
+	TKW_BUSY,
+	TKW_NCOUNTERS
+};
+
+static const char *const tkw_counter_names[TKW_NCOUNTERS] = {
+	[TKW_MIGRATED] = "migrated",
+	[TKW_NO_ENQUEUE] = "no_enqueue",
+	[TKW_STALE] = "stale",
+	[TKW_REPLACED] = "replaced",
+	[TKW_EVICTED] = "evicted",
+	[TKW_BUSY] = "busy",
+};
+
+static struct clkstat_metric *tk_reads, *tkw_all;
+static struct clkstat_metric *tkw_migrated, *tkw_local, *tkw_enqueue;
+static struct clkstat_corr tkw_corr;
+
+/* Published while ttwu feeds wakeups in (both probes enabled). */
+struct clkstat_metric *clkstat_ttwu_tkread;
+
+static void notrace tkw_count_put(enum clkstat_corr_put_result r)
+{
+	if (r == CLKSTAT_CORR_REPLACED)
+		clkstat_count(clkstat_ttwu_tkread, TKW_REPLACED);
+	else if (r == CLKSTAT_CORR_EVICTED)
+		clkstat_count(clkstat_ttwu_tkread, TKW_EVICTED);
+	else if (r == CLKSTAT_CORR_BUSY)
+		clkstat_count(clkstat_ttwu_tkread, TKW_BUSY);
+}
+
+/**
+ * clkstat_tkread_on_wakeup() - a wakeup of @p began (called by ttwu)
+ * @p: the task
+ * @now: clkstat_now() at the wakeup
+ *
+ * The caller has checked clkstat_tkread_wants() and the task filter.
+ */
+void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now)
+{
+	struct clkstat_corr_val v = {
+		.ts = now,
+		.cpu = task_cpu(p),
+		.epoch = clkstat_current_epoch(),
+	};
+
+	tkw_count_put(clkstat_corr_put(&tkw_corr, p, &v));
+}
+
+/**
+ * clkstat_tkread_on_enqueue() - @p was enqueued (called by ttwu)
+ * @p: the task
+ * @now: clkstat_now() at the enqueue
+ *
+ * Adds the enqueue time and the migrated flag to the pending wakeup.  The
+ * task cannot read the clock before it runs, so nothing of its own can
+ * come between the take and the put.
+ */
+void notrace clkstat_tkread_on_enqueue(struct task_struct *p, u64 now)
+{
+	struct clkstat_corr_val v;
+
+	if (clkstat_corr_take(&tkw_corr, p, &v) != CLKSTAT_CORR_FOUND)
+		return;
+	v.ts2 = now;
+	v.migrated = task_cpu(p) != v.cpu;
+	tkw_count_put(clkstat_corr_put(&tkw_corr, p, &v));
+}
+
+/* current performed a timekeeping read: close its wakeup's interval. */
+static void notrace tkw_first_read(struct task_struct *p)
+{
+	struct clkstat_corr_val v;
+	u64 now;
+
+	switch (clkstat_corr_take(&tkw_corr, p, &v)) {
+	case CLKSTAT_CORR_ABSENT:
+		return;
+	case CLKSTAT_CORR_CONTENDED:
+		clkstat_count(clkstat_ttwu_tkread, TKW_BUSY);
+		return;
+	default:
+		break;
+	}
+	if (v.epoch != clkstat_current_epoch()) {
+		clkstat_count(clkstat_ttwu_tkread, TKW_STALE);
+		return;
+	}
+	now = clkstat_now();
+	clkstat_record(clkstat_ttwu_tkread, now > v.ts ? now - v.ts : 0);
+	if (v.migrated) {
+		clkstat_count(clkstat_ttwu_tkread, TKW_MIGRATED);
+		clkstat_record(tkw_migrated, now > v.ts ? now - v.ts : 0);
+	} else {
+		clkstat_record(tkw_local, now > v.ts ? now - v.ts : 0);
+	}
+	if (v.ts2)
+		clkstat_record(tkw_enqueue, now > v.ts2 ? now - v.ts2 : 0);
+	else
+		clkstat_count(clkstat_ttwu_tkread, TKW_NO_ENQUEUE);
+}
+
+static void notrace tk_read(unsigned int func)
+{
+	struct task_struct *p = current;
+
+	if (!clkstat_hooked_in_task() || !clkstat_task_selected(p))
+		return;
+	if (clkstat_metric_recording(tk_reads))
+		clkstat_count(tk_reads, func);
+	if (clkstat_tkread_wants())
+		tkw_first_read(p);
+}
+
+#define TK_HANDLER(idx, fn)						\
+static void notrace fn(unsigned long a0, unsigned long a1,		\
+		       unsigned long a2)				\
+{									\
+	tk_read(idx);							\
+}
+
+TK_HANDLER(TK_CLOCK_GETTIME, tk_on_clock_gettime)
+TK_HANDLER(TK_KTIME_GET, tk_on_ktime_get)
+TK_HANDLER(TK_WITH_OFFSET, tk_on_with_offset)
+TK_HANDLER(TK_RAW, tk_on_raw)
+TK_HANDLER(TK_TS64, tk_on_ts64)
+TK_HANDLER(TK_REAL_TS64, tk_on_real_ts64)
+TK_HANDLER(TK_RAW_TS64, tk_on_raw_ts64)
+
+static struct clkstat_hook tk_hooks[TK_NFUNCS] = {
+	[TK_CLOCK_GETTIME] = { .handler = tk_on_clock_gettime },
+	[TK_KTIME_GET] = { .handler = tk_on_ktime_get },
+	[TK_WITH_OFFSET] = { .handler = tk_on_with_offset },
+	[TK_RAW] = { .handler = tk_on_raw },
+	[TK_TS64] = { .handler = tk_on_ts64 },
+	[TK_REAL_TS64] = { .handler = tk_on_real_ts64 },
+	[TK_RAW_TS64] = { .handler = tk_on_raw_ts64 },
+};
+
+static void tkread_exit(void)
+{
+	WRITE_ONCE(clkstat_ttwu_tkread, NULL);
+	clkstat_metric_destroy(tkw_all);
+	clkstat_metric_destroy(tkw_enqueue);
+	clkstat_metric_destroy(tkw_local);
+	clkstat_metric_destroy(tkw_migrated);
+	clkstat_metric_destroy(tk_reads);
+	tkw_all = tkw_enqueue = tkw_local = tkw_migrated = tk_reads = NULL;
+	clkstat_corr_free(&tkw_corr);
+}
+
+static int tkread_init(const struct clkstat_probe_cfg *cfg)
+{
+	const char *variant = cfg->backend->name;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < TK_NFUNCS; i++)
+		tk_hooks[i].func = tk_func_names[i];
+	tk_reads = clkstat_metric_create("tkread", variant, cfg->frac_bits,
+					 tk_func_names, TK_NFUNCS);
+	ret = PTR_ERR_OR_ZERO(tk_reads);
+	if (ret || !cfg->with_ttwu)
+		goto out;
+	ret = clkstat_corr_init(&tkw_corr, cfg->corr_entries);
+	if (ret)
+		goto out;
+	tkw_all = clkstat_metric_create("ttwu_tkread", variant, cfg->frac_bits,
+					tkw_counter_names, TKW_NCOUNTERS);
+	tkw_migrated = clkstat_metric_create("ttwu_tkread_migrated", variant,
+					     cfg->frac_bits, NULL, 0);
+	tkw_local = clkstat_metric_create("ttwu_tkread_local", variant,
+					  cfg->frac_bits, NULL, 0);
+	tkw_enqueue = clkstat_metric_create("enqueue_tkread", variant,
+					    cfg->frac_bits, NULL, 0);
+	ret = PTR_ERR_OR_ZERO(tkw_all) ?: PTR_ERR_OR_ZERO(tkw_migrated) ?:
+	      PTR_ERR_OR_ZERO(tkw_local) ?: PTR_ERR_OR_ZERO(tkw_enqueue);
+	if (ret)
+		goto out;
+	/* Before any hook is attached: ttwu's handlers look at it. */
+	WRITE_ONCE(clkstat_ttwu_tkread, tkw_all);
+out:
+	if (ret)
+		tkread_exit();
+	return ret;
+}
+
+struct clkstat_probe clkstat_probe_tkread = {
+	.name = "tkread",
+	.init = tkread_init,
+	.exit = tkread_exit,
+	.hooks = tk_hooks,
+	.nhooks = TK_NFUNCS,
+};
