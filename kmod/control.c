@@ -12,11 +12,18 @@
 
 pid_t clkstat_filter_tgid;
 
+/*
+ * The variant whose hooks are attached, set by probes.c; NULL lets any
+ * metric start (KUnit, which attaches nothing).
+ */
+const char *clkstat_attached_variant;
+
 static const char *const clkstat_op_names[] = {
 	[CLKSTAT_OP_START] = "start",
 	[CLKSTAT_OP_STOP] = "stop",
 	[CLKSTAT_OP_RESET] = "reset",
 	[CLKSTAT_OP_TGID] = "tgid",
+	[CLKSTAT_OP_VARIANT] = "variant",
 };
 
 /* Copy the next blank-separated word of *s into buf; 0 when none is left. */
@@ -43,7 +50,8 @@ static size_t clkstat_next_word(const char **s, char *buf, size_t size)
  *
  * Return: 0, or -EINVAL for anything that is not exactly one command of the
  * grammar in control.h (unknown word, missing or extra argument, a metric
- * name too long, a tgid that is not a non-negative decimal number).
+ * or variant name too long, a tgid that is not a non-negative decimal
+ * number).
  */
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 {
@@ -71,6 +79,13 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 		cmd->tgid = tgid;
 		return 0;
 	}
+	if (cmd->op == CLKSTAT_OP_VARIANT) {
+		/* Whether the variant exists is the switch's to say. */
+		if (!n || n >= sizeof(cmd->variant))
+			return -EINVAL;
+		strscpy(cmd->variant, arg, sizeof(cmd->variant));
+		return 0;
+	}
 	if (n)
 		strscpy(cmd->metric, arg, sizeof(cmd->metric));
 	return 0;
@@ -93,39 +108,50 @@ static void clkstat_apply(struct clkstat_metric *m, enum clkstat_op op)
 	}
 }
 
+/*
+ * Only the attached variant's metrics can start: nothing feeds another
+ * variant's, and one left "recording" would count from a half-attached
+ * state when the probes are switched to it.  A switch decides their state.
+ */
+static bool clkstat_startable(const struct clkstat_metric *m)
+{
+	const char *v = READ_ONCE(clkstat_attached_variant);
+
+	return !v || !strcmp(m->variant, v);
+}
+
 /**
  * clkstat_control_exec() - carry out a parsed command
  * @cmd: from clkstat_control_parse()
  *
  * A metric is named by its identity (ttwu_enqueue.direct) or by its name
- * alone (ttwu_enqueue), which means that metric in every variant.
+ * alone (ttwu_enqueue), which means that metric in every variant.  stop
+ * and reset act on every variant; start only on the attached one's (see
+ * clkstat_attached_variant).
  *
- * Return: 0, or -EINVAL when the command names a metric that does not exist
- * (nothing is changed then).
+ * Return: 0, or -EINVAL when the command names no metric it can act on:
+ * none of that name, or for start none of the attached variant (nothing
+ * is changed then).
  */
 int clkstat_control_exec(const struct clkstat_cmd *cmd)
 {
 	struct clkstat_metric *m;
-	int ret = 0;
+	bool found = false;
 
 	if (cmd->op == CLKSTAT_OP_TGID) {
 		WRITE_ONCE(clkstat_filter_tgid, cmd->tgid);
 		return 0;
 	}
 	clkstat_registry_lock();
-	if (cmd->metric[0]) {
-		ret = -EINVAL;
-		list_for_each_entry(m, clkstat_registry(), node) {
-			if (!strcmp(m->id, cmd->metric) ||
-			    !strcmp(m->name, cmd->metric)) {
-				clkstat_apply(m, cmd->op);
-				ret = 0;
-			}
-		}
-	} else {
-		list_for_each_entry(m, clkstat_registry(), node)
-			clkstat_apply(m, cmd->op);
+	list_for_each_entry(m, clkstat_registry(), node) {
+		if (cmd->metric[0] && strcmp(m->id, cmd->metric) &&
+		    strcmp(m->name, cmd->metric))
+			continue;
+		if (cmd->op == CLKSTAT_OP_START && !clkstat_startable(m))
+			continue;
+		clkstat_apply(m, cmd->op);
+		found = true;
 	}
 	clkstat_registry_unlock();
-	return ret;
+	return cmd->metric[0] && !found ? -EINVAL : 0;
 }

@@ -6,6 +6,8 @@
  *   stop [METRIC]    stop recording
  *   reset [METRIC]   zero slots, min, max and counters
  *   tgid N           record only tasks of thread group N (0: every task)
+ *   variant NAME     feed the probes through another hook variant
+ *                    (carried out by probes.c, not clkstat_control_exec())
  */
 #ifndef _CLKSTAT_CONTROL_H
 #define _CLKSTAT_CONTROL_H
@@ -22,12 +24,14 @@ enum clkstat_op {
 	CLKSTAT_OP_STOP,
 	CLKSTAT_OP_RESET,
 	CLKSTAT_OP_TGID,
+	CLKSTAT_OP_VARIANT,
 };
 
 struct clkstat_cmd {
 	enum clkstat_op op;
 	char metric[CLKSTAT_ID_MAX];	/* empty: every metric */
 	pid_t tgid;
+	char variant[CLKSTAT_VARIANT_MAX];
 };
 
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd);
@@ -35,6 +39,7 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd);
 
 /* The tgid filter, read locklessly by the probes. */
 extern pid_t clkstat_filter_tgid;
+extern const char *clkstat_attached_variant;
 
 static inline bool clkstat_task_selected(const struct task_struct *p)
 {

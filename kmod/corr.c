@@ -119,3 +119,27 @@ enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
 	atomic_long_set_release(&e->key, CLKSTAT_CORR_FREE);
 	return CLKSTAT_CORR_FOUND;
 }
+
+/**
+ * clkstat_corr_pending() - how many events of an epoch are pending
+ * @t: the table; no CPU may be writing to it (hooks detached)
+ * @epoch: the epoch
+ *
+ * Return: entries holding an event of @epoch that no take has collected.
+ */
+unsigned long clkstat_corr_pending(const struct clkstat_corr *t,
+				   unsigned int epoch)
+{
+	unsigned long i, n = 0;
+	long key;
+
+	if (!t->entry)
+		return 0;
+	for (i = 0; i < (1UL << t->bits); i++) {
+		key = atomic_long_read(&t->entry[i].key);
+		if (key != CLKSTAT_CORR_FREE && key != CLKSTAT_CORR_LOCKED &&
+		    t->entry[i].val.epoch == epoch)
+			n++;
+	}
+	return n;
+}

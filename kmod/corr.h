@@ -51,5 +51,7 @@ enum clkstat_corr_put_result clkstat_corr_put(struct clkstat_corr *t,
 enum clkstat_corr_take_result clkstat_corr_take(struct clkstat_corr *t,
 						const void *key,
 						struct clkstat_corr_val *v);
+unsigned long clkstat_corr_pending(const struct clkstat_corr *t,
+				   unsigned int epoch);
 
 #endif /* _CLKSTAT_CORR_H */

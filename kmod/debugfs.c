@@ -22,14 +22,18 @@
 #include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "control.h"
 #include "debugfs.h"
 #include "hist.h"
+#include "probes.h"
 
 static struct dentry *clkstat_dir;
+/* One control command at a time, a variant switch included. */
+static DEFINE_MUTEX(clkstat_control_lock);
 
 struct clkstat_view {
 	struct clkstat_snapshot snap;
@@ -215,6 +219,10 @@ static int clkstat_control_show(struct seq_file *sf, void *unused)
 {
 	struct clkstat_metric *m;
 
+	unsigned long switches;
+	const char *variant = clkstat_probes_variant(&switches);
+
+	seq_printf(sf, "variant %s switches %lu\n", variant, switches);
 	seq_printf(sf, "tgid %d\n", READ_ONCE(clkstat_filter_tgid));
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node)
@@ -222,7 +230,7 @@ static int clkstat_control_show(struct seq_file *sf, void *unused)
 			   m->variant,
 			   clkstat_metric_recording(m) ? "on" : "off");
 	clkstat_registry_unlock();
-	seq_puts(sf, "# commands: start|stop|reset [METRIC], tgid N (0: all tasks)\n");
+	seq_puts(sf, "# commands: start|stop|reset [METRIC], tgid N (0: all tasks), variant NAME\n");
 	return 0;
 }
 
@@ -247,8 +255,14 @@ static ssize_t clkstat_control_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = clkstat_control_parse(buf, &cmd);
-	if (!ret)
-		ret = clkstat_control_exec(&cmd);
+	if (!ret) {
+		mutex_lock(&clkstat_control_lock);
+		if (cmd.op == CLKSTAT_OP_VARIANT)
+			ret = clkstat_probes_switch(cmd.variant);
+		else
+			ret = clkstat_control_exec(&cmd);
+		mutex_unlock(&clkstat_control_lock);
+	}
 	if (ret)
 		pr_warn_ratelimited("clkstat: control: invalid command \"%*pE\"\n",
 				    (int)strnlen(buf, len), buf);
@@ -275,18 +289,33 @@ static const struct file_operations clkstat_control_fops = {
  */
 void clkstat_debugfs_init(void)
 {
-	struct clkstat_metric *m;
-
 	clkstat_dir = debugfs_create_dir("clkstat", NULL);
 	if (IS_ERR(clkstat_dir))
 		pr_warn("clkstat: no debugfs directory (%ld); metrics still record\n",
 			PTR_ERR(clkstat_dir));
 	debugfs_create_file("control", 0600, clkstat_dir, NULL,
 			    &clkstat_control_fops);
+	clkstat_debugfs_add_files();
+}
+
+/**
+ * clkstat_debugfs_add_files() - a file for each metric that has none yet
+ *
+ * Metrics of a variant appear when the probes are first switched to it.
+ * Metrics are destroyed only after clkstat_debugfs_exit(), so a file
+ * never outlives its metric.
+ */
+void clkstat_debugfs_add_files(void)
+{
+	struct clkstat_metric *m;
+
+	if (IS_ERR_OR_NULL(clkstat_dir))
+		return;
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node)
-		debugfs_create_file(m->id, 0400, clkstat_dir, m,
-				    &clkstat_metric_fops);
+		if (!m->file)
+			m->file = debugfs_create_file(m->id, 0400, clkstat_dir,
+						      m, &clkstat_metric_fops);
 	clkstat_registry_unlock();
 }
 

@@ -99,6 +99,37 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 EXPORT_SYMBOL_GPL(clkstat_metric_create);
 
 /**
+ * clkstat_metric_get() - the metric name.variant, created if need be
+ * @name: as for clkstat_metric_create()
+ * @variant: as for clkstat_metric_create()
+ * @frac_bits: as for clkstat_metric_create(), used only when creating
+ * @counter_names: as for clkstat_metric_create(), used only when creating
+ * @ncounters: as for clkstat_metric_create(), used only when creating
+ *
+ * Switching variants back and forth (A B A B) finds A's metric again,
+ * with what it recorded so far.  Callers that may create serialize among
+ * themselves (the probes do, under the variant switch).
+ *
+ * Return: the metric, or an ERR_PTR from clkstat_metric_create().
+ */
+struct clkstat_metric *clkstat_metric_get(const char *name,
+					  const char *variant,
+					  unsigned int frac_bits,
+					  const char *const *counter_names,
+					  unsigned int ncounters)
+{
+	struct clkstat_metric *m;
+	char id[CLKSTAT_ID_MAX];
+
+	snprintf(id, sizeof(id), "%s.%s", name, variant);
+	mutex_lock(&clkstat_metrics_lock);
+	m = clkstat_metric_find(id);
+	mutex_unlock(&clkstat_metrics_lock);
+	return m ?: clkstat_metric_create(name, variant, frac_bits,
+					  counter_names, ncounters);
+}
+
+/**
  * clkstat_metric_destroy() - unregister and free a metric
  * @m: the metric, or NULL or an ERR_PTR (ignored)
  *
@@ -115,6 +146,28 @@ void clkstat_metric_destroy(struct clkstat_metric *m)
 	kfree(m);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_destroy);
+
+/**
+ * clkstat_metric_destroy_name() - destroy a metric in every variant
+ * @name: the metric's name, without the variant
+ *
+ * The caller guarantees that no hook can record into any of them.
+ */
+void clkstat_metric_destroy_name(const char *name)
+{
+	struct clkstat_metric *m, *tmp;
+	LIST_HEAD(doomed);
+
+	mutex_lock(&clkstat_metrics_lock);
+	list_for_each_entry_safe(m, tmp, &clkstat_metrics, node)
+		if (!strcmp(m->name, name))
+			list_move(&m->node, &doomed);
+	mutex_unlock(&clkstat_metrics_lock);
+	list_for_each_entry_safe(m, tmp, &doomed, node) {
+		free_percpu(m->cpu);
+		kfree(m);
+	}
+}
 
 /**
  * clkstat_metric_find() - look a metric up by identity
@@ -195,6 +248,26 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 		clkstat_cpu_hist_clear(per_cpu_ptr(m->cpu, cpu), m->nslots);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_reset);
+
+/**
+ * clkstat_metric_add_counter() - add to a counter from process context
+ * @m: the metric
+ * @idx: counter index, below @m->ncounters
+ * @n: how much
+ *
+ * Unlike clkstat_count(), counts whether or not the metric records: for
+ * what the module itself observes (such as wakeups lost in a variant
+ * switch), not for events in a recording window.
+ */
+void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
+				u64 n)
+{
+	if (WARN_ON(idx >= m->ncounters))
+		return;
+	preempt_disable();
+	this_cpu_add(m->cpu->counter[idx], n);
+	preempt_enable();
+}
 
 /**
  * clkstat_snapshot_take() - copy a metric's per-CPU data for a reader

@@ -47,6 +47,8 @@ struct clkstat_metric {
 	bool recording;			/* read locklessly by the hot path */
 	struct clkstat_cpu_hist __percpu *cpu;
 	struct list_head node;		/* in the registry */
+	void *file;			/* debugfs.c's, once it has a file */
+	bool handover;			/* probes.c's, during a variant switch */
 };
 
 /* A copy of a metric taken outside the hot path, for readers. */
@@ -71,10 +73,18 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 					     unsigned int frac_bits,
 					     const char *const *counter_names,
 					     unsigned int ncounters);
+struct clkstat_metric *clkstat_metric_get(const char *name,
+					  const char *variant,
+					  unsigned int frac_bits,
+					  const char *const *counter_names,
+					  unsigned int ncounters);
 void clkstat_metric_destroy(struct clkstat_metric *m);
-struct clkstat_metric *clkstat_metric_find(const char *name);
+void clkstat_metric_destroy_name(const char *name);
+struct clkstat_metric *clkstat_metric_find(const char *id);
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on);
 void clkstat_metric_reset(struct clkstat_metric *m);
+void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
+				u64 n);
 size_t clkstat_metric_cpu_bytes(unsigned int frac_bits);
 
 /* Iterate the registry; callers hold clkstat_registry_lock(). */
@@ -178,6 +188,14 @@ static __always_inline void clkstat_count(struct clkstat_metric *m,
 {
 	if (READ_ONCE(m->recording))
 		this_cpu_inc(m->cpu->counter[idx]);
+}
+
+/* Add n to a counter, as clkstat_count() adds 1. */
+static __always_inline void clkstat_count_add(struct clkstat_metric *m,
+					      unsigned int idx, u64 n)
+{
+	if (READ_ONCE(m->recording))
+		this_cpu_add(m->cpu->counter[idx], n);
 }
 
 #endif /* _CLKSTAT_HIST_H */

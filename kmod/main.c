@@ -37,66 +37,11 @@ MODULE_PARM_DESC(corr_entries, "per-task wakeup table entries, a power of two in
 #define CLKSTAT_CORR_MIN	64U
 #define CLKSTAT_CORR_MAX	(1U << 20)
 
-static struct clkstat_probe *const clkstat_known_probes[] = {
-	&clkstat_probe_ttwu,
-	&clkstat_probe_tkread,
-};
-
-static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
-static unsigned int clkstat_nactive;
 static const struct clkstat_backend *clkstat_backend;
-
-static struct clkstat_probe *clkstat_probe_by_name(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(clkstat_known_probes); i++)
-		if (!strcmp(clkstat_known_probes[i]->name, name))
-			return clkstat_known_probes[i];
-	return NULL;
-}
-
-/* Fill clkstat_active from probes=; an empty string enables nothing. */
-static int clkstat_select_probes(const char *list)
-{
-	struct clkstat_probe *p;
-	char *dup, *s, *name;
-	unsigned int i;
-	int ret = 0;
-
-	clkstat_nactive = 0;
-	if (!*list)
-		return 0;
-	dup = kstrdup(list, GFP_KERNEL);
-	if (!dup)
-		return -ENOMEM;
-	s = dup;
-	while ((name = strsep(&s, ",")) != NULL) {
-		p = clkstat_probe_by_name(name);
-		if (!p) {
-			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread)\n",
-			       list, name);
-			ret = -EINVAL;
-			break;
-		}
-		for (i = 0; i < clkstat_nactive; i++)
-			if (clkstat_active[i] == p)
-				break;
-		if (i < clkstat_nactive) {
-			pr_err("clkstat: probes=%s: probe '%s' given twice\n",
-			       list, name);
-			ret = -EINVAL;
-			break;
-		}
-		clkstat_active[clkstat_nactive++] = p;
-	}
-	kfree(dup);
-	return ret;
-}
 
 static int clkstat_check_params(void)
 {
-	unsigned int i;
+	const char *bad;
 	int ret;
 
 	if (frac_bits > CLKSTAT_FRAC_BITS_MAX) {
@@ -116,72 +61,14 @@ static int clkstat_check_params(void)
 		       variant);
 		return -EINVAL;
 	}
-	ret = clkstat_select_probes(probes);
+	ret = clkstat_probes_select(probes);
 	if (ret)
 		return ret;
-	for (i = 0; i < clkstat_nactive; i++) {
-		struct clkstat_probe *p = clkstat_active[i];
-
-		if (!clkstat_hooks_supported(clkstat_backend, p->hooks,
-					     p->nhooks)) {
-			pr_err("clkstat: probe %s cannot run with variant=%s: the kernel has no tracepoint for it (use direct, ftrace or kprobe)\n",
-			       p->name, clkstat_backend->name);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/*
- * Undo clkstat_start_probes(): detach the hooks of the first nattached
- * active probes, then free the first n.  Every hook is gone before any
- * probe frees anything, because one probe's handlers may feed another's
- * tables (ttwu feeds tkread).
- */
-static void clkstat_stop_probes(unsigned int n, unsigned int nattached)
-{
-	unsigned int i = nattached;
-
-	while (i--)
-		clkstat_hooks_detach(clkstat_backend, clkstat_active[i]->hooks,
-				     clkstat_active[i]->nhooks);
-	while (n--)
-		clkstat_active[n]->exit();
-}
-
-static int clkstat_start_probes(void)
-{
-	struct clkstat_probe_cfg cfg = {
-		.frac_bits = frac_bits,
-		.corr_entries = corr_entries,
-		.backend = clkstat_backend,
-	};
-	unsigned int i, j;
-	int ret;
-
-	for (i = 0; i < clkstat_nactive; i++)
-		if (clkstat_active[i] == &clkstat_probe_ttwu)
-			cfg.with_ttwu = true;
-	for (i = 0; i < clkstat_nactive; i++) {
-		ret = clkstat_active[i]->init(&cfg);
-		if (ret) {
-			pr_err("clkstat: probe %s: setup failed: %d\n",
-			       clkstat_active[i]->name, ret);
-			clkstat_stop_probes(i, 0);
-			return ret;
-		}
-	}
-	for (j = 0; j < clkstat_nactive; j++) {
-		ret = clkstat_hooks_attach(clkstat_backend,
-					   clkstat_active[j]->hooks,
-					   clkstat_active[j]->nhooks);
-		if (ret) {
-			pr_err("clkstat: probe %s: cannot attach with variant %s: %d\n",
-			       clkstat_active[j]->name, clkstat_backend->name,
-			       ret);
-			clkstat_stop_probes(clkstat_nactive, j);
-			return ret;
-		}
+	bad = clkstat_probes_unsupported(clkstat_backend);
+	if (bad) {
+		pr_err("clkstat: probe %s cannot run with variant=%s: the kernel has no tracepoint for it (use direct, ftrace or kprobe)\n",
+		       bad, clkstat_backend->name);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -200,7 +87,11 @@ static int __init clkstat_init(void)
 	ret = clkstat_check_params();
 	if (ret)
 		return ret;
-	ret = clkstat_start_probes();
+	ret = clkstat_probes_start(&(struct clkstat_probe_cfg){
+		.frac_bits = frac_bits,
+		.corr_entries = corr_entries,
+		.backend = clkstat_backend,
+	});
 	if (ret)
 		return ret;
 	clkstat_debugfs_init();
@@ -214,7 +105,7 @@ static void __exit clkstat_exit(void)
 {
 	clkstat_set_all(CLKSTAT_OP_STOP);
 	clkstat_debugfs_exit();
-	clkstat_stop_probes(clkstat_nactive, clkstat_nactive);
+	clkstat_probes_stop();
 	pr_info("clkstat: unloaded\n");
 }
 

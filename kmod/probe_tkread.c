@@ -35,6 +35,7 @@
  *               replaced by the task's next wakeup
  *   evicted     another task's pending wakeup lost on a table collision
  *   busy        table entry in use by another CPU at that instant: dropped
+ *   switch_lost wakeups pending when the variant was switched to this one
  */
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -71,6 +72,7 @@ enum {
 	TKW_REPLACED,
 	TKW_EVICTED,
 	TKW_BUSY,
+	TKW_SWITCH_LOST,
 	TKW_NCOUNTERS
 };
 
@@ -81,11 +83,14 @@ static const char *const tkw_counter_names[TKW_NCOUNTERS] = {
 	[TKW_REPLACED] = "replaced",
 	[TKW_EVICTED] = "evicted",
 	[TKW_BUSY] = "busy",
+	[TKW_SWITCH_LOST] = "switch_lost",
 };
 
 static struct clkstat_metric *tk_reads, *tkw_all;
 static struct clkstat_metric *tkw_migrated, *tkw_local, *tkw_enqueue;
 static struct clkstat_corr tkw_corr;
+static unsigned int tk_frac_bits;
+static bool tk_with_ttwu;
 
 /* Published while ttwu feeds wakeups in (both probes enabled). */
 struct clkstat_metric *clkstat_ttwu_tkread;
@@ -211,46 +216,71 @@ static struct clkstat_hook tk_hooks[TK_NFUNCS] = {
 static void tkread_exit(void)
 {
 	WRITE_ONCE(clkstat_ttwu_tkread, NULL);
-	clkstat_metric_destroy(tkw_all);
-	clkstat_metric_destroy(tkw_enqueue);
-	clkstat_metric_destroy(tkw_local);
-	clkstat_metric_destroy(tkw_migrated);
-	clkstat_metric_destroy(tk_reads);
 	tkw_all = tkw_enqueue = tkw_local = tkw_migrated = tk_reads = NULL;
+	clkstat_metric_destroy_name("enqueue_tkread");
+	clkstat_metric_destroy_name("ttwu_tkread_local");
+	clkstat_metric_destroy_name("ttwu_tkread_migrated");
+	clkstat_metric_destroy_name("ttwu_tkread");
+	clkstat_metric_destroy_name("tkread");
 	clkstat_corr_free(&tkw_corr);
+}
+
+static int tkread_bind(const char *variant)
+{
+	struct clkstat_metric *reads, *all = NULL, *mig = NULL, *loc = NULL;
+	struct clkstat_metric *enq = NULL;
+	unsigned long lost;
+	int ret;
+
+	reads = clkstat_metric_get("tkread", variant, tk_frac_bits,
+				   tk_func_names, TK_NFUNCS);
+	ret = PTR_ERR_OR_ZERO(reads);
+	if (ret || !tk_with_ttwu)
+		goto out;
+	all = clkstat_metric_get("ttwu_tkread", variant, tk_frac_bits,
+				 tkw_counter_names, TKW_NCOUNTERS);
+	mig = clkstat_metric_get("ttwu_tkread_migrated", variant,
+				 tk_frac_bits, NULL, 0);
+	loc = clkstat_metric_get("ttwu_tkread_local", variant, tk_frac_bits,
+				 NULL, 0);
+	enq = clkstat_metric_get("enqueue_tkread", variant, tk_frac_bits,
+				 NULL, 0);
+	/* What did get created stays registered until exit. */
+	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:
+	      PTR_ERR_OR_ZERO(loc) ?: PTR_ERR_OR_ZERO(enq);
+	if (ret)
+		return ret;
+	/* As in ttwu_bind(). */
+	lost = tkw_all && tkw_all->handover ?
+	       clkstat_corr_pending(&tkw_corr, clkstat_current_epoch()) : 0;
+	if (lost)
+		clkstat_metric_add_counter(all, TKW_SWITCH_LOST, lost);
+out:
+	if (ret)
+		return ret;
+	tk_reads = reads;
+	tkw_all = all;
+	tkw_migrated = mig;
+	tkw_local = loc;
+	tkw_enqueue = enq;
+	/* ttwu's handlers look at it; no hook is attached now. */
+	WRITE_ONCE(clkstat_ttwu_tkread, all);
+	return 0;
 }
 
 static int tkread_init(const struct clkstat_probe_cfg *cfg)
 {
-	const char *variant = cfg->backend->name;
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
 	for (i = 0; i < TK_NFUNCS; i++)
 		tk_hooks[i].func = tk_func_names[i];
-	tk_reads = clkstat_metric_create("tkread", variant, cfg->frac_bits,
-					 tk_func_names, TK_NFUNCS);
-	ret = PTR_ERR_OR_ZERO(tk_reads);
-	if (ret || !cfg->with_ttwu)
-		goto out;
-	ret = clkstat_corr_init(&tkw_corr, cfg->corr_entries);
-	if (ret)
-		goto out;
-	tkw_all = clkstat_metric_create("ttwu_tkread", variant, cfg->frac_bits,
-					tkw_counter_names, TKW_NCOUNTERS);
-	tkw_migrated = clkstat_metric_create("ttwu_tkread_migrated", variant,
-					     cfg->frac_bits, NULL, 0);
-	tkw_local = clkstat_metric_create("ttwu_tkread_local", variant,
-					  cfg->frac_bits, NULL, 0);
-	tkw_enqueue = clkstat_metric_create("enqueue_tkread", variant,
-					    cfg->frac_bits, NULL, 0);
-	ret = PTR_ERR_OR_ZERO(tkw_all) ?: PTR_ERR_OR_ZERO(tkw_migrated) ?:
-	      PTR_ERR_OR_ZERO(tkw_local) ?: PTR_ERR_OR_ZERO(tkw_enqueue);
-	if (ret)
-		goto out;
-	/* Before any hook is attached: ttwu's handlers look at it. */
-	WRITE_ONCE(clkstat_ttwu_tkread, tkw_all);
-out:
+	tk_frac_bits = cfg->frac_bits;
+	tk_with_ttwu = cfg->with_ttwu;
+	if (tk_with_ttwu)
+		ret = clkstat_corr_init(&tkw_corr, cfg->corr_entries);
+	if (!ret)
+		ret = tkread_bind(cfg->backend->name);
 	if (ret)
 		tkread_exit();
 	return ret;
@@ -259,6 +289,7 @@ out:
 struct clkstat_probe clkstat_probe_tkread = {
 	.name = "tkread",
 	.init = tkread_init,
+	.bind = tkread_bind,
 	.exit = tkread_exit,
 	.hooks = tk_hooks,
 	.nhooks = TK_NFUNCS,

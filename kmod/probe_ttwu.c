@@ -28,6 +28,8 @@
  *   evicted    another task's pending wakeup overwritten on a table
  *              collision: that wakeup then counts as unmatched too
  *   busy       table entry in use by another CPU at that instant: dropped
+ *   switch_lost  wakeups pending when the variant was switched to this
+ *              one: their enqueue, if any, is not matched
  */
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
@@ -43,6 +45,7 @@ enum {
 	TTWU_REPLACED,
 	TTWU_EVICTED,
 	TTWU_BUSY,
+	TTWU_SWITCH_LOST,
 	TTWU_NCOUNTERS
 };
 
@@ -53,10 +56,12 @@ static const char *const ttwu_counter_names[TTWU_NCOUNTERS] = {
 	[TTWU_REPLACED] = "replaced",
 	[TTWU_EVICTED] = "evicted",
 	[TTWU_BUSY] = "busy",
+	[TTWU_SWITCH_LOST] = "switch_lost",
 };
 
 static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
 static struct clkstat_corr ttwu_corr;
+static unsigned int ttwu_frac_bits;
 
 /* A wakeup of p begins; tkread (if enabled) gets it too. */
 static void notrace ttwu_wakeup(struct task_struct *p)
@@ -183,30 +188,53 @@ static struct clkstat_hook ttwu_hooks[] = {
 
 static void ttwu_exit(void)
 {
-	clkstat_metric_destroy(ttwu_local);
-	clkstat_metric_destroy(ttwu_migrated);
-	clkstat_metric_destroy(ttwu_all);
 	ttwu_local = ttwu_migrated = ttwu_all = NULL;
+	clkstat_metric_destroy_name("ttwu_enqueue_local");
+	clkstat_metric_destroy_name("ttwu_enqueue_migrated");
+	clkstat_metric_destroy_name("ttwu_enqueue");
 	clkstat_corr_free(&ttwu_corr);
+}
+
+static int ttwu_bind(const char *variant)
+{
+	struct clkstat_metric *all, *mig, *loc;
+	unsigned long lost;
+	int ret;
+
+	all = clkstat_metric_get("ttwu_enqueue", variant, ttwu_frac_bits,
+				 ttwu_counter_names, TTWU_NCOUNTERS);
+	mig = clkstat_metric_get("ttwu_enqueue_migrated", variant,
+				 ttwu_frac_bits, NULL, 0);
+	loc = clkstat_metric_get("ttwu_enqueue_local", variant,
+				 ttwu_frac_bits, NULL, 0);
+	/* What did get created stays registered until exit. */
+	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:
+	      PTR_ERR_OR_ZERO(loc);
+	if (ret)
+		return ret;
+	/*
+	 * Wakeups pending when the old variant stopped recording are lost:
+	 * their enqueue will belong to the new variant's epoch.  Nothing is
+	 * lost if it was not recording (and at load there is no old one).
+	 */
+	lost = ttwu_all && ttwu_all->handover ?
+	       clkstat_corr_pending(&ttwu_corr, clkstat_current_epoch()) : 0;
+	if (lost)
+		clkstat_metric_add_counter(all, TTWU_SWITCH_LOST, lost);
+	ttwu_all = all;
+	ttwu_migrated = mig;
+	ttwu_local = loc;
+	return 0;
 }
 
 static int ttwu_init(const struct clkstat_probe_cfg *cfg)
 {
-	const char *variant = cfg->backend->name;
 	int ret;
 
+	ttwu_frac_bits = cfg->frac_bits;
 	ret = clkstat_corr_init(&ttwu_corr, cfg->corr_entries);
-	if (ret)
-		return ret;
-	ttwu_all = clkstat_metric_create("ttwu_enqueue", variant,
-					 cfg->frac_bits, ttwu_counter_names,
-					 TTWU_NCOUNTERS);
-	ttwu_migrated = clkstat_metric_create("ttwu_enqueue_migrated", variant,
-					      cfg->frac_bits, NULL, 0);
-	ttwu_local = clkstat_metric_create("ttwu_enqueue_local", variant,
-					   cfg->frac_bits, NULL, 0);
-	ret = PTR_ERR_OR_ZERO(ttwu_all) ?: PTR_ERR_OR_ZERO(ttwu_migrated) ?:
-	      PTR_ERR_OR_ZERO(ttwu_local);
+	if (!ret)
+		ret = ttwu_bind(cfg->backend->name);
 	if (ret)
 		ttwu_exit();
 	return ret;
@@ -215,6 +243,7 @@ static int ttwu_init(const struct clkstat_probe_cfg *cfg)
 struct clkstat_probe clkstat_probe_ttwu = {
 	.name = "ttwu",
 	.init = ttwu_init,
+	.bind = ttwu_bind,
 	.exit = ttwu_exit,
 	.hooks = ttwu_hooks,
 	.nhooks = ARRAY_SIZE(ttwu_hooks),

@@ -19,13 +19,27 @@ struct clkstat_probe_cfg {
 
 struct clkstat_probe {
 	const char *name;		/* as given in probes= */
-	/* Create metrics and tables; nothing is attached yet. */
+	/* Create tables, bind cfg->backend's metrics; nothing attached yet. */
 	int (*init)(const struct clkstat_probe_cfg *cfg);
-	/* Free them; called only once the hooks are detached. */
+	/*
+	 * Make a variant's metrics the ones the handlers record into,
+	 * creating them the first time, and count the events pending in the
+	 * probe's tables as lost in the switch.  Called with every hook
+	 * detached; on failure the previous binding stays.
+	 */
+	int (*bind)(const char *variant);
+	/* Free tables and metrics of every variant; hooks are detached. */
 	void (*exit)(void);
 	struct clkstat_hook *hooks;
 	unsigned int nhooks;
 };
+
+int clkstat_probes_select(const char *list);
+const char *clkstat_probes_unsupported(const struct clkstat_backend *b);
+int clkstat_probes_start(const struct clkstat_probe_cfg *cfg);
+void clkstat_probes_stop(void);
+int clkstat_probes_switch(const char *name);
+const char *clkstat_probes_variant(unsigned long *switches);
 
 extern struct clkstat_probe clkstat_probe_ttwu;
 extern struct clkstat_probe clkstat_probe_tkread;

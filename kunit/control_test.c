@@ -22,6 +22,14 @@ static void control_parse_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 4242\n", &c), 0);
 	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_TGID);
 	KUNIT_EXPECT_EQ(test, c.tgid, 4242);
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("variant kprobe-int3\n", &c),
+			0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_VARIANT);
+	KUNIT_EXPECT_STREQ(test, c.variant, "kprobe-int3");
+	/* 15 characters: the longest variant name */
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("variant abcdefghijklmno", &c),
+			0);
+	KUNIT_EXPECT_STREQ(test, c.variant, "abcdefghijklmno");
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 0", &c), 0);
 	KUNIT_EXPECT_EQ(test, c.tgid, 0);
 	/* 47 characters: the longest name.variant */
@@ -36,7 +44,8 @@ static void control_parse_bad(struct kunit *test)
 	static const char *const bad[] = {
 		"", "\n", "   ", "starts", "START", "st", "start a b",
 		"reset m extra words", "tgid", "tgid -1", "tgid x", "tgid 12abc",
-		"tgid 1 2", "tgid 99999999999",
+		"tgid 1 2", "tgid 99999999999", "variant", "variant a b",
+		"variant abcdefghijklmnop", "VARIANT direct",
 		"start abcdefghijklmnopqrstuvwxyz012345.abcdefghijklmno", /* 48 */
 		"a_very_long_word_that_is_no_command_at_all_really",
 	};
@@ -82,6 +91,20 @@ static void control_exec(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(clkstat_filter_tgid), 17);
 	clkstat_filter_tgid = 0;
+	/* Only the attached variant's metrics start; stop acts on all. */
+	clkstat_attached_variant = "test2";
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start", &c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m2));
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl.test", &c),
+			0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop kunit_ctl", &c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m2));
+	clkstat_attached_variant = NULL;
 	clkstat_metric_destroy(m2);
 	clkstat_metric_destroy(m);
 }

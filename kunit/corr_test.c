@@ -104,9 +104,45 @@ static void corr_other_epoch(struct kunit *test)
 	clkstat_corr_free(&t);
 }
 
+/* Pending events are counted per epoch; taken ones are not pending. */
+static void corr_pending(struct kunit *test)
+{
+	struct clkstat_corr_val e7 = { .ts = 1, .epoch = 7 };
+	struct clkstat_corr_val e8 = { .ts = 2, .epoch = 8 };
+	struct clkstat_corr t;
+	struct clkstat_corr_val v;
+	unsigned int i, n = 0, n7 = 0, n8 = 0;
+	long *used[40];
+
+	KUNIT_ASSERT_EQ(test, clkstat_corr_init(&t, 64), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_pending(&t, 7), 0UL);
+	/* 40 keys in distinct entries: skip keys whose entry is taken. */
+	for (i = 0; i < ARRAY_SIZE(keys) && n < ARRAY_SIZE(used); i++) {
+		if (atomic_long_read(&t.entry[hash_ptr(&keys[i], t.bits)].key))
+			continue;
+		used[n] = &keys[i];
+		KUNIT_ASSERT_EQ(test, clkstat_corr_put(&t, used[n],
+						       n % 4 ? &e7 : &e8),
+				CLKSTAT_CORR_NEW);
+		if (n++ % 4)
+			n7++;
+		else
+			n8++;
+	}
+	KUNIT_ASSERT_EQ(test, n, 40U);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_pending(&t, 7), (unsigned long)n7);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_pending(&t, 8), (unsigned long)n8);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_take(&t, used[1], &v),
+			CLKSTAT_CORR_FOUND);
+	KUNIT_EXPECT_EQ(test, clkstat_corr_pending(&t, 7),
+			(unsigned long)n7 - 1);
+	clkstat_corr_free(&t);
+}
+
 static struct kunit_case corr_cases[] = {
 	KUNIT_CASE(corr_put_take),
 	KUNIT_CASE(corr_other_epoch),
+	KUNIT_CASE(corr_pending),
 	KUNIT_CASE(corr_collision_evicts),
 	KUNIT_CASE(corr_busy_entry),
 	{}

@@ -172,12 +172,55 @@ static void hist_memory_per_cpu(struct kunit *test)
 			(size_t)(80 + 1920 * 16));
 }
 
+/* get finds a variant's metric again; destroy_name ends every variant. */
+static void hist_get_and_destroy_name(struct kunit *test)
+{
+	struct clkstat_metric *a, *b;
+
+	a = clkstat_metric_get("kunit_get", "va", 3, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	clkstat_metric_set_recording(a, true);
+	clkstat_record(a, 100);
+	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_get("kunit_get", "va", 3,
+						     NULL, 0), a);
+	b = clkstat_metric_get("kunit_get", "vb", 3, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_EXPECT_PTR_NE(test, a, b);
+	clkstat_registry_lock();
+	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_get.va"), a);
+	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_get.vb"), b);
+	clkstat_registry_unlock();
+	clkstat_metric_destroy_name("kunit_get");
+	clkstat_registry_lock();
+	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_get.va"));
+	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_get.vb"));
+	clkstat_registry_unlock();
+}
+
+/* add_counter counts whether or not the metric records. */
+static void hist_add_counter(struct kunit *test)
+{
+	struct clkstat_metric *m = make_metric(test, 3);
+	struct clkstat_snapshot s;
+
+	clkstat_metric_set_recording(m, false);
+	clkstat_metric_add_counter(m, 1, 7);
+	clkstat_count(m, 1);			/* stopped: not counted */
+	KUNIT_ASSERT_EQ(test, clkstat_snapshot_take(&s, m), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_snapshot_cpu(&s, s.ncpus)->counter[1],
+			7ULL);
+	clkstat_snapshot_free(&s);
+	clkstat_metric_destroy(m);
+}
+
 static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_record_snapshot),
 	KUNIT_CASE(hist_start_stop_reset),
 	KUNIT_CASE(hist_create_errors),
 	KUNIT_CASE(hist_epoch),
 	KUNIT_CASE(hist_memory_per_cpu),
+	KUNIT_CASE(hist_get_and_destroy_name),
+	KUNIT_CASE(hist_add_counter),
 	{}
 };
 

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probes.c - the enabled probes as one set: choosing them, starting and
+ * stopping them, and switching the variant that feeds them at runtime.
+ *
+ * A switch stops the old variant's metrics (remembering which recorded),
+ * detaches every hook of every probe (and waits until no handler runs),
+ * binds each probe to the new variant's metrics, which are stopped,
+ * attaches the new variant's hooks, and only then starts the new metrics
+ * that correspond to old ones that recorded.  So no sample and no counter
+ * comes from a half-attached state: while hooks come and go, every
+ * handler finds its metric stopped and returns.  What was pending when the
+ * old metrics stopped is counted as switch_lost by the probes; events
+ * during the switch are not seen at all.  The start begins a new epoch,
+ * so nothing opened under the old variant closes under the new one.
+ */
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "control.h"
+#include "debugfs.h"
+#include "hist.h"
+#include "probes.h"
+
+static struct clkstat_probe *const clkstat_known_probes[] = {
+	&clkstat_probe_ttwu,
+	&clkstat_probe_tkread,
+};
+
+static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
+static unsigned int clkstat_nactive;
+static const struct clkstat_backend *clkstat_backend;
+static unsigned long clkstat_switches;
+static DEFINE_MUTEX(clkstat_probes_lock);
+
+static struct clkstat_probe *clkstat_probe_by_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clkstat_known_probes); i++)
+		if (!strcmp(clkstat_known_probes[i]->name, name))
+			return clkstat_known_probes[i];
+	return NULL;
+}
+
+/**
+ * clkstat_probes_select() - choose the probes to enable, from probes=
+ * @list: comma-separated probe names; an empty string enables nothing
+ *
+ * Return: 0, -EINVAL (logged, naming the value) or -ENOMEM.
+ */
+int clkstat_probes_select(const char *list)
+{
+	struct clkstat_probe *p;
+	char *dup, *s, *name;
+	unsigned int i;
+	int ret = 0;
+
+	clkstat_nactive = 0;
+	if (!*list)
+		return 0;
+	dup = kstrdup(list, GFP_KERNEL);
+	if (!dup)
+		return -ENOMEM;
+	s = dup;
+	while ((name = strsep(&s, ",")) != NULL) {
+		p = clkstat_probe_by_name(name);
+		if (!p) {
+			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread)\n",
+			       list, name);
+			ret = -EINVAL;
+			break;
+		}
+		for (i = 0; i < clkstat_nactive; i++)
+			if (clkstat_active[i] == p)
+				break;
+		if (i < clkstat_nactive) {
+			pr_err("clkstat: probes=%s: probe '%s' given twice\n",
+			       list, name);
+			ret = -EINVAL;
+			break;
+		}
+		clkstat_active[clkstat_nactive++] = p;
+	}
+	kfree(dup);
+	return ret;
+}
+
+/**
+ * clkstat_probes_unsupported() - the first chosen probe a variant cannot run
+ * @b: the variant
+ *
+ * Return: the probe's name, or NULL if @b can run them all.
+ */
+const char *clkstat_probes_unsupported(const struct clkstat_backend *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < clkstat_nactive; i++)
+		if (!clkstat_hooks_supported(b, clkstat_active[i]->hooks,
+					     clkstat_active[i]->nhooks))
+			return clkstat_active[i]->name;
+	return NULL;
+}
+
+/* Detach the hooks of the first n active probes, last first. */
+static void clkstat_detach(const struct clkstat_backend *b, unsigned int n)
+{
+	while (n--)
+		clkstat_hooks_detach(b, clkstat_active[n]->hooks,
+				     clkstat_active[n]->nhooks);
+}
+
+/* Attach every active probe's hooks, or none. */
+static int clkstat_attach(const struct clkstat_backend *b)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < clkstat_nactive; i++) {
+		ret = clkstat_hooks_attach(b, clkstat_active[i]->hooks,
+					   clkstat_active[i]->nhooks);
+		if (ret) {
+			pr_err("clkstat: probe %s: cannot attach with variant %s: %d\n",
+			       clkstat_active[i]->name, b->name, ret);
+			clkstat_detach(b, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Free the first n active probes; their hooks are all detached. */
+static void clkstat_exit_probes(unsigned int n)
+{
+	while (n--)
+		clkstat_active[n]->exit();
+}
+
+/**
+ * clkstat_probes_start() - set up the chosen probes and attach them
+ * @cfg: parameters, with the variant to attach with
+ *
+ * Metrics start stopped; the caller starts them.
+ *
+ * Return: 0 or the error of the probe or variant that failed (logged);
+ * nothing is left set up then.
+ */
+int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
+{
+	struct clkstat_probe_cfg c = *cfg;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < clkstat_nactive; i++)
+		if (clkstat_active[i] == &clkstat_probe_ttwu)
+			c.with_ttwu = true;
+	for (i = 0; i < clkstat_nactive; i++) {
+		ret = clkstat_active[i]->init(&c);
+		if (ret) {
+			pr_err("clkstat: probe %s: setup failed: %d\n",
+			       clkstat_active[i]->name, ret);
+			clkstat_exit_probes(i);
+			return ret;
+		}
+	}
+	ret = clkstat_attach(c.backend);
+	if (ret) {
+		clkstat_exit_probes(clkstat_nactive);
+		return ret;
+	}
+	clkstat_backend = c.backend;
+	WRITE_ONCE(clkstat_attached_variant, c.backend->name);
+	return 0;
+}
+
+/**
+ * clkstat_probes_stop() - detach every hook, then free every probe
+ *
+ * Every hook is gone before any probe frees anything, because one
+ * probe's handlers may feed another's tables (ttwu feeds tkread).
+ */
+void clkstat_probes_stop(void)
+{
+	clkstat_detach(clkstat_backend, clkstat_nactive);
+	clkstat_exit_probes(clkstat_nactive);
+}
+
+/* Bind every active probe to a variant; on failure, back to @undo. */
+static int clkstat_bind(const char *variant, const char *undo)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < clkstat_nactive; i++) {
+		ret = clkstat_active[i]->bind(variant);
+		if (ret) {
+			while (i--)
+				clkstat_active[i]->bind(undo);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Remember which metrics of @variant record, and stop them all. */
+static void clkstat_handover_begin(const char *variant)
+{
+	struct clkstat_metric *m;
+
+	clkstat_registry_lock();
+	list_for_each_entry(m, clkstat_registry(), node) {
+		if (strcmp(m->variant, variant))
+			continue;
+		m->handover = clkstat_metric_recording(m);
+		clkstat_metric_set_recording(m, false);
+	}
+	clkstat_registry_unlock();
+}
+
+/*
+ * Start each metric of variant @to whose namesake in variant @from
+ * recorded before clkstat_handover_begin(@from).  Starting begins a new
+ * epoch.  @from == @to restores the state of before.
+ */
+static void clkstat_handover_end(const char *from, const char *to)
+{
+	struct clkstat_metric *m, *n;
+	char id[CLKSTAT_ID_MAX];
+
+	clkstat_registry_lock();
+	list_for_each_entry(m, clkstat_registry(), node) {
+		if (strcmp(m->variant, from) || !m->handover)
+			continue;
+		snprintf(id, sizeof(id), "%s.%s", m->name, to);
+		n = clkstat_metric_find(id);
+		if (n)
+			clkstat_metric_set_recording(n, true);
+	}
+	clkstat_registry_unlock();
+}
+
+/**
+ * clkstat_probes_switch() - feed the probes through another variant
+ * @name: the variant
+ *
+ * Return: 0 (also when @name is the current variant), -EINVAL for an
+ * unknown variant or one that cannot run an enabled probe (logged), or
+ * the error of a failed attach, after which the old variant is attached
+ * again.
+ */
+int clkstat_probes_switch(const char *name)
+{
+	const struct clkstat_backend *b = clkstat_backend_find(name), *old;
+	const char *bad;
+	int ret = 0;
+
+	mutex_lock(&clkstat_probes_lock);
+	old = clkstat_backend;
+	if (!b) {
+		pr_warn_ratelimited("clkstat: control: variant %s: unknown variant\n",
+				    name);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (b == old)
+		goto out;
+	bad = clkstat_probes_unsupported(b);
+	if (bad) {
+		pr_warn_ratelimited("clkstat: control: variant %s cannot run probe %s: the kernel has no tracepoint for it\n",
+				    name, bad);
+		ret = -EINVAL;
+		goto out;
+	}
+	clkstat_handover_begin(old->name);
+	clkstat_detach(old, clkstat_nactive);
+	ret = clkstat_bind(b->name, old->name);
+	if (!ret) {
+		clkstat_debugfs_add_files();
+		ret = clkstat_attach(b);
+		if (!ret) {
+			WRITE_ONCE(clkstat_attached_variant, b->name);
+			clkstat_handover_end(old->name, b->name);
+			clkstat_backend = b;
+			clkstat_switches++;
+			goto out;
+		}
+		clkstat_bind(old->name, b->name);
+	}
+	if (clkstat_attach(old))
+		pr_err("clkstat: variant %s could not be attached again: nothing is hooked\n",
+		       old->name);
+	else
+		clkstat_handover_end(old->name, old->name);
+out:
+	mutex_unlock(&clkstat_probes_lock);
+	return ret;
+}
+
+/**
+ * clkstat_probes_variant() - the variant feeding the probes now
+ * @switches: set to the number of switches since load
+ *
+ * Return: the variant's name.
+ */
+const char *clkstat_probes_variant(unsigned long *switches)
+{
+	const char *name;
+
+	mutex_lock(&clkstat_probes_lock);
+	name = clkstat_backend ? clkstat_backend->name : "none";
+	*switches = clkstat_switches;
+	mutex_unlock(&clkstat_probes_lock);
+	return name;
+}
