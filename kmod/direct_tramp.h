@@ -10,7 +10,7 @@
 /* Never called from C: its address goes to register_ftrace_direct(). */
 void clkstat_direct_tramp(void);
 
-void clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
-			     unsigned long a2, unsigned long ret_ip);
+unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
+				      unsigned long a2, unsigned long ret_ip);
 
 #endif /* _CLKSTAT_DIRECT_TRAMP_H */

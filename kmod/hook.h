@@ -25,9 +25,23 @@
 typedef void (*clkstat_entry_fn)(unsigned long arg0, unsigned long arg1,
 				 unsigned long arg2);
 
+/*
+ * An exit hook, for a duration: enter runs at the hooked function's entry
+ * with its first three arguments and returns a cookie (a timestamp, say);
+ * exit runs when the function returns, with that cookie and the return
+ * value.  Only for functions of at most three integer arguments that
+ * return an integer or nothing: the direct and ftrace variants call the
+ * function's body themselves (see hook_exit.c).
+ */
+typedef u64 (*clkstat_enter_fn)(unsigned long arg0, unsigned long arg1,
+				unsigned long arg2);
+typedef void (*clkstat_exit_fn)(u64 cookie, unsigned long ret);
+
 struct clkstat_hook {
 	const char *func;		/* kernel function whose entry is hooked */
-	clkstat_entry_fn handler;
+	clkstat_entry_fn handler;	/* an entry hook: called at entry */
+	clkstat_enter_fn enter;		/* an exit hook: these two instead */
+	clkstat_exit_fn exit;
 	/*
 	 * The tracepoint variant's stand-in: a tracepoint and its handler.
 	 * NULL when the kernel has no tracepoint there; the probe then
@@ -81,5 +95,10 @@ bool clkstat_hooks_supported(const struct clkstat_backend *b,
 			     const struct clkstat_hook *hooks, unsigned int n);
 
 unsigned long clkstat_func_addr(const char *func);
+
+/* hook_exit.c: exit hooks for the direct and ftrace variants. */
+unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr);
+void clkstat_exit_unwrap(unsigned long wrapper);
+void clkstat_exit_wait(void);
 
 #endif /* _CLKSTAT_HOOK_H */

@@ -36,7 +36,8 @@
  */
 struct clkstat_direct_slot {
 	unsigned long ret_ip;
-	clkstat_entry_fn fn;
+	clkstat_entry_fn fn;		/* an entry hook's handler, or */
+	unsigned long wrapper;		/* an exit hook's wrapper */
 	bool retired;
 };
 
@@ -50,18 +51,28 @@ static struct clkstat_direct_slot clkstat_direct_slots[CLKSTAT_DIRECT_SLOTS];
  * @ret_ip: the trampoline's return address: hooked site + MCOUNT_INSN_SIZE
  *
  * Called only from clkstat_direct_tramp.
+ *
+ * Return: 0 to return into the hooked function, or for an exit hook the
+ * wrapper to run in its place.
  */
-void notrace clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
-				     unsigned long a2, unsigned long ret_ip)
+unsigned long notrace clkstat_direct_dispatch(unsigned long a0,
+					      unsigned long a1,
+					      unsigned long a2,
+					      unsigned long ret_ip)
 {
+	struct clkstat_direct_slot *s;
 	unsigned int i;
 
 	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
-		if (READ_ONCE(clkstat_direct_slots[i].ret_ip) == ret_ip) {
-			clkstat_direct_slots[i].fn(a0, a1, a2);
-			return;
-		}
+		s = &clkstat_direct_slots[i];
+		if (READ_ONCE(s->ret_ip) != ret_ip)
+			continue;
+		if (s->wrapper)
+			return s->wrapper;
+		s->fn(a0, a1, a2);
+		return 0;
 	}
+	return 0;
 }
 
 static int clkstat_direct_attach(struct clkstat_hook *h)
@@ -92,12 +103,20 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 		return -ENOSPC;
 	}
 	slot->fn = h->handler;
+	slot->wrapper = 0;
+	if (h->exit) {
+		slot->wrapper = clkstat_exit_wrap(h, ip);
+		if (!slot->wrapper)
+			return -ENOSPC;
+	}
 	slot->retired = false;
 	/* Published before the site is patched, which is a full barrier. */
 	WRITE_ONCE(slot->ret_ip, ip + MCOUNT_INSN_SIZE);
 	ret = register_ftrace_direct(ip, (unsigned long)clkstat_direct_tramp);
 	if (ret) {
 		WRITE_ONCE(slot->ret_ip, 0);
+		if (slot->wrapper)
+			clkstat_exit_unwrap(slot->wrapper);
 		if (ret == -ENODEV)
 			pr_err("clkstat: cannot hook %s with a direct call: not in available_filter_functions\n",
 			       h->func);
@@ -133,8 +152,11 @@ static void clkstat_direct_sync(void)
 	 * switch, after which none can be in between.
 	 */
 	synchronize_rcu_tasks();
+	clkstat_exit_wait();
 	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
 		if (clkstat_direct_slots[i].retired) {
+			if (clkstat_direct_slots[i].wrapper)
+				clkstat_exit_unwrap(clkstat_direct_slots[i].wrapper);
 			WRITE_ONCE(clkstat_direct_slots[i].ret_ip, 0);
 			clkstat_direct_slots[i].retired = false;
 		}

@@ -8,6 +8,11 @@
  * which keeps the trampoline cheap.  The ops handles its own recursion
  * (FTRACE_OPS_FL_RECURSION) so that ftrace can call it without the
  * assist wrapper when it is alone on the site.
+ *
+ * An exit hook's ops also saves the registers and may modify the ip
+ * (FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY): its callback sends
+ * the call to a wrapper (hook_exit.c) by setting regs->ip.  Only one
+ * IPMODIFY ops fits on a function (livepatch is one).
  */
 #include <linux/ftrace.h>
 #include <linux/slab.h>
@@ -22,6 +27,7 @@
 struct clkstat_ftrace_hook {
 	struct ftrace_ops ops;
 	clkstat_entry_fn handler;
+	unsigned long wrapper;		/* an exit hook's */
 };
 
 static void notrace clkstat_ftrace_entry(unsigned long ip,
@@ -40,6 +46,18 @@ static void notrace clkstat_ftrace_entry(unsigned long ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/* No recursion guard needed: it only redirects; the wrapper runs later. */
+static void notrace clkstat_ftrace_redirect(unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_ops *op,
+					    struct ftrace_regs *fregs)
+{
+	struct clkstat_ftrace_hook *fh =
+		container_of(op, struct clkstat_ftrace_hook, ops);
+
+	ftrace_get_regs(fregs)->ip = fh->wrapper;
+}
+
 static int clkstat_ftrace_attach(struct clkstat_hook *h)
 {
 	struct clkstat_ftrace_hook *fh;
@@ -51,6 +69,18 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 	fh->handler = h->handler;
 	fh->ops.func = clkstat_ftrace_entry;
 	fh->ops.flags = FTRACE_OPS_FL_RECURSION;
+	if (h->exit) {
+		unsigned long addr = clkstat_func_addr(h->func);
+
+		fh->wrapper = addr ? clkstat_exit_wrap(h, addr) : 0;
+		if (!fh->wrapper) {
+			ret = addr ? -ENOSPC : -ENOENT;
+			goto err_free;
+		}
+		fh->ops.func = clkstat_ftrace_redirect;
+		fh->ops.flags |= FTRACE_OPS_FL_SAVE_REGS |
+				 FTRACE_OPS_FL_IPMODIFY;
+	}
 
 	ret = ftrace_set_filter(&fh->ops, (unsigned char *)h->func,
 				strlen(h->func), 0);
@@ -71,6 +101,8 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 err_filter:
 	ftrace_free_filter(&fh->ops);
 err_free:
+	if (fh->wrapper)
+		clkstat_exit_unwrap(fh->wrapper);
 	kfree(fh);
 	return ret;
 }
@@ -85,11 +117,16 @@ static void clkstat_ftrace_detach(struct clkstat_hook *h)
 	 */
 	unregister_ftrace_function(&fh->ops);
 	ftrace_free_filter(&fh->ops);
+	if (fh->wrapper) {
+		/* No call can reach the wrapper now; wait for those inside. */
+		clkstat_exit_wait();
+		clkstat_exit_unwrap(fh->wrapper);
+	}
 	kfree(fh);
 	h->priv = NULL;
 }
 
-/* unregister_ftrace_function() has already waited. */
+/* unregister_ftrace_function() and clkstat_exit_wait() have waited. */
 static void clkstat_ftrace_sync(void)
 {
 }

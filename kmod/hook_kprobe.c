@@ -17,6 +17,11 @@
  *
  * Both report in the kernel log which kind of kprobe the kernel made.
  *
+ * Exit hooks are kretprobes in both variants: the entry handler keeps the
+ * cookie in the instance's data, the return handler passes it on with the
+ * return value.  x86 puts a kretprobe only on a function's first byte, so
+ * in the kprobe-int3 variant an exit hook's entry is ftrace-based too.
+ *
  * The int3 trap runs its handlers as an NMI-like exception
  * (irqentry_nmi_enter() adds NMI_OFFSET + HARDIRQ_OFFSET to the preempt
  * count), so the kprobe-int3 handler works out the probed code's context
@@ -31,6 +36,11 @@
 struct clkstat_kprobe_hook {
 	struct kprobe kp;
 	clkstat_entry_fn handler;
+};
+
+struct clkstat_kretprobe_hook {
+	struct kretprobe rp;
+	struct clkstat_hook *h;
 };
 
 DEFINE_PER_CPU(bool, clkstat_int3_in_task);
@@ -64,11 +74,61 @@ static void notrace clkstat_kprobe_post(struct kprobe *kp,
 {
 }
 
+static int notrace clkstat_kret_enter(struct kretprobe_instance *ri,
+				      struct pt_regs *regs)
+{
+	struct clkstat_kretprobe_hook *kh =
+		container_of(get_kretprobe(ri), struct clkstat_kretprobe_hook,
+			     rp);
+
+	*(u64 *)ri->data = kh->h->enter(regs->di, regs->si, regs->dx);
+	return 0;
+}
+
+static int notrace clkstat_kret_exit(struct kretprobe_instance *ri,
+				     struct pt_regs *regs)
+{
+	struct clkstat_kretprobe_hook *kh =
+		container_of(get_kretprobe(ri), struct clkstat_kretprobe_hook,
+			     rp);
+
+	kh->h->exit(*(u64 *)ri->data, regs_return_value(regs));
+	return 0;
+}
+
+static int clkstat_kretprobe_register(struct clkstat_hook *h)
+{
+	struct clkstat_kretprobe_hook *kh;
+	int ret;
+
+	kh = kzalloc(sizeof(*kh), GFP_KERNEL);
+	if (!kh)
+		return -ENOMEM;
+	kh->h = h;
+	kh->rp.kp.symbol_name = h->func;
+	kh->rp.entry_handler = clkstat_kret_enter;
+	kh->rp.handler = clkstat_kret_exit;
+	kh->rp.data_size = sizeof(u64);
+	/* Enough instances for every CPU plus some sleepers. */
+	kh->rp.maxactive = 2 * num_possible_cpus() + 16;
+	ret = register_kretprobe(&kh->rp);
+	if (ret) {
+		pr_err("clkstat: cannot place a kretprobe on %s: %d\n",
+		       h->func, ret);
+		kfree(kh);
+		return ret;
+	}
+	h->priv = kh;
+	return 0;
+}
+
 static int clkstat_kprobe_register(struct clkstat_hook *h, bool int3)
 {
 	struct clkstat_kprobe_hook *kh;
 	int ret;
 
+	if (h->exit)
+		return clkstat_kretprobe_register(h);
 	kh = kzalloc(sizeof(*kh), GFP_KERNEL);
 	if (!kh)
 		return -ENOMEM;
@@ -106,11 +166,18 @@ static int clkstat_kprobe_int3_attach(struct clkstat_hook *h)
 
 static void clkstat_kprobe_detach(struct clkstat_hook *h)
 {
-	struct clkstat_kprobe_hook *kh = h->priv;
+	/* Both wait (synchronize_rcu) for handlers, which run non-preemptible. */
+	if (h->exit) {
+		struct clkstat_kretprobe_hook *kh = h->priv;
 
-	/* Waits (synchronize_rcu) for handlers, which run non-preemptible. */
-	unregister_kprobe(&kh->kp);
-	kfree(kh);
+		unregister_kretprobe(&kh->rp);
+		kfree(kh);
+	} else {
+		struct clkstat_kprobe_hook *kh = h->priv;
+
+		unregister_kprobe(&kh->kp);
+		kfree(kh);
+	}
 	h->priv = NULL;
 }
 

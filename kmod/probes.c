@@ -25,6 +25,8 @@
 static struct clkstat_probe *const clkstat_known_probes[] = {
 	&clkstat_probe_ttwu,
 	&clkstat_probe_tkread,
+	&clkstat_probe_csread,
+	&clkstat_probe_csswitch,
 };
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
@@ -66,7 +68,7 @@ int clkstat_probes_select(const char *list)
 	while ((name = strsep(&s, ",")) != NULL) {
 		p = clkstat_probe_by_name(name);
 		if (!p) {
-			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread)\n",
+			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread, csread, csswitch)\n",
 			       list, name);
 			ret = -EINVAL;
 			break;
@@ -155,6 +157,8 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
 	for (i = 0; i < clkstat_nactive; i++)
 		if (clkstat_active[i] == &clkstat_probe_ttwu)
 			c.with_ttwu = true;
+		else if (clkstat_active[i] == &clkstat_probe_csread)
+			c.with_csread = true;
 	for (i = 0; i < clkstat_nactive; i++) {
 		ret = clkstat_active[i]->init(&c);
 		if (ret) {

@@ -14,6 +14,7 @@ struct clkstat_probe_cfg {
 	unsigned int frac_bits;
 	unsigned int corr_entries;	/* per-task table size, power of two */
 	bool with_ttwu;			/* the ttwu probe is enabled too */
+	bool with_csread;		/* the csread probe is enabled too */
 	const struct clkstat_backend *backend;
 };
 
@@ -43,6 +44,8 @@ const char *clkstat_probes_variant(unsigned long *switches);
 
 extern struct clkstat_probe clkstat_probe_ttwu;
 extern struct clkstat_probe clkstat_probe_tkread;
+extern struct clkstat_probe clkstat_probe_csread;
+extern struct clkstat_probe clkstat_probe_csswitch;
 
 /*
  * The link from ttwu to tkread: ttwu_tkread while both probes are enabled,

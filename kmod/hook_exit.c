@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hook_exit.c - exit hooks for the direct and ftrace variants.
+ *
+ * Neither mechanism sees a function return.  Instead, for an exit hook,
+ * the variant sends the call to a wrapper of ours in place of the hooked
+ * function: the direct trampoline drops its return address and jumps to
+ * it, the ftrace callback sets regs->ip to it.  The wrapper then runs as
+ * if the hooked function's caller had called it: it calls enter, then the
+ * hooked function's body (its address plus MCOUNT_INSN_SIZE, past the
+ * fentry site, so the hook does not fire again), then exit with the
+ * return value, and returns that value to the caller.  This is how BPF's
+ * fexit trampolines and livepatch-style ftrace hooks work.
+ *
+ * Hence the limits in hook.h: the wrapper passes three integer arguments
+ * on and returns one integer.  The per-call state (the cookie) lives on
+ * the wrapper's stack, so the hooked function may sleep or be preempted.
+ *
+ * Unloading: after the variant's own wait (no CPU between the patched
+ * site and a wrapper), clkstat_exit_wait() waits until no call is inside
+ * a wrapper's body (per-CPU in/out counts), then for RCU-tasks once more,
+ * for tasks preempted in a wrapper's last instructions.
+ */
+#include <linux/delay.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <asm/ftrace.h>
+#include "hook.h"
+
+/* The wrapper calls the body indirectly, and a body has no ENDBR. */
+#ifdef CONFIG_X86_KERNEL_IBT
+#error "clkstat's exit hooks do not support IBT kernels yet"
+#endif
+
+#define CLKSTAT_EXIT_SLOTS	8
+
+typedef unsigned long (*clkstat_body_fn)(unsigned long a0, unsigned long a1,
+					 unsigned long a2);
+
+struct clkstat_exit_slot {
+	clkstat_body_fn body;	/* the hooked function past its fentry site */
+	clkstat_enter_fn enter;
+	clkstat_exit_fn exit;
+	bool used;
+};
+
+static struct clkstat_exit_slot clkstat_exit_slots[CLKSTAT_EXIT_SLOTS];
+/* Calls in wrappers: entries minus exits, summed over CPUs. */
+static DEFINE_PER_CPU(long, clkstat_exit_inflight);
+
+static __always_inline unsigned long
+clkstat_exit_call(struct clkstat_exit_slot *s, unsigned long a0,
+		  unsigned long a1, unsigned long a2)
+{
+	unsigned long ret;
+	u64 cookie;
+
+	this_cpu_inc(clkstat_exit_inflight);
+	cookie = s->enter(a0, a1, a2);
+	ret = s->body(a0, a1, a2);
+	s->exit(cookie, ret);
+	this_cpu_dec(clkstat_exit_inflight);
+	return ret;
+}
+
+#define CLKSTAT_EXIT_WRAPPER(n)						\
+static unsigned long notrace clkstat_exit_wrapper_##n(unsigned long a0,	\
+						      unsigned long a1,	\
+						      unsigned long a2)	\
+{									\
+	return clkstat_exit_call(&clkstat_exit_slots[n], a0, a1, a2);	\
+}
+
+CLKSTAT_EXIT_WRAPPER(0)
+CLKSTAT_EXIT_WRAPPER(1)
+CLKSTAT_EXIT_WRAPPER(2)
+CLKSTAT_EXIT_WRAPPER(3)
+CLKSTAT_EXIT_WRAPPER(4)
+CLKSTAT_EXIT_WRAPPER(5)
+CLKSTAT_EXIT_WRAPPER(6)
+CLKSTAT_EXIT_WRAPPER(7)
+
+static const clkstat_body_fn clkstat_exit_wrappers[CLKSTAT_EXIT_SLOTS] = {
+	clkstat_exit_wrapper_0, clkstat_exit_wrapper_1,
+	clkstat_exit_wrapper_2, clkstat_exit_wrapper_3,
+	clkstat_exit_wrapper_4, clkstat_exit_wrapper_5,
+	clkstat_exit_wrapper_6, clkstat_exit_wrapper_7,
+};
+
+/**
+ * clkstat_exit_wrap() - a wrapper that runs an exit hook around a function
+ * @h: the hook, with enter and exit set
+ * @addr: the hooked function's fentry site
+ *
+ * Callers serialize (as for attach and detach).
+ *
+ * Return: the wrapper's address, to send the hooked calls to, or 0 when
+ * all wrappers are in use.
+ */
+unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
+		struct clkstat_exit_slot *s = &clkstat_exit_slots[i];
+
+		if (s->used)
+			continue;
+		s->body = (clkstat_body_fn)(addr + MCOUNT_INSN_SIZE);
+		s->enter = h->enter;
+		s->exit = h->exit;
+		s->used = true;
+		return (unsigned long)clkstat_exit_wrappers[i];
+	}
+	pr_err("clkstat: cannot hook the exit of %s: all %d exit wrappers in use\n",
+	       h->func, CLKSTAT_EXIT_SLOTS);
+	return 0;
+}
+
+/**
+ * clkstat_exit_unwrap() - give a wrapper back
+ * @wrapper: from clkstat_exit_wrap()
+ *
+ * Only once no call can reach it any more and clkstat_exit_wait() has
+ * returned.
+ */
+void clkstat_exit_unwrap(unsigned long wrapper)
+{
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++)
+		if ((unsigned long)clkstat_exit_wrappers[i] == wrapper)
+			clkstat_exit_slots[i].used = false;
+}
+
+static long clkstat_exit_calls_inside(void)
+{
+	long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu(clkstat_exit_inflight, cpu);
+	return n;
+}
+
+/**
+ * clkstat_exit_wait() - wait until no call is inside a wrapper
+ *
+ * Called after the variant has made sure that no new call can enter one.
+ * A hooked function may sleep (a clocksource switch waits for
+ * stop_machine()), so this sleeps too.
+ */
+void clkstat_exit_wait(void)
+{
+	while (clkstat_exit_calls_inside())
+		usleep_range(1000, 5000);
+	/* For a task preempted after its decrement, still in the wrapper. */
+	synchronize_rcu_tasks();
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe_clocksource.c - the csread and csswitch probes.
+ *
+ * csread: what one read of a clocksource costs, from entry to return of
+ * its read function, one metric per clocksource:
+ *   csread_hpet      read_hpet()
+ *   csread_acpi_pm   acpi_pm_read()
+ * (the two a TCG guest has; read_tsc() is notrace and cannot be hooked).
+ * Timed with the TSC (rdtsc_ordered(), converted with tsc_khz) so that
+ * timing a read does not read the clocksource being timed; without a TSC
+ * frequency the probe does not load.
+ *
+ * csswitch: clocksource switches (timekeeping_notify(), which runs
+ * change_clocksource() under stop_machine(); a write to current_clocksource
+ * ends there), entry to return:
+ *   csswitch              switch duration; counters: switches, failed
+ *                         (timekeeping_notify() returned an error)
+ *   csswitch_first_read   (with csread) from a switch's return to the
+ *                         entry of the next clocksource read on any CPU
+ * Both hook exits (see hook.h); the kernel has no tracepoint for either,
+ * so the tracepoint variant cannot run them.
+ */
+#include <linux/atomic.h>
+#include <linux/math64.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+#include "hist.h"
+#include "probes.h"
+
+enum { CSR_HPET, CSR_ACPI_PM, CSR_N };
+
+static const char *const csr_metric_names[CSR_N] = {
+	[CSR_HPET] = "csread_hpet",
+	[CSR_ACPI_PM] = "csread_acpi_pm",
+};
+
+enum { CSW_SWITCHES, CSW_FAILED, CSW_NCOUNTERS };
+
+static const char *const csw_counter_names[CSW_NCOUNTERS] = {
+	[CSW_SWITCHES] = "switches",
+	[CSW_FAILED] = "failed",
+};
+
+static struct clkstat_metric *csr_metric[CSR_N];
+static struct clkstat_metric *csw_metric, *csw_first_read;
+static unsigned int cs_frac_bits;
+static bool csw_with_csread;
+/* clkstat_now() at the return of the last switch, until a read takes it. */
+static atomic64_t csw_pending_exit;
+
+static u64 notrace cs_tsc_ns(u64 cycles)
+{
+	return mul_u64_u32_div(cycles, 1000000, tsc_khz);
+}
+
+/* The first clocksource read after a switch closes the switch's gap. */
+static void notrace csw_read_seen(void)
+{
+	s64 t = atomic64_read(&csw_pending_exit);
+	u64 now;
+
+	if (!t || atomic64_cmpxchg(&csw_pending_exit, t, 0) != t)
+		return;
+	/* Reads the clocksource: a nested read finds nothing pending. */
+	now = clkstat_now();
+	clkstat_record(csw_first_read, now > (u64)t ? now - (u64)t : 0);
+}
+
+static u64 notrace csr_enter(unsigned long cs, unsigned long a1,
+			     unsigned long a2)
+{
+	if (READ_ONCE(csw_first_read))
+		csw_read_seen();
+	return rdtsc_ordered();
+}
+
+static void notrace csr_exit(unsigned int which, u64 t0)
+{
+	u64 t1 = rdtsc_ordered();
+
+	clkstat_record(csr_metric[which], t1 > t0 ? cs_tsc_ns(t1 - t0) : 0);
+}
+
+static void notrace csr_exit_hpet(u64 t0, unsigned long ret)
+{
+	csr_exit(CSR_HPET, t0);
+}
+
+static void notrace csr_exit_acpi_pm(u64 t0, unsigned long ret)
+{
+	csr_exit(CSR_ACPI_PM, t0);
+}
+
+static struct clkstat_hook csr_hooks[CSR_N] = {
+	[CSR_HPET] = { .func = "read_hpet", .enter = csr_enter,
+		       .exit = csr_exit_hpet },
+	[CSR_ACPI_PM] = { .func = "acpi_pm_read", .enter = csr_enter,
+			  .exit = csr_exit_acpi_pm },
+};
+
+/* timekeeping_notify(struct clocksource *clock) */
+static u64 notrace csw_enter(unsigned long clock, unsigned long a1,
+			     unsigned long a2)
+{
+	return clkstat_now();
+}
+
+static void notrace csw_exit(u64 t0, unsigned long ret)
+{
+	u64 now = clkstat_now();
+
+	clkstat_record(csw_metric, now > t0 ? now - t0 : 0);
+	clkstat_count(csw_metric, CSW_SWITCHES);
+	if ((int)ret)
+		clkstat_count(csw_metric, CSW_FAILED);
+	if (csw_first_read && clkstat_metric_recording(csw_first_read))
+		atomic64_set(&csw_pending_exit, now);
+}
+
+static struct clkstat_hook csw_hooks[] = {
+	{ .func = "timekeeping_notify", .enter = csw_enter,
+	  .exit = csw_exit },
+};
+
+static void csread_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < CSR_N; i++) {
+		csr_metric[i] = NULL;
+		clkstat_metric_destroy_name(csr_metric_names[i]);
+	}
+}
+
+static int csread_bind(const char *variant)
+{
+	struct clkstat_metric *m[CSR_N];
+	unsigned int i;
+
+	for (i = 0; i < CSR_N; i++) {
+		m[i] = clkstat_metric_get(csr_metric_names[i], variant,
+					  cs_frac_bits, NULL, 0);
+		if (IS_ERR(m[i]))
+			return PTR_ERR(m[i]);
+	}
+	for (i = 0; i < CSR_N; i++)
+		csr_metric[i] = m[i];
+	return 0;
+}
+
+static int csread_init(const struct clkstat_probe_cfg *cfg)
+{
+	int ret;
+
+	if (!tsc_khz) {
+		pr_err("clkstat: probe csread needs the TSC frequency (tsc_khz is 0)\n");
+		return -EOPNOTSUPP;
+	}
+	cs_frac_bits = cfg->frac_bits;
+	ret = csread_bind(cfg->backend->name);
+	if (ret)
+		csread_exit();
+	return ret;
+}
+
+struct clkstat_probe clkstat_probe_csread = {
+	.name = "csread",
+	.init = csread_init,
+	.bind = csread_bind,
+	.exit = csread_exit,
+	.hooks = csr_hooks,
+	.nhooks = CSR_N,
+};
+
+static void csswitch_exit(void)
+{
+	WRITE_ONCE(csw_first_read, NULL);
+	csw_metric = NULL;
+	clkstat_metric_destroy_name("csswitch_first_read");
+	clkstat_metric_destroy_name("csswitch");
+	atomic64_set(&csw_pending_exit, 0);
+}
+
+static int csswitch_bind(const char *variant)
+{
+	struct clkstat_metric *m, *first = NULL;
+
+	m = clkstat_metric_get("csswitch", variant, cs_frac_bits,
+			       csw_counter_names, CSW_NCOUNTERS);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	if (csw_with_csread) {
+		first = clkstat_metric_get("csswitch_first_read", variant,
+					   cs_frac_bits, NULL, 0);
+		if (IS_ERR(first))
+			return PTR_ERR(first);
+	}
+	csw_metric = m;
+	/* A gap opened under the old variant does not close under this one. */
+	atomic64_set(&csw_pending_exit, 0);
+	WRITE_ONCE(csw_first_read, first);
+	return 0;
+}
+
+static int csswitch_init(const struct clkstat_probe_cfg *cfg)
+{
+	int ret;
+
+	cs_frac_bits = cfg->frac_bits;
+	csw_with_csread = cfg->with_csread;
+	ret = csswitch_bind(cfg->backend->name);
+	if (ret)
+		csswitch_exit();
+	return ret;
+}
+
+struct clkstat_probe clkstat_probe_csswitch = {
+	.name = "csswitch",
+	.init = csswitch_init,
+	.bind = csswitch_bind,
+	.exit = csswitch_exit,
+	.hooks = csw_hooks,
+	.nhooks = ARRAY_SIZE(csw_hooks),
+};
