@@ -19,7 +19,7 @@
 
 static char *probes = "ttwu";
 module_param(probes, charp, 0444);
-MODULE_PARM_DESC(probes, "comma-separated probes to enable: ttwu, tkread, csread, csswitch (default ttwu)");
+MODULE_PARM_DESC(probes, "comma-separated probes to enable: ttwu, tkread, csread, csswitch, clockoff (default ttwu)");
 
 /* The cheapest, as clkstat_hookbench.ko shows (make bench). */
 static char *variant = "direct";

@@ -111,6 +111,7 @@ static void notrace csw_exit(u64 t0, unsigned long ret)
 	u64 now = clkstat_now();
 
 	clkstat_record(csw_metric, now > t0 ? now - t0 : 0);
+	clkstat_clockoff_sample(now);
 	clkstat_count(csw_metric, CSW_SWITCHES);
 	if ((int)ret)
 		clkstat_count(csw_metric, CSW_FAILED);

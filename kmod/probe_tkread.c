@@ -184,6 +184,8 @@ static void notrace tk_read(unsigned int func)
 		return;
 	if (clkstat_metric_recording(tk_reads))
 		clkstat_count(tk_reads, func);
+	if (READ_ONCE(clkstat_clockoff))
+		clkstat_clockoff_sample(clkstat_now());
 	if (clkstat_tkread_wants())
 		tkw_first_read(p);
 }

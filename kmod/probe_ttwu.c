@@ -74,6 +74,7 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	if (!(rec || tk) || !clkstat_task_selected(p))
 		return;
 	now = clkstat_now();
+	clkstat_clockoff_sample(now);
 	if (tk)
 		clkstat_tkread_on_wakeup(p, now);
 	if (!rec)

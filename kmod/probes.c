@@ -27,6 +27,7 @@ static struct clkstat_probe *const clkstat_known_probes[] = {
 	&clkstat_probe_tkread,
 	&clkstat_probe_csread,
 	&clkstat_probe_csswitch,
+	&clkstat_probe_clockoff,
 };
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
@@ -68,7 +69,7 @@ int clkstat_probes_select(const char *list)
 	while ((name = strsep(&s, ",")) != NULL) {
 		p = clkstat_probe_by_name(name);
 		if (!p) {
-			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread, csread, csswitch)\n",
+			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread, csread, csswitch, clockoff)\n",
 			       list, name);
 			ret = -EINVAL;
 			break;
@@ -159,6 +160,11 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
 			c.with_ttwu = true;
 		else if (clkstat_active[i] == &clkstat_probe_csread)
 			c.with_csread = true;
+	for (i = 0; i < clkstat_nactive; i++)
+		if (clkstat_active[i] == &clkstat_probe_ttwu ||
+		    clkstat_active[i] == &clkstat_probe_tkread ||
+		    clkstat_active[i] == &clkstat_probe_csswitch)
+			c.with_sampling_probe = true;
 	for (i = 0; i < clkstat_nactive; i++) {
 		ret = clkstat_active[i]->init(&c);
 		if (ret) {

@@ -15,6 +15,7 @@ struct clkstat_probe_cfg {
 	unsigned int corr_entries;	/* per-task table size, power of two */
 	bool with_ttwu;			/* the ttwu probe is enabled too */
 	bool with_csread;		/* the csread probe is enabled too */
+	bool with_sampling_probe;	/* ttwu, tkread or csswitch (clockoff) */
 	const struct clkstat_backend *backend;
 };
 
@@ -46,6 +47,20 @@ extern struct clkstat_probe clkstat_probe_ttwu;
 extern struct clkstat_probe clkstat_probe_tkread;
 extern struct clkstat_probe clkstat_probe_csread;
 extern struct clkstat_probe clkstat_probe_csswitch;
+extern struct clkstat_probe clkstat_probe_clockoff;
+
+/* clockoff: set while enabled; the other probes sample through it. */
+extern struct clkstat_metric *clkstat_clockoff;
+void clkstat_clockoff_record(u64 mono);
+
+/* Sample the clock offset at an event, with the event's clkstat_now(). */
+static __always_inline void clkstat_clockoff_sample(u64 mono)
+{
+	struct clkstat_metric *m = READ_ONCE(clkstat_clockoff);
+
+	if (m && clkstat_metric_recording(m))
+		clkstat_clockoff_record(mono);
+}
 
 /*
  * The link from ttwu to tkread: ttwu_tkread while both probes are enabled,

@@ -414,6 +414,23 @@ t_exit_hooks_switch_loop() {
 	expect_eq "clocksource after" "$(cat $CS)" hpet
 }
 
+# clockoff samples at every wakeup ttwu records: as many samples (of
+# either sign) as wakeups.  Alone it has nothing to sample at and
+# refuses to load.
+t_clockoff() {
+	local pos neg
+	insmod "$KO" probes=ttwu,clockoff
+	"$PINGPONG" -n 200 --control "$D/control" > /tmp/truth
+	pos=$(field clockoff count) neg=$(field clockoff_neg count)
+	note "clockoff: $(grep ^summary $D/clockoff.$V)"
+	note "clockoff_neg: $(grep ^summary $D/clockoff_neg.$V)"
+	expect_eq "offset samples" "$((pos + neg))" "$(field ttwu_enqueue wakeups)"
+	expect_eq "offset samples" "$((pos + neg))" 400
+	rmmod clkstat
+	bad_param "probe clockoff samples at the events of ttwu, tkread or csswitch: enable one of them too" \
+		probes=clockoff
+}
+
 # A function takes one direct call at a time, and BPF's fentry programs
 # use the same mechanism.  BPF first: variant=direct fails naming the
 # function and the way out, and that way out (ftrace) works beside it.
@@ -578,7 +595,7 @@ tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_pingpong_migrate t_variant_hooks t_variants_exact t_direct_conflict
 	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone
 	t_variant_switch t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
-	t_exit_hooks_switch_loop
+	t_exit_hooks_switch_loop t_clockoff
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
 	t_rmmod_under_load t_cycles_under_load}
 for t in $tests; do
