@@ -16,6 +16,7 @@ struct clkstat_corr_val {
 	unsigned int epoch;	/* clkstat_epoch at the time */
 	u64 ts2;		/* a later point of the same interval, 0: none */
 	bool migrated;		/* the task changed CPU on the way */
+	u64 id;			/* the event log's correlation id, 0: none */
 };
 
 struct clkstat_corr_entry {

@@ -28,6 +28,7 @@
 #include <linux/uaccess.h>
 #include "control.h"
 #include "debugfs.h"
+#include "evlog.h"
 #include "hist.h"
 #include "probes.h"
 
@@ -279,6 +280,56 @@ static const struct file_operations clkstat_control_fops = {
 	.write = clkstat_control_write,
 };
 
+static int clkstat_events_open(struct inode *inode, struct file *file)
+{
+	void *view;
+	int ret;
+
+	ret = clkstat_evlog_open(&view);
+	if (ret)
+		return ret;
+	ret = seq_open(file, &clkstat_evlog_seq_ops);
+	if (ret) {
+		clkstat_evlog_release(view);
+		return ret;
+	}
+	((struct seq_file *)file->private_data)->private = view;
+	return 0;
+}
+
+static int clkstat_events_release(struct inode *inode, struct file *file)
+{
+	clkstat_evlog_release(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
+static const struct file_operations clkstat_events_fops = {
+	.owner = THIS_MODULE,
+	.open = clkstat_events_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = clkstat_events_release,
+};
+
+static ssize_t clkstat_marker_fwrite(struct file *file,
+				     const char __user *ubuf, size_t len,
+				     loff_t *ppos)
+{
+	ssize_t ret = clkstat_marker_write(ubuf, len);
+
+	if (ret == -EINVAL)
+		pr_warn_ratelimited("clkstat: marker: a write of %zu bytes rejected (1..4096, not empty)\n",
+				    len);
+	return ret;
+}
+
+static const struct file_operations clkstat_marker_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = clkstat_marker_fwrite,
+	.llseek = noop_llseek,
+};
+
 /**
  * clkstat_debugfs_init() - create /sys/kernel/debug/clkstat and its files
  *
@@ -295,6 +346,12 @@ void clkstat_debugfs_init(void)
 			PTR_ERR(clkstat_dir));
 	debugfs_create_file("control", 0600, clkstat_dir, NULL,
 			    &clkstat_control_fops);
+	if (clkstat_evlog_on())
+		debugfs_create_file("events", 0400, clkstat_dir, NULL,
+				    &clkstat_events_fops);
+	if (clkstat_marker_active())
+		debugfs_create_file("marker", 0200, clkstat_dir, NULL,
+				    &clkstat_marker_fops);
 	clkstat_debugfs_add_files();
 }
 

@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include "control.h"
 #include "debugfs.h"
+#include "evlog.h"
 #include "hist.h"
 #include "probes.h"
 
@@ -34,6 +35,10 @@ static unsigned int corr_entries = 4096;
 module_param(corr_entries, uint, 0444);
 MODULE_PARM_DESC(corr_entries, "per-task wakeup table entries, a power of two in 64..1048576 (default 4096)");
 
+static unsigned int events;
+module_param(events, uint, 0444);
+MODULE_PARM_DESC(events, "event log entries per CPU, 0..1048576, 0 for no log (default 0)");
+
 #define CLKSTAT_CORR_MIN	64U
 #define CLKSTAT_CORR_MAX	(1U << 20)
 
@@ -53,6 +58,11 @@ static int clkstat_check_params(void)
 	    corr_entries > CLKSTAT_CORR_MAX) {
 		pr_err("clkstat: corr_entries=%u: not a power of two in %u..%u\n",
 		       corr_entries, CLKSTAT_CORR_MIN, CLKSTAT_CORR_MAX);
+		return -EINVAL;
+	}
+	if (events > CLKSTAT_EVENTS_MAX) {
+		pr_err("clkstat: events=%u: out of range 0..%u\n", events,
+		       CLKSTAT_EVENTS_MAX);
 		return -EINVAL;
 	}
 	clkstat_backend = clkstat_backend_find(variant);
@@ -87,13 +97,21 @@ static int __init clkstat_init(void)
 	ret = clkstat_check_params();
 	if (ret)
 		return ret;
+	ret = clkstat_evlog_init(events);
+	if (ret) {
+		pr_err("clkstat: events=%u: cannot allocate the event log\n",
+		       events);
+		return ret;
+	}
 	ret = clkstat_probes_start(&(struct clkstat_probe_cfg){
 		.frac_bits = frac_bits,
 		.corr_entries = corr_entries,
 		.backend = clkstat_backend,
 	});
-	if (ret)
+	if (ret) {
+		clkstat_evlog_exit();
 		return ret;
+	}
 	clkstat_debugfs_init();
 	clkstat_set_all(CLKSTAT_OP_START);
 	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u\n",
@@ -106,6 +124,7 @@ static void __exit clkstat_exit(void)
 	clkstat_set_all(CLKSTAT_OP_STOP);
 	clkstat_debugfs_exit();
 	clkstat_probes_stop();
+	clkstat_evlog_exit();
 	pr_info("clkstat: unloaded\n");
 }
 

@@ -20,11 +20,18 @@
  *                         entry of the next clocksource read on any CPU
  * Both hook exits (see hook.h); the kernel has no tracepoint for either,
  * so the tracepoint variant cannot run them.
+ *
+ * clkstat_now() reads the clocksource too.  Where a read hook needs it
+ * (the first read after a switch, an event log timestamp), it raises a
+ * per-CPU nesting count first: the read it causes is clkstat's own, and
+ * the read hooks ignore it.
  */
 #include <linux/atomic.h>
+#include <linux/clocksource.h>
 #include <linux/math64.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
+#include "evlog.h"
 #include "hist.h"
 #include "probes.h"
 
@@ -33,6 +40,11 @@ enum { CSR_HPET, CSR_ACPI_PM, CSR_N };
 static const char *const csr_metric_names[CSR_N] = {
 	[CSR_HPET] = "csread_hpet",
 	[CSR_ACPI_PM] = "csread_acpi_pm",
+};
+
+static const char *const csr_cs_names[CSR_N] = {
+	[CSR_HPET] = "hpet",
+	[CSR_ACPI_PM] = "acpi_pm",
 };
 
 enum { CSW_SWITCHES, CSW_FAILED, CSW_NCOUNTERS };
@@ -48,6 +60,24 @@ static unsigned int cs_frac_bits;
 static bool csw_with_csread;
 /* clkstat_now() at the return of the last switch, until a read takes it. */
 static atomic64_t csw_pending_exit;
+/* The switch in progress (they are serialized by clocksource_mutex). */
+static u64 csw_cur_id;
+static char csw_cur_name[CLKSTAT_EVENT_TEXT];
+/* Raised while a read hook reads the clock itself. */
+static DEFINE_PER_CPU(int, cs_nest);
+
+/* clkstat_now() from inside a read hook, without measuring that read. */
+static u64 notrace cs_now_nested(void)
+{
+	u64 now;
+
+	preempt_disable_notrace();
+	this_cpu_inc(cs_nest);
+	now = clkstat_now();
+	this_cpu_dec(cs_nest);
+	preempt_enable_notrace();
+	return now;
+}
 
 static u64 notrace cs_tsc_ns(u64 cycles)
 {
@@ -62,14 +92,16 @@ static void notrace csw_read_seen(void)
 
 	if (!t || atomic64_cmpxchg(&csw_pending_exit, t, 0) != t)
 		return;
-	/* Reads the clocksource: a nested read finds nothing pending. */
-	now = clkstat_now();
+	now = cs_now_nested();
 	clkstat_record(csw_first_read, now > (u64)t ? now - (u64)t : 0);
 }
 
+/* Cookie: the TSC at entry, or 0 for a read clkstat itself made. */
 static u64 notrace csr_enter(unsigned long cs, unsigned long a1,
 			     unsigned long a2)
 {
+	if (this_cpu_read(cs_nest))
+		return 0;
 	if (READ_ONCE(csw_first_read))
 		csw_read_seen();
 	return rdtsc_ordered();
@@ -77,9 +109,16 @@ static u64 notrace csr_enter(unsigned long cs, unsigned long a1,
 
 static void notrace csr_exit(unsigned int which, u64 t0)
 {
-	u64 t1 = rdtsc_ordered();
+	u64 t1 = rdtsc_ordered(), ns;
 
-	clkstat_record(csr_metric[which], t1 > t0 ? cs_tsc_ns(t1 - t0) : 0);
+	if (!t0)
+		return;
+	ns = t1 > t0 ? cs_tsc_ns(t1 - t0) : 0;
+	clkstat_record(csr_metric[which], ns);
+	if (clkstat_evlog_on() && clkstat_metric_recording(csr_metric[which]))
+		clkstat_evlog_add(CLKSTAT_EV_CS_READ, cs_now_nested(), 0,
+				  task_pid_nr(current), &ns,
+				  csr_cs_names[which]);
 }
 
 static void notrace csr_exit_hpet(u64 t0, unsigned long ret)
@@ -103,14 +142,28 @@ static struct clkstat_hook csr_hooks[CSR_N] = {
 static u64 notrace csw_enter(unsigned long clock, unsigned long a1,
 			     unsigned long a2)
 {
-	return clkstat_now();
+	u64 now = clkstat_now();
+
+	if (clkstat_evlog_on() && clkstat_metric_recording(csw_metric)) {
+		csw_cur_id = clkstat_evlog_new_id();
+		strscpy(csw_cur_name, ((struct clocksource *)clock)->name,
+			sizeof(csw_cur_name));
+		clkstat_evlog_add(CLKSTAT_EV_CS_SWITCH_ENTRY, now, csw_cur_id,
+				  task_pid_nr(current), NULL, csw_cur_name);
+	} else {
+		csw_cur_id = 0;
+	}
+	return now;
 }
 
 static void notrace csw_exit(u64 t0, unsigned long ret)
 {
-	u64 now = clkstat_now();
+	u64 now = clkstat_now(), ns = now > t0 ? now - t0 : 0;
 
-	clkstat_record(csw_metric, now > t0 ? now - t0 : 0);
+	clkstat_record(csw_metric, ns);
+	if (csw_cur_id)
+		clkstat_evlog_add(CLKSTAT_EV_CS_SWITCH_EXIT, now, csw_cur_id,
+				  task_pid_nr(current), &ns, csw_cur_name);
 	clkstat_clockoff_sample(now);
 	clkstat_count(csw_metric, CSW_SWITCHES);
 	if ((int)ret)

@@ -41,6 +41,7 @@
 #include <linux/sched.h>
 #include "control.h"
 #include "corr.h"
+#include "evlog.h"
 #include "hist.h"
 #include "probes.h"
 
@@ -109,15 +110,17 @@ static void notrace tkw_count_put(enum clkstat_corr_put_result r)
  * clkstat_tkread_on_wakeup() - a wakeup of @p began (called by ttwu)
  * @p: the task
  * @now: clkstat_now() at the wakeup
+ * @id: the wakeup's correlation id in the event log, or 0
  *
  * The caller has checked clkstat_tkread_wants() and the task filter.
  */
-void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now)
+void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id)
 {
 	struct clkstat_corr_val v = {
 		.ts = now,
 		.cpu = task_cpu(p),
 		.epoch = clkstat_current_epoch(),
+		.id = id,
 	};
 
 	tkw_count_put(clkstat_corr_put(&tkw_corr, p, &v));
@@ -147,7 +150,7 @@ void notrace clkstat_tkread_on_enqueue(struct task_struct *p, u64 now)
 static void notrace tkw_first_read(struct task_struct *p)
 {
 	struct clkstat_corr_val v;
-	u64 now;
+	u64 now, delta;
 
 	switch (clkstat_corr_take(&tkw_corr, p, &v)) {
 	case CLKSTAT_CORR_ABSENT:
@@ -163,13 +166,17 @@ static void notrace tkw_first_read(struct task_struct *p)
 		return;
 	}
 	now = clkstat_now();
-	clkstat_record(clkstat_ttwu_tkread, now > v.ts ? now - v.ts : 0);
+	delta = now > v.ts ? now - v.ts : 0;
+	clkstat_record(clkstat_ttwu_tkread, delta);
 	if (v.migrated) {
 		clkstat_count(clkstat_ttwu_tkread, TKW_MIGRATED);
-		clkstat_record(tkw_migrated, now > v.ts ? now - v.ts : 0);
+		clkstat_record(tkw_migrated, delta);
 	} else {
-		clkstat_record(tkw_local, now > v.ts ? now - v.ts : 0);
+		clkstat_record(tkw_local, delta);
 	}
+	if (v.id)
+		clkstat_evlog_add(CLKSTAT_EV_FIRST_TKREAD, now, v.id,
+				  task_pid_nr(p), &delta, NULL);
 	if (v.ts2)
 		clkstat_record(tkw_enqueue, now > v.ts2 ? now - v.ts2 : 0);
 	else

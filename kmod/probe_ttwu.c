@@ -35,6 +35,7 @@
 #include <linux/timekeeping.h>
 #include "control.h"
 #include "corr.h"
+#include "evlog.h"
 #include "hist.h"
 #include "probes.h"
 
@@ -69,21 +70,27 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	bool rec = clkstat_metric_recording(ttwu_all);
 	bool tk = clkstat_tkread_wants();
 	struct clkstat_corr_val v;
-	u64 now;
+	u64 now, id = 0;
 
 	if (!(rec || tk) || !clkstat_task_selected(p))
 		return;
 	now = clkstat_now();
 	clkstat_clockoff_sample(now);
+	if (clkstat_evlog_on())
+		id = clkstat_evlog_new_id();
 	if (tk)
-		clkstat_tkread_on_wakeup(p, now);
+		clkstat_tkread_on_wakeup(p, now, id);
 	if (!rec)
 		return;
 	clkstat_count(ttwu_all, TTWU_WAKEUPS);
+	if (id)
+		clkstat_evlog_add(CLKSTAT_EV_WAKEUP, now, id, task_pid_nr(p),
+				  NULL, NULL);
 	v = (struct clkstat_corr_val){
 		.ts = now,
 		.cpu = task_cpu(p),
 		.epoch = clkstat_current_epoch(),
+		.id = id,
 	};
 	switch (clkstat_corr_put(&ttwu_corr, p, &v)) {
 	case CLKSTAT_CORR_REPLACED:
@@ -157,6 +164,9 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 	/* The fast clock may step back by a few ns across an update. */
 	delta = now > v.ts ? now - v.ts : 0;
 	clkstat_record(ttwu_all, delta);
+	if (v.id)
+		clkstat_evlog_add(CLKSTAT_EV_ENQUEUE, now, v.id, task_pid_nr(p),
+				  &delta, NULL);
 	/* set_task_cpu() has already moved p to the target CPU. */
 	if (task_cpu(p) != v.cpu) {
 		clkstat_count(ttwu_all, TTWU_MIGRATED);

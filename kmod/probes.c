@@ -28,6 +28,7 @@ static struct clkstat_probe *const clkstat_known_probes[] = {
 	&clkstat_probe_csread,
 	&clkstat_probe_csswitch,
 	&clkstat_probe_clockoff,
+	&clkstat_probe_marker,
 };
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
@@ -69,7 +70,7 @@ int clkstat_probes_select(const char *list)
 	while ((name = strsep(&s, ",")) != NULL) {
 		p = clkstat_probe_by_name(name);
 		if (!p) {
-			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread, csread, csswitch, clockoff)\n",
+			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread, csread, csswitch, clockoff, marker)\n",
 			       list, name);
 			ret = -EINVAL;
 			break;

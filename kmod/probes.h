@@ -48,6 +48,10 @@ extern struct clkstat_probe clkstat_probe_tkread;
 extern struct clkstat_probe clkstat_probe_csread;
 extern struct clkstat_probe clkstat_probe_csswitch;
 extern struct clkstat_probe clkstat_probe_clockoff;
+extern struct clkstat_probe clkstat_probe_marker;
+
+bool clkstat_marker_active(void);
+ssize_t clkstat_marker_write(const char __user *ubuf, size_t len);
 
 /* clockoff: set while enabled; the other probes sample through it. */
 extern struct clkstat_metric *clkstat_clockoff;
@@ -67,7 +71,7 @@ static __always_inline void clkstat_clockoff_sample(u64 mono)
  * else NULL.  ttwu's hooks feed wakeups and enqueues to tkread through it.
  */
 extern struct clkstat_metric *clkstat_ttwu_tkread;
-void clkstat_tkread_on_wakeup(struct task_struct *p, u64 now);
+void clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id);
 void clkstat_tkread_on_enqueue(struct task_struct *p, u64 now);
 
 static inline bool clkstat_tkread_wants(void)

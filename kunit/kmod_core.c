@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kmod/ sources under test, compiled into the test module.  Only the
- * logic that needs no hook: the store, its statistics, the wakeup table and
- * the control language.
+ * logic that needs no hook: the store, its statistics, the wakeup table,
+ * the control language and the event log.
  */
 #include "../kmod/hist.c"
 #include "../kmod/hist_stats.c"
 #include "../kmod/corr.c"
 #include "../kmod/control.c"
+#include "../kmod/evlog.c"
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for clkstat");

@@ -21,7 +21,8 @@
  * kernel), so every wakeup is followed by a timekeeping read.
  *
  * It prints the truth as "key value" lines: rounds, wakeups, migrated,
- * local, reads (clock_gettime syscalls in the window) and max_round_ns, the
+ * local, reads (clock_gettime syscalls in the window), tid_a and tid_b
+ * (the threads' ids, as the kernel's pid of each), and max_round_ns, the
  * longest round seen by A: from its write waking B to the end of its own
  * reads after B woke it back, which spans both wakeup-to-first-read
  * intervals of the round.  Rounds are timed with the TSC, calibrated
@@ -280,6 +281,7 @@ int main(int argc, char **argv)
 	printf("rounds %ld\nwakeups %ld\nmigrated %ld\nlocal %ld\n", g.rounds,
 	       2 * g.rounds, g.migrate ? g.rounds : 0,
 	       g.migrate ? g.rounds : 2 * g.rounds);
+	printf("tid_a %d\ntid_b %d\n", g.a.tid, g.b.tid);
 	printf("reads %ld\nmax_round_ns %.0f\n", 2 * g.rounds * g.reads,
 	       (double)g.max_round_tsc * (double)(ns1 - ns0) /
 	       (double)(tsc1 - tsc0));

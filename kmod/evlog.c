@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * evlog.c - the event log: raw events in a per-CPU ring, for lining up
+ * what the histograms summarize with what a workload did (markers).
+ *
+ * Writers (probe handlers, any context, NMI included) take the next index
+ * of their CPU's ring with one local64 increment, which nests safely with
+ * interrupts on the same CPU, and mark the slot odd while they fill it.  A
+ * full ring overwrites its oldest events; the reader reports how many.
+ *
+ * The reader copies every ring at open(), keeps the slots whose sequence
+ * says they were complete and not overwritten during the copy, and prints
+ * them merged by timestamp, oldest first.
+ */
+#include <linux/ctype.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/vmalloc.h>
+#include <asm/local64.h>
+#include "evlog.h"
+
+struct clkstat_evring {
+	local64_t head;			/* events ever written here */
+	struct clkstat_event ev[];
+};
+
+static struct clkstat_evring **clkstat_rings;	/* one per possible CPU */
+static unsigned int clkstat_ev_entries;		/* per CPU; 0: off */
+static atomic64_t clkstat_ev_ids = ATOMIC64_INIT(0);
+
+static const char *const clkstat_ev_names[CLKSTAT_EV_NTYPES] = {
+	[CLKSTAT_EV_WAKEUP] = "wakeup",
+	[CLKSTAT_EV_ENQUEUE] = "enqueue",
+	[CLKSTAT_EV_FIRST_TKREAD] = "first_tkread",
+	[CLKSTAT_EV_CS_SWITCH_ENTRY] = "cs_switch_entry",
+	[CLKSTAT_EV_CS_SWITCH_EXIT] = "cs_switch_exit",
+	[CLKSTAT_EV_CS_READ] = "cs_read",
+	[CLKSTAT_EV_MARKER] = "marker",
+};
+
+/**
+ * clkstat_evlog_init() - allocate the rings
+ * @entries: events per CPU, 0 for no log
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int clkstat_evlog_init(unsigned int entries)
+{
+	int cpu;
+
+	if (!entries)
+		return 0;
+	clkstat_rings = kcalloc(nr_cpu_ids, sizeof(*clkstat_rings),
+				GFP_KERNEL);
+	if (!clkstat_rings)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		clkstat_rings[cpu] = vzalloc(struct_size(clkstat_rings[cpu],
+							 ev, entries));
+		if (!clkstat_rings[cpu]) {
+			clkstat_evlog_exit();
+			return -ENOMEM;
+		}
+	}
+	clkstat_ev_entries = entries;
+	return 0;
+}
+
+/**
+ * clkstat_evlog_exit() - free the rings; no handler may be running
+ */
+void clkstat_evlog_exit(void)
+{
+	int cpu;
+
+	clkstat_ev_entries = 0;
+	if (!clkstat_rings)
+		return;
+	for_each_possible_cpu(cpu)
+		vfree(clkstat_rings[cpu]);
+	kfree(clkstat_rings);
+	clkstat_rings = NULL;
+}
+
+/**
+ * clkstat_evlog_on() - is there an event log?
+ *
+ * Return: true when loaded with events > 0.
+ */
+bool clkstat_evlog_on(void)
+{
+	return READ_ONCE(clkstat_ev_entries) != 0;
+}
+
+/**
+ * clkstat_evlog_new_id() - a correlation id for a new interval
+ *
+ * Return: a number never returned before since load, never 0.
+ */
+u64 clkstat_evlog_new_id(void)
+{
+	return atomic64_inc_return(&clkstat_ev_ids);
+}
+
+/**
+ * clkstat_evlog_add() - log one event on this CPU
+ * @type: what happened
+ * @ts: when, clkstat_now()
+ * @corr: correlation id, or 0
+ * @pid: the task it concerns
+ * @latency: the interval it closes, in ns, or NULL
+ * @text: a clocksource name or marker text (truncated), or NULL
+ *
+ * Any context.  Does nothing without an event log.
+ */
+void notrace clkstat_evlog_add(enum clkstat_event_type type, u64 ts,
+			       u64 corr, u32 pid, const u64 *latency,
+			       const char *text)
+{
+	unsigned int n = READ_ONCE(clkstat_ev_entries);
+	struct clkstat_evring *r;
+	struct clkstat_event *e;
+	u64 idx;
+
+	if (!n)
+		return;
+	preempt_disable_notrace();
+	r = clkstat_rings[raw_smp_processor_id()];
+	idx = local64_inc_return(&r->head) - 1;
+	e = &r->ev[idx % n];
+	WRITE_ONCE(e->seq, 2 * idx + 1);
+	/* Odd before the fields: pairs with the reader's first smp_rmb(). */
+	smp_wmb();
+	e->ts = ts;
+	e->corr = corr;
+	e->latency = latency ? *latency : 0;
+	e->has_latency = latency != NULL;
+	e->pid = pid;
+	e->cpu = raw_smp_processor_id();
+	e->type = type;
+	if (text)
+		strscpy(e->text, text, sizeof(e->text));
+	else
+		e->text[0] = '\0';
+	/* The fields before even: pairs with the reader's second smp_rmb(). */
+	smp_wmb();
+	WRITE_ONCE(e->seq, 2 * idx + 2);
+	preempt_enable_notrace();
+}
+
+static int clkstat_ev_cmp(const void *a, const void *b)
+{
+	const struct clkstat_event *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/**
+ * clkstat_evlog_open() - copy the log for one reader
+ * @priv: set to the copy, for clkstat_evlog_show() and _release()
+ *
+ * Return: 0, -ENOENT without an event log, or -ENOMEM.
+ */
+int clkstat_evlog_open(void **priv)
+{
+	unsigned int n = clkstat_ev_entries;
+	struct clkstat_evview *v;
+	struct clkstat_event *copy;
+	u64 head, first, i;
+	int cpu;
+
+	if (!n)
+		return -ENOENT;
+	v = kvzalloc(struct_size(v, ev, (size_t)n * num_possible_cpus()),
+		     GFP_KERNEL);
+	copy = kvmalloc_array(n, sizeof(*copy), GFP_KERNEL);
+	if (!v || !copy) {
+		kvfree(v);
+		kvfree(copy);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		struct clkstat_evring *r = clkstat_rings[cpu];
+
+		head = local64_read(&r->head);
+		/* Slots below head were claimed before this read. */
+		smp_rmb();
+		memcpy(copy, r->ev, n * sizeof(*copy));
+		/*
+		 * As a seqcount reader: a slot counts if its seq said complete
+		 * before the copy and still says the same after it, so no
+		 * writer (which first makes it odd) touched it meanwhile.
+		 */
+		smp_rmb();
+		first = head > n ? head - n : 0;
+		v->overwritten += first;
+		for (i = first; i < head; i++) {
+			struct clkstat_event *e = &copy[i % n];
+
+			/* Still being written, or overwritten meanwhile. */
+			if (e->seq != 2 * i + 2 ||
+			    READ_ONCE(r->ev[i % n].seq) != 2 * i + 2)
+				continue;
+			v->ev[v->n++] = *e;
+		}
+	}
+	kvfree(copy);
+	sort(v->ev, v->n, sizeof(v->ev[0]), clkstat_ev_cmp, NULL);
+	*priv = v;
+	return 0;
+}
+
+/**
+ * clkstat_evlog_release() - free a reader's copy
+ * @priv: from clkstat_evlog_open()
+ */
+void clkstat_evlog_release(void *priv)
+{
+	kvfree(priv);
+}
+
+/*
+ * The reader's lines, through seq_file one at a time (a log can be far
+ * larger than one buffer): position 0 is the header, 1..n the events,
+ * n + 1 the trailer.
+ */
+static void *clkstat_ev_start(struct seq_file *sf, loff_t *pos)
+{
+	struct clkstat_evview *v = sf->private;
+
+	return *pos <= v->n + 1 ? (void *)(uintptr_t)(*pos + 1) : NULL;
+}
+
+static void *clkstat_ev_next(struct seq_file *sf, void *p, loff_t *pos)
+{
+	++*pos;
+	return clkstat_ev_start(sf, pos);
+}
+
+static void clkstat_ev_stop(struct seq_file *sf, void *p)
+{
+}
+
+/*
+ * One line per event, oldest first, fields separated by a space, "-" for
+ * none: ts_ns type cpu pid corr name latency_ns.
+ */
+static int clkstat_ev_show(struct seq_file *sf, void *p)
+{
+	struct clkstat_evview *v = sf->private;
+	size_t i = (uintptr_t)p - 1;
+	const struct clkstat_event *e;
+
+	if (i == 0) {
+		seq_puts(sf, "# ts_ns type cpu pid corr name latency_ns\n");
+		return 0;
+	}
+	if (i == v->n + 1) {
+		seq_printf(sf, "# events %zu overwritten %llu\n", v->n,
+			   v->overwritten);
+		return 0;
+	}
+	e = &v->ev[i - 1];
+	seq_printf(sf, "%llu %s %u %u ", e->ts,
+		   e->type < CLKSTAT_EV_NTYPES ? clkstat_ev_names[e->type] : "?",
+		   e->cpu, e->pid);
+	if (e->corr)
+		seq_printf(sf, "%llu ", e->corr);
+	else
+		seq_puts(sf, "- ");
+	seq_printf(sf, "%s ", e->text[0] ? e->text : "-");
+	if (e->has_latency)
+		seq_printf(sf, "%llu\n", e->latency);
+	else
+		seq_puts(sf, "-\n");
+	return 0;
+}
+
+const struct seq_operations clkstat_evlog_seq_ops = {
+	.start = clkstat_ev_start,
+	.next = clkstat_ev_next,
+	.stop = clkstat_ev_stop,
+	.show = clkstat_ev_show,
+};

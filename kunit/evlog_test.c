@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * evlog_test.c - the event log: a ring that keeps the newest events and
+ * counts the overwritten ones, the reader's copy in time order, text cut
+ * to fit, an empty log.
+ */
+#include <kunit/test.h>
+#include <linux/seq_file.h>
+#include "../kmod/evlog.h"
+
+static void evlog_ring_overwrites(struct kunit *test)
+{
+	struct clkstat_evview *v;
+	void *priv;
+	u64 lat = 7;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, clkstat_evlog_init(4), 0);
+	KUNIT_EXPECT_TRUE(test, clkstat_evlog_on());
+	/* Six events on one CPU, timestamps out of order. */
+	preempt_disable();
+	for (i = 0; i < 6; i++)
+		clkstat_evlog_add(CLKSTAT_EV_WAKEUP, 100 - i, i + 1, 42,
+				  i == 5 ? &lat : NULL,
+				  i == 5 ? "a_text_longer_than_sixteen" : NULL);
+	preempt_enable();
+	KUNIT_ASSERT_EQ(test, clkstat_evlog_open(&priv), 0);
+	v = priv;
+	KUNIT_EXPECT_EQ(test, v->n, (size_t)4);
+	KUNIT_EXPECT_EQ(test, v->overwritten, 2ULL);
+	/* The newest four (ids 3..6), oldest timestamp first. */
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, v->ev[i].ts, (u64)(95 + i));
+		KUNIT_EXPECT_EQ(test, v->ev[i].corr, (u64)(6 - i));
+		KUNIT_EXPECT_EQ(test, v->ev[i].pid, 42U);
+	}
+	KUNIT_EXPECT_TRUE(test, v->ev[0].has_latency);
+	KUNIT_EXPECT_EQ(test, v->ev[0].latency, 7ULL);
+	KUNIT_EXPECT_STREQ(test, v->ev[0].text, "a_text_longer_t");
+	KUNIT_EXPECT_FALSE(test, v->ev[1].has_latency);
+	clkstat_evlog_release(priv);
+	clkstat_evlog_exit();
+	KUNIT_EXPECT_FALSE(test, clkstat_evlog_on());
+}
+
+static void evlog_off(struct kunit *test)
+{
+	void *priv;
+
+	KUNIT_ASSERT_EQ(test, clkstat_evlog_init(0), 0);
+	KUNIT_EXPECT_FALSE(test, clkstat_evlog_on());
+	/* Logging without a log does nothing. */
+	clkstat_evlog_add(CLKSTAT_EV_MARKER, 1, 0, 1, NULL, "x");
+	KUNIT_EXPECT_EQ(test, clkstat_evlog_open(&priv), -ENOENT);
+	KUNIT_EXPECT_NE(test, clkstat_evlog_new_id(), 0ULL);
+	KUNIT_EXPECT_NE(test, clkstat_evlog_new_id(), clkstat_evlog_new_id());
+}
+
+static struct kunit_case evlog_cases[] = {
+	KUNIT_CASE(evlog_ring_overwrites),
+	KUNIT_CASE(evlog_off),
+	{}
+};
+
+static struct kunit_suite evlog_suite = {
+	.name = "clkstat_evlog",
+	.test_cases = evlog_cases,
+};
+kunit_test_suite(evlog_suite);
