@@ -25,4 +25,7 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 		echo "### cat $f"
 		cat "$f"
 	done
-	rmmod clkstat' 2>&1 | tr -d '\r' | sed -n '/^### insmod/,$p' | grep -v '^\[ *[0-9.]*\] reboot'
+	rmmod clkstat' 2>&1 | tr -d '\r' |
+	# The first line shares the console with firmware escape codes.
+	sed -e 's/^.*### insmod/### insmod/' | sed -n '/^### insmod/,$p' |
+	grep -v '^\[ *[0-9.]*\] reboot'
