@@ -322,29 +322,37 @@ t_variant_switch_loop() {
 
 CS=/sys/devices/system/clocksource/clocksource0/current_clocksource
 
-# csread against an independent count: a kprobe event on read_hpet,
-# enabled over the same window as the module's recording, back to back.
-# Reads of the guest's hpet are frequent (every timer tick and ktime_get
-# reads it), hence the tolerance of 2% plus 50 at the window's edges.
+# csread against an independent count, in every variant that can hook a
+# function's exit: a kprobe event on read_hpet, enabled over the same
+# window as the module's recording, back to back.  Reads of the guest's
+# hpet are frequent (every timer tick and ktime_get reads it), hence the
+# tolerance of 2% plus 50 at the window's edges.
 t_csread_vs_kprobe_event() {
-	local traced mod diff
+	local v
 	expect_eq "clocksource" "$(cat $CS)" hpet
-	insmod "$KO" probes=csread
+	echo 8192 > "$T/buffer_size_kb"
+	echo 'p:clkstat_t/rd read_hpet' >> "$T/kprobe_events"
+	for v in direct ftrace kprobe kprobe-int3; do
+		( V=$v; csread_window ) || { echo '-:clkstat_t/rd' >> "$T/kprobe_events"; fail "variant $v"; }
+	done
+	echo '-:clkstat_t/rd' >> "$T/kprobe_events"
+}
+
+csread_window() {
+	local traced mod diff
+	insmod "$KO" probes=csread variant=$V
 	echo stop > "$D/control"
 	echo 0 > "$T/tracing_on"
 	echo > "$T/trace"
-	echo 8192 > "$T/buffer_size_kb"
-	echo 'p:clkstat_t/rd read_hpet' >> "$T/kprobe_events"
 	echo 1 > "$T/events/clkstat_t/rd/enable"
 	( echo reset > "$D/control"; echo start > "$D/control"; echo 1 > "$T/tracing_on"
 	  sleep 2
 	  echo stop > "$D/control"; echo 0 > "$T/tracing_on" )
+	echo 0 > "$T/events/clkstat_t/rd/enable"
 	traced=$(grep -c ' rd: ' "$T/trace" || true)
 	mod=$(field csread_hpet count)
-	echo 0 > "$T/events/clkstat_t/rd/enable"
-	echo '-:clkstat_t/rd' >> "$T/kprobe_events"
 	echo > "$T/trace"
-	note "read_hpet: kprobe event $traced, module $mod; $(grep ^summary $D/csread_hpet.$V)"
+	note "$V read_hpet: kprobe event $traced, module $mod; $(grep ^summary $D/csread_hpet.$V)"
 	[ "$traced" -gt 500 ] || fail "too few reads traced ($traced)"
 	diff=$((mod > traced ? mod - traced : traced - mod))
 	[ "$diff" -le $((traced / 50 + 50)) ] || fail "module $mod vs kprobe event $traced: off by $diff"
@@ -352,6 +360,7 @@ t_csread_vs_kprobe_event() {
 	# An emulated MMIO read: more than 10 ns, less than 1 ms at the median.
 	[ "$(field csread_hpet p50)" -gt 10 ] && [ "$(field csread_hpet p50)" -lt 1000000 ] ||
 		fail "csread_hpet p50 $(field csread_hpet p50) ns"
+	rmmod clkstat
 }
 
 # N clocksource switches between hpet and acpi_pm in every variant that
