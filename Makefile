@@ -13,8 +13,12 @@ CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror
 TEST_LDLIBS = -lcmocka
 
-TOOLS = tools/workload/clkstat-pingpong
-UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable
+NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+NL_LDLIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+
+TOOLS = tools/workload/clkstat-pingpong tools/clkstat-report
+UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
+	     tools/tests/nl_fuzz
 
 .PHONY: all module tools check demo bench clean
 all: module tools
@@ -27,6 +31,13 @@ tools: $(TOOLS) $(UNIT_TESTS)
 
 tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 	$(CC) $(CFLAGS) -pthread -o $@ $<
+
+REPORT_SRC = tools/report/main.c tools/report/nl.c
+tools/clkstat-report: $(REPORT_SRC) tools/report/nl.h kmod/uapi/clkstat_netlink.h
+	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $(REPORT_SRC) $(NL_LDLIBS)
+
+tools/tests/nl_fuzz: tools/tests/nl_fuzz.c kmod/uapi/clkstat_netlink.h
+	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LDLIBS)
 
 tools/tests/buckets_test: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h kunit/bucket_ref.h
 	$(CC) $(CFLAGS) -o $@ $< $(TEST_LDLIBS)

@@ -22,7 +22,6 @@
 #include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
-#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -33,8 +32,6 @@
 #include "probes.h"
 
 static struct dentry *clkstat_dir;
-/* One control command at a time, a variant switch included. */
-static DEFINE_MUTEX(clkstat_control_lock);
 
 struct clkstat_view {
 	struct clkstat_snapshot snap;
@@ -256,14 +253,8 @@ static ssize_t clkstat_control_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = clkstat_control_parse(buf, &cmd);
-	if (!ret) {
-		mutex_lock(&clkstat_control_lock);
-		if (cmd.op == CLKSTAT_OP_VARIANT)
-			ret = clkstat_probes_switch(cmd.variant);
-		else
-			ret = clkstat_control_exec(&cmd);
-		mutex_unlock(&clkstat_control_lock);
-	}
+	if (!ret)
+		ret = clkstat_command(&cmd);
 	if (ret)
 		pr_warn_ratelimited("clkstat: control: invalid command \"%*pE\"\n",
 				    (int)strnlen(buf, len), buf);

@@ -16,7 +16,9 @@
 #include "debugfs.h"
 #include "evlog.h"
 #include "hist.h"
+#include "netlink.h"
 #include "probes.h"
+#include "version.h"
 
 static char *probes = "ttwu";
 module_param(probes, charp, 0444);
@@ -27,8 +29,8 @@ static char *variant = "direct";
 module_param(variant, charp, 0444);
 MODULE_PARM_DESC(variant, "hook variant: direct, ftrace, kprobe, kprobe-int3 or tracepoint (default direct)");
 
-static unsigned int frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
-module_param(frac_bits, uint, 0444);
+unsigned int clkstat_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
+module_param_named(frac_bits, clkstat_frac_bits, uint, 0444);
 MODULE_PARM_DESC(frac_bits, "sub-buckets per power of two = 2^frac_bits, 0..5 (default 3)");
 
 static unsigned int corr_entries = 4096;
@@ -49,9 +51,9 @@ static int clkstat_check_params(void)
 	const char *bad;
 	int ret;
 
-	if (frac_bits > CLKSTAT_FRAC_BITS_MAX) {
-		pr_err("clkstat: frac_bits=%u: out of range 0..%d\n", frac_bits,
-		       CLKSTAT_FRAC_BITS_MAX);
+	if (clkstat_frac_bits > CLKSTAT_FRAC_BITS_MAX) {
+		pr_err("clkstat: frac_bits=%u: out of range 0..%d\n",
+		       clkstat_frac_bits, CLKSTAT_FRAC_BITS_MAX);
 		return -EINVAL;
 	}
 	if (!is_power_of_2(corr_entries) || corr_entries < CLKSTAT_CORR_MIN ||
@@ -104,7 +106,7 @@ static int __init clkstat_init(void)
 		return ret;
 	}
 	ret = clkstat_probes_start(&(struct clkstat_probe_cfg){
-		.frac_bits = frac_bits,
+		.frac_bits = clkstat_frac_bits,
 		.corr_entries = corr_entries,
 		.backend = clkstat_backend,
 	});
@@ -113,14 +115,24 @@ static int __init clkstat_init(void)
 		return ret;
 	}
 	clkstat_debugfs_init();
+	ret = clkstat_netlink_init();
+	if (ret) {
+		pr_err("clkstat: cannot register the generic netlink family: %d\n",
+		       ret);
+		clkstat_debugfs_exit();
+		clkstat_probes_stop();
+		clkstat_evlog_exit();
+		return ret;
+	}
 	clkstat_set_all(CLKSTAT_OP_START);
 	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u\n",
-		probes, clkstat_backend->name, frac_bits);
+		probes, clkstat_backend->name, clkstat_frac_bits);
 	return 0;
 }
 
 static void __exit clkstat_exit(void)
 {
+	clkstat_netlink_exit();
 	clkstat_set_all(CLKSTAT_OP_STOP);
 	clkstat_debugfs_exit();
 	clkstat_probes_stop();
@@ -131,4 +143,5 @@ static void __exit clkstat_exit(void)
 module_init(clkstat_init);
 module_exit(clkstat_exit);
 MODULE_LICENSE("GPL");
+MODULE_VERSION(CLKSTAT_MODULE_VERSION);
 MODULE_DESCRIPTION("clkstat: latency histograms of the wakeup and timekeeping paths");

@@ -324,3 +324,43 @@ const char *clkstat_probes_variant(unsigned long *switches)
 	mutex_unlock(&clkstat_probes_lock);
 	return name;
 }
+
+/* One control command at a time, from debugfs or netlink. */
+static DEFINE_MUTEX(clkstat_command_lock);
+
+/**
+ * clkstat_command() - carry out a control command, a variant switch included
+ * @cmd: a parsed command (debugfs text or a netlink request)
+ *
+ * Return: 0 or a negative errno, as clkstat_control_exec() and
+ * clkstat_probes_switch() return.
+ */
+int clkstat_command(const struct clkstat_cmd *cmd)
+{
+	int ret;
+
+	mutex_lock(&clkstat_command_lock);
+	if (cmd->op == CLKSTAT_OP_VARIANT)
+		ret = clkstat_probes_switch(cmd->variant);
+	else
+		ret = clkstat_control_exec(cmd);
+	mutex_unlock(&clkstat_command_lock);
+	return ret;
+}
+
+/**
+ * clkstat_probes_names() - the enabled probes, comma-separated
+ * @buf: where to write
+ * @len: its size
+ */
+void clkstat_probes_names(char *buf, size_t len)
+{
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < clkstat_nactive; i++) {
+		if (i)
+			strlcat(buf, ",", len);
+		strlcat(buf, clkstat_active[i]->name, len);
+	}
+}

@@ -36,11 +36,17 @@ struct clkstat_probe {
 	unsigned int nhooks;
 };
 
+/* The frac_bits parameter (main.c). */
+extern unsigned int clkstat_frac_bits;
+
 int clkstat_probes_select(const char *list);
 const char *clkstat_probes_unsupported(const struct clkstat_backend *b);
 int clkstat_probes_start(const struct clkstat_probe_cfg *cfg);
 void clkstat_probes_stop(void);
 int clkstat_probes_switch(const char *name);
+struct clkstat_cmd;
+int clkstat_command(const struct clkstat_cmd *cmd);
+void clkstat_probes_names(char *buf, size_t len);
 const char *clkstat_probes_variant(unsigned long *switches);
 
 extern struct clkstat_probe clkstat_probe_ttwu;

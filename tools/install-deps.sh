@@ -15,6 +15,10 @@ pkgs=(
 	linux-source-6.1 flex bison bc libssl-dev libelf-dev dwarves xz-utils
 	# builds, checks and tests
 	build-essential kmod sparse libcmocka-dev valgrind python3
+	# clkstat-report: generic netlink through libnl
+	pkg-config libnl-3-dev libnl-genl-3-dev
+	# checking the netlink spec (YAML) against the C header
+	python3-yaml
 	# workloads and the independent counts in the guest
 	rt-tests procps util-linux
 	# a BPF fentry program for the direct-call conflict test

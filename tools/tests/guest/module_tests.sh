@@ -520,6 +520,91 @@ t_cs_events() {
 	grep -q ' cs_read [0-9]* [0-9]* - acpi_pm [0-9]*$' $ev || fail "no acpi_pm read event"
 }
 
+# The generic netlink family through clkstat-report: with recording
+# stopped, the GET_HIST dump equals debugfs slot for slot (count per slot
+# and CPU, the all-CPU min, max and counters); GET_INFO; CTRL; the exit
+# statuses for no module and for an unprivileged user.
+t_netlink() {
+	local R=$top/tools/clkstat-report rc f id
+	rc=0; "$R" info > /dev/null 2>&1 || rc=$?
+	expect_eq "exit status without the module" "$rc" 3
+	insmod "$KO" probes=ttwu,tkread,csread frac_bits=5
+	"$PINGPONG" -n 300 --migrate --reads 1 --control "$D/control" > /dev/null
+	# Every task for a while, for histograms wide enough to span messages.
+	echo start > "$D/control"
+	storm_start; sleep 2; storm_stop
+	echo stop > "$D/control"
+	"$R" info > /tmp/info
+	expect_eq "info" "$(awk '$1 != "version" && $1 != "clocksource" && $1 != "nr_cpus"' /tmp/info | tr '\n' ' ')" \
+		"abi 1 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 "
+	expect_eq "clocksource" "$(awk '$1 == "clocksource" { print $2 }' /tmp/info)" "$(cat $CS)"
+	"$R" raw > /tmp/raw
+	note "raw dump: $(wc -l < /tmp/raw) lines, $(grep -c '^metric' /tmp/raw) messages"
+	[ "$(grep -c '^metric ttwu_enqueue.direct cpu all$' /tmp/raw)" -gt 1 ] ||
+		fail "ttwu_enqueue's slots fit one message: the continuation went untested"
+	for f in "$D"/*.direct; do
+		id=$(basename "$f")
+		awk '$1 == "slot" { print $2, $4, $8 }' "$f" | sort > /tmp/from-debugfs
+		awk -v id="$id" '$1 == "metric" { on = ($2 == id); cpu = $4 }
+			on && $1 == "slot" { print $2, cpu, $4 }' /tmp/raw | sort > /tmp/from-netlink
+		case $id in	# metrics that must have samples here
+		ttwu_*|enqueue_tkread.direct|csread_hpet.direct)
+			[ -s /tmp/from-debugfs ] || fail "$id: no slots in debugfs" ;;
+		esac
+		cmp -s /tmp/from-debugfs /tmp/from-netlink ||
+			fail "$id: slots differ: $(diff /tmp/from-debugfs /tmp/from-netlink | head -5)"
+		awk -v id="$id" '$1 == "metric" { on = ($2 == id && $4 == "all") }
+			on && $1 == "counter" { print $2, $3 }' /tmp/raw > /tmp/c-netlink
+		awk '$1 == "counter" { print $2, $3 }' "$f" > /tmp/c-debugfs
+		cmp -s /tmp/c-debugfs /tmp/c-netlink || fail "$id: counters differ"
+		if [ "$(field "${id%.direct}" count)" -gt 0 ]; then
+			expect_eq "$id min max" \
+				"$(awk -v id="$id" '$1 == "metric" { on = ($2 == id && $4 == "all") }
+					on && $1 == "min" { print $2, $4; exit }' /tmp/raw)" \
+				"$(field "${id%.direct}" min) $(field "${id%.direct}" max)"
+		fi
+	done
+	"$R" ctrl variant kprobe
+	expect_eq "after ctrl variant" "$(head -1 $D/control)" "variant kprobe switches 1"
+	"$R" ctrl start
+	grep -q '^metric ttwu_enqueue variant kprobe recording on$' "$D/control" || fail "ctrl start"
+	"$R" ctrl tgid 7
+	grep -q '^tgid 7$' "$D/control" || fail "ctrl tgid"
+	rc=0; "$R" ctrl variant nosuch 2> /dev/null || rc=$?
+	expect_eq "exit status of a refused switch" "$rc" 1
+	expect_eq "variant after it" "$(head -1 $D/control)" "variant kprobe switches 1"
+	for c in info raw "ctrl stop"; do
+		rc=0
+		setpriv --reuid=65534 --regid=65534 --clear-groups $R $c > /dev/null 2>&1 || rc=$?
+		expect_eq "unprivileged $c" "$rc" 4
+	done
+	grep -q '^metric ttwu_enqueue variant kprobe recording on$' "$D/control" || fail "an unprivileged stop took effect"
+	# The tool itself: no leak, no invalid access, on each path.
+	for c in info raw "ctrl start" "ctrl variant nosuch"; do
+		rc=0
+		valgrind -q --error-exitcode=99 --leak-check=full $R $c > /dev/null 2>/tmp/vg || rc=$?
+		[ "$rc" != 99 ] || fail "valgrind, clkstat-report $c: $(cat /tmp/vg)"
+	done
+	rmmod clkstat
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full $R info > /dev/null 2>/tmp/vg || rc=$?
+	expect_eq "valgrind, no module" "$rc" 3
+}
+
+# 10^5 malformed requests (random commands, flags, attribute types,
+# lengths past the end, payloads): each gets an answer, the family still
+# works, and t_dmesg_clean sees no Oops or WARNING.  The seed is printed.
+t_netlink_fuzz() {
+	local seed=$RANDOM out
+	insmod "$KO"
+	out=$("$top/tools/tests/nl_fuzz" 100000 "$seed") || fail "nl_fuzz failed (seed $seed)"
+	note "seed $seed: $out"
+	set -- $out
+	expect_eq "answered" "$(($4 + $6))" "$2"
+	[ "$4" -gt 90000 ] || fail "only $4 of 100000 malformed requests were refused"
+	"$top/tools/clkstat-report" info > /dev/null || fail "the family stopped answering"
+}
+
 # A function takes one direct call at a time, and BPF's fentry programs
 # use the same mechanism.  BPF first: variant=direct fails naming the
 # function and the way out, and that way out (ftrace) works beside it.
@@ -685,7 +770,7 @@ tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone
 	t_variant_switch t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
 	t_exit_hooks_switch_loop t_clockoff t_events
-	t_cs_events
+	t_cs_events t_netlink t_netlink_fuzz
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
 	t_rmmod_under_load t_cycles_under_load}
 for t in $tests; do

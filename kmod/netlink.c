@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netlink.c - the "clkstat" generic netlink family: what debugfs shows, for
+ * programs (tools/clkstat-report reads it with libnl).  The ABI is
+ * kmod/uapi/clkstat_netlink.h.
+ *
+ * GET_INFO (do): module version, ABI, frac_bits, probes, attached variant,
+ * current clocksource, possible CPUs, whether anything records, switches.
+ * GET_HIST (dump): every metric is copied when the dump starts, so all its
+ * messages describe the same instant; then one message per (metric, CPU
+ * with samples, and the all-CPU sum), the slots split over as many
+ * messages as it takes, at most CLKSTAT_NL_SLOTS per message (3 KB, so
+ * that a message fits a page, and so that the tests see histograms span
+ * messages).  CTRL (do): the debugfs control commands.
+ *
+ * Every request attribute is validated by the family's policy (strict:
+ * unknown attributes are rejected).  Reads need CAP_PERFMON or
+ * CAP_SYS_ADMIN, control needs CAP_SYS_ADMIN (GENL_ADMIN_PERM).
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include "control.h"
+#include "hist.h"
+#include "netlink.h"
+#include "probes.h"
+#include "uapi/clkstat_netlink.h"
+#include "version.h"
+
+#define CLKSTAT_NL_SLOTS	128
+
+static struct netlink_range_validation clkstat_nl_tgid_range = {
+	.max = PID_MAX_LIMIT,
+};
+
+static const struct nla_policy clkstat_nl_policy[CLKSTAT_A_MAX + 1] = {
+	[CLKSTAT_A_CTRL_OP] = NLA_POLICY_MAX(NLA_U32, CLKSTAT_CTRL_MAX),
+	[CLKSTAT_A_METRIC_ID] = { .type = NLA_NUL_STRING,
+				  .len = CLKSTAT_ID_MAX - 1 },
+	[CLKSTAT_A_VARIANT] = { .type = NLA_NUL_STRING,
+				.len = CLKSTAT_VARIANT_MAX - 1 },
+	[CLKSTAT_A_TGID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						 &clkstat_nl_tgid_range),
+};
+
+static struct genl_family clkstat_nl_family;
+
+/* The current clocksource, as userspace reads it (the kernel exports none). */
+static void clkstat_nl_clocksource(char *buf, size_t len)
+{
+	static const char path[] =
+		"/sys/devices/system/clocksource/clocksource0/current_clocksource";
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	strscpy(buf, "unknown", len);
+	if (IS_ERR(f))
+		return;
+	n = kernel_read(f, buf, len - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0) {
+		strscpy(buf, "unknown", len);
+		return;
+	}
+	buf[n] = '\0';
+	strim(buf);
+}
+
+static bool clkstat_nl_any_recording(void)
+{
+	struct clkstat_metric *m;
+	bool on = false;
+
+	clkstat_registry_lock();
+	list_for_each_entry(m, clkstat_registry(), node)
+		on |= clkstat_metric_recording(m);
+	clkstat_registry_unlock();
+	return on;
+}
+
+static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
+{
+	char probes[128], cs[32];
+	unsigned long switches;
+	const char *variant;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &clkstat_nl_family, 0,
+				CLKSTAT_CMD_GET_INFO);
+	if (!hdr)
+		goto err;
+	variant = clkstat_probes_variant(&switches);
+	clkstat_probes_names(probes, sizeof(probes));
+	clkstat_nl_clocksource(cs, sizeof(cs));
+	if (nla_put_string(msg, CLKSTAT_A_VERSION, CLKSTAT_MODULE_VERSION) ||
+	    nla_put_u32(msg, CLKSTAT_A_ABI, CLKSTAT_GENL_VERSION) ||
+	    nla_put_u32(msg, CLKSTAT_A_FRAC_BITS, clkstat_frac_bits) ||
+	    nla_put_string(msg, CLKSTAT_A_PROBES, probes) ||
+	    nla_put_string(msg, CLKSTAT_A_VARIANT, variant) ||
+	    nla_put_string(msg, CLKSTAT_A_CLOCKSOURCE, cs) ||
+	    nla_put_u32(msg, CLKSTAT_A_NR_CPUS, nr_cpu_ids) ||
+	    nla_put_u8(msg, CLKSTAT_A_RECORDING, clkstat_nl_any_recording()) ||
+	    nla_put_u64_64bit(msg, CLKSTAT_A_SWITCHES, switches,
+			      CLKSTAT_A_PAD) ||
+	    nla_put_u32(msg, CLKSTAT_A_TGID, READ_ONCE(clkstat_filter_tgid)))
+		goto err;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct clkstat_cmd cmd = {};
+	static const enum clkstat_op ops[] = {
+		[CLKSTAT_CTRL_START] = CLKSTAT_OP_START,
+		[CLKSTAT_CTRL_STOP] = CLKSTAT_OP_STOP,
+		[CLKSTAT_CTRL_RESET] = CLKSTAT_OP_RESET,
+		[CLKSTAT_CTRL_TGID] = CLKSTAT_OP_TGID,
+		[CLKSTAT_CTRL_VARIANT] = CLKSTAT_OP_VARIANT,
+	};
+	u32 op;
+
+	if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_CTRL_OP))
+		return -EINVAL;
+	op = nla_get_u32(a[CLKSTAT_A_CTRL_OP]);
+	cmd.op = ops[op];
+	switch (op) {
+	case CLKSTAT_CTRL_TGID:
+		if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_TGID))
+			return -EINVAL;
+		cmd.tgid = nla_get_u32(a[CLKSTAT_A_TGID]);
+		break;
+	case CLKSTAT_CTRL_VARIANT:
+		if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_VARIANT))
+			return -EINVAL;
+		nla_strscpy(cmd.variant, a[CLKSTAT_A_VARIANT],
+			    sizeof(cmd.variant));
+		break;
+	default:
+		if (a[CLKSTAT_A_METRIC_ID])
+			nla_strscpy(cmd.metric, a[CLKSTAT_A_METRIC_ID],
+				    sizeof(cmd.metric));
+		break;
+	}
+	return clkstat_command(&cmd);
+}
+
+/* A GET_HIST dump's copy of every metric, and where it is. */
+struct clkstat_nl_dump {
+	unsigned int n;
+	unsigned int metric;	/* next to send */
+	unsigned int cpu;	/* next CPU of it; ncpus: the sum */
+	unsigned int slot;	/* next slot of that CPU */
+	struct clkstat_snapshot snap[];
+};
+
+static int clkstat_nl_hist_start(struct netlink_callback *cb)
+{
+	struct clkstat_nl_dump *d;
+	struct clkstat_metric *m;
+	unsigned int n = 0;
+	int ret = 0;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	clkstat_registry_lock();
+	list_for_each_entry(m, clkstat_registry(), node)
+		n++;
+	d = kvzalloc(struct_size(d, snap, n), GFP_KERNEL);
+	if (!d) {
+		clkstat_registry_unlock();
+		return -ENOMEM;
+	}
+	list_for_each_entry(m, clkstat_registry(), node) {
+		ret = clkstat_snapshot_take(&d->snap[d->n], m);
+		if (ret)
+			break;
+		d->n++;
+	}
+	clkstat_registry_unlock();
+	cb->args[0] = (long)d;
+	return ret;
+}
+
+static int clkstat_nl_hist_done(struct netlink_callback *cb)
+{
+	struct clkstat_nl_dump *d = (struct clkstat_nl_dump *)cb->args[0];
+	unsigned int i;
+
+	if (!d)
+		return 0;
+	for (i = 0; i < d->n; i++)
+		clkstat_snapshot_free(&d->snap[i]);
+	kvfree(d);
+	return 0;
+}
+
+static u64 clkstat_nl_total(const struct clkstat_snapshot *s, unsigned int cpu)
+{
+	const struct clkstat_cpu_hist *h = clkstat_snapshot_cpu(s, cpu);
+
+	return clkstat_hist_total(h->slot, s->metric->nslots);
+}
+
+/* The metric's header, and on a CPU's first message its min, max, counters. */
+static int clkstat_nl_put_head(struct sk_buff *skb,
+			       const struct clkstat_snapshot *s,
+			       unsigned int cpu, bool first)
+{
+	const struct clkstat_metric *m = s->metric;
+	const struct clkstat_cpu_hist *h = clkstat_snapshot_cpu(s, cpu);
+	struct nlattr *c;
+	unsigned int i;
+
+	if (nla_put_string(skb, CLKSTAT_A_M_NAME, m->name) ||
+	    nla_put_string(skb, CLKSTAT_A_M_VARIANT, m->variant) ||
+	    nla_put_u32(skb, CLKSTAT_A_M_FRAC_BITS, m->frac_bits) ||
+	    nla_put_u8(skb, CLKSTAT_A_M_RECORDING,
+		       clkstat_metric_recording(m)) ||
+	    nla_put_u32(skb, CLKSTAT_A_M_CPU,
+			cpu == s->ncpus ? CLKSTAT_CPU_ALL : cpu))
+		return -EMSGSIZE;
+	if (!first)
+		return 0;
+	if (nla_put_u64_64bit(skb, CLKSTAT_A_M_MIN, h->min, CLKSTAT_A_M_PAD) ||
+	    nla_put_u64_64bit(skb, CLKSTAT_A_M_MAX, h->max, CLKSTAT_A_M_PAD))
+		return -EMSGSIZE;
+	for (i = 0; i < m->ncounters; i++) {
+		c = nla_nest_start(skb, CLKSTAT_A_M_COUNTER);
+		if (!c || nla_put_string(skb, CLKSTAT_A_C_NAME,
+					 m->counter_names[i]) ||
+		    nla_put_u64_64bit(skb, CLKSTAT_A_C_VALUE, h->counter[i],
+				      CLKSTAT_A_C_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, c);
+	}
+	return 0;
+}
+
+/*
+ * One message: the head and as many non-empty slots from d->slot on as
+ * fit.  Return: 1 if the CPU is done, 0 if slots remain, -EMSGSIZE if
+ * nothing fit.
+ */
+static int clkstat_nl_put_chunk(struct sk_buff *skb,
+				struct netlink_callback *cb,
+				struct clkstat_nl_dump *d)
+{
+	const struct clkstat_snapshot *s = &d->snap[d->metric];
+	const struct clkstat_cpu_hist *h = clkstat_snapshot_cpu(s, d->cpu);
+	unsigned int nslots = s->metric->nslots, i, k, left = 0, room;
+	struct clkstat_nl_slot *out;
+	struct nlattr *nest, *attr;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			  cb->nlh->nlmsg_seq, &clkstat_nl_family, NLM_F_MULTI,
+			  CLKSTAT_CMD_GET_HIST);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, CLKSTAT_A_METRIC);
+	if (!nest || clkstat_nl_put_head(skb, s, d->cpu, d->slot == 0))
+		goto cancel;
+	for (i = d->slot; i < nslots; i++)
+		left += h->slot[i].count != 0;
+	/* Leave room for the attribute header and the message's ends. */
+	room = skb_tailroom(skb) > 64 ?
+	       (skb_tailroom(skb) - 64) / sizeof(*out) : 0;
+	k = min3(left, room, (unsigned int)CLKSTAT_NL_SLOTS);
+	if (left && !k)
+		goto cancel;
+	attr = nla_reserve(skb, CLKSTAT_A_M_SLOTS, k * sizeof(*out));
+	if (!attr)
+		goto cancel;
+	out = nla_data(attr);
+	for (i = d->slot; i < nslots && k; i++) {
+		if (!h->slot[i].count)
+			continue;
+		*out++ = (struct clkstat_nl_slot){
+			.slot = i,
+			.count = h->slot[i].count,
+			.sum = h->slot[i].sum,
+		};
+		k--;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	/* Skip the empty slots up to the next non-empty one. */
+	while (i < nslots && !h->slot[i].count)
+		i++;
+	d->slot = i;
+	return i >= nslots;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int clkstat_nl_hist_dump(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	struct clkstat_nl_dump *d = (struct clkstat_nl_dump *)cb->args[0];
+	const struct clkstat_snapshot *s;
+	int ret;
+
+	while (d->metric < d->n) {
+		s = &d->snap[d->metric];
+		/* CPUs without samples are left out; the sum never is. */
+		if (d->cpu < s->ncpus && !clkstat_nl_total(s, d->cpu)) {
+			d->cpu++;
+			continue;
+		}
+		if (d->cpu > s->ncpus) {
+			d->metric++;
+			d->cpu = 0;
+			d->slot = 0;
+			continue;
+		}
+		ret = clkstat_nl_put_chunk(skb, cb, d);
+		if (ret < 0)
+			return skb->len ?: ret;
+		if (ret) {
+			d->cpu++;
+			d->slot = 0;
+		}
+	}
+	return skb->len;
+}
+
+static const struct genl_ops clkstat_nl_ops[] = {
+	{
+		.cmd = CLKSTAT_CMD_GET_INFO,
+		.doit = clkstat_nl_get_info,
+	},
+	{
+		.cmd = CLKSTAT_CMD_GET_HIST,
+		.start = clkstat_nl_hist_start,
+		.dumpit = clkstat_nl_hist_dump,
+		.done = clkstat_nl_hist_done,
+	},
+	{
+		.cmd = CLKSTAT_CMD_CTRL,
+		.doit = clkstat_nl_ctrl,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static struct genl_family clkstat_nl_family __ro_after_init = {
+	.name = CLKSTAT_GENL_NAME,
+	.version = CLKSTAT_GENL_VERSION,
+	.maxattr = CLKSTAT_A_MAX,
+	.policy = clkstat_nl_policy,
+	.module = THIS_MODULE,
+	.ops = clkstat_nl_ops,
+	.n_ops = ARRAY_SIZE(clkstat_nl_ops),
+	/* resv_start_op 0: every command is validated strictly. */
+};
+
+/**
+ * clkstat_netlink_init() - register the family
+ *
+ * Return: 0 or the error of genl_register_family().
+ */
+int clkstat_netlink_init(void)
+{
+	return genl_register_family(&clkstat_nl_family);
+}
+
+/**
+ * clkstat_netlink_exit() - unregister the family; waits for running requests
+ */
+void clkstat_netlink_exit(void)
+{
+	genl_unregister_family(&clkstat_nl_family);
+}

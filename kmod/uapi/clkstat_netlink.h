@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * clkstat_netlink.h - the ABI of the "clkstat" generic netlink family,
+ * shared by the module and tools/ (Documentation/netlink/specs/clkstat.yaml
+ * describes the same in the kernel's spec format).
+ *
+ * Requests and replies carry attributes of one space, CLKSTAT_A_*; a
+ * metric's data nests CLKSTAT_A_M_* attributes inside CLKSTAT_A_METRIC.
+ */
+#ifndef _UAPI_CLKSTAT_NETLINK_H
+#define _UAPI_CLKSTAT_NETLINK_H
+
+#include <linux/types.h>
+
+#define CLKSTAT_GENL_NAME	"clkstat"
+/* Bumped on any incompatible change; readers refuse another version. */
+#define CLKSTAT_GENL_VERSION	1
+
+enum clkstat_nl_cmd {
+	CLKSTAT_CMD_UNSPEC,
+	CLKSTAT_CMD_GET_INFO,	/* do: module, parameters, state */
+	CLKSTAT_CMD_GET_HIST,	/* dump: one message per metric, CPU, chunk */
+	CLKSTAT_CMD_CTRL,	/* do: CLKSTAT_A_CTRL_OP and its argument */
+	__CLKSTAT_CMD_MAX,
+};
+#define CLKSTAT_CMD_MAX (__CLKSTAT_CMD_MAX - 1)
+
+/* CLKSTAT_A_CTRL_OP values: as the debugfs control commands. */
+enum clkstat_nl_ctrl_op {
+	CLKSTAT_CTRL_START,	/* [CLKSTAT_A_METRIC_ID] */
+	CLKSTAT_CTRL_STOP,	/* [CLKSTAT_A_METRIC_ID] */
+	CLKSTAT_CTRL_RESET,	/* [CLKSTAT_A_METRIC_ID] */
+	CLKSTAT_CTRL_TGID,	/* CLKSTAT_A_TGID */
+	CLKSTAT_CTRL_VARIANT,	/* CLKSTAT_A_VARIANT */
+	__CLKSTAT_CTRL_MAX,
+};
+#define CLKSTAT_CTRL_MAX (__CLKSTAT_CTRL_MAX - 1)
+
+enum clkstat_nl_attr {
+	CLKSTAT_A_UNSPEC,
+	CLKSTAT_A_VERSION,	/* string: the module's version */
+	CLKSTAT_A_ABI,		/* u32: CLKSTAT_GENL_VERSION */
+	CLKSTAT_A_FRAC_BITS,	/* u32 */
+	CLKSTAT_A_PROBES,	/* string: the probes= parameter */
+	CLKSTAT_A_VARIANT,	/* string: attached variant (or to switch to) */
+	CLKSTAT_A_CLOCKSOURCE,	/* string: the current clocksource */
+	CLKSTAT_A_NR_CPUS,	/* u32: possible CPUs (per-CPU indexes) */
+	CLKSTAT_A_RECORDING,	/* u8: 1 if any metric records */
+	CLKSTAT_A_SWITCHES,	/* u64: variant switches since load */
+	CLKSTAT_A_TGID,		/* u32: the tgid filter, 0: every task */
+	CLKSTAT_A_CTRL_OP,	/* u32: enum clkstat_nl_ctrl_op */
+	CLKSTAT_A_METRIC_ID,	/* string: "name.variant" or "name" */
+	CLKSTAT_A_METRIC,	/* nest: CLKSTAT_A_M_* */
+	CLKSTAT_A_PAD,
+	__CLKSTAT_A_MAX,
+};
+#define CLKSTAT_A_MAX (__CLKSTAT_A_MAX - 1)
+
+enum clkstat_nl_metric_attr {
+	CLKSTAT_A_M_UNSPEC,
+	CLKSTAT_A_M_NAME,	/* string */
+	CLKSTAT_A_M_VARIANT,	/* string */
+	CLKSTAT_A_M_FRAC_BITS,	/* u32 */
+	CLKSTAT_A_M_RECORDING,	/* u8 */
+	CLKSTAT_A_M_CPU,	/* u32: a CPU, or CLKSTAT_CPU_ALL for the sum */
+	CLKSTAT_A_M_MIN,	/* u64 ns; U64_MAX: no sample (first chunk) */
+	CLKSTAT_A_M_MAX,	/* u64 ns (first chunk) */
+	CLKSTAT_A_M_COUNTER,	/* nest: CLKSTAT_A_C_* (first chunk, total) */
+	CLKSTAT_A_M_SLOTS,	/* binary: struct clkstat_nl_slot[] */
+	CLKSTAT_A_M_PAD,
+	__CLKSTAT_A_M_MAX,
+};
+#define CLKSTAT_A_M_MAX (__CLKSTAT_A_M_MAX - 1)
+
+enum clkstat_nl_counter_attr {
+	CLKSTAT_A_C_UNSPEC,
+	CLKSTAT_A_C_NAME,	/* string */
+	CLKSTAT_A_C_VALUE,	/* u64 */
+	CLKSTAT_A_C_PAD,
+	__CLKSTAT_A_C_MAX,
+};
+#define CLKSTAT_A_C_MAX (__CLKSTAT_A_C_MAX - 1)
+
+#define CLKSTAT_CPU_ALL		0xffffffffU
+
+/*
+ * One non-empty slot.  sum is in units of 2^clkstat_slot_sum_shift(slot)
+ * ns, exactly as the module stores it (see clkstat_buckets.h).
+ */
+struct clkstat_nl_slot {
+	__u32 slot;
+	__u32 pad;
+	__u64 count;
+	__u64 sum;
+};
+
+#endif /* _UAPI_CLKSTAT_NETLINK_H */

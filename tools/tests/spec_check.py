@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The netlink spec (Documentation/netlink/specs/clkstat.yaml) against the
+C header (kmod/uapi/clkstat_netlink.h): the same commands, attributes and
+control operations, with the same values, and the same family name and
+version.  Exits 1 naming the first difference."""
+import re
+import sys
+
+import yaml
+
+top = sys.argv[1]
+spec = yaml.safe_load(open(f"{top}/Documentation/netlink/specs/clkstat.yaml"))
+header = open(f"{top}/kmod/uapi/clkstat_netlink.h").read()
+
+
+def c_enum(name):
+    """Entry names of a C enum in order, with explicit values honoured."""
+    body = re.search(r"enum %s \{(.*?)\};" % name, header, re.S).group(1)
+    out, value = [], 0
+    for line in body.splitlines():
+        m = re.match(r"\s*(\w+)(?:\s*=\s*(\w+))?,", line)
+        if not m or m.group(1).startswith("__"):
+            continue
+        value = int(m.group(2), 0) if m.group(2) else value
+        out.append((m.group(1), value))
+        value += 1
+    return out
+
+
+def spec_names(entries, prefix):
+    out, value = [], 0
+    for e in entries:
+        name = e if isinstance(e, str) else e["name"]
+        if isinstance(e, dict) and "value" in e:
+            value = e["value"]
+        out.append(((prefix + name).upper().replace("-", "_"), value))
+        value += 1
+    return out
+
+
+def check(what, c, s):
+    if c != s:
+        for a, b in zip(c, s):
+            if a != b:
+                sys.exit(f"spec_check: {what}: header {a}, spec {b}")
+        sys.exit(f"spec_check: {what}: {len(c)} in the header, {len(s)} in the spec")
+
+
+name = re.search(r'#define CLKSTAT_GENL_NAME\s+"(\w+)"', header).group(1)
+version = int(re.search(r"#define CLKSTAT_GENL_VERSION\s+(\d+)", header).group(1))
+if spec["name"] != name or spec["version"] != version:
+    sys.exit(f"spec_check: family {spec['name']} v{spec['version']}, header {name} v{version}")
+check("commands", c_enum("clkstat_nl_cmd"),
+      spec_names(spec["operations"]["list"], spec["operations"]["name-prefix"]))
+sets = {s["name"]: s for s in spec["attribute-sets"]}
+for cname, sname in (("clkstat_nl_attr", "clkstat"),
+                     ("clkstat_nl_metric_attr", "metric"),
+                     ("clkstat_nl_counter_attr", "counter")):
+    check(f"attributes {sname}", c_enum(cname),
+          spec_names(sets[sname]["attributes"], sets[sname]["name-prefix"]))
+ops = [d for d in spec["definitions"] if d["name"] == "ctrl-op"][0]
+check("ctrl-op", c_enum("clkstat_nl_ctrl_op"),
+      spec_names(ops["entries"], "clkstat-ctrl-"))
+print("spec_check: spec and header agree")
