@@ -166,6 +166,19 @@ struct clkstat_nl_dump {
 	struct clkstat_snapshot snap[];
 };
 
+static int clkstat_nl_hist_done(struct netlink_callback *cb)
+{
+	struct clkstat_nl_dump *d = (struct clkstat_nl_dump *)cb->args[0];
+	unsigned int i;
+
+	if (!d)
+		return 0;
+	for (i = 0; i < d->n; i++)
+		clkstat_snapshot_free(&d->snap[i]);
+	kvfree(d);
+	return 0;
+}
+
 static int clkstat_nl_hist_start(struct netlink_callback *cb)
 {
 	struct clkstat_nl_dump *d;
@@ -191,20 +204,12 @@ static int clkstat_nl_hist_start(struct netlink_callback *cb)
 	}
 	clkstat_registry_unlock();
 	cb->args[0] = (long)d;
+	/* A failed start is not followed by done: free here. */
+	if (ret) {
+		clkstat_nl_hist_done(cb);
+		cb->args[0] = 0;
+	}
 	return ret;
-}
-
-static int clkstat_nl_hist_done(struct netlink_callback *cb)
-{
-	struct clkstat_nl_dump *d = (struct clkstat_nl_dump *)cb->args[0];
-	unsigned int i;
-
-	if (!d)
-		return 0;
-	for (i = 0; i < d->n; i++)
-		clkstat_snapshot_free(&d->snap[i]);
-	kvfree(d);
-	return 0;
 }
 
 static u64 clkstat_nl_total(const struct clkstat_snapshot *s, unsigned int cpu)
