@@ -33,6 +33,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 #include "hook.h"
+#include "probes.h"
 
 static unsigned int calls = 200000;
 module_param(calls, uint, 0444);
@@ -127,11 +128,6 @@ static u64 bench_hits_total(void)
 	return sum;
 }
 
-static u64 tsc_to_ns(u64 cycles)
-{
-	return div_u64(cycles * 1000, max(tsc_khz / 1000, 1U));
-}
-
 /* One hot round, and with @cold the cold calls too. */
 static void bench_measure(struct bench_result *r, bool cold)
 {
@@ -159,7 +155,7 @@ static void bench_measure(struct bench_result *r, bool cold)
 		clkstat_bench_target(i, 1, 2);
 		t1 = rdtsc_ordered();
 		preempt_enable();
-		r->cold_ns += tsc_to_ns(t1 - t0);
+		r->cold_ns += clkstat_tsc_ns(t1 - t0);
 		cond_resched();
 	}
 	r->hits = bench_hits_total() - hits0;
@@ -233,6 +229,10 @@ static int __init hookbench_init(void)
 		pr_err("clkstat_hookbench: calls=%u rounds=%u: calls must be a positive multiple of %d, rounds in 1..100\n",
 		       calls, rounds, CHUNK);
 		return -EINVAL;
+	}
+	if (!tsc_khz) {
+		pr_err("clkstat_hookbench: cold calls are timed with the TSC, and tsc_khz is 0\n");
+		return -EOPNOTSUPP;
 	}
 	if (!cold_calls || !evict_kb || evict_kb > 262144) {
 		pr_err("clkstat_hookbench: cold_calls=%u evict_kb=%u: both must be positive, evict_kb at most 262144\n",

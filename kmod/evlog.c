@@ -30,7 +30,8 @@ struct clkstat_evring {
 
 static struct clkstat_evring **clkstat_rings;	/* one per possible CPU */
 static unsigned int clkstat_ev_entries;		/* per CPU; 0: off */
-static atomic64_t clkstat_ev_ids = ATOMIC64_INIT(0);
+/* Correlation ids are drawn per CPU: no shared cache line on a wakeup. */
+static DEFINE_PER_CPU(u64, clkstat_ev_ids);
 
 static const char *const clkstat_ev_names[CLKSTAT_EV_NTYPES] = {
 	[CLKSTAT_EV_WAKEUP] = "wakeup",
@@ -99,11 +100,20 @@ bool clkstat_evlog_on(void)
 /**
  * clkstat_evlog_new_id() - a correlation id for a new interval
  *
- * Return: a number never returned before since load, never 0.
+ * Any context.  The id is the CPU's own count times 4096 plus the CPU
+ * number (CPUs past 4095 share low bits, and may repeat an id).
+ *
+ * Return: a number not returned before since load, never 0.
  */
-u64 clkstat_evlog_new_id(void)
+u64 notrace clkstat_evlog_new_id(void)
 {
-	return atomic64_inc_return(&clkstat_ev_ids);
+	u64 id;
+
+	preempt_disable_notrace();
+	id = this_cpu_inc_return(clkstat_ev_ids) << 12 |
+	     (raw_smp_processor_id() & 0xfff);
+	preempt_enable_notrace();
+	return id;
 }
 
 /**

@@ -119,11 +119,9 @@ struct clkstat_metric *clkstat_metric_get(const char *name,
 					  unsigned int ncounters)
 {
 	struct clkstat_metric *m;
-	char id[CLKSTAT_ID_MAX];
 
-	snprintf(id, sizeof(id), "%s.%s", name, variant);
 	mutex_lock(&clkstat_metrics_lock);
-	m = clkstat_metric_find(id);
+	m = clkstat_metric_find_in(name, variant);
 	mutex_unlock(&clkstat_metrics_lock);
 	return m ?: clkstat_metric_create(name, variant, frac_bits,
 					  counter_names, ncounters);
@@ -184,6 +182,26 @@ struct clkstat_metric *clkstat_metric_find(const char *id)
 
 	list_for_each_entry(m, &clkstat_metrics, node)
 		if (!strcmp(m->id, id))
+			return m;
+	return NULL;
+}
+
+/**
+ * clkstat_metric_find_in() - look a metric up by name and variant
+ * @name: its name
+ * @variant: its variant
+ *
+ * As clkstat_metric_find() for the identity "name.variant".
+ *
+ * Return: the metric, or NULL.
+ */
+struct clkstat_metric *clkstat_metric_find_in(const char *name,
+					      const char *variant)
+{
+	struct clkstat_metric *m;
+
+	list_for_each_entry(m, &clkstat_metrics, node)
+		if (!strcmp(m->name, name) && !strcmp(m->variant, variant))
 			return m;
 	return NULL;
 }

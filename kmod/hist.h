@@ -81,6 +81,8 @@ struct clkstat_metric *clkstat_metric_get(const char *name,
 void clkstat_metric_destroy(struct clkstat_metric *m);
 void clkstat_metric_destroy_name(const char *name);
 struct clkstat_metric *clkstat_metric_find(const char *id);
+struct clkstat_metric *clkstat_metric_find_in(const char *name,
+					      const char *variant);
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on);
 void clkstat_metric_reset(struct clkstat_metric *m);
 void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,

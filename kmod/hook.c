@@ -35,6 +35,23 @@ const struct clkstat_backend *clkstat_backend_find(const char *name)
 EXPORT_SYMBOL_GPL(clkstat_backend_find);
 
 /**
+ * clkstat_backend_names() - every variant's name, for messages
+ * @buf: where to write them, separated by ", "
+ * @len: its size
+ */
+void clkstat_backend_names(char *buf, size_t len)
+{
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(clkstat_backends); i++) {
+		if (i)
+			strlcat(buf, ", ", len);
+		strlcat(buf, clkstat_backends[i]->name, len);
+	}
+}
+
+/**
  * clkstat_hooks_attach() - attach every hook of a probe, or none
  * @b: the backend (variant)
  * @hooks: the hooks

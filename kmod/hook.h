@@ -71,6 +71,7 @@ extern const struct clkstat_backend clkstat_backend_kprobe_int3;
 extern const struct clkstat_backend clkstat_backend_tracepoint;
 
 const struct clkstat_backend *clkstat_backend_find(const char *name);
+void clkstat_backend_names(char *buf, size_t len);
 /*
  * Set by the kprobe-int3 variant around its handler calls: whether the
  * code that hit the breakpoint ran in task context.  The int3 trap enters

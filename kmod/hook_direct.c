@@ -138,6 +138,8 @@ static void clkstat_direct_detach(struct clkstat_hook *h)
 
 	WARN_ON(unregister_ftrace_direct(slot->ret_ip - MCOUNT_INSN_SIZE,
 					 (unsigned long)clkstat_direct_tramp));
+	if (slot->wrapper)
+		clkstat_exit_unwrap(slot->wrapper);
 	slot->retired = true;
 	h->priv = NULL;
 }
@@ -155,8 +157,6 @@ static void clkstat_direct_sync(void)
 	clkstat_exit_wait();
 	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
 		if (clkstat_direct_slots[i].retired) {
-			if (clkstat_direct_slots[i].wrapper)
-				clkstat_exit_unwrap(clkstat_direct_slots[i].wrapper);
 			WRITE_ONCE(clkstat_direct_slots[i].ret_ip, 0);
 			clkstat_direct_slots[i].retired = false;
 		}

@@ -16,10 +16,13 @@
  * on and returns one integer.  The per-call state (the cookie) lives on
  * the wrapper's stack, so the hooked function may sleep or be preempted.
  *
- * Unloading: after the variant's own wait (no CPU between the patched
- * site and a wrapper), clkstat_exit_wait() waits until no call is inside
- * a wrapper's body (per-CPU in/out counts), then for RCU-tasks once more,
- * for tasks preempted in a wrapper's last instructions.
+ * Detaching: the variant unpatches the site and retires the wrapper
+ * (clkstat_exit_unwrap()); after the variant's own wait (no CPU between
+ * the patched site and a wrapper), its sync calls clkstat_exit_wait()
+ * once for all hooks detached together.  That waits until no call is
+ * inside a wrapper's body (per-CPU in/out counts), then for RCU-tasks once
+ * more, for tasks preempted in a wrapper's last instructions, and only
+ * then makes the retired wrappers available again.
  */
 #include <linux/delay.h>
 #include <linux/percpu.h>
@@ -42,6 +45,7 @@ struct clkstat_exit_slot {
 	clkstat_enter_fn enter;
 	clkstat_exit_fn exit;
 	bool used;
+	bool retired;		/* unwrapped; free after the next wait */
 };
 
 static struct clkstat_exit_slot clkstat_exit_slots[CLKSTAT_EXIT_SLOTS];
@@ -110,6 +114,7 @@ unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr)
 		s->enter = h->enter;
 		s->exit = h->exit;
 		s->used = true;
+		s->retired = false;
 		return (unsigned long)clkstat_exit_wrappers[i];
 	}
 	pr_err("clkstat: cannot hook the exit of %s: all %d exit wrappers in use\n",
@@ -121,8 +126,8 @@ unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr)
  * clkstat_exit_unwrap() - give a wrapper back
  * @wrapper: from clkstat_exit_wrap()
  *
- * Only once no call can reach it any more and clkstat_exit_wait() has
- * returned.
+ * Once the hooked site no longer leads to it.  Calls may still be inside:
+ * the wrapper keeps its hook until the next clkstat_exit_wait().
  */
 void clkstat_exit_unwrap(unsigned long wrapper)
 {
@@ -130,7 +135,7 @@ void clkstat_exit_unwrap(unsigned long wrapper)
 
 	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++)
 		if ((unsigned long)clkstat_exit_wrappers[i] == wrapper)
-			clkstat_exit_slots[i].used = false;
+			clkstat_exit_slots[i].retired = true;
 }
 
 static long clkstat_exit_calls_inside(void)
@@ -144,16 +149,31 @@ static long clkstat_exit_calls_inside(void)
 }
 
 /**
- * clkstat_exit_wait() - wait until no call is inside a wrapper
+ * clkstat_exit_wait() - wait until no call is inside a wrapper, then free
+ * the retired ones
  *
- * Called after the variant has made sure that no new call can enter one.
- * A hooked function may sleep (a clocksource switch waits for
- * stop_machine()), so this sleeps too.
+ * Called after the variant has made sure that no new call can enter a
+ * retired wrapper.  A hooked function may sleep (a clocksource switch
+ * waits for stop_machine()), so this sleeps too.  Does nothing when no
+ * wrapper is retired.
  */
 void clkstat_exit_wait(void)
 {
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++)
+		any |= clkstat_exit_slots[i].retired;
+	if (!any)
+		return;
 	while (clkstat_exit_calls_inside())
 		usleep_range(1000, 5000);
 	/* For a task preempted after its decrement, still in the wrapper. */
 	synchronize_rcu_tasks();
+	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
+		if (clkstat_exit_slots[i].retired) {
+			clkstat_exit_slots[i].retired = false;
+			clkstat_exit_slots[i].used = false;
+		}
+	}
 }

@@ -117,18 +117,20 @@ static void clkstat_ftrace_detach(struct clkstat_hook *h)
 	 */
 	unregister_ftrace_function(&fh->ops);
 	ftrace_free_filter(&fh->ops);
-	if (fh->wrapper) {
-		/* No call can reach the wrapper now; wait for those inside. */
-		clkstat_exit_wait();
+	/* No call can reach the wrapper now; the sync waits for those inside. */
+	if (fh->wrapper)
 		clkstat_exit_unwrap(fh->wrapper);
-	}
 	kfree(fh);
 	h->priv = NULL;
 }
 
-/* unregister_ftrace_function() and clkstat_exit_wait() have waited. */
+/*
+ * unregister_ftrace_function() has waited for the callbacks; calls sent
+ * to exit wrappers may still be inside them.
+ */
 static void clkstat_ftrace_sync(void)
 {
+	clkstat_exit_wait();
 }
 
 const struct clkstat_backend clkstat_backend_ftrace = {

@@ -69,8 +69,11 @@ static int clkstat_check_params(void)
 	}
 	clkstat_backend = clkstat_backend_find(variant);
 	if (!clkstat_backend) {
-		pr_err("clkstat: variant=%s: unknown variant (known: direct, ftrace, kprobe, kprobe-int3, tracepoint)\n",
-		       variant);
+		char known[96];
+
+		clkstat_backend_names(known, sizeof(known));
+		pr_err("clkstat: variant=%s: unknown variant (known: %s)\n",
+		       variant, known);
 		return -EINVAL;
 	}
 	ret = clkstat_probes_select(probes);

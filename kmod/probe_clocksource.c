@@ -79,11 +79,6 @@ static u64 notrace cs_now_nested(void)
 	return now;
 }
 
-static u64 notrace cs_tsc_ns(u64 cycles)
-{
-	return mul_u64_u32_div(cycles, 1000000, tsc_khz);
-}
-
 /* The first clocksource read after a switch closes the switch's gap. */
 static void notrace csw_read_seen(void)
 {
@@ -113,7 +108,7 @@ static void notrace csr_exit(unsigned int which, u64 t0)
 
 	if (!t0)
 		return;
-	ns = t1 > t0 ? cs_tsc_ns(t1 - t0) : 0;
+	ns = t1 > t0 ? clkstat_tsc_ns(t1 - t0) : 0;
 	clkstat_record(csr_metric[which], ns);
 	if (clkstat_evlog_on() && clkstat_metric_recording(csr_metric[which]))
 		clkstat_evlog_add(CLKSTAT_EV_CS_READ, cs_now_nested(), 0,

@@ -189,8 +189,7 @@ static void notrace tk_read(unsigned int func)
 
 	if (!clkstat_hooked_in_task() || !clkstat_task_selected(p))
 		return;
-	if (clkstat_metric_recording(tk_reads))
-		clkstat_count(tk_reads, func);
+	clkstat_count(tk_reads, func);	/* counts only while recording */
 	if (READ_ONCE(clkstat_clockoff))
 		clkstat_clockoff_sample(clkstat_now());
 	if (clkstat_tkread_wants())

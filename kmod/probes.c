@@ -47,6 +47,21 @@ static struct clkstat_probe *clkstat_probe_by_name(const char *name)
 	return NULL;
 }
 
+/* The names of n probes, joined by sep. */
+static void clkstat_join(char *buf, size_t len,
+			 struct clkstat_probe *const *p, unsigned int n,
+			 const char *sep)
+{
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strlcat(buf, sep, len);
+		strlcat(buf, p[i]->name, len);
+	}
+}
+
 /**
  * clkstat_probes_select() - choose the probes to enable, from probes=
  * @list: comma-separated probe names; an empty string enables nothing
@@ -58,6 +73,7 @@ int clkstat_probes_select(const char *list)
 	struct clkstat_probe *p;
 	char *dup, *s, *name;
 	unsigned int i;
+	char known[96];
 	int ret = 0;
 
 	clkstat_nactive = 0;
@@ -70,8 +86,10 @@ int clkstat_probes_select(const char *list)
 	while ((name = strsep(&s, ",")) != NULL) {
 		p = clkstat_probe_by_name(name);
 		if (!p) {
-			pr_err("clkstat: probes=%s: unknown probe '%s' (known: ttwu, tkread, csread, csswitch, clockoff, marker)\n",
-			       list, name);
+			clkstat_join(known, sizeof(known), clkstat_known_probes,
+				     ARRAY_SIZE(clkstat_known_probes), ", ");
+			pr_err("clkstat: probes=%s: unknown probe '%s' (known: %s)\n",
+			       list, name, known);
 			ret = -EINVAL;
 			break;
 		}
@@ -237,14 +255,12 @@ static void clkstat_handover_begin(const char *variant)
 static void clkstat_handover_end(const char *from, const char *to)
 {
 	struct clkstat_metric *m, *n;
-	char id[CLKSTAT_ID_MAX];
 
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node) {
 		if (strcmp(m->variant, from) || !m->handover)
 			continue;
-		snprintf(id, sizeof(id), "%s.%s", m->name, to);
-		n = clkstat_metric_find(id);
+		n = clkstat_metric_find_in(m->name, to);
 		if (n)
 			clkstat_metric_set_recording(n, true);
 	}
@@ -286,6 +302,9 @@ int clkstat_probes_switch(const char *name)
 	clkstat_handover_begin(old->name);
 	clkstat_detach(old, clkstat_nactive);
 	ret = clkstat_bind(b->name, old->name);
+	if (ret)
+		pr_warn_ratelimited("clkstat: control: variant %s: cannot create its metrics: %d\n",
+				    name, ret);
 	if (!ret) {
 		clkstat_debugfs_add_files();
 		ret = clkstat_attach(b);
@@ -355,12 +374,5 @@ int clkstat_command(const struct clkstat_cmd *cmd)
  */
 void clkstat_probes_names(char *buf, size_t len)
 {
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < clkstat_nactive; i++) {
-		if (i)
-			strlcat(buf, ",", len);
-		strlcat(buf, clkstat_active[i]->name, len);
-	}
+	clkstat_join(buf, len, clkstat_active, clkstat_nactive, ",");
 }

@@ -6,7 +6,10 @@
 #ifndef _CLKSTAT_PROBES_H
 #define _CLKSTAT_PROBES_H
 
+#include <linux/math64.h>
 #include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <asm/tsc.h>
 #include "hist.h"
 #include "hook.h"
 
@@ -95,6 +98,15 @@ static inline bool clkstat_tkread_wants(void)
 static __always_inline u64 clkstat_now(void)
 {
 	return ktime_get_mono_fast_ns();
+}
+
+/*
+ * TSC cycles to ns, for short intervals timed on one CPU without reading
+ * a clocksource (csread; the hook benchmark).  Needs tsc_khz != 0.
+ */
+static __always_inline u64 clkstat_tsc_ns(u64 cycles)
+{
+	return mul_u64_u32_div(cycles, 1000000, tsc_khz);
 }
 
 #endif /* _CLKSTAT_PROBES_H */

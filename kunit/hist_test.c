@@ -189,6 +189,8 @@ static void hist_get_and_destroy_name(struct kunit *test)
 	clkstat_registry_lock();
 	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_get.va"), a);
 	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_get.vb"), b);
+	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find_in("kunit_get", "vb"), b);
+	KUNIT_EXPECT_NULL(test, clkstat_metric_find_in("kunit_get", "vc"));
 	clkstat_registry_unlock();
 	clkstat_metric_destroy_name("kunit_get");
 	clkstat_registry_lock();
