@@ -15,10 +15,14 @@ TEST_LDLIBS = -lcmocka
 
 NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LDLIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
+JSON_LDLIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 
 TOOLS = tools/workload/clkstat-pingpong tools/clkstat-report
 UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
-	     tools/tests/nl_fuzz
+	     tools/tests/nl_fuzz tools/tests/snapshot_test \
+	     tools/tests/render_test tools/tests/render_demo \
+	     tools/tests/model_test
 
 .PHONY: all module tools check demo bench clean
 all: module tools
@@ -32,9 +36,36 @@ tools: $(TOOLS) $(UNIT_TESTS)
 tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
-REPORT_SRC = tools/report/main.c tools/report/nl.c
-tools/clkstat-report: $(REPORT_SRC) tools/report/nl.h kmod/uapi/clkstat_netlink.h
-	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $(REPORT_SRC) $(NL_LDLIBS)
+# clkstat-report: the core (model, statistics, renderers, snapshot files)
+# is also linked into its unit tests; the netlink and record parts are not.
+REPORT_HDR = $(wildcard tools/report/*.h) kmod/uapi/clkstat_netlink.h \
+	     kmod/uapi/clkstat_buckets.h kmod/uapi/clkstat_hist_math.h \
+	     kmod/version.h
+REPORT_CORE = tools/report/model.c tools/report/stats.c \
+	      tools/report/render_text.c tools/report/render_csv.c \
+	      tools/report/render_json.c tools/report/render_openmetrics.c \
+	      tools/report/render_raw.c tools/report/snapshot_lex.c \
+	      tools/report/snapshot_read.c tools/report/snapshot_write.c
+REPORT_SRC = tools/report/main.c tools/report/nl.c tools/report/nl_events.c \
+	     tools/report/meta.c tools/report/record.c $(REPORT_CORE)
+tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) -o $@ $(REPORT_SRC) \
+		$(NL_LDLIBS) $(JSON_LDLIBS) -lm
+
+tools/tests/snapshot_test: tools/tests/snapshot_test.c $(REPORT_CORE) $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) \
+		$(TEST_LDLIBS) -lm
+
+tools/tests/render_test: tools/tests/render_test.c tools/tests/hist_build.h $(REPORT_CORE) $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) \
+		$(TEST_LDLIBS) -lm
+
+tools/tests/model_test: tools/tests/model_test.c tools/report/model.c tools/report/meta.c $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< tools/report/model.c \
+		tools/report/meta.c $(TEST_LDLIBS)
+
+tools/tests/render_demo: tools/tests/render_demo.c tools/tests/hist_build.h $(REPORT_CORE) $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) -lm
 
 tools/tests/nl_fuzz: tools/tests/nl_fuzz.c kmod/uapi/clkstat_netlink.h
 	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LDLIBS)

@@ -98,6 +98,16 @@ bool clkstat_evlog_on(void)
 }
 
 /**
+ * clkstat_evlog_entries() - the size of the event log
+ *
+ * Return: events per CPU (the events= parameter), 0 without a log.
+ */
+unsigned int clkstat_evlog_entries(void)
+{
+	return READ_ONCE(clkstat_ev_entries);
+}
+
+/**
  * clkstat_evlog_new_id() - a correlation id for a new interval
  *
  * Any context.  The id is the CPU's own count times 4096 plus the CPU
@@ -172,8 +182,20 @@ static int clkstat_ev_cmp(const void *a, const void *b)
 }
 
 /**
+ * clkstat_evlog_type_name() - an event type's name, as the log prints it
+ * @type: enum clkstat_event_type
+ *
+ * Return: the name, or "?" for a type that does not exist.
+ */
+const char *clkstat_evlog_type_name(unsigned int type)
+{
+	return type < CLKSTAT_EV_NTYPES ? clkstat_ev_names[type] : "?";
+}
+
+/**
  * clkstat_evlog_open() - copy the log for one reader
- * @priv: set to the copy, for clkstat_evlog_show() and _release()
+ * @priv: set to the copy, a struct clkstat_evview, for the seq_file
+ *	  operations (or another reader) and clkstat_evlog_release()
  *
  * Return: 0, -ENOENT without an event log, or -ENOMEM.
  */
@@ -278,8 +300,7 @@ static int clkstat_ev_show(struct seq_file *sf, void *p)
 	}
 	e = &v->ev[i - 1];
 	seq_printf(sf, "%llu %s %u %u ", e->ts,
-		   e->type < CLKSTAT_EV_NTYPES ? clkstat_ev_names[e->type] : "?",
-		   e->cpu, e->pid);
+		   clkstat_evlog_type_name(e->type), e->cpu, e->pid);
 	if (e->corr)
 		seq_printf(sf, "%llu ", e->corr);
 	else

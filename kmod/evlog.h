@@ -34,7 +34,10 @@ struct clkstat_event {
 	char text[CLKSTAT_EVENT_TEXT];	/* clocksource name, marker text */
 };
 
-/* What a reader holds: the complete events of every ring, sorted. */
+/*
+ * What a reader holds (the copy clkstat_evlog_open() returns): the complete
+ * events of every ring, sorted.
+ */
 struct clkstat_evview {
 	size_t n;
 	u64 overwritten;		/* events lost to a full ring */
@@ -44,10 +47,12 @@ struct clkstat_evview {
 int clkstat_evlog_init(unsigned int entries);
 void clkstat_evlog_exit(void);
 bool clkstat_evlog_on(void);
+unsigned int clkstat_evlog_entries(void);
 u64 clkstat_evlog_new_id(void);
 void clkstat_evlog_add(enum clkstat_event_type type, u64 ts, u64 corr,
 		       u32 pid, const u64 *latency, const char *text);
 
+const char *clkstat_evlog_type_name(unsigned int type);
 int clkstat_evlog_open(void **priv);
 void clkstat_evlog_release(void *priv);
 /* Prints a copy from clkstat_evlog_open(), set as the seq_file's private. */

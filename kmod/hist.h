@@ -16,17 +16,13 @@
 #include <linux/preempt.h>
 #include <linux/list.h>
 #include "uapi/clkstat_buckets.h"
+#include "uapi/clkstat_hist_math.h"
 
 #define CLKSTAT_NAME_MAX	32
 #define CLKSTAT_VARIANT_MAX	16
 /* A metric's identity: "name.variant", e.g. "ttwu_enqueue.direct". */
 #define CLKSTAT_ID_MAX		(CLKSTAT_NAME_MAX + CLKSTAT_VARIANT_MAX)
 #define CLKSTAT_MAX_COUNTERS	8
-
-struct clkstat_slot {
-	u64 count;
-	u64 sum;	/* of (sample >> clkstat_slot_sum_shift()) */
-};
 
 /* One CPU's share of a metric.  min is U64_MAX while the CPU has no sample. */
 struct clkstat_cpu_hist {
@@ -105,13 +101,7 @@ clkstat_snapshot_cpu(const struct clkstat_snapshot *s, unsigned int cpu)
 	return (struct clkstat_cpu_hist *)((char *)s->data + cpu * s->stride);
 }
 
-/* hist_stats.c: pure functions over one CPU's (or the sum's) slots. */
-u64 clkstat_hist_total(const struct clkstat_slot *slot, unsigned int nslots);
-u64 clkstat_slot_mean(const struct clkstat_slot *slot, unsigned int idx,
-		      unsigned int frac_bits);
-u64 clkstat_hist_quantile(const struct clkstat_slot *slot,
-			  unsigned int nslots, unsigned int frac_bits,
-			  u64 total, u64 min, u64 max, u32 num, u32 den);
+/* hist_stats.c: a pure function over one CPU's (or the sum's) slots. */
 void clkstat_hist_summarize(const struct clkstat_cpu_hist *h,
 			    unsigned int nslots, unsigned int frac_bits,
 			    struct clkstat_summary *sum);

@@ -5,13 +5,17 @@
  * kmod/uapi/clkstat_netlink.h.
  *
  * GET_INFO (do): module version, ABI, frac_bits, probes, attached variant,
- * current clocksource, possible CPUs, whether anything records, switches.
+ * current clocksource, possible CPUs, whether anything records, switches,
+ * the event log's size.
  * GET_HIST (dump): every metric is copied when the dump starts, so all its
  * messages describe the same instant; then one message per (metric, CPU
  * with samples, and the all-CPU sum), the slots split over as many
  * messages as it takes, at most CLKSTAT_NL_SLOTS per message (3 KB, so
  * that a message fits a page, and so that the tests see histograms span
- * messages).  CTRL (do): the debugfs control commands.
+ * messages).  CTRL (do): the debugfs control commands.  GET_EVENTS (dump):
+ * the event log, copied when the dump starts as debugfs "events" copies it
+ * at open(), its counts in the first message, then as many events per
+ * message as fit; -ENODATA without an event log.
  *
  * Every request attribute is validated by the family's policy (strict:
  * unknown attributes are rejected).  Reads need CAP_PERFMON or
@@ -22,6 +26,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include "control.h"
+#include "evlog.h"
 #include "hist.h"
 #include "netlink.h"
 #include "probes.h"
@@ -110,7 +115,8 @@ static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u8(msg, CLKSTAT_A_RECORDING, clkstat_nl_any_recording()) ||
 	    nla_put_u64_64bit(msg, CLKSTAT_A_SWITCHES, switches,
 			      CLKSTAT_A_PAD) ||
-	    nla_put_u32(msg, CLKSTAT_A_TGID, READ_ONCE(clkstat_filter_tgid)))
+	    nla_put_u32(msg, CLKSTAT_A_TGID, READ_ONCE(clkstat_filter_tgid)) ||
+	    nla_put_u32(msg, CLKSTAT_A_EV_ENTRIES, clkstat_evlog_entries()))
 		goto err;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -343,6 +349,93 @@ static int clkstat_nl_hist_dump(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * GET_EVENTS: cb->args[0] is the copy (struct clkstat_evview), args[1] the
+ * next event to send, args[2] nonzero once the first message is out.
+ */
+static int clkstat_nl_events_done(struct netlink_callback *cb)
+{
+	clkstat_evlog_release((void *)cb->args[0]);
+	cb->args[0] = 0;
+	return 0;
+}
+
+static int clkstat_nl_events_start(struct netlink_callback *cb)
+{
+	void *view;
+	int ret;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	ret = clkstat_evlog_open(&view);
+	if (ret)
+		return ret == -ENOENT ? -ENODATA : ret;
+	/* Nothing else can fail: done() frees the copy. */
+	cb->args[0] = (long)view;
+	return 0;
+}
+
+static int clkstat_nl_put_event(struct sk_buff *skb,
+				const struct clkstat_event *e)
+{
+	struct nlattr *nest = nla_nest_start(skb, CLKSTAT_A_EVENT);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, CLKSTAT_A_E_TS, e->ts, CLKSTAT_A_E_PAD) ||
+	    nla_put_string(skb, CLKSTAT_A_E_TYPE,
+			   clkstat_evlog_type_name(e->type)) ||
+	    nla_put_u32(skb, CLKSTAT_A_E_CPU, e->cpu) ||
+	    nla_put_u32(skb, CLKSTAT_A_E_PID, e->pid) ||
+	    nla_put_u64_64bit(skb, CLKSTAT_A_E_CORR, e->corr,
+			      CLKSTAT_A_E_PAD) ||
+	    (e->has_latency &&
+	     nla_put_u64_64bit(skb, CLKSTAT_A_E_LATENCY, e->latency,
+			       CLKSTAT_A_E_PAD)) ||
+	    (e->text[0] && nla_put_string(skb, CLKSTAT_A_E_TEXT, e->text))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One message per call: the counts if first, then as many events as fit. */
+static int clkstat_nl_events_dump(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	const struct clkstat_evview *v = (void *)cb->args[0];
+	size_t from = cb->args[1], i;
+	bool first = !cb->args[2];
+	void *hdr;
+
+	if (!first && from >= v->n)
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			  cb->nlh->nlmsg_seq, &clkstat_nl_family, NLM_F_MULTI,
+			  CLKSTAT_CMD_GET_EVENTS);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (first &&
+	    (nla_put_u64_64bit(skb, CLKSTAT_A_EV_COUNT, v->n, CLKSTAT_A_PAD) ||
+	     nla_put_u64_64bit(skb, CLKSTAT_A_EV_OVERWRITTEN, v->overwritten,
+			       CLKSTAT_A_PAD)))
+		goto cancel;
+	for (i = from; i < v->n; i++)
+		if (clkstat_nl_put_event(skb, &v->ev[i]))
+			break;
+	/* Not even one event fit an empty message: it never will. */
+	if (!first && i == from)
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	cb->args[1] = i;
+	cb->args[2] = 1;
+	return skb->len;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
 static const struct genl_ops clkstat_nl_ops[] = {
 	{
 		.cmd = CLKSTAT_CMD_GET_INFO,
@@ -358,6 +451,12 @@ static const struct genl_ops clkstat_nl_ops[] = {
 		.cmd = CLKSTAT_CMD_CTRL,
 		.doit = clkstat_nl_ctrl,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = CLKSTAT_CMD_GET_EVENTS,
+		.start = clkstat_nl_events_start,
+		.dumpit = clkstat_nl_events_dump,
+		.done = clkstat_nl_events_done,
 	},
 };
 

@@ -2,29 +2,43 @@
 # The demo: boot a QEMU guest on Debian's stock kernel, load clkstat with the
 # ttwu and tkread probes (default variant, direct), run a wakeup-heavy
 # workload (hackbench, then the pinned ping-pong reading the clock after
-# each wakeup), switch to the kprobe variant and run the ping-pong again,
-# and print every debugfs file: each metric once per variant.
+# each wakeup), and print the report: clkstat-report's table and histogram
+# of the headline metric, every metric's summary, then `record` of 4 runs
+# alternating the direct and kprobe variants, reported per variant from the
+# snapshot file, and one debugfs file for comparison.
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
+mkdir -p build
 tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	set -e
+	R=tools/clkstat-report
+	PP=tools/workload/clkstat-pingpong
 	echo "### insmod kmod/clkstat.ko probes=ttwu,tkread"
 	insmod kmod/clkstat.ko probes=ttwu,tkread
 	echo "### hackbench -g 4 -l 500 (wakeup storm), then 2000 pinned ping-pong rounds,"
 	echo "### half of them migrating, each wakeup followed by a clock_gettime syscall"
 	hackbench -g 4 -l 500 -P
-	tools/workload/clkstat-pingpong -n 1000 -c 0,1 --reads 1 > /dev/null
-	tools/workload/clkstat-pingpong -n 1000 -c 0,1 --reads 1 --migrate > /dev/null
-	echo "### echo \"variant kprobe\" > control, and the ping-pong again"
-	echo "variant kprobe" > /sys/kernel/debug/clkstat/control
-	tools/workload/clkstat-pingpong -n 1000 -c 0,1 --reads 1 > /dev/null
-	tools/workload/clkstat-pingpong -n 1000 -c 0,1 --reads 1 --migrate > /dev/null
+	$PP -n 1000 -c 0,1 --reads 1 > /dev/null
+	$PP -n 1000 -c 0,1 --reads 1 --migrate > /dev/null
 	echo stop > /sys/kernel/debug/clkstat/control
-	for f in /sys/kernel/debug/clkstat/*; do
-		echo "### cat $f"
-		cat "$f"
-	done
+	echo "### clkstat-report --metric ttwu_tkread"
+	$R --metric ttwu_tkread
+	echo "### clkstat-report --no-hist"
+	$R --no-hist
+	echo "### clkstat-report record -o build/demo/runs.json --runs 4 --variants direct,kprobe \\"
+	echo "###     -- clkstat-pingpong -n 500 -c 0,1 --reads 1 --migrate"
+	# (stderr through a pipe: one progress line per run, not a redrawn one)
+	$R record -o build/demo/runs.json --runs 4 --variants direct,kprobe \
+		-- $PP -n 500 -c 0,1 --reads 1 --migrate 2>&1 > /dev/null | cat
+	echo "### clkstat-report -i build/demo/runs.json info"
+	$R -i build/demo/runs.json info | grep -v "^param"
+	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread --no-hist   (4 runs pooled per variant)"
+	$R -i build/demo/runs.json --metric ttwu_tkread --no-hist
+	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv"
+	$R -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv
+	echo "### cat /sys/kernel/debug/clkstat/ttwu_tkread.direct | grep -v \"^slot\"   (the last run, for people)"
+	grep -v "^slot" /sys/kernel/debug/clkstat/ttwu_tkread.direct
 	rmmod clkstat' 2>&1 | tr -d '\r' |
 	# The first line shares the console with firmware escape codes.
 	sed -e 's/^.*### insmod/### insmod/' | sed -n '/^### insmod/,$p' |

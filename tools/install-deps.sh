@@ -15,8 +15,10 @@ pkgs=(
 	linux-source-6.1 flex bison bc libssl-dev libelf-dev dwarves xz-utils
 	# builds, checks and tests
 	build-essential kmod sparse libcmocka-dev valgrind python3
-	# clkstat-report: generic netlink through libnl
-	pkg-config libnl-3-dev libnl-genl-3-dev
+	# clkstat-report: generic netlink through libnl, snapshots through json-c
+	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev
+	# a strict OpenMetrics parser for the exporter's test (promtool below)
+	python3-prometheus-client
 	# checking the netlink spec (YAML) against the C header
 	python3-yaml
 	# workloads and the independent counts in the guest
@@ -32,5 +34,17 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "install-deps: installing ${missing[*]}" >&2
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+# promtool, Prometheus's own checker, for the OpenMetrics test.  It ships
+# only in the prometheus package, whose install would also enable and start
+# a Prometheus server on this machine; unpack the package instead.
+promdir=/var/cache/clkstat/prometheus
+if [ ! -x "$promdir/usr/bin/promtool" ] && ! command -v promtool > /dev/null; then
+	echo "install-deps: unpacking promtool from Debian's prometheus package into $promdir" >&2
+	mkdir -p "$(dirname "$promdir")"
+	tmp=$(mktemp -d)
+	( cd "$tmp" && apt-get download -qq prometheus ) >&2
+	dpkg-deb -x "$tmp"/prometheus_*.deb "$promdir.new"
+	rm -rf "$tmp" "$promdir" && mv "$promdir.new" "$promdir"
 fi
 echo "install-deps: all present" >&2

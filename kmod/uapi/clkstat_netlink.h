@@ -5,7 +5,8 @@
  * describes the same in the kernel's spec format).
  *
  * Requests and replies carry attributes of one space, CLKSTAT_A_*; a
- * metric's data nests CLKSTAT_A_M_* attributes inside CLKSTAT_A_METRIC.
+ * metric's data nests CLKSTAT_A_M_* attributes inside CLKSTAT_A_METRIC, an
+ * event of the event log CLKSTAT_A_E_* inside CLKSTAT_A_EVENT.
  */
 #ifndef _UAPI_CLKSTAT_NETLINK_H
 #define _UAPI_CLKSTAT_NETLINK_H
@@ -21,6 +22,13 @@ enum clkstat_nl_cmd {
 	CLKSTAT_CMD_GET_INFO,	/* do: module, parameters, state */
 	CLKSTAT_CMD_GET_HIST,	/* dump: one message per metric, CPU, chunk */
 	CLKSTAT_CMD_CTRL,	/* do: CLKSTAT_A_CTRL_OP and its argument */
+	/*
+	 * dump: the event log, copied when the dump starts, oldest first:
+	 * CLKSTAT_A_EV_COUNT and CLKSTAT_A_EV_OVERWRITTEN in the first
+	 * message, CLKSTAT_A_EVENT nests in every message, as many as fit.
+	 * -ENODATA when the module was loaded without an event log (events=0).
+	 */
+	CLKSTAT_CMD_GET_EVENTS,
 	__CLKSTAT_CMD_MAX,
 };
 #define CLKSTAT_CMD_MAX (__CLKSTAT_CMD_MAX - 1)
@@ -52,6 +60,10 @@ enum clkstat_nl_attr {
 	CLKSTAT_A_METRIC_ID,	/* string: "name.variant" or "name" */
 	CLKSTAT_A_METRIC,	/* nest: CLKSTAT_A_M_* */
 	CLKSTAT_A_PAD,
+	CLKSTAT_A_EV_ENTRIES,	/* u32: GET_INFO: events= per CPU, 0: no log */
+	CLKSTAT_A_EV_COUNT,	/* u64: events in the dump (first message) */
+	CLKSTAT_A_EV_OVERWRITTEN, /* u64: events lost to full rings (first) */
+	CLKSTAT_A_EVENT,	/* nest: CLKSTAT_A_E_*, one per event */
 	__CLKSTAT_A_MAX,
 };
 #define CLKSTAT_A_MAX (__CLKSTAT_A_MAX - 1)
@@ -80,6 +92,25 @@ enum clkstat_nl_counter_attr {
 	__CLKSTAT_A_C_MAX,
 };
 #define CLKSTAT_A_C_MAX (__CLKSTAT_A_C_MAX - 1)
+
+/*
+ * One event of GET_EVENTS, as a line of debugfs "events": TS, TYPE, CPU,
+ * PID and CORR always, LATENCY only for an event that closes an interval,
+ * TEXT only when not empty.
+ */
+enum clkstat_nl_event_attr {
+	CLKSTAT_A_E_UNSPEC,
+	CLKSTAT_A_E_TS,		/* u64: ns, CLOCK_MONOTONIC */
+	CLKSTAT_A_E_TYPE,	/* string: "wakeup", "enqueue", "marker", ... */
+	CLKSTAT_A_E_CPU,	/* u32 */
+	CLKSTAT_A_E_PID,	/* u32 */
+	CLKSTAT_A_E_CORR,	/* u64: correlation id, 0: none */
+	CLKSTAT_A_E_LATENCY,	/* u64: ns, the interval the event closes */
+	CLKSTAT_A_E_TEXT,	/* string: clocksource name, marker text */
+	CLKSTAT_A_E_PAD,
+	__CLKSTAT_A_E_MAX,
+};
+#define CLKSTAT_A_E_MAX (__CLKSTAT_A_E_MAX - 1)
 
 #define CLKSTAT_CPU_ALL		0xffffffffU
 

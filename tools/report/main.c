@@ -1,52 +1,444 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * clkstat-report - read the clkstat module over generic netlink.
+ * clkstat-report - read, print, export and record clkstat's histograms.
  *
- *   clkstat-report info                   module, parameters, state
- *   clkstat-report raw                    every histogram, slot by slot
- *   clkstat-report ctrl start|stop|reset [METRIC]
- *   clkstat-report ctrl tgid N | variant NAME
+ *   clkstat-report [report]   statistics and histograms of every metric
+ *   clkstat-report info       the module (or a snapshot's metadata)
+ *   clkstat-report raw        every histogram, slot by slot
+ *   clkstat-report events     the event log (live only)
+ *   clkstat-report ctrl ...   start, stop, reset, tgid, variant (live only)
+ *   clkstat-report record [...] [-- COMMAND...]   runs into a snapshot
  *
- * The statistics, --json/--csv/--format openmetrics, record and --input
- * come with issue 4's later parts.  Exit statuses: nl.h.
+ * The source is the live module over generic netlink, or with --input one
+ * or more snapshot files.  Documentation/clkstat-report.1 is the manual;
+ * the exit statuses are status.h's.
  */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "nl.h"
+#include "record.h"
+#include "render.h"
+#include "snapshot.h"
+#include "version.h"
 
-static int usage(void)
+#define CR_MAX_INPUTS	64
+
+struct cr_args {
+	const char *cmd;
+	const char *inputs[CR_MAX_INPUTS];
+	unsigned int ninputs;
+	const char *format;
+	struct cr_render_opts render;
+	long run;			/* -1: pool every run */
+	struct cr_record_opts record;
+	int duration_set;
+	char **rest;			/* ctrl's arguments */
+	int nrest;
+};
+
+static int usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: clkstat-report info\n"
-		"       clkstat-report raw\n"
-		"       clkstat-report ctrl start|stop|reset [METRIC]\n"
-		"       clkstat-report ctrl tgid N | variant NAME\n");
+	fprintf(f,
+		"usage: clkstat-report [OPTIONS] [report]\n"
+		"       clkstat-report [OPTIONS] info | raw | events\n"
+		"       clkstat-report ctrl start|stop|reset [METRIC] | tgid N | variant NAME\n"
+		"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
+		"                             [-- COMMAND [ARG...]]\n"
+		"options:\n"
+		"  -i, --input FILE    read a snapshot file instead of the module (repeatable)\n"
+		"      --run N         with --input: only run N (0-based), not every run pooled\n"
+		"      --json, --csv   the report as JSON or CSV\n"
+		"      --format FMT    text, json, csv or openmetrics\n"
+		"      --per-cpu       every CPU's histogram too\n"
+		"      --metric NAME   only metric NAME (or NAME.VARIANT)\n"
+		"      --no-hist       text: the summaries without histograms\n"
+		"  -o, --output FILE   record: the snapshot to write (default clkstat.json)\n"
+		"      --runs N        record: number of runs (default 1)\n"
+		"      --duration S    record: seconds per run without COMMAND (default 1)\n"
+		"      --variants A,B  record: variants alternated run by run\n"
+		"  -q, --quiet         record: no progress line\n"
+		"  -V, --version, -h, --help\n"
+		"See clkstat-report(1).\n");
+	return f == stderr ? CR_USAGE : CR_OK;
+}
+
+static int bad_number(const char *opt, const char *v)
+{
+	fprintf(stderr, "clkstat-report: %s '%s': not a valid number\n", opt, v);
 	return CR_USAGE;
+}
+
+enum { O_JSON = 256, O_CSV, O_FORMAT, O_PER_CPU, O_METRIC, O_NO_HIST,
+	O_RUNS, O_DURATION, O_VARIANTS, O_RUN };
+
+static int parse_args(int argc, char **argv, struct cr_args *a)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "per-cpu", no_argument, NULL, O_PER_CPU },
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "no-hist", no_argument, NULL, O_NO_HIST },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "duration", required_argument, NULL, O_DURATION },
+		{ "variants", required_argument, NULL, O_VARIANTS },
+		{ "run", required_argument, NULL, O_RUN },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c, i, dashdash = argc;
+	unsigned long ul;
+
+	/* Everything after "--" is record's workload, untouched by getopt. */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			dashdash = i;
+			break;
+		}
+	}
+	if (dashdash < argc) {
+		if (dashdash + 1 == argc) {
+			fprintf(stderr, "clkstat-report: no command after --\n");
+			return CR_USAGE;
+		}
+		a->record.command = &argv[dashdash + 1];
+		argv[dashdash] = NULL;
+	}
+	while ((c = getopt_long(dashdash, argv, "i:o:qVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (a->ninputs == CR_MAX_INPUTS) {
+				fprintf(stderr, "clkstat-report: at most %d --input files\n",
+					CR_MAX_INPUTS);
+				return CR_USAGE;
+			}
+			a->inputs[a->ninputs++] = optarg;
+			break;
+		case 'o':
+			a->record.output = optarg;
+			break;
+		case O_JSON:
+			a->format = "json";
+			break;
+		case O_CSV:
+			a->format = "csv";
+			break;
+		case O_FORMAT:
+			a->format = optarg;
+			break;
+		case O_PER_CPU:
+			a->render.per_cpu = 1;
+			break;
+		case O_METRIC:
+			a->render.metric = optarg;
+			break;
+		case O_NO_HIST:
+			a->render.no_hist = 1;
+			break;
+		case O_RUNS:
+			errno = 0;
+			ul = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-' ||
+			    ul < 1 || ul > 1000000)
+				return bad_number("--runs (1 to 1000000)", optarg);
+			a->record.runs = ul;
+			break;
+		case O_DURATION:
+			errno = 0;
+			a->record.duration = strtod(optarg, &end);
+			if (errno || *end || !*optarg ||
+			    !(a->record.duration > 0) ||
+			    a->record.duration > 86400)
+				return bad_number("--duration (seconds, above 0, at most 86400)",
+						  optarg);
+			a->duration_set = 1;
+			break;
+		case O_VARIANTS:
+			a->record.variants = optarg;
+			break;
+		case O_RUN:
+			errno = 0;
+			a->run = strtol(optarg, &end, 10);
+			if (errno || *end || !*optarg || a->run < 0)
+				return bad_number("--run", optarg);
+			break;
+		case 'q':
+			a->record.quiet = 1;
+			break;
+		case 'V':
+			printf("clkstat-report %s (netlink ABI %u, snapshot format %u)\n",
+			       CLKSTAT_REPORT_VERSION, CLKSTAT_GENL_VERSION,
+			       CR_SNAPSHOT_VERSION);
+			exit(CR_OK);
+		case 'h':
+			exit(usage(stdout));
+		default:
+			return usage(stderr);
+		}
+	}
+	a->cmd = optind < dashdash ? argv[optind++] : "report";
+	a->rest = &argv[optind];
+	a->nrest = dashdash - optind;
+	return CR_OK;
+}
+
+/* The checks that do not need the source. */
+static int check_args(struct cr_args *a)
+{
+	static const char *const cmds[] = {
+		"report", "info", "raw", "events", "ctrl", "record",
+	};
+	int known = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		known |= !strcmp(a->cmd, cmds[i]);
+	if (!known) {
+		fprintf(stderr, "clkstat-report: unknown command '%s'\n", a->cmd);
+		return usage(stderr);
+	}
+	if (strcmp(a->cmd, "ctrl") && a->nrest) {
+		fprintf(stderr, "clkstat-report: %s: unexpected argument '%s'\n",
+			a->cmd, a->rest[0]);
+		return CR_USAGE;
+	}
+	if (!strcmp(a->cmd, "ctrl") && (a->nrest < 1 || a->nrest > 2))
+		return usage(stderr);
+	if (a->record.command && strcmp(a->cmd, "record")) {
+		fprintf(stderr, "clkstat-report: '-- COMMAND' is for record only\n");
+		return CR_USAGE;
+	}
+	if (a->ninputs && (!strcmp(a->cmd, "ctrl") ||
+			   !strcmp(a->cmd, "record") ||
+			   !strcmp(a->cmd, "events"))) {
+		fprintf(stderr, "clkstat-report: %s works on the live module, not on --input (%s)\n",
+			a->cmd, !strcmp(a->cmd, "events") ?
+			"snapshots do not hold the event log" :
+			"a snapshot cannot be changed");
+		return CR_USAGE;
+	}
+	if (a->run >= 0 && !a->ninputs) {
+		fprintf(stderr, "clkstat-report: --run selects a run of an --input snapshot\n");
+		return CR_USAGE;
+	}
+	if (!strcmp(a->format, "text") || !strcmp(a->format, "json") ||
+	    !strcmp(a->format, "csv") || !strcmp(a->format, "openmetrics"))
+		;
+	else {
+		fprintf(stderr, "clkstat-report: --format '%s': text, json, csv or openmetrics\n",
+			a->format);
+		return CR_USAGE;
+	}
+	if (!strcmp(a->cmd, "record") && a->record.command && a->duration_set) {
+		fprintf(stderr, "clkstat-report: record: --duration is for runs without a COMMAND (a run lasts as long as its COMMAND)\n");
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+/* Every --input file's runs, one after the other, into s. */
+static int read_inputs(const struct cr_args *a, struct cr_snapshot *s)
+{
+	struct cr_snapshot one;
+	struct cr_run *r;
+	unsigned int i;
+	size_t j;
+	int st;
+
+	for (i = 0; i < a->ninputs; i++) {
+		st = cr_snapshot_read(a->inputs[i], &one);
+		if (st) {
+			cr_snapshot_free(s);
+			return st;
+		}
+		if (!i) {
+			s->meta = one.meta;
+			memset(&one.meta, 0, sizeof(one.meta));
+		}
+		for (j = 0; j < one.nruns; j++) {
+			r = cr_snapshot_add_run(s);
+			if (!r) {
+				cr_snapshot_free(&one);
+				cr_snapshot_free(s);
+				fprintf(stderr, "clkstat-report: out of memory\n");
+				return CR_ERR;
+			}
+			/* Moved, renumbered in reading order. */
+			*r = one.runs[j];
+			r->index = s->nruns - 1;
+			one.runs[j] = (struct cr_run){ 0 };
+		}
+		cr_snapshot_free(&one);
+	}
+	return CR_OK;
+}
+
+static void print_meta(FILE *out, const struct cr_snapshot *s)
+{
+	const struct cr_meta *m = &s->meta;
+	size_t i;
+
+#define P(k) fprintf(out, "%s %s\n", #k, m->k ? m->k : "-")
+	P(tool_version);
+	P(module_version);
+	P(kernel_release);
+	P(clocksource);
+	P(probes);
+	fprintf(out, "frac_bits %u\nnr_cpus %u\n", m->frac_bits, m->nr_cpus);
+	P(variants);
+	P(command);
+	fprintf(out, "duration_s %g\n", m->duration_s);
+	P(machine);
+	P(hypervisor);
+	P(cpuidle_driver);
+	P(cpuidle_governor);
+	P(max_cstate);
+	P(cmdline);
+#undef P
+	for (i = 0; i < m->nparams; i++)
+		fprintf(out, "param %s %s\n", m->param_names[i],
+			m->param_values[i]);
+	fprintf(out, "runs %zu\n", s->nruns);
+	for (i = 0; i < s->nruns; i++)
+		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu\n",
+			s->runs[i].index, s->runs[i].variant,
+			(long long)s->runs[i].start_ns,
+			(long long)s->runs[i].end_ns, s->runs[i].exit_status,
+			s->runs[i].nmetrics);
+}
+
+static void print_info(FILE *out, const struct cr_info *i)
+{
+	fprintf(out, "version %s\nabi %u\nfrac_bits %u\nprobes %s\nvariant %s\n"
+		"clocksource %s\nnr_cpus %u\nrecording %d\nswitches %llu\ntgid %u\n"
+		"events %u\n",
+		i->version, i->abi, i->frac_bits, i->probes, i->variant,
+		i->clocksource, i->nr_cpus, i->recording,
+		(unsigned long long)i->switches, i->tgid, i->ev_entries);
+}
+
+static int render(const struct cr_args *a, const struct cr_run *r)
+{
+	if (!strcmp(a->cmd, "raw"))
+		return cr_render_raw(stdout, r, &a->render);
+	if (!strcmp(a->format, "json"))
+		return cr_render_json(stdout, r, &a->render);
+	if (!strcmp(a->format, "csv"))
+		return cr_render_csv(stdout, r, &a->render);
+	if (!strcmp(a->format, "openmetrics"))
+		return cr_render_openmetrics(stdout, r, &a->render);
+	return cr_render_text(stdout, r, &a->render);
+}
+
+/* report, info, raw on --input snapshots. */
+static int from_snapshots(struct cr_args *a)
+{
+	struct cr_snapshot s = { 0 };
+	struct cr_run pooled;
+	int st;
+
+	st = read_inputs(a, &s);
+	if (st)
+		return st;
+	if (!strcmp(a->cmd, "info")) {
+		print_meta(stdout, &s);
+		cr_snapshot_free(&s);
+		return CR_OK;
+	}
+	a->render.source = a->inputs[0];
+	if (a->run >= 0) {
+		if ((size_t)a->run >= s.nruns) {
+			fprintf(stderr, "clkstat-report: --run %ld: the input has %zu runs (0 to %zu)\n",
+				a->run, s.nruns, s.nruns ? s.nruns - 1 : 0);
+			cr_snapshot_free(&s);
+			return CR_USAGE;
+		}
+		a->render.nruns = 1;
+		st = render(a, &s.runs[a->run]);
+	} else {
+		/* pool() said why on -EINVAL (a metric's frac_bits differ). */
+		st = cr_snapshot_pool(&s, &pooled);
+		if (st == -ENOMEM)
+			fprintf(stderr, "clkstat-report: out of memory\n");
+		st = st ? CR_ERR : CR_OK;
+		if (!st) {
+			a->render.nruns = s.nruns;
+			st = render(a, &pooled);
+			cr_run_free(&pooled);
+		}
+	}
+	cr_snapshot_free(&s);
+	return st;
+}
+
+/* report, info, raw, events, ctrl on the live module. */
+static int from_module(struct cr_args *a)
+{
+	struct cr_run run = { .exit_status = -1 };
+	struct cr_info info;
+	struct cr_nl *nl;
+	int st;
+
+	nl = cr_nl_open(&st);
+	if (!nl)
+		return st;
+	if (!strcmp(a->cmd, "ctrl")) {
+		st = cr_nl_ctrl(nl, a->rest[0], a->nrest > 1 ? a->rest[1] : NULL);
+		goto out;
+	}
+	st = cr_nl_get_info(nl, &info);
+	if (st)
+		goto out;
+	if (!strcmp(a->cmd, "info")) {
+		print_info(stdout, &info);
+	} else if (!strcmp(a->cmd, "events")) {
+		st = cr_nl_events(nl, &info, stdout);
+	} else {
+		st = cr_nl_get_hist(nl, &run);
+		if (!st) {
+			snprintf(run.variant, sizeof(run.variant), "%s",
+				 info.variant);
+			a->render.source = "netlink";
+			a->render.nruns = 1;
+			st = render(a, &run);
+		}
+		cr_run_free(&run);
+	}
+out:
+	cr_nl_close(nl);
+	return st;
 }
 
 int main(int argc, char **argv)
 {
-	struct cr_nl *nl;
+	struct cr_args a = {
+		.format = "text",
+		.run = -1,
+		.record = { .output = "clkstat.json", .runs = 1,
+			    .duration = 1.0 },
+	};
 	int st;
 
-	if (argc < 2)
-		return usage();
-	if (strcmp(argv[1], "info") && strcmp(argv[1], "raw") &&
-	    strcmp(argv[1], "ctrl"))
-		return usage();
-	if ((!strcmp(argv[1], "ctrl") && (argc < 3 || argc > 4)) ||
-	    (strcmp(argv[1], "ctrl") && argc != 2))
-		return usage();
-	nl = cr_nl_open(&st);
-	if (!nl)
+	st = parse_args(argc, argv, &a);
+	if (!st)
+		st = check_args(&a);
+	if (st)
 		return st;
-	if (!strcmp(argv[1], "info"))
-		st = cr_nl_info(nl, stdout);
-	else if (!strcmp(argv[1], "raw"))
-		st = cr_nl_raw(nl, stdout);
+	if (!strcmp(a.cmd, "record"))
+		st = cr_record(&a.record);
+	else if (a.ninputs)
+		st = from_snapshots(&a);
 	else
-		st = cr_nl_ctrl(nl, argv[2], argc == 4 ? argv[3] : NULL);
-	cr_nl_close(nl);
+		st = from_module(&a);
 	if (fflush(stdout) && !st) {
 		perror("clkstat-report: stdout");
 		st = CR_ERR;

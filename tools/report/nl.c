@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nl.c - talking to the clkstat module over generic netlink with libnl:
- * resolve the family, GET_INFO, the GET_HIST dump, CTRL.  Errors are one
+ * resolve the family, GET_INFO, the GET_HIST dump into the model (model.h),
+ * CTRL.  The event log's dump is nl_events.c.  Errors are one
  * line on stderr and an exit status from nl.h.
  */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
 #include "../../kmod/uapi/clkstat_netlink.h"
 #include "nl.h"
 
@@ -46,6 +48,8 @@ struct cr_nl *cr_nl_open(int *status)
 		goto fail;
 	}
 	nl->family = genl_ctrl_resolve(nl->sk, CLKSTAT_GENL_NAME);
+	/* From here cr_nl_msg() asks for the ACKs cr_nl_transact() awaits. */
+	nl_socket_disable_auto_ack(nl->sk);
 	if (nl->family < 0) {
 		fprintf(stderr, "clkstat-report: the clkstat module is not loaded (no generic netlink family \"%s\")\n",
 			CLKSTAT_GENL_NAME);
@@ -67,11 +71,18 @@ void cr_nl_close(struct cr_nl *nl)
 	free(nl);
 }
 
-/* Send a request of cmd with flags; msg attributes added by fill. */
-static struct nl_msg *cr_msg(struct cr_nl *nl, int cmd, int flags)
+/*
+ * A do-request asks for an ACK, which comes after its reply; a dump ends
+ * with DONE.  The transaction waits for that end, so that nothing of one
+ * request is left in the socket for the next (libnl's nl_recvmsgs()
+ * returns after a do-request's reply, before its ACK).
+ */
+struct nl_msg *cr_nl_msg(struct cr_nl *nl, int cmd, int flags)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 
+	if (!(flags & NLM_F_DUMP))
+		flags |= NLM_F_ACK;
 	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
 				flags, cmd, CLKSTAT_GENL_VERSION)) {
 		nlmsg_free(msg);
@@ -80,11 +91,17 @@ static struct nl_msg *cr_msg(struct cr_nl *nl, int cmd, int flags)
 	return msg;
 }
 
-/* Send msg (freed) and run cb over the replies until the ack or DONE. */
-static int cr_transact(struct cr_nl *nl, struct nl_msg *msg,
-		       nl_recvmsg_msg_cb_t cb, void *arg, const char *what)
+static int cr_end_cb(struct nl_msg *msg, void *arg)
 {
-	int err;
+	(void)msg;
+	*(int *)arg = 1;
+	return NL_STOP;
+}
+
+int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
+		   nl_recvmsg_msg_cb_t cb, void *arg, const char *what)
+{
+	int err, done = 0;
 
 	if (!msg) {
 		fprintf(stderr, "clkstat-report: %s: out of memory\n", what);
@@ -95,24 +112,52 @@ static int cr_transact(struct cr_nl *nl, struct nl_msg *msg,
 	if (err < 0)
 		return cr_status_of(err, what);
 	nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
-	err = nl_recvmsgs_default(nl->sk);
-	if (err < 0)
-		return cr_status_of(err, what);
+	nl_socket_modify_cb(nl->sk, NL_CB_ACK, NL_CB_CUSTOM, cr_end_cb, &done);
+	nl_socket_modify_cb(nl->sk, NL_CB_FINISH, NL_CB_CUSTOM, cr_end_cb,
+			    &done);
+	/*
+	 * A callback that stops at a malformed reply leaves its status in
+	 * arg; the loop still reads on to the ACK or DONE.
+	 */
+	while (!done) {
+		err = nl_recvmsgs_default(nl->sk);
+		if (err < 0)
+			return cr_status_of(err, what);
+	}
 	return CR_OK;
 }
 
 struct cr_info_ctx {
-	FILE *out;
+	struct cr_info *info;
 	int status;
 };
 
+static void cr_copy_str(char *dst, size_t len, const struct nlattr *a)
+{
+	if (a)
+		snprintf(dst, len, "%s", (const char *)nla_data(a));
+}
+
 static int cr_info_cb(struct nl_msg *msg, void *arg)
 {
+	static struct nla_policy pol[CLKSTAT_A_MAX + 1] = {
+		[CLKSTAT_A_VERSION] = { .type = NLA_STRING },
+		[CLKSTAT_A_ABI] = { .type = NLA_U32 },
+		[CLKSTAT_A_FRAC_BITS] = { .type = NLA_U32 },
+		[CLKSTAT_A_PROBES] = { .type = NLA_STRING },
+		[CLKSTAT_A_VARIANT] = { .type = NLA_STRING },
+		[CLKSTAT_A_CLOCKSOURCE] = { .type = NLA_STRING },
+		[CLKSTAT_A_NR_CPUS] = { .type = NLA_U32 },
+		[CLKSTAT_A_RECORDING] = { .type = NLA_U8 },
+		[CLKSTAT_A_SWITCHES] = { .type = NLA_U64 },
+		[CLKSTAT_A_TGID] = { .type = NLA_U32 },
+		[CLKSTAT_A_EV_ENTRIES] = { .type = NLA_U32 },
+	};
 	struct cr_info_ctx *ctx = arg;
+	struct cr_info *info = ctx->info;
 	struct nlattr *tb[CLKSTAT_A_MAX + 1];
-	FILE *out = ctx->out;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CLKSTAT_A_MAX, NULL) < 0) {
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CLKSTAT_A_MAX, pol) < 0) {
 		fprintf(stderr, "clkstat-report: info: malformed reply\n");
 		ctx->status = CR_ERR;
 		return NL_STOP;
@@ -125,104 +170,180 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 		ctx->status = CR_ABI;
 		return NL_STOP;
 	}
-	if (tb[CLKSTAT_A_VERSION])
-		fprintf(out, "version %s\n", nla_get_string(tb[CLKSTAT_A_VERSION]));
-	fprintf(out, "abi %u\n", nla_get_u32(tb[CLKSTAT_A_ABI]));
+	info->abi = nla_get_u32(tb[CLKSTAT_A_ABI]);
+	cr_copy_str(info->version, sizeof(info->version), tb[CLKSTAT_A_VERSION]);
+	cr_copy_str(info->probes, sizeof(info->probes), tb[CLKSTAT_A_PROBES]);
+	cr_copy_str(info->variant, sizeof(info->variant), tb[CLKSTAT_A_VARIANT]);
+	cr_copy_str(info->clocksource, sizeof(info->clocksource),
+		    tb[CLKSTAT_A_CLOCKSOURCE]);
 	if (tb[CLKSTAT_A_FRAC_BITS])
-		fprintf(out, "frac_bits %u\n", nla_get_u32(tb[CLKSTAT_A_FRAC_BITS]));
-	if (tb[CLKSTAT_A_PROBES])
-		fprintf(out, "probes %s\n", nla_get_string(tb[CLKSTAT_A_PROBES]));
-	if (tb[CLKSTAT_A_VARIANT])
-		fprintf(out, "variant %s\n", nla_get_string(tb[CLKSTAT_A_VARIANT]));
-	if (tb[CLKSTAT_A_CLOCKSOURCE])
-		fprintf(out, "clocksource %s\n",
-			nla_get_string(tb[CLKSTAT_A_CLOCKSOURCE]));
+		info->frac_bits = nla_get_u32(tb[CLKSTAT_A_FRAC_BITS]);
 	if (tb[CLKSTAT_A_NR_CPUS])
-		fprintf(out, "nr_cpus %u\n", nla_get_u32(tb[CLKSTAT_A_NR_CPUS]));
+		info->nr_cpus = nla_get_u32(tb[CLKSTAT_A_NR_CPUS]);
 	if (tb[CLKSTAT_A_RECORDING])
-		fprintf(out, "recording %u\n", nla_get_u8(tb[CLKSTAT_A_RECORDING]));
+		info->recording = nla_get_u8(tb[CLKSTAT_A_RECORDING]);
 	if (tb[CLKSTAT_A_SWITCHES])
-		fprintf(out, "switches %" PRIu64 "\n",
-			(uint64_t)nla_get_u64(tb[CLKSTAT_A_SWITCHES]));
+		info->switches = nla_get_u64(tb[CLKSTAT_A_SWITCHES]);
 	if (tb[CLKSTAT_A_TGID])
-		fprintf(out, "tgid %u\n", nla_get_u32(tb[CLKSTAT_A_TGID]));
+		info->tgid = nla_get_u32(tb[CLKSTAT_A_TGID]);
+	if (tb[CLKSTAT_A_EV_ENTRIES]) {
+		info->have_ev_entries = 1;
+		info->ev_entries = nla_get_u32(tb[CLKSTAT_A_EV_ENTRIES]);
+	}
 	return NL_OK;
 }
 
-int cr_nl_info(struct cr_nl *nl, FILE *out)
+int cr_nl_get_info(struct cr_nl *nl, struct cr_info *info)
 {
-	struct cr_info_ctx ctx = { .out = out, .status = CR_OK };
+	struct cr_info_ctx ctx = { .info = info, .status = CR_OK };
 	int st;
 
-	st = cr_transact(nl, cr_msg(nl, CLKSTAT_CMD_GET_INFO, 0), cr_info_cb,
-			 &ctx, "info");
+	memset(info, 0, sizeof(*info));
+	st = cr_nl_transact(nl, cr_nl_msg(nl, CLKSTAT_CMD_GET_INFO, 0),
+			    cr_info_cb, &ctx, "info");
 	return st ? st : ctx.status;
 }
 
-struct cr_raw_ctx {
-	FILE *out;
+struct cr_hist_ctx {
+	struct cr_run *run;
 	int status;
 };
 
-static int cr_raw_cb(struct nl_msg *msg, void *arg)
+/* The histogram a message continues: the metric's total or one CPU's. */
+static struct cr_hist *cr_hist_of(struct cr_run *r, struct nlattr **m)
 {
-	struct cr_raw_ctx *ctx = arg;
+	const char *name = nla_get_string(m[CLKSTAT_A_M_NAME]);
+	const char *variant = nla_get_string(m[CLKSTAT_A_M_VARIANT]);
+	uint32_t cpu = nla_get_u32(m[CLKSTAT_A_M_CPU]);
+	struct cr_metric *met;
+	struct cr_hist *h;
+
+	if (strlen(name) >= CR_NAME_MAX || strlen(variant) >= CR_VARIANT_MAX)
+		return NULL;
+	met = cr_run_find(r, name, variant);
+	if (!met) {
+		met = cr_run_add_metric(r);
+		if (!met)
+			return NULL;
+		strcpy(met->name, name);
+		strcpy(met->variant, variant);
+		if (!m[CLKSTAT_A_M_FRAC_BITS] ||
+		    nla_get_u32(m[CLKSTAT_A_M_FRAC_BITS]) >
+		    CLKSTAT_FRAC_BITS_MAX)
+			return NULL;
+		met->frac_bits = nla_get_u32(m[CLKSTAT_A_M_FRAC_BITS]);
+	}
+	if (m[CLKSTAT_A_M_RECORDING])
+		met->recording = nla_get_u8(m[CLKSTAT_A_M_RECORDING]);
+	if (cpu == CR_CPU_ALL)
+		return &met->total;
+	/* The dump sends CPUs in ascending order, each one's chunks together. */
+	if (met->ncpus && met->cpus[met->ncpus - 1].cpu == cpu)
+		return &met->cpus[met->ncpus - 1];
+	if (met->ncpus && met->cpus[met->ncpus - 1].cpu > cpu)
+		return NULL;
+	h = realloc(met->cpus, (met->ncpus + 1) * sizeof(*h));
+	if (!h)
+		return NULL;
+	met->cpus = h;
+	h = &met->cpus[met->ncpus++];
+	*h = (struct cr_hist){ .cpu = cpu, .min = UINT64_MAX };
+	return h;
+}
+
+static int cr_hist_cb(struct nl_msg *msg, void *arg)
+{
+	static struct nla_policy mpol[CLKSTAT_A_M_MAX + 1] = {
+		[CLKSTAT_A_M_NAME] = { .type = NLA_STRING },
+		[CLKSTAT_A_M_VARIANT] = { .type = NLA_STRING },
+		[CLKSTAT_A_M_FRAC_BITS] = { .type = NLA_U32 },
+		[CLKSTAT_A_M_RECORDING] = { .type = NLA_U8 },
+		[CLKSTAT_A_M_CPU] = { .type = NLA_U32 },
+		[CLKSTAT_A_M_MIN] = { .type = NLA_U64 },
+		[CLKSTAT_A_M_MAX] = { .type = NLA_U64 },
+	};
+	struct cr_hist_ctx *ctx = arg;
 	struct nlattr *tb[CLKSTAT_A_MAX + 1], *m[CLKSTAT_A_M_MAX + 1];
 	struct nlattr *a, *c[CLKSTAT_A_C_MAX + 1];
 	const struct clkstat_nl_slot *s;
+	struct cr_metric *met;
+	struct cr_hist *h;
+	struct cr_slot *slots;
 	size_t i, n;
-	uint32_t cpu;
 	int rem;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CLKSTAT_A_MAX, NULL) < 0 ||
 	    !tb[CLKSTAT_A_METRIC] ||
-	    nla_parse_nested(m, CLKSTAT_A_M_MAX, tb[CLKSTAT_A_METRIC], NULL) < 0 ||
+	    nla_parse_nested(m, CLKSTAT_A_M_MAX, tb[CLKSTAT_A_METRIC], mpol) < 0 ||
 	    !m[CLKSTAT_A_M_NAME] || !m[CLKSTAT_A_M_VARIANT] ||
-	    !m[CLKSTAT_A_M_CPU] || !m[CLKSTAT_A_M_SLOTS] ||
-	    nla_len(m[CLKSTAT_A_M_SLOTS]) % sizeof(*s)) {
-		fprintf(stderr, "clkstat-report: histograms: malformed message\n");
-		ctx->status = CR_ERR;
-		return NL_STOP;
+	    !m[CLKSTAT_A_M_CPU] ||
+	    (m[CLKSTAT_A_M_SLOTS] && nla_len(m[CLKSTAT_A_M_SLOTS]) % sizeof(*s)))
+		goto bad;
+	h = cr_hist_of(ctx->run, m);
+	if (!h)
+		goto bad;
+	met = cr_run_find(ctx->run, nla_get_string(m[CLKSTAT_A_M_NAME]),
+			  nla_get_string(m[CLKSTAT_A_M_VARIANT]));
+	if (m[CLKSTAT_A_M_MIN])
+		h->min = nla_get_u64(m[CLKSTAT_A_M_MIN]);
+	if (m[CLKSTAT_A_M_MAX])
+		h->max = nla_get_u64(m[CLKSTAT_A_M_MAX]);
+	/* Counters come with every CPU; the model keeps the all-CPU ones. */
+	if (h == &met->total) {
+		nla_for_each_nested(a, tb[CLKSTAT_A_METRIC], rem) {
+			if (nla_type(a) != CLKSTAT_A_M_COUNTER)
+				continue;
+			if (nla_parse_nested(c, CLKSTAT_A_C_MAX, a, NULL) < 0 ||
+			    !c[CLKSTAT_A_C_NAME] || !c[CLKSTAT_A_C_VALUE] ||
+			    met->ncounters == CR_COUNTERS_MAX)
+				goto bad;
+			snprintf(met->counters[met->ncounters].name, CR_NAME_MAX,
+				 "%s", nla_get_string(c[CLKSTAT_A_C_NAME]));
+			met->counters[met->ncounters++].value =
+				nla_get_u64(c[CLKSTAT_A_C_VALUE]);
+		}
 	}
-	cpu = nla_get_u32(m[CLKSTAT_A_M_CPU]);
-	fprintf(ctx->out, "metric %s.%s cpu ",
-		nla_get_string(m[CLKSTAT_A_M_NAME]),
-		nla_get_string(m[CLKSTAT_A_M_VARIANT]));
-	if (cpu == CLKSTAT_CPU_ALL)
-		fprintf(ctx->out, "all\n");
-	else
-		fprintf(ctx->out, "%u\n", cpu);
-	if (m[CLKSTAT_A_M_MIN] && m[CLKSTAT_A_M_MAX])
-		fprintf(ctx->out, "min %" PRIu64 " max %" PRIu64 "\n",
-			(uint64_t)nla_get_u64(m[CLKSTAT_A_M_MIN]),
-			(uint64_t)nla_get_u64(m[CLKSTAT_A_M_MAX]));
-	nla_for_each_nested(a, tb[CLKSTAT_A_METRIC], rem) {
-		if (nla_type(a) != CLKSTAT_A_M_COUNTER)
-			continue;
-		if (nla_parse_nested(c, CLKSTAT_A_C_MAX, a, NULL) < 0 ||
-		    !c[CLKSTAT_A_C_NAME] || !c[CLKSTAT_A_C_VALUE])
-			continue;
-		fprintf(ctx->out, "counter %s %" PRIu64 "\n",
-			nla_get_string(c[CLKSTAT_A_C_NAME]),
-			(uint64_t)nla_get_u64(c[CLKSTAT_A_C_VALUE]));
-	}
+	if (!m[CLKSTAT_A_M_SLOTS])
+		return NL_OK;
 	s = nla_data(m[CLKSTAT_A_M_SLOTS]);
 	n = nla_len(m[CLKSTAT_A_M_SLOTS]) / sizeof(*s);
-	for (i = 0; i < n; i++)
-		fprintf(ctx->out, "slot %u count %llu sum %llu\n", s[i].slot,
-			(unsigned long long)s[i].count,
-			(unsigned long long)s[i].sum);
+	if (!n)
+		return NL_OK;
+	slots = realloc(h->slots, (h->nslots + n) * sizeof(*slots));
+	if (!slots)
+		goto nomem;
+	h->slots = slots;
+	for (i = 0; i < n; i++) {
+		if (s[i].slot >= CLKSTAT_NSLOTS(met->frac_bits) ||
+		    (h->nslots && s[i].slot <= h->slots[h->nslots - 1].slot))
+			goto bad;
+		h->slots[h->nslots++] = (struct cr_slot){
+			.slot = s[i].slot, .count = s[i].count, .sum = s[i].sum,
+		};
+	}
 	return NL_OK;
+nomem:
+	fprintf(stderr, "clkstat-report: histograms: out of memory\n");
+	ctx->status = CR_ERR;
+	return NL_STOP;
+bad:
+	fprintf(stderr, "clkstat-report: histograms: malformed message\n");
+	ctx->status = CR_ERR;
+	return NL_STOP;
 }
 
-int cr_nl_raw(struct cr_nl *nl, FILE *out)
+int cr_nl_get_hist(struct cr_nl *nl, struct cr_run *out)
 {
-	struct cr_raw_ctx ctx = { .out = out, .status = CR_OK };
+	struct cr_hist_ctx ctx = { .run = out, .status = CR_OK };
 	int st;
 
-	st = cr_transact(nl, cr_msg(nl, CLKSTAT_CMD_GET_HIST, NLM_F_DUMP),
-			 cr_raw_cb, &ctx, "histograms");
-	return st ? st : ctx.status;
+	st = cr_nl_transact(nl, cr_nl_msg(nl, CLKSTAT_CMD_GET_HIST,
+					  NLM_F_DUMP),
+			    cr_hist_cb, &ctx, "histograms");
+	st = st ? st : ctx.status;
+	if (st)
+		cr_run_free(out);
+	return st;
 }
 
 static int cr_ignore_cb(struct nl_msg *msg, void *arg)
@@ -258,9 +379,9 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 		fprintf(stderr, "clkstat-report: ctrl %s: missing argument\n", op);
 		return CR_USAGE;
 	}
-	msg = cr_msg(nl, CLKSTAT_CMD_CTRL, 0);
+	msg = cr_nl_msg(nl, CLKSTAT_CMD_CTRL, 0);
 	if (!msg)
-		return cr_transact(nl, NULL, cr_ignore_cb, NULL, "ctrl");
+		return cr_nl_transact(nl, NULL, cr_ignore_cb, NULL, "ctrl");
 	if (nla_put_u32(msg, CLKSTAT_A_CTRL_OP, i) < 0)
 		goto full;
 	if (i == CLKSTAT_CTRL_TGID) {
@@ -280,7 +401,7 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 	} else if (arg && nla_put_string(msg, CLKSTAT_A_METRIC_ID, arg) < 0) {
 		goto full;
 	}
-	return cr_transact(nl, msg, cr_ignore_cb, NULL, "ctrl");
+	return cr_nl_transact(nl, msg, cr_ignore_cb, NULL, "ctrl");
 full:
 	nlmsg_free(msg);
 	fprintf(stderr, "clkstat-report: ctrl: argument too long\n");

@@ -1,44 +1,67 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nl.h - clkstat-report's side of the "clkstat" generic netlink family
- * (kmod/uapi/clkstat_netlink.h), through libnl-genl-3.
+ * (kmod/uapi/clkstat_netlink.h), through libnl-genl-3.  Every function
+ * prints one line on stderr when it fails and returns an exit status
+ * (status.h).
  */
 #ifndef CLKSTAT_REPORT_NL_H
 #define CLKSTAT_REPORT_NL_H
 
 #include <stdint.h>
 #include <stdio.h>
-
-/* Exit statuses, one per kind of failure. */
-enum {
-	CR_OK = 0,
-	CR_ERR = 1,		/* anything else */
-	CR_USAGE = 2,
-	CR_NOT_LOADED = 3,	/* no clkstat family: module not loaded */
-	CR_PERM = 4,		/* the kernel said EPERM */
-	CR_ABI = 5,		/* another CLKSTAT_GENL_VERSION */
-};
+#include <netlink/handlers.h>
+#include "model.h"
+#include "status.h"
 
 struct cr_nl;
+
+/* GET_INFO's answer.  Strings are empty when the module left them out. */
+struct cr_info {
+	char version[32];
+	unsigned int abi;
+	unsigned int frac_bits;
+	char probes[128];
+	char variant[CR_VARIANT_MAX];
+	char clocksource[32];
+	unsigned int nr_cpus;
+	int recording;
+	uint64_t switches;
+	unsigned int tgid;
+	int have_ev_entries;		/* the module sent ev_entries */
+	unsigned int ev_entries;	/* events= per CPU, 0: no event log */
+};
 
 /* Connect and resolve the family; on failure print one line, return NULL. */
 struct cr_nl *cr_nl_open(int *status);
 void cr_nl_close(struct cr_nl *nl);
 
-/* GET_INFO, printed as "key value" lines.  Return: an exit status. */
-int cr_nl_info(struct cr_nl *nl, FILE *out);
+/* GET_INFO; checks the ABI version (CR_ABI on a mismatch). */
+int cr_nl_get_info(struct cr_nl *nl, struct cr_info *info);
 
-/*
- * GET_HIST dump, printed raw: per message "metric NAME.VARIANT cpu C|all"
- * and for a CPU's first message "min N max N" and "counter NAME N", then
- * "slot S count N sum N" lines.  Return: an exit status.
- */
-int cr_nl_raw(struct cr_nl *nl, FILE *out);
+/* The GET_HIST dump into out (zeroed by the caller), metric by metric. */
+int cr_nl_get_hist(struct cr_nl *nl, struct cr_run *out);
 
 /*
  * CTRL.  op: start, stop, reset (arg: metric or NULL), tgid (arg: number),
- * variant (arg: name).  Return: an exit status.
+ * variant (arg: name).
  */
 int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg);
+
+/*
+ * The event log dump (GET_EVENTS), printed as debugfs "events" prints it.
+ * info is the module's GET_INFO: CR_ERR with a line saying so when it has
+ * no event log (events=0).
+ */
+int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out);
+
+/* For the request files: a request of cmd, and sending it. */
+struct nl_msg *cr_nl_msg(struct cr_nl *nl, int cmd, int flags);
+/*
+ * Send msg (freed; NULL: out of memory) and run cb over every reply until
+ * the ack or the dump's end.  what names the request in error lines.
+ */
+int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
+		   nl_recvmsg_msg_cb_t cb, void *arg, const char *what);
 
 #endif

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nl_fuzz - send N malformed requests to the clkstat generic netlink
- * family and read every answer: random commands and flags, random
- * attribute types, lengths (some past the message's end) and payloads.
+ * family and read every answer: random commands (every command of the
+ * ABI, the GET_HIST and GET_EVENTS dumps included, and two past the last)
+ * and flags, random attribute types (every attribute of the top-level
+ * space and three past the last), lengths (some past the message's end)
+ * and payloads.
  * The kernel must answer each with an error or a well-formed reply, and
  * never oops; this program counts what came back.
  *
@@ -49,6 +52,7 @@ static size_t make_request(unsigned char *buf, size_t cap, int family,
 	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK |
 			  (rand() % 3 == 0 ? NLM_F_DUMP : 0);
 	nh->nlmsg_seq = seq;
+	/* Every command of the ABI (0..CLKSTAT_CMD_MAX) and two more. */
 	gh->cmd = rand() % (CLKSTAT_CMD_MAX + 3);
 	gh->version = rand() % 4 == 0 ? rand() % 256 : CLKSTAT_GENL_VERSION;
 	gh->reserved = rand() % 8 == 0 ? rand() % 65536 : 0;

@@ -56,7 +56,8 @@ check("commands", c_enum("clkstat_nl_cmd"),
 sets = {s["name"]: s for s in spec["attribute-sets"]}
 for cname, sname in (("clkstat_nl_attr", "clkstat"),
                      ("clkstat_nl_metric_attr", "metric"),
-                     ("clkstat_nl_counter_attr", "counter")):
+                     ("clkstat_nl_counter_attr", "counter"),
+                     ("clkstat_nl_event_attr", "event")):
     check(f"attributes {sname}", c_enum(cname),
           spec_names(sets[sname]["attributes"], sets[sname]["name-prefix"]))
 ops = [d for d in spec["definitions"] if d["name"] == "ctrl-op"][0]

@@ -6,7 +6,8 @@ set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
 pass=0 fail=0
-for t in tools/tests/buckets_test tools/tests/buckets_test_portable; do
+for t in tools/tests/buckets_test tools/tests/buckets_test_portable \
+	 tools/tests/model_test tools/tests/render_test tools/tests/snapshot_test; do
 	if valgrind -q --error-exitcode=99 --leak-check=full ./$t; then
 		pass=$((pass + 1)); echo "ok - $t"
 	else
@@ -19,6 +20,20 @@ if /usr/bin/python3 tools/tests/spec_check.py "$top"; then
 	pass=$((pass + 1)); echo "ok - netlink spec matches kmod/uapi/clkstat_netlink.h"
 else
 	fail=$((fail + 1)); echo "not ok - netlink spec matches kmod/uapi/clkstat_netlink.h"
+fi
+# OpenMetrics output against promtool and prometheus_client's strict parser
+# (its own ok/not ok lines indented, so run-all.sh counts only ours).
+if tools/tests/openmetrics_check.sh 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - OpenMetrics output passes promtool and the OpenMetrics parser"
+else
+	fail=$((fail + 1)); echo "not ok - OpenMetrics output passes promtool and the OpenMetrics parser"
+fi
+# The man page renders without warnings.
+if out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l Documentation/man/clkstat-report.1 2>&1 >/dev/null) &&
+   [ -z "$out" ]; then
+	pass=$((pass + 1)); echo "ok - clkstat-report.1 renders cleanly"
+else
+	fail=$((fail + 1)); echo "not ok - clkstat-report.1 renders cleanly: $out"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

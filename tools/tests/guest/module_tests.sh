@@ -536,11 +536,16 @@ t_netlink() {
 	echo stop > "$D/control"
 	"$R" info > /tmp/info
 	expect_eq "info" "$(awk '$1 != "version" && $1 != "clocksource" && $1 != "nr_cpus"' /tmp/info | tr '\n' ' ')" \
-		"abi 1 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 "
+		"abi 1 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 events 0 "
 	expect_eq "clocksource" "$(awk '$1 == "clocksource" { print $2 }' /tmp/info)" "$(cat $CS)"
 	"$R" raw > /tmp/raw
-	note "raw dump: $(wc -l < /tmp/raw) lines, $(grep -c '^metric' /tmp/raw) messages"
-	[ "$(grep -c '^metric ttwu_enqueue.direct cpu all$' /tmp/raw)" -gt 1 ] ||
+	# The module puts at most 128 slots in a message: a histogram with more
+	# that arrives whole (equal to debugfs, below) crossed messages.
+	local nall
+	nall=$(awk '$1 == "metric" { on = ($2 == "ttwu_enqueue.direct" && $4 == "all") }
+		on && $1 == "slot"' /tmp/raw | wc -l)
+	note "raw dump: $(wc -l < /tmp/raw) lines; ttwu_enqueue.direct has $nall slots"
+	[ "$nall" -gt 128 ] ||
 		fail "ttwu_enqueue's slots fit one message: the continuation went untested"
 	for f in "$D"/*.direct; do
 		id=$(basename "$f")
@@ -603,6 +608,158 @@ t_netlink_fuzz() {
 	expect_eq "answered" "$(($4 + $6))" "$2"
 	[ "$4" -gt 90000 ] || fail "only $4 of 100000 malformed requests were refused"
 	"$top/tools/clkstat-report" info > /dev/null || fail "the family stopped answering"
+}
+
+# GET_EVENTS through clkstat-report events: with recording stopped (the
+# log then changes only by markers; two debugfs reads around the dump
+# check that), the dump equals debugfs "events" byte for byte: events
+# spanning many messages, with and without latency and correlation id,
+# markers with text, and a ring that overwrote events.  Unprivileged: exit
+# status 4.  Without an event log: exit status 1 and one line.  valgrind on
+# both paths; a reader that quits halfway does not pin the module; the
+# fuzzer against a family with a log to dump.
+t_netlink_events() {
+	local R=$top/tools/clkstat-report rc seed=$RANDOM out
+	insmod "$KO" probes=ttwu,tkread,marker events=4096
+	echo stop > "$D/control"
+	"$PINGPONG" -n 200 --migrate --reads 1 --control "$D/control" > /dev/null
+	echo "phase-1" > "$D/marker"
+	echo "phase 2 begins!" > "$D/marker"
+	cat "$D/events" > /tmp/ev-debugfs
+	"$R" events > /tmp/ev-netlink
+	# (cmp on the debugfs file itself would trust its size: 0)
+	cat "$D/events" > /tmp/ev-debugfs2
+	cmp -s /tmp/ev-debugfs /tmp/ev-debugfs2 ||
+		fail "the log changed while stopped: $(diff /tmp/ev-debugfs /tmp/ev-debugfs2 | head -5)"
+	note "$(tail -1 /tmp/ev-netlink), $(wc -c < /tmp/ev-netlink) bytes"
+	cmp -s /tmp/ev-debugfs /tmp/ev-netlink ||
+		fail "dump and debugfs differ: $(diff /tmp/ev-debugfs /tmp/ev-netlink | head -5)"
+	# What the comparison covered: every field's forms, and 1200+ events,
+	# about 100 KB of attributes: many messages (a dump's skb is <= 32 KB).
+	[ "$(grep -c ' first_tkread ' /tmp/ev-netlink)" -ge 400 ] ||
+		fail "too few events: $(tail -1 /tmp/ev-netlink)"
+	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - -$' /tmp/ev-netlink || fail "no wakeup line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+$' /tmp/ev-netlink || fail "no enqueue line"
+	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ -\$" /tmp/ev-netlink ||
+		fail "no marker line: $(grep marker /tmp/ev-netlink)"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" events > /dev/null 2>&1 || rc=$?
+	expect_eq "unprivileged events" "$rc" 4
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" events > /tmp/ev-vg.out 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, events: status $rc: $(cat /tmp/vg)"
+	cmp -s /tmp/ev-debugfs /tmp/ev-vg.out || fail "the dump under valgrind differs"
+	# The reader gone halfway: the socket's release ends the dump.
+	"$R" events | head -1 > /dev/null
+	out=$("$top/tools/tests/nl_fuzz" 20000 "$seed") || fail "nl_fuzz failed (seed $seed)"
+	note "nl_fuzz with an event log, seed $seed: $out"
+	rmmod clkstat || fail "rmmod after the dumps"
+	# A small ring: the trailer counts what was overwritten.
+	insmod "$KO" probes=ttwu events=64
+	"$PINGPONG" -n 200 --control "$D/control" > /dev/null
+	cat "$D/events" > /tmp/ev-debugfs
+	"$R" events > /tmp/ev-netlink
+	note "events=64: $(tail -1 /tmp/ev-netlink)"
+	[ "$(tail -1 /tmp/ev-netlink | awk '{ print $5 }')" -gt 0 ] || fail "nothing overwritten"
+	cmp -s /tmp/ev-debugfs /tmp/ev-netlink ||
+		fail "events=64: dump and debugfs differ: $(diff /tmp/ev-debugfs /tmp/ev-netlink | head -5)"
+	rmmod clkstat
+	# No event log: status 1, one line, nothing on stdout.
+	insmod "$KO" probes=ttwu
+	rc=0; "$R" events > /tmp/ev-out 2> /tmp/ev-err || rc=$?
+	expect_eq "exit status without an event log" "$rc" 1
+	expect_eq "stderr lines without an event log" "$(wc -l < /tmp/ev-err)" 1
+	expect_eq "stdout without an event log" "$(wc -c < /tmp/ev-out)" 0
+	note "$(cat /tmp/ev-err)"
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" events > /dev/null 2> /tmp/vg || rc=$?
+	[ "$rc" = 1 ] || fail "valgrind, no event log: status $rc: $(cat /tmp/vg)"
+}
+
+# record end to end: 4 runs alternating two variants, each run's workload
+# the pinned ping-pong (which sets the tgid filter and opens its own window
+# inside the run, so each run's counts are exactly its wakeups).  The
+# snapshot holds 4 runs with the right variants and metadata, each run's
+# counts equal that run's truth, the pooled report adds them up, and the
+# module is left in the variant it was found in.  Then the failures: a
+# failing workload, a missing one, and a refused variant, which must leave
+# an existing snapshot untouched.
+t_record() {
+	local R=$top/tools/clkstat-report out=/tmp/rec.json rc i w v want
+	insmod "$KO" probes=ttwu,tkread
+	"$R" record -q -o $out --runs 4 --variants ftrace,kprobe -- \
+		"$PINGPONG" -n 150 --reads 1 --control "$D/control" > /tmp/truths ||
+		fail "record failed"
+	"$R" info -i $out > /tmp/meta
+	sed 's/^/    # /' /tmp/meta | grep -v '^    # param' | head -30
+	meta() { awk -v k="$1" '$1 == k { sub(/^[^ ]* /, ""); print; exit }' /tmp/meta; }
+	expect_eq "runs" "$(meta runs)" 4
+	expect_eq "variants of the runs" "$(awk '$1 == "run" { printf "%s ", $4 }' /tmp/meta)" \
+		"ftrace kprobe ftrace kprobe "
+	expect_eq "exit statuses" "$(awk '$1 == "run" { printf "%s ", $10 }' /tmp/meta)" "0 0 0 0 "
+	awk '$1 == "run" && !($6 > 0 && $8 > $6) { exit 1 }' /tmp/meta || fail "run times"
+	expect_eq "kernel" "$(meta kernel_release)" "$(uname -r)"
+	expect_eq "clocksource" "$(meta clocksource)" "$(cat $CS)"
+	expect_eq "cmdline" "$(meta cmdline)" "$(cat /proc/cmdline)"
+	expect_eq "machine" "$(meta machine)" vm
+	case $(meta hypervisor) in *TCG*) ;; *) fail "hypervisor: $(meta hypervisor)" ;; esac
+	expect_eq "probes param" "$(awk '$1 == "param" && $2 == "probes" { print $3 }' /tmp/meta)" ttwu,tkread
+	expect_eq "variants" "$(meta variants)" ftrace,kprobe
+	expect_eq "frac_bits" "$(meta frac_bits)" 3
+	case $(meta command) in *clkstat-pingpong\ -n\ 150*) ;; *) fail "command: $(meta command)" ;; esac
+	expect_eq "cpuidle driver" "$(meta cpuidle_driver)" \
+		"$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo -)"
+	expect_eq "truths" "$(grep -c '^wakeups' /tmp/truths)" 4
+	for i in 0 1 2 3; do
+		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/truths)
+		v=$(awk -v i=$i '$1 == "run" && $2 == i { print $4 }' /tmp/meta)
+		"$R" -i $out --run $i --csv > /tmp/run.csv
+		expect_eq "run $i ttwu_enqueue.$v count" \
+			"$(awk -F, -v id="ttwu_enqueue" -v v=$v '$1 == id && $2 == v && $3 == "all" { print $4 }' /tmp/run.csv)" "$w"
+		expect_eq "run $i ttwu_tkread.$v count" \
+			"$(awk -F, -v v=$v '$1 == "ttwu_tkread" && $2 == v && $3 == "all" { print $4 }' /tmp/run.csv)" "$w"
+		[ "$(awk -F, -v v=$v 'NR > 1 && $2 != v' /tmp/run.csv | wc -l)" = 0 ] ||
+			fail "run $i holds metrics of another variant"
+	done
+	want=$(awk '$1 == "wakeups" { s[n++ % 2] += $2 } END { print s[0], s[1] }' /tmp/truths)
+	"$R" -i $out --csv > /tmp/pooled.csv
+	expect_eq "pooled counts" \
+		"$(awk -F, '$1 == "ttwu_enqueue" && $3 == "all" { c[$2] = $4 } END { print c["ftrace"], c["kprobe"] }' /tmp/pooled.csv)" "$want"
+	expect_eq "variant restored" "$(head -1 $D/control | awk '{ print $1, $2 }')" "variant direct"
+	# The workload fails: the runs are kept, the status says so.
+	rc=0; "$R" record -q -o /tmp/false.json --runs 2 -- false || rc=$?
+	expect_eq "exit status, workload failed" "$rc" 9
+	expect_eq "its runs' exit statuses" \
+		"$("$R" info -i /tmp/false.json | awk '$1 == "run" { printf "%s ", $10 }')" "1 1 "
+	# No workload at all, and a variant the module refuses: the snapshot
+	# already there stays whole, and no temporary file is left.
+	cp $out /tmp/rec.before
+	rc=0; "$R" record -q -o $out -- /nonexistent/cmd 2> /tmp/err || rc=$?
+	expect_eq "exit status, no workload" "$rc" 9
+	grep -q "cannot run '/nonexistent/cmd'" /tmp/err || fail "message: $(cat /tmp/err)"
+	rc=0; "$R" record -q -o $out --runs 2 --duration 0.2 --variants direct,nosuch 2> /tmp/err || rc=$?
+	expect_eq "exit status, refused variant" "$rc" 1
+	cmp -s $out /tmp/rec.before || fail "a failed record changed the snapshot"
+	[ "$(ls /tmp | grep -c '^rec.json.')" = 0 ] || fail "temporary files left: $(ls /tmp | grep rec.json)"
+	# Runs without a workload last --duration.
+	"$R" record -q -o /tmp/dur.json --runs 2 --duration 0.5
+	"$R" info -i /tmp/dur.json | awk '$1 == "run" && ($8 - $6) < 5e8 { exit 1 }' ||
+		fail "a run shorter than --duration"
+	# Bad arguments change nothing.
+	for a in "--runs 0" "--runs x" "--duration -1" "--variants ," "--duration 1 -- true"; do
+		rc=0; "$R" record -q -o /tmp/bad.json $a 2> /dev/null || rc=$?
+		expect_eq "record $a" "$rc" 2
+	done
+	[ ! -e /tmp/bad.json ] || fail "a refused record wrote a file"
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" record -q -o /tmp/vg.json \
+		--runs 2 --variants direct,ftrace --duration 0.2 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, record: $rc $(cat /tmp/vg)"
+	for c in "" "raw" "info" "--json" "--format openmetrics"; do
+		rc=0
+		valgrind -q --error-exitcode=99 --leak-check=full "$R" -i $out $c > /dev/null 2> /tmp/vg || rc=$?
+		[ "$rc" = 0 ] || fail "valgrind, clkstat-report -i $c: $rc $(cat /tmp/vg)"
+	done
 }
 
 # A function takes one direct call at a time, and BPF's fentry programs
@@ -776,7 +933,7 @@ tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone
 	t_variant_switch t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
 	t_exit_hooks_switch_loop t_clockoff t_events
-	t_cs_events t_netlink t_netlink_fuzz
+	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_record
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
 	t_rmmod_under_load t_cycles_under_load}
 for t in $tests; do

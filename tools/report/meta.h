@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * meta.h - what record writes about the machine beside the runs: kernel,
+ * clocksource, the module's parameters, VM or bare metal, C-state settings.
+ */
+#ifndef CLKSTAT_REPORT_META_H
+#define CLKSTAT_REPORT_META_H
+
+#include "model.h"
+#include "nl.h"
+
+/*
+ * Fill m from this machine (uname, /proc, /sys) and the module's GET_INFO.
+ * What cannot be read stays NULL.  root is prepended to every /proc and
+ * /sys path ("" normally; a directory tree in the tests).
+ * Return 0, or -ENOMEM.
+ */
+int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
+		    const char *root);
+
+/* "vm" or "bare-metal", and the hypervisor's name if known (malloc'd). */
+int cr_meta_machine(const char *root, char **machine, char **hypervisor);
+
+#endif

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - building, pooling and freeing clkstat-report's in-memory
+ * snapshots (model.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "model.h"
+
+void cr_hist_free(struct cr_hist *h)
+{
+	free(h->slots);
+	h->slots = NULL;
+	h->nslots = 0;
+}
+
+void cr_metric_free(struct cr_metric *m)
+{
+	size_t i;
+
+	cr_hist_free(&m->total);
+	for (i = 0; i < m->ncpus; i++)
+		cr_hist_free(&m->cpus[i]);
+	free(m->cpus);
+	m->cpus = NULL;
+	m->ncpus = 0;
+}
+
+void cr_run_free(struct cr_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmetrics; i++)
+		cr_metric_free(&r->metrics[i]);
+	free(r->metrics);
+	r->metrics = NULL;
+	r->nmetrics = 0;
+}
+
+void cr_meta_free(struct cr_meta *m)
+{
+	size_t i;
+
+	free(m->tool_version);
+	free(m->module_version);
+	free(m->kernel_release);
+	free(m->clocksource);
+	free(m->probes);
+	free(m->variants);
+	free(m->command);
+	free(m->machine);
+	free(m->hypervisor);
+	free(m->cpuidle_driver);
+	free(m->cpuidle_governor);
+	free(m->max_cstate);
+	free(m->cmdline);
+	for (i = 0; i < m->nparams; i++) {
+		free(m->param_names[i]);
+		free(m->param_values[i]);
+	}
+	free(m->param_names);
+	free(m->param_values);
+	memset(m, 0, sizeof(*m));
+}
+
+void cr_snapshot_free(struct cr_snapshot *s)
+{
+	size_t i;
+
+	cr_meta_free(&s->meta);
+	for (i = 0; i < s->nruns; i++)
+		cr_run_free(&s->runs[i]);
+	free(s->runs);
+	s->runs = NULL;
+	s->nruns = 0;
+}
+
+/* Grow *arr (n elements of size sz) by one zeroed element. */
+static void *cr_append(void **arr, size_t *n, size_t sz)
+{
+	char *p = realloc(*arr, (*n + 1) * sz);
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	memset(p + *n * sz, 0, sz);
+	return p + (*n)++ * sz;
+}
+
+struct cr_metric *cr_run_add_metric(struct cr_run *r)
+{
+	struct cr_metric *m;
+
+	m = cr_append((void **)&r->metrics, &r->nmetrics, sizeof(*m));
+	if (m) {
+		m->total.cpu = CR_CPU_ALL;
+		m->total.min = UINT64_MAX;
+	}
+	return m;
+}
+
+struct cr_run *cr_snapshot_add_run(struct cr_snapshot *s)
+{
+	struct cr_run *r = cr_append((void **)&s->runs, &s->nruns, sizeof(*r));
+
+	if (r) {
+		r->index = s->nruns - 1;
+		r->exit_status = -1;
+	}
+	return r;
+}
+
+int cr_meta_add_param(struct cr_meta *m, const char *name, const char *value)
+{
+	char **n, **v;
+
+	n = realloc(m->param_names, (m->nparams + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->param_names = n;
+	v = realloc(m->param_values, (m->nparams + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	m->param_values = v;
+	n[m->nparams] = strdup(name);
+	v[m->nparams] = strdup(value);
+	if (!n[m->nparams] || !v[m->nparams]) {
+		free(n[m->nparams]);
+		free(v[m->nparams]);
+		return -ENOMEM;
+	}
+	m->nparams++;
+	return 0;
+}
+
+struct cr_metric *cr_run_find(const struct cr_run *r, const char *name,
+			      const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name) &&
+		    !strcmp(r->metrics[i].variant, variant))
+			return &r->metrics[i];
+	return NULL;
+}
+
+/* dst += src, slot by slot (both ascending): a merge of two sorted lists. */
+static int cr_hist_add(struct cr_hist *dst, const struct cr_hist *src)
+{
+	struct cr_slot *out;
+	size_t i = 0, j = 0, n = 0;
+
+	if (!src->nslots && src->min == UINT64_MAX)
+		return 0;
+	out = malloc((dst->nslots + src->nslots + 1) * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	while (i < dst->nslots || j < src->nslots) {
+		if (j == src->nslots ||
+		    (i < dst->nslots && dst->slots[i].slot < src->slots[j].slot)) {
+			out[n++] = dst->slots[i++];
+		} else if (i == dst->nslots ||
+			   src->slots[j].slot < dst->slots[i].slot) {
+			out[n++] = src->slots[j++];
+		} else {
+			out[n] = dst->slots[i++];
+			out[n].count += src->slots[j].count;
+			out[n++].sum += src->slots[j++].sum;
+		}
+	}
+	free(dst->slots);
+	dst->slots = out;
+	dst->nslots = n;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	return 0;
+}
+
+int cr_metric_add(struct cr_metric *dst, const struct cr_metric *src)
+{
+	size_t i, j, k;
+
+	if (cr_hist_add(&dst->total, &src->total))
+		return -ENOMEM;
+	for (i = 0; i < src->ncounters; i++) {
+		for (j = 0; j < dst->ncounters; j++)
+			if (!strcmp(dst->counters[j].name, src->counters[i].name))
+				break;
+		if (j == dst->ncounters) {
+			if (j == CR_COUNTERS_MAX)
+				continue;
+			dst->counters[j] = src->counters[i];
+			dst->counters[j].value = 0;
+			dst->ncounters++;
+		}
+		dst->counters[j].value += src->counters[i].value;
+	}
+	dst->recording |= src->recording;
+	for (i = 0; i < src->ncpus; i++) {
+		const struct cr_hist *sc = &src->cpus[i];
+		struct cr_hist *dc;
+
+		for (j = 0; j < dst->ncpus && dst->cpus[j].cpu < sc->cpu; j++)
+			;
+		if (j == dst->ncpus || dst->cpus[j].cpu != sc->cpu) {
+			dc = realloc(dst->cpus, (dst->ncpus + 1) * sizeof(*dc));
+			if (!dc)
+				return -ENOMEM;
+			dst->cpus = dc;
+			for (k = dst->ncpus; k > j; k--)
+				dc[k] = dc[k - 1];
+			dc[j] = (struct cr_hist){ .cpu = sc->cpu,
+						  .min = UINT64_MAX };
+			dst->ncpus++;
+		}
+		if (cr_hist_add(&dst->cpus[j], sc))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int cr_snapshot_pool(const struct cr_snapshot *s, struct cr_run *out)
+{
+	const struct cr_metric *src;
+	struct cr_metric *dst;
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	out->exit_status = -1;
+	for (i = 0; i < s->nruns; i++) {
+		for (j = 0; j < s->runs[i].nmetrics; j++) {
+			src = &s->runs[i].metrics[j];
+			dst = cr_run_find(out, src->name, src->variant);
+			if (!dst) {
+				dst = cr_run_add_metric(out);
+				if (!dst)
+					goto nomem;
+				memcpy(dst->name, src->name, sizeof(dst->name));
+				memcpy(dst->variant, src->variant,
+				       sizeof(dst->variant));
+				dst->frac_bits = src->frac_bits;
+			} else if (dst->frac_bits != src->frac_bits) {
+				fprintf(stderr, "clkstat-report: %s.%s has frac_bits %u in one run and %u in another: the histograms cannot be added\n",
+					src->name, src->variant,
+					dst->frac_bits, src->frac_bits);
+				cr_run_free(out);
+				return -EINVAL;
+			}
+			if (cr_metric_add(dst, src))
+				goto nomem;
+		}
+	}
+	if (s->nruns == 1) {
+		memcpy(out->variant, s->runs[0].variant, sizeof(out->variant));
+		out->start_ns = s->runs[0].start_ns;
+		out->end_ns = s->runs[0].end_ns;
+		out->exit_status = s->runs[0].exit_status;
+	}
+	return 0;
+nomem:
+	cr_run_free(out);
+	return -ENOMEM;
+}
+
+struct clkstat_slot *cr_hist_dense(const struct cr_hist *h,
+				   unsigned int frac_bits)
+{
+	struct clkstat_slot *d = calloc(CLKSTAT_NSLOTS(frac_bits), sizeof(*d));
+	size_t i;
+
+	if (!d)
+		return NULL;
+	for (i = 0; i < h->nslots; i++) {
+		if (h->slots[i].slot >= CLKSTAT_NSLOTS(frac_bits))
+			continue;	/* readers validate; never index out */
+		d[h->slots[i].slot].count += h->slots[i].count;
+		d[h->slots[i].slot].sum += h->slots[i].sum;
+	}
+	return d;
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - what clkstat-report holds in memory, whatever it came from (the
+ * live module over netlink, or a snapshot file): a snapshot is metadata and
+ * one or more runs; a run is a list of metrics; a metric is the all-CPU
+ * histogram plus the per-CPU ones, each a sparse, slot-ordered list of
+ * non-empty slots exactly as the module keeps them (uapi/clkstat_buckets.h).
+ */
+#ifndef CLKSTAT_REPORT_MODEL_H
+#define CLKSTAT_REPORT_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../../kmod/uapi/clkstat_netlink.h"
+
+#define CR_NAME_MAX	32	/* as the module's CLKSTAT_NAME_MAX */
+#define CR_VARIANT_MAX	16	/* as CLKSTAT_VARIANT_MAX */
+#define CR_COUNTERS_MAX	8	/* as CLKSTAT_MAX_COUNTERS */
+#define CR_CPU_ALL	CLKSTAT_CPU_ALL
+
+/* A non-empty slot; sum scaled by clkstat_slot_sum_shift() as in the module. */
+struct cr_slot {
+	uint32_t slot;
+	uint64_t count;
+	uint64_t sum;
+};
+
+/* One CPU's histogram, or the sum over CPUs (cpu == CR_CPU_ALL). */
+struct cr_hist {
+	uint32_t cpu;
+	uint64_t min;		/* UINT64_MAX: no sample */
+	uint64_t max;
+	size_t nslots;
+	struct cr_slot *slots;	/* ascending slot, no zero counts */
+};
+
+struct cr_counter {
+	char name[CR_NAME_MAX];
+	uint64_t value;
+};
+
+struct cr_metric {
+	char name[CR_NAME_MAX];
+	char variant[CR_VARIANT_MAX];
+	unsigned int frac_bits;
+	int recording;
+	size_t ncounters;
+	struct cr_counter counters[CR_COUNTERS_MAX];	/* all CPUs */
+	struct cr_hist total;
+	size_t ncpus;
+	struct cr_hist *cpus;	/* CPUs with samples, ascending cpu */
+};
+
+struct cr_run {
+	unsigned int index;		/* 0-based, in recording order */
+	char variant[CR_VARIANT_MAX];	/* attached during the run */
+	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; 0: unknown */
+	int exit_status;		/* of the workload; -1: none/unknown */
+	size_t nmetrics;
+	struct cr_metric *metrics;
+};
+
+/* Where and how the runs were taken.  Strings are malloc'd, NULL: unknown. */
+struct cr_meta {
+	char *tool_version;
+	char *module_version;
+	char *kernel_release;
+	char *clocksource;
+	char *probes;
+	char *variants;		/* as --variants, comma separated */
+	char *command;		/* the workload, shell words joined; NULL: none */
+	char *machine;		/* "vm" or "bare-metal" */
+	char *hypervisor;	/* when machine is "vm" and it is known */
+	char *cpuidle_driver;
+	char *cpuidle_governor;
+	char *max_cstate;	/* intel_idle.max_cstate, NULL: no intel_idle */
+	char *cmdline;		/* /proc/cmdline */
+	unsigned int frac_bits;
+	unsigned int nr_cpus;
+	double duration_s;	/* --duration, 0: the command's own length */
+	size_t nparams;
+	char **param_names;	/* /sys/module/clkstat/parameters/ */
+	char **param_values;
+};
+
+struct cr_snapshot {
+	struct cr_meta meta;
+	size_t nruns;
+	struct cr_run *runs;
+};
+
+void cr_hist_free(struct cr_hist *h);
+void cr_metric_free(struct cr_metric *m);
+void cr_run_free(struct cr_run *r);
+void cr_meta_free(struct cr_meta *m);
+void cr_snapshot_free(struct cr_snapshot *s);
+
+/* Append a zeroed element; return it, or NULL when out of memory. */
+struct cr_metric *cr_run_add_metric(struct cr_run *r);
+struct cr_run *cr_snapshot_add_run(struct cr_snapshot *s);
+int cr_meta_add_param(struct cr_meta *m, const char *name, const char *value);
+
+/* The metric NAME.VARIANT of a run, or NULL. */
+struct cr_metric *cr_run_find(const struct cr_run *r, const char *name,
+			      const char *variant);
+
+/*
+ * Add src's slots, min, max and counters into dst (same frac_bits; the
+ * caller checks).  Per-CPU histograms are added CPU by CPU.  Return 0 or
+ * -ENOMEM.
+ */
+int cr_metric_add(struct cr_metric *dst, const struct cr_metric *src);
+
+/*
+ * The runs of a snapshot pooled: one run whose metrics are the sums of
+ * every run's metric of the same name and variant (a name in two variants
+ * stays two metrics).  Return 0, -ENOMEM or -EINVAL (a metric with two
+ * different frac_bits, with a line on stderr).
+ */
+int cr_snapshot_pool(const struct cr_snapshot *s, struct cr_run *out);
+
+/* Dense slots[CLKSTAT_NSLOTS(frac_bits)] of a histogram; NULL: no memory. */
+struct clkstat_slot *cr_hist_dense(const struct cr_hist *h,
+				   unsigned int frac_bits);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * render.h - clkstat-report's outputs of one run (live, one run of a
+ * snapshot, or a snapshot's runs pooled): the table with bpftrace-style
+ * histograms, CSV, JSON and OpenMetrics, and the raw slot listing.
+ */
+#ifndef CLKSTAT_REPORT_RENDER_H
+#define CLKSTAT_REPORT_RENDER_H
+
+#include <stdio.h>
+#include "model.h"
+
+struct cr_render_opts {
+	int per_cpu;		/* each CPU too, not only the all-CPU sum */
+	int no_hist;		/* text: the summary lines only */
+	const char *metric;	/* only metrics whose name (or name.variant)
+				 * is this; NULL: all */
+	const char *source;	/* "netlink" or the snapshot's file name */
+	unsigned int nruns;	/* runs pooled into this run */
+};
+
+/* Each returns CR_OK, or CR_ERR (out of memory, write error). */
+int cr_render_text(FILE *out, const struct cr_run *r,
+		   const struct cr_render_opts *o);
+int cr_render_csv(FILE *out, const struct cr_run *r,
+		  const struct cr_render_opts *o);
+int cr_render_json(FILE *out, const struct cr_run *r,
+		   const struct cr_render_opts *o);
+int cr_render_openmetrics(FILE *out, const struct cr_run *r,
+			  const struct cr_render_opts *o);
+int cr_render_raw(FILE *out, const struct cr_run *r,
+		  const struct cr_render_opts *o);
+
+/* Does metric m pass o->metric? */
+int cr_render_wanted(const struct cr_metric *m,
+		     const struct cr_render_opts *o);
+
+#endif

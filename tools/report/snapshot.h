@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * snapshot.h - snapshot files: a struct cr_snapshot (model.h) as JSON
+ * through json-c.  Documentation/clkstat-snapshot.rst describes the format.
+ */
+#ifndef CLKSTAT_REPORT_SNAPSHOT_H
+#define CLKSTAT_REPORT_SNAPSHOT_H
+
+#include <stddef.h>
+#include "model.h"
+
+#define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
+#define CR_SNAPSHOT_VERSION	1
+
+/*
+ * Parse a snapshot held in memory.  On failure *s is left empty and err
+ * (errlen bytes) holds one line without a newline naming what is wrong and
+ * where (e.g. "runs[2].metrics[0].total.slots[5]: slot 4000 beyond 1920 for
+ * frac_bits 5").  Return: CR_OK, CR_CORRUPT or CR_FORMAT (status.h), or
+ * CR_ERR when out of memory.
+ */
+int cr_snapshot_parse(const char *text, size_t len, struct cr_snapshot *s,
+		      char *err, size_t errlen);
+
+/*
+ * Read a snapshot file (path "-": stdin).  On failure print one line on
+ * stderr ("clkstat-report: FILE: ...") and leave *s empty.
+ * Return: CR_OK, CR_NO_FILE, CR_CORRUPT, CR_FORMAT, or CR_ERR when out of
+ * memory.
+ */
+int cr_snapshot_read(const char *path, struct cr_snapshot *s);
+
+/*
+ * The JSON text of a snapshot (malloc'd, NUL-terminated), or NULL when out
+ * of memory.
+ */
+char *cr_snapshot_format(const struct cr_snapshot *s);
+
+/*
+ * Write a snapshot atomically: a temporary file in the same directory,
+ * fsync'd, then renamed over path, so that path holds either the old
+ * content or the whole new one.  On failure print one line on stderr and
+ * remove the temporary file.  Return: CR_OK or CR_ERR.
+ */
+int cr_snapshot_write(const struct cr_snapshot *s, const char *path);
+
+#endif

@@ -1,0 +1,1115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * snapshot_read.c - reading snapshot files (snapshot.h): JSON text into a
+ * struct cr_snapshot through json-c, strictly.
+ *
+ * Reading is four passes over the input, each of which can only reject:
+ *  1. json-c parses the text (strict mode, bounded depth) and must consume
+ *     all of it but trailing white space;
+ *  2. a lexical pass over the text for what json-c accepts or loses
+ *     silently (snapshot_lex.c);
+ *  3. "format" and "version", before the rest, so that another format or
+ *     version is CR_FORMAT whatever else it holds;
+ *  4. the schema walk into the model, with every bound and consistency rule.
+ * Each failure is one line naming the place in the file (struct cr_pctx,
+ * snapshot_parse.h).  Documentation/clkstat-snapshot.rst describes the
+ * format and every rule.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
+#include "snapshot.h"
+#include "snapshot_parse.h"
+#include "status.h"
+
+/* Larger inputs are CR_CORRUPT ("too large") without being parsed. */
+#define CR_SNAP_MAX_BYTES	(1UL << 30)
+/* The counts of one histogram add up to at most this many samples. */
+#define CR_SNAP_MAX_SAMPLES	(1ULL << 62)
+/* exit_status: -1 (none) or a shell-style status, 128 + signal included. */
+#define CR_SNAP_EXIT_MAX	255
+
+/* ---------------------------------------------------------------- */
+/* Errors: one line, "PATH: what", into the caller's buffer.         */
+
+int cr_fail(struct cr_pctx *c, int status, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->err && c->errlen)
+		snprintf(c->err, c->errlen, "%s%s%s", c->path,
+			 c->plen ? ": " : "", msg);
+	return status;
+}
+
+int cr_nomem(struct cr_pctx *c)
+{
+	return cr_fail(c, CR_ERR, "out of memory");
+}
+
+/*
+ * A printable copy of n bytes of s for a message: control characters as
+ * '?', at most 40 bytes, then "...".
+ */
+const char *cr_clean(char *buf, size_t size, const char *s, size_t n)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n && o + 4 < size; i++) {
+		if (o >= 40) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		buf[o++] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ?
+			   '?' : s[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void cr_path_add(struct cr_pctx *c, const char *s, size_t n)
+{
+	size_t room = sizeof(c->path) - 1 - c->plen;
+
+	if (n > room)
+		n = room;
+	memcpy(c->path + c->plen, s, n);
+	c->plen += n;
+	c->path[c->plen] = '\0';
+}
+
+/* Append ".key" (or "key" at the top); return the length to pop back to. */
+size_t cr_push_key(struct cr_pctx *c, const char *key)
+{
+	size_t old = c->plen;
+	char buf[64];
+
+	if (c->plen)
+		cr_path_add(c, ".", 1);
+	cr_clean(buf, sizeof(buf), key, strlen(key));
+	cr_path_add(c, buf, strlen(buf));
+	return old;
+}
+
+size_t cr_push_idx(struct cr_pctx *c, size_t i)
+{
+	size_t old = c->plen;
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "[%zu]", i);
+	cr_path_add(c, buf, strlen(buf));
+	return old;
+}
+
+void cr_pop(struct cr_pctx *c, size_t old)
+{
+	c->plen = old;
+	c->path[old] = '\0';
+}
+
+/* Line and column (1-based, in bytes) of an offset, for syntax errors. */
+void cr_where(const char *t, size_t off, char *buf, size_t size)
+{
+	size_t i, line = 1, bol = 0;
+
+	for (i = 0; i < off; i++) {
+		if (t[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	}
+	snprintf(buf, size, "line %zu, column %zu", line, off - bol + 1);
+}
+
+/* What a wrongly typed member holds, for the message. */
+static const char *cr_found(struct json_object *v, char *buf, size_t size)
+{
+	char clean[64];
+	const char *s;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return json_object_get_boolean(v) ? "true" : "false";
+	case json_type_double:
+		s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+		snprintf(buf, size, "the number %s",
+			 s ? cr_clean(clean, sizeof(clean), s, strlen(s)) : "?");
+		return buf;
+	case json_type_int:
+		return "an integer";
+	case json_type_object:
+		return "an object";
+	case json_type_array:
+		return "an array";
+	case json_type_string:
+		snprintf(buf, size, "the string \"%s\"",
+			 cr_clean(clean, sizeof(clean), json_object_get_string(v),
+				  (size_t)json_object_get_string_len(v)));
+		return buf;
+	}
+	return "something else";
+}
+
+static int cr_wrong(struct cr_pctx *c, struct json_object *v, const char *want)
+{
+	char buf[128];
+
+	return cr_fail(c, CR_CORRUPT, "expected %s, found %s", want,
+		       cr_found(v, buf, sizeof(buf)));
+}
+
+/* ---------------------------------------------------------------- */
+/* Pass 1: json-c.                                                   */
+
+static int cr_json_parse(struct cr_pctx *c, const char *t, size_t len,
+			 struct json_object **root)
+{
+	enum json_tokener_error jerr;
+	struct json_tokener *tok;
+	const char *nul;
+	char where[64];
+	size_t i, end;
+
+	*root = NULL;
+	if (len > CR_SNAP_MAX_BYTES)
+		return cr_fail(c, CR_CORRUPT, "too large: %zu bytes, the limit is %lu (1 GiB)",
+			       len, CR_SNAP_MAX_BYTES);
+	for (i = 0; i < len && cr_ws(t[i]); i++)
+		;
+	if (i == len)
+		return cr_fail(c, CR_CORRUPT, "empty: no JSON text");
+	tok = json_tokener_new_ex(CR_SNAP_DEPTH);
+	if (!tok)
+		return cr_nomem(c);
+	/* Trailing characters are ours to report, with a better message. */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+			       JSON_TOKENER_ALLOW_TRAILING_CHARS);
+	*root = json_tokener_parse_ex(tok, t, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (end > len)
+		end = len;
+	if (jerr != json_tokener_success) {
+		json_object_put(*root);
+		*root = NULL;
+		/* json-c takes a NUL for the end of the text. */
+		nul = memchr(t, '\0', end < len ? end + 1 : len);
+		if (nul) {
+			cr_where(t, (size_t)(nul - t), where, sizeof(where));
+			return cr_fail(c, CR_CORRUPT, "%s: a NUL byte", where);
+		}
+		cr_where(t, end, where, sizeof(where));
+		if (jerr == json_tokener_continue ||
+		    jerr == json_tokener_error_parse_eof)
+			return cr_fail(c, CR_CORRUPT, "truncated: the text ends (%s) inside the JSON value",
+				       where);
+		return cr_fail(c, CR_CORRUPT, "not valid JSON: %s: %s", where,
+			       json_tokener_error_desc(jerr));
+	}
+	/* json-c has eaten the white space after the value. */
+	if (end < len) {
+		cr_where(t, end, where, sizeof(where));
+		json_object_put(*root);
+		*root = NULL;
+		return cr_fail(c, CR_CORRUPT, "%s: trailing data after the JSON object",
+			       where);
+	}
+	if (!json_object_is_type(*root, json_type_object))
+		return cr_wrong(c, *root, "an object at the top level");
+	return CR_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Passes 3 and 4: the header, then the schema, into the model.     */
+
+static int cr_object(struct cr_pctx *c, struct json_object *v)
+{
+	return json_object_is_type(v, json_type_object) ? CR_OK :
+	       cr_wrong(c, v, "an object");
+}
+
+static int cr_array(struct cr_pctx *c, struct json_object *v)
+{
+	return json_object_is_type(v, json_type_array) ? CR_OK :
+	       cr_wrong(c, v, "an array");
+}
+
+/* Every member of o is one of names[] (NULL-terminated). */
+static int cr_known(struct cr_pctx *c, struct json_object *o,
+		    const char *const *names)
+{
+	size_t i;
+
+	json_object_object_foreach(o, key, val) {
+		(void)val;
+		for (i = 0; names[i] && strcmp(names[i], key); i++)
+			;
+		if (!names[i]) {
+			cr_push_key(c, key);
+			return cr_fail(c, CR_CORRUPT, "unknown member");
+		}
+	}
+	return CR_OK;
+}
+
+/* Member key of o, which must be there (its value may be null). */
+static int cr_get(struct cr_pctx *c, struct json_object *o, const char *key,
+		  struct json_object **v)
+{
+	if (!json_object_object_get_ex(o, key, v))
+		return cr_fail(c, CR_CORRUPT, "member \"%s\" is missing", key);
+	return CR_OK;
+}
+
+/* An unsigned integer, at most max. */
+static int cr_u64(struct cr_pctx *c, struct json_object *v, uint64_t max,
+		  uint64_t *out)
+{
+	int64_t i;
+
+	if (!json_object_is_type(v, json_type_int))
+		return cr_wrong(c, v, "an integer");
+	i = json_object_get_int64(v);
+	if (i < 0)
+		return cr_fail(c, CR_CORRUPT, "negative: %" PRId64, i);
+	*out = json_object_get_uint64(v);
+	if (*out > max)
+		return cr_fail(c, CR_CORRUPT, "%" PRIu64 " is above %" PRIu64,
+			       *out, max);
+	return CR_OK;
+}
+
+/* A signed integer in [min, max]. */
+static int cr_i64(struct cr_pctx *c, struct json_object *v, int64_t min,
+		  int64_t max, int64_t *out)
+{
+	if (!json_object_is_type(v, json_type_int))
+		return cr_wrong(c, v, "an integer");
+	*out = json_object_get_int64(v);
+	/* json-c clamps a value above INT64_MAX to INT64_MAX. */
+	if (*out == INT64_MAX &&
+	    json_object_get_uint64(v) != (uint64_t)INT64_MAX)
+		return cr_fail(c, CR_CORRUPT, "%" PRIu64 " is above %" PRId64,
+			       json_object_get_uint64(v), max);
+	if (*out < min || *out > max)
+		return cr_fail(c, CR_CORRUPT, "%" PRId64 " is outside [%" PRId64 ", %" PRId64 "]",
+			       *out, min, max);
+	return CR_OK;
+}
+
+static int cr_get_u64(struct cr_pctx *c, struct json_object *o,
+		      const char *key, uint64_t max, uint64_t *out)
+{
+	struct json_object *v;
+	size_t old;
+	int st;
+
+	st = cr_get(c, o, key, &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, key);
+	st = cr_u64(c, v, max, out);
+	cr_pop(c, old);
+	return st;
+}
+
+static int cr_get_i64(struct cr_pctx *c, struct json_object *o,
+		      const char *key, int64_t min, int64_t max, int64_t *out)
+{
+	struct json_object *v;
+	size_t old;
+	int st;
+
+	st = cr_get(c, o, key, &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, key);
+	st = cr_i64(c, v, min, max, out);
+	cr_pop(c, old);
+	return st;
+}
+
+/*
+ * A name: a non-empty string shorter than size (it has to fit a char[size]
+ * with its NUL), without control characters.
+ */
+static int cr_name(struct cr_pctx *c, const char *s, size_t len, size_t size)
+{
+	char buf[64];
+	size_t i;
+
+	if (!len)
+		return cr_fail(c, CR_CORRUPT, "empty name");
+	if (len >= size)
+		return cr_fail(c, CR_CORRUPT, "\"%s\" is %zu bytes long, the limit is %zu",
+			       cr_clean(buf, sizeof(buf), s, len), len,
+			       size - 1);
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return cr_fail(c, CR_CORRUPT, "\"%s\" has a control character",
+				       cr_clean(buf, sizeof(buf), s, len));
+	return CR_OK;
+}
+
+/* Member key of o: a name, copied into out[size]. */
+static int cr_get_name(struct cr_pctx *c, struct json_object *o,
+		       const char *key, char *out, size_t size)
+{
+	struct json_object *v;
+	size_t old, len;
+	int st;
+
+	st = cr_get(c, o, key, &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, key);
+	if (!json_object_is_type(v, json_type_string)) {
+		st = cr_wrong(c, v, "a string");
+	} else {
+		len = (size_t)json_object_get_string_len(v);
+		st = cr_name(c, json_object_get_string(v), len, size);
+		if (!st)
+			memcpy(out, json_object_get_string(v), len + 1);
+	}
+	cr_pop(c, old);
+	return st;
+}
+
+static int cr_get_bool(struct cr_pctx *c, struct json_object *o,
+		       const char *key, int *out)
+{
+	struct json_object *v;
+	size_t old;
+	int st;
+
+	st = cr_get(c, o, key, &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, key);
+	if (!json_object_is_type(v, json_type_boolean))
+		st = cr_wrong(c, v, "true or false");
+	else
+		*out = json_object_get_boolean(v) ? 1 : 0;
+	cr_pop(c, old);
+	return st;
+}
+
+/* The strings of struct cr_meta, in the order they are written. */
+const struct cr_meta_field cr_meta_strs[] = {
+#define S(f) { #f, offsetof(struct cr_meta, f) }
+	S(tool_version), S(module_version), S(kernel_release), S(clocksource),
+	S(probes), S(variants), S(command), S(machine), S(hypervisor),
+	S(cpuidle_driver), S(cpuidle_governor), S(max_cstate), S(cmdline),
+#undef S
+};
+const size_t cr_nmeta_strs = sizeof(cr_meta_strs) / sizeof(cr_meta_strs[0]);
+
+char **cr_meta_str(struct cr_meta *m, size_t i)
+{
+	return (char **)((char *)m + cr_meta_strs[i].off);
+}
+
+static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
+			struct cr_meta *m)
+{
+	static const char *const keys[] = {
+		"tool_version", "module_version", "kernel_release",
+		"clocksource", "probes", "variants", "command", "machine",
+		"hypervisor", "cpuidle_driver", "cpuidle_governor",
+		"max_cstate", "cmdline", "frac_bits", "nr_cpus", "duration_s",
+		"params", NULL
+	};
+	struct json_object *v, *params;
+	uint64_t u;
+	size_t i, old, old2;
+	int st;
+
+	st = cr_object(c, o);
+	if (!st)
+		st = cr_known(c, o, keys);
+	if (st)
+		return st;
+	for (i = 0; i < cr_nmeta_strs; i++) {
+		st = cr_get(c, o, cr_meta_strs[i].key, &v);
+		if (st)
+			return st;
+		if (!v)
+			continue;
+		if (!json_object_is_type(v, json_type_string)) {
+			cr_push_key(c, cr_meta_strs[i].key);
+			return cr_wrong(c, v, "a string or null");
+		}
+		*cr_meta_str(m, i) = strdup(json_object_get_string(v));
+		if (!*cr_meta_str(m, i))
+			return cr_nomem(c);
+	}
+	st = cr_get_u64(c, o, "frac_bits", CLKSTAT_FRAC_BITS_MAX, &u);
+	if (st)
+		return st;
+	m->frac_bits = (unsigned int)u;
+	st = cr_get_u64(c, o, "nr_cpus", UINT_MAX, &u);
+	if (st)
+		return st;
+	m->nr_cpus = (unsigned int)u;
+
+	st = cr_get(c, o, "duration_s", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "duration_s");
+	if (json_object_is_type(v, json_type_int)) {
+		if (json_object_get_int64(v) < 0)
+			return cr_fail(c, CR_CORRUPT, "negative");
+		m->duration_s = (double)json_object_get_uint64(v);
+	} else if (json_object_is_type(v, json_type_double)) {
+		m->duration_s = json_object_get_double(v);
+		if (!isfinite(m->duration_s) || m->duration_s < 0)
+			return cr_wrong(c, v, "a finite number of seconds, 0 or more");
+	} else {
+		return cr_wrong(c, v, "a number");
+	}
+	cr_pop(c, old);
+
+	st = cr_get(c, o, "params", &params);
+	if (st)
+		return st;
+	old = cr_push_key(c, "params");
+	st = cr_object(c, params);
+	if (st)
+		return st;
+	json_object_object_foreach(params, key, val) {
+		old2 = cr_push_key(c, key);
+		if (!*key)
+			return cr_fail(c, CR_CORRUPT, "empty parameter name");
+		if (!json_object_is_type(val, json_type_string))
+			return cr_wrong(c, val, "a string");
+		if (cr_meta_add_param(m, key, json_object_get_string(val)))
+			return cr_nomem(c);
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+	return CR_OK;
+}
+
+/*
+ * One histogram: h->cpu is set by the caller.  Slots ascending, non-empty,
+ * inside the layout, their counts at most CR_SNAP_MAX_SAMPLES in all, each
+ * sum one that count samples of the slot can make; min and max null when
+ * empty, else inside the first and the last slot.
+ */
+static int cr_read_slots(struct cr_pctx *c, struct json_object *a,
+			 unsigned int k, struct cr_hist *h)
+{
+	const uint32_t nslots = CLKSTAT_NSLOTS(k);
+	struct json_object *e, *f[3];
+	uint64_t v[3], total = 0, lo, hi;
+	unsigned __int128 smin, smax;
+	size_t i, j, n, old, old2;
+	unsigned int shift;
+	char how[32];
+	int st;
+
+	st = cr_array(c, a);
+	if (st)
+		return st;
+	n = json_object_array_length(a);
+	if (!n)
+		return CR_OK;
+	h->slots = calloc(n, sizeof(*h->slots));
+	if (!h->slots)
+		return cr_nomem(c);
+	for (i = 0; i < n; i++) {
+		old = cr_push_idx(c, i);
+		e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_array) ||
+		    json_object_array_length(e) != 3)
+			return cr_wrong(c, e, "[slot, count, sum]");
+		for (j = 0; j < 3; j++) {
+			f[j] = json_object_array_get_idx(e, j);
+			old2 = cr_push_idx(c, j);
+			st = cr_u64(c, f[j], UINT64_MAX, &v[j]);
+			if (st)
+				return st;
+			cr_pop(c, old2);
+		}
+		if (v[0] >= nslots)
+			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " is beyond the last slot, %u, of frac_bits %u",
+				       v[0], nslots - 1, k);
+		if (h->nslots && v[0] <= h->slots[h->nslots - 1].slot)
+			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " after slot %u: slots must be in strictly ascending order",
+				       v[0], h->slots[h->nslots - 1].slot);
+		if (!v[1])
+			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " has count 0: only non-empty slots are listed",
+				       v[0]);
+		if (v[1] > CR_SNAP_MAX_SAMPLES - total)
+			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " has count %" PRIu64 ": the histogram would hold more than 2^62 samples",
+				       v[0], v[1]);
+		total += v[1];
+		lo = clkstat_slot_lower((uint32_t)v[0], k);
+		hi = clkstat_slot_upper((uint32_t)v[0], k);
+		shift = clkstat_slot_sum_shift((uint32_t)v[0], k);
+		smin = (unsigned __int128)v[1] * (lo >> shift);
+		smax = (unsigned __int128)v[1] * (hi >> shift);
+		if (v[2] < smin || v[2] > smax) {
+			if (smin > UINT64_MAX)
+				return cr_fail(c, CR_CORRUPT, "count %" PRIu64 " in slot %" PRIu64 " ([%" PRIu64 ", %" PRIu64 "] ns) cannot have a 64-bit sum",
+					       v[1], v[0], lo, hi);
+			how[0] = '\0';
+			if (shift)
+				snprintf(how, sizeof(how), ", each added >> %u",
+					 shift);
+			return cr_fail(c, CR_CORRUPT, "sum %" PRIu64 " is impossible for count %" PRIu64 " in slot %" PRIu64 " ([%" PRIu64 ", %" PRIu64 "] ns%s): it must be within [%" PRIu64 ", %" PRIu64 "]",
+				       v[2], v[1], v[0], lo, hi, how,
+				       (uint64_t)smin,
+				       smax > UINT64_MAX ? UINT64_MAX : (uint64_t)smax);
+		}
+		h->slots[h->nslots++] = (struct cr_slot){
+			.slot = (uint32_t)v[0], .count = v[1], .sum = v[2],
+		};
+		cr_pop(c, old);
+	}
+	return CR_OK;
+}
+
+static int cr_read_hist(struct cr_pctx *c, struct json_object *o,
+			unsigned int k, int total, struct cr_hist *h)
+{
+	static const char *const keys[] = { "cpu", "min", "max", "slots", NULL };
+	struct json_object *v, *vmin, *vmax;
+	uint64_t u, lo, hi;
+	uint32_t s;
+	size_t old;
+	int st;
+
+	h->min = UINT64_MAX;
+	h->max = 0;
+	st = cr_object(c, o);
+	if (!st)
+		st = cr_known(c, o, keys);
+	if (st)
+		return st;
+	if (total) {
+		h->cpu = CR_CPU_ALL;
+		if (json_object_object_get_ex(o, "cpu", &v) && v) {
+			cr_push_key(c, "cpu");
+			return cr_wrong(c, v, "null or no member (the total is no CPU's)");
+		}
+	} else {
+		st = cr_get_u64(c, o, "cpu", (uint64_t)CR_CPU_ALL - 1, &u);
+		if (st)
+			return st;
+		h->cpu = (uint32_t)u;
+	}
+	st = cr_get(c, o, "slots", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "slots");
+	st = cr_read_slots(c, v, k, h);
+	if (st)
+		return st;
+	cr_pop(c, old);
+	if (!total && !h->nslots)
+		return cr_fail(c, CR_CORRUPT, "cpu %u has no samples: cpus lists only CPUs with samples",
+			       h->cpu);
+
+	st = cr_get(c, o, "min", &vmin);
+	if (!st)
+		st = cr_get(c, o, "max", &vmax);
+	if (st)
+		return st;
+	if (!h->nslots) {
+		if (vmin || vmax) {
+			cr_push_key(c, vmin ? "min" : "max");
+			return cr_wrong(c, vmin ? vmin : vmax,
+					"null (the histogram is empty)");
+		}
+		return CR_OK;
+	}
+	st = cr_get_u64(c, o, "min", UINT64_MAX, &h->min);
+	if (!st)
+		st = cr_get_u64(c, o, "max", UINT64_MAX, &h->max);
+	if (st)
+		return st;
+	if (h->min > h->max)
+		return cr_fail(c, CR_CORRUPT, "min %" PRIu64 " is above max %" PRIu64,
+			       h->min, h->max);
+	lo = clkstat_slot_lower(h->slots[0].slot, k);
+	hi = clkstat_slot_upper(h->slots[0].slot, k);
+	if (h->min < lo || h->min > hi)
+		return cr_fail(c, CR_CORRUPT, "min %" PRIu64 " is not in the first slot, %u ([%" PRIu64 ", %" PRIu64 "])",
+			       h->min, h->slots[0].slot, lo, hi);
+	s = h->slots[h->nslots - 1].slot;
+	lo = clkstat_slot_lower(s, k);
+	hi = clkstat_slot_upper(s, k);
+	if (h->max < lo || h->max > hi)
+		return cr_fail(c, CR_CORRUPT, "max %" PRIu64 " is not in the last slot, %u ([%" PRIu64 ", %" PRIu64 "])",
+			       h->max, s, lo, hi);
+	return CR_OK;
+}
+
+/* The total is the CPUs added up: slot by slot, min and max. */
+static int cr_check_total(struct cr_pctx *c, const struct cr_metric *m)
+{
+	const uint32_t nslots = CLKSTAT_NSLOTS(m->frac_bits);
+	const struct cr_hist *t = &m->total;
+	uint64_t *cnt, *sum, mn = UINT64_MAX, mx = 0, tc, ts;
+	size_t i, j, old;
+	uint32_t s;
+	int st = CR_OK;
+
+	if (!m->ncpus)
+		return CR_OK;
+	cnt = calloc(2 * (size_t)nslots, sizeof(*cnt));
+	if (!cnt)
+		return cr_nomem(c);
+	sum = cnt + nslots;
+	for (i = 0; i < m->ncpus; i++) {
+		const struct cr_hist *h = &m->cpus[i];
+
+		for (j = 0; j < h->nslots; j++) {
+			s = h->slots[j].slot;
+			if (__builtin_add_overflow(cnt[s], h->slots[j].count,
+						   &cnt[s]) ||
+			    __builtin_add_overflow(sum[s], h->slots[j].sum,
+						   &sum[s])) {
+				old = cr_push_key(c, "cpus");
+				st = cr_fail(c, CR_CORRUPT, "slot %u: the CPUs' counts or sums add up beyond 64 bits",
+					     s);
+				cr_pop(c, old);
+				goto out;
+			}
+		}
+		mn = h->min < mn ? h->min : mn;
+		mx = h->max > mx ? h->max : mx;
+	}
+	old = cr_push_key(c, "total");
+	for (i = 0, j = 0; i < nslots; i++) {
+		tc = ts = 0;
+		if (j < t->nslots && t->slots[j].slot == i) {
+			tc = t->slots[j].count;
+			ts = t->slots[j++].sum;
+		}
+		if (tc != cnt[i] || ts != sum[i]) {
+			st = cr_fail(c, CR_CORRUPT, "slot %zu has count %" PRIu64 " and sum %" PRIu64 ", the CPUs' add up to count %" PRIu64 " and sum %" PRIu64,
+				     i, tc, ts, cnt[i], sum[i]);
+			goto out;
+		}
+	}
+	if (t->min != mn || t->max != mx)
+		st = cr_fail(c, CR_CORRUPT, "min %" PRIu64 " and max %" PRIu64 ", the CPUs' are %" PRIu64 " and %" PRIu64,
+			     t->min, t->max, mn, mx);
+	cr_pop(c, old);
+out:
+	free(cnt);
+	return st;
+}
+
+static int cr_read_metric(struct cr_pctx *c, struct json_object *o,
+			  struct cr_metric *m)
+{
+	static const char *const keys[] = {
+		"name", "variant", "frac_bits", "recording", "counters",
+		"total", "cpus", NULL
+	};
+	struct json_object *v;
+	uint64_t u;
+	size_t i, n, old, old2;
+	int st;
+
+	m->total.cpu = CR_CPU_ALL;
+	m->total.min = UINT64_MAX;
+	st = cr_object(c, o);
+	if (!st)
+		st = cr_known(c, o, keys);
+	if (!st)
+		st = cr_get_name(c, o, "name", m->name, sizeof(m->name));
+	if (!st)
+		st = cr_get_name(c, o, "variant", m->variant,
+				 sizeof(m->variant));
+	if (!st)
+		st = cr_get_u64(c, o, "frac_bits", CLKSTAT_FRAC_BITS_MAX, &u);
+	if (st)
+		return st;
+	m->frac_bits = (unsigned int)u;
+	st = cr_get_bool(c, o, "recording", &m->recording);
+	if (!st)
+		st = cr_get(c, o, "counters", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "counters");
+	st = cr_object(c, v);
+	if (st)
+		return st;
+	if (json_object_object_length(v) > CR_COUNTERS_MAX)
+		return cr_fail(c, CR_CORRUPT, "%d counters, the limit is %d",
+			       json_object_object_length(v), CR_COUNTERS_MAX);
+	json_object_object_foreach(v, key, val) {
+		struct cr_counter *ctr = &m->counters[m->ncounters];
+
+		old2 = cr_push_key(c, key);
+		st = cr_name(c, key, strlen(key), sizeof(ctr->name));
+		if (!st)
+			st = cr_u64(c, val, UINT64_MAX, &ctr->value);
+		if (st)
+			return st;
+		memcpy(ctr->name, key, strlen(key) + 1);
+		m->ncounters++;
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+
+	st = cr_get(c, o, "total", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "total");
+	st = cr_read_hist(c, v, m->frac_bits, 1, &m->total);
+	if (st)
+		return st;
+	cr_pop(c, old);
+
+	st = cr_get(c, o, "cpus", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "cpus");
+	st = cr_array(c, v);
+	if (st)
+		return st;
+	n = json_object_array_length(v);
+	if (n) {
+		m->cpus = calloc(n, sizeof(*m->cpus));
+		if (!m->cpus)
+			return cr_nomem(c);
+		m->ncpus = n;
+	}
+	for (i = 0; i < n; i++) {
+		old2 = cr_push_idx(c, i);
+		st = cr_read_hist(c, json_object_array_get_idx(v, i),
+				  m->frac_bits, 0, &m->cpus[i]);
+		if (st)
+			return st;
+		if (i && m->cpus[i].cpu == m->cpus[i - 1].cpu)
+			return cr_fail(c, CR_CORRUPT, "cpu %u is listed twice",
+				       m->cpus[i].cpu);
+		if (i && m->cpus[i].cpu < m->cpus[i - 1].cpu)
+			return cr_fail(c, CR_CORRUPT, "cpu %u after cpu %u: cpus must be in ascending order",
+				       m->cpus[i].cpu, m->cpus[i - 1].cpu);
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+	return cr_check_total(c, m);
+}
+
+static int cr_cmp_metric(const void *a, const void *b)
+{
+	const struct cr_metric *x = *(const struct cr_metric *const *)a;
+	const struct cr_metric *y = *(const struct cr_metric *const *)b;
+	int r = strcmp(x->name, y->name);
+
+	if (!r)
+		r = strcmp(x->variant, y->variant);
+	if (!r)		/* keep the list order: report the later one */
+		r = x < y ? -1 : x > y;
+	return r;
+}
+
+/* No two metrics of a run with the same name and variant. */
+static int cr_check_dups(struct cr_pctx *c, const struct cr_run *r)
+{
+	const struct cr_metric **v;
+	size_t i, old;
+	int st = CR_OK;
+
+	if (r->nmetrics < 2)
+		return CR_OK;
+	v = malloc(r->nmetrics * sizeof(*v));
+	if (!v)
+		return cr_nomem(c);
+	for (i = 0; i < r->nmetrics; i++)
+		v[i] = &r->metrics[i];
+	qsort(v, r->nmetrics, sizeof(*v), cr_cmp_metric);
+	for (i = 1; i < r->nmetrics; i++) {
+		if (strcmp(v[i]->name, v[i - 1]->name) ||
+		    strcmp(v[i]->variant, v[i - 1]->variant))
+			continue;
+		old = cr_push_key(c, "metrics");
+		cr_push_idx(c, (size_t)(v[i] - r->metrics));
+		st = cr_fail(c, CR_CORRUPT, "duplicate metric %s.%s (also metrics[%zu])",
+			     v[i]->name, v[i]->variant,
+			     (size_t)(v[i - 1] - r->metrics));
+		cr_pop(c, old);
+		break;
+	}
+	free(v);
+	return st;
+}
+
+static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
+		       struct cr_run *r)
+{
+	static const char *const keys[] = {
+		"index", "variant", "start_ns", "end_ns", "exit_status",
+		"metrics", NULL
+	};
+	struct json_object *v;
+	int64_t i64;
+	uint64_t u;
+	size_t i, n, old, old2;
+	int st;
+
+	r->exit_status = -1;
+	st = cr_object(c, o);
+	if (!st)
+		st = cr_known(c, o, keys);
+	if (!st)
+		st = cr_get_u64(c, o, "index", UINT64_MAX, &u);
+	if (st)
+		return st;
+	if (u != pos) {
+		cr_push_key(c, "index");
+		return cr_fail(c, CR_CORRUPT, "index %" PRIu64 " for the run at position %zu of runs",
+			       u, pos);
+	}
+	r->index = (unsigned int)pos;
+	st = cr_get_name(c, o, "variant", r->variant, sizeof(r->variant));
+	if (!st)
+		st = cr_get_i64(c, o, "start_ns", 0, INT64_MAX, &r->start_ns);
+	if (!st)
+		st = cr_get_i64(c, o, "end_ns", 0, INT64_MAX, &r->end_ns);
+	if (!st)
+		st = cr_get_i64(c, o, "exit_status", -1, CR_SNAP_EXIT_MAX,
+				&i64);
+	if (st)
+		return st;
+	r->exit_status = (int)i64;
+	st = cr_get(c, o, "metrics", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "metrics");
+	st = cr_array(c, v);
+	if (st)
+		return st;
+	n = json_object_array_length(v);
+	if (n) {
+		r->metrics = calloc(n, sizeof(*r->metrics));
+		if (!r->metrics)
+			return cr_nomem(c);
+		r->nmetrics = n;
+	}
+	for (i = 0; i < n; i++) {
+		old2 = cr_push_idx(c, i);
+		st = cr_read_metric(c, json_object_array_get_idx(v, i),
+				    &r->metrics[i]);
+		if (st)
+			return st;
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+	return cr_check_dups(c, r);
+}
+
+/* "format" and "version": CR_FORMAT for another format or version. */
+static int cr_read_header(struct cr_pctx *c, struct json_object *root)
+{
+	struct json_object *v;
+	char buf[64];
+	int64_t ver;
+	size_t old;
+	int st;
+
+	st = cr_get(c, root, "format", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "format");
+	if (!json_object_is_type(v, json_type_string))
+		return cr_wrong(c, v, "the string \"" CR_SNAPSHOT_FORMAT "\"");
+	if (strcmp(json_object_get_string(v), CR_SNAPSHOT_FORMAT) ||
+	    (size_t)json_object_get_string_len(v) != strlen(CR_SNAPSHOT_FORMAT))
+		return cr_fail(c, CR_FORMAT, "\"%s\": not a clkstat snapshot (\"" CR_SNAPSHOT_FORMAT "\")",
+			       cr_clean(buf, sizeof(buf),
+					json_object_get_string(v),
+					(size_t)json_object_get_string_len(v)));
+	cr_pop(c, old);
+	st = cr_get(c, root, "version", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "version");
+	if (!json_object_is_type(v, json_type_int))
+		return cr_wrong(c, v, "an integer");
+	ver = json_object_get_int64(v);
+	if (ver != CR_SNAPSHOT_VERSION) {
+		if (ver == INT64_MAX)
+			snprintf(buf, sizeof(buf), "%" PRIu64,
+				 json_object_get_uint64(v));
+		else
+			snprintf(buf, sizeof(buf), "%" PRId64, ver);
+		return cr_fail(c, CR_FORMAT, "version %s: this clkstat-report reads version %d only",
+			       buf, CR_SNAPSHOT_VERSION);
+	}
+	cr_pop(c, old);
+	return CR_OK;
+}
+
+static int cr_read_root(struct cr_pctx *c, struct json_object *root,
+			struct cr_snapshot *s)
+{
+	static const char *const keys[] = {
+		"format", "version", "meta", "runs", NULL
+	};
+	struct json_object *v;
+	size_t i, n, old, old2;
+	int st;
+
+	st = cr_known(c, root, keys);
+	if (!st)
+		st = cr_get(c, root, "meta", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "meta");
+	st = cr_read_meta(c, v, &s->meta);
+	if (st)
+		return st;
+	cr_pop(c, old);
+	st = cr_get(c, root, "runs", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "runs");
+	st = cr_array(c, v);
+	if (st)
+		return st;
+	n = json_object_array_length(v);
+	if (n) {
+		s->runs = calloc(n, sizeof(*s->runs));
+		if (!s->runs)
+			return cr_nomem(c);
+		s->nruns = n;
+	}
+	for (i = 0; i < n; i++) {
+		old2 = cr_push_idx(c, i);
+		st = cr_read_run(c, json_object_array_get_idx(v, i), i,
+				 &s->runs[i]);
+		if (st)
+			return st;
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+	return CR_OK;
+}
+
+int cr_snapshot_parse(const char *text, size_t len, struct cr_snapshot *s,
+		      char *err, size_t errlen)
+{
+	struct cr_pctx c = { .err = err, .errlen = errlen };
+	struct cr_snapshot tmp = { 0 };
+	struct json_object *root;
+	int st;
+
+	memset(s, 0, sizeof(*s));
+	if (err && errlen)
+		err[0] = '\0';
+	st = cr_json_parse(&c, text, len, &root);
+	if (!st)
+		st = cr_lex_check(&c, text, len, root);
+	if (!st)
+		st = cr_read_header(&c, root);
+	if (!st)
+		st = cr_read_root(&c, root, &tmp);
+	json_object_put(root);
+	if (st) {
+		cr_snapshot_free(&tmp);
+		return st;
+	}
+	*s = tmp;
+	return CR_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading a file.                                                   */
+
+int cr_snapshot_read(const char *path, struct cr_snapshot *s)
+{
+	int is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "stdin" : path;
+	size_t len = 0, cap;
+	char *buf = NULL, *p, err[1024];
+	struct stat sb;
+	ssize_t n;
+	int fd, st;
+
+	memset(s, 0, sizeof(*s));
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "clkstat-report: %s: %s\n", name,
+			strerror(errno));
+		return CR_NO_FILE;
+	}
+	cap = 64 * 1024;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode)) {
+		if ((uintmax_t)sb.st_size > CR_SNAP_MAX_BYTES) {
+			fprintf(stderr, "clkstat-report: %s: too large: %jd bytes, the limit is %lu (1 GiB)\n",
+				name, (intmax_t)sb.st_size, CR_SNAP_MAX_BYTES);
+			st = CR_CORRUPT;
+			goto out;
+		}
+		cap = (size_t)sb.st_size + 1;	/* +1: see the end at once */
+	}
+	for (;;) {
+		if (len == cap || !buf) {
+			if (buf)
+				cap = cap > CR_SNAP_MAX_BYTES / 2 ?
+				      CR_SNAP_MAX_BYTES + 1 : 2 * cap;
+			p = realloc(buf, cap);
+			if (!p) {
+				fprintf(stderr, "clkstat-report: %s: out of memory\n",
+					name);
+				st = CR_ERR;
+				goto out;
+			}
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "clkstat-report: %s: %s\n", name,
+				strerror(errno));
+			st = CR_NO_FILE;
+			goto out;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+		if (len > CR_SNAP_MAX_BYTES) {
+			fprintf(stderr, "clkstat-report: %s: too large: more than %lu bytes (1 GiB)\n",
+				name, CR_SNAP_MAX_BYTES);
+			st = CR_CORRUPT;
+			goto out;
+		}
+	}
+	st = cr_snapshot_parse(buf, len, s, err, sizeof(err));
+	if (st)
+		fprintf(stderr, "clkstat-report: %s: %s\n", name, err);
+out:
+	free(buf);
+	if (!is_stdin)
+		close(fd);
+	return st;
+}

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * snapshot_write.c - writing snapshot files (snapshot.h): a struct
+ * cr_snapshot as JSON through json-c, laid out for people to read (one
+ * line per slot, empty containers as [] and {}, doubles in their shortest
+ * exact form), and written atomically so that a crash or a full disk never
+ * leaves a half-written snapshot in place of the old one.
+ * snapshot_read.c reads them back; Documentation/clkstat-snapshot.rst
+ * describes the format.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include <json-c/printbuf.h>
+#include "snapshot.h"
+#include "snapshot_parse.h"
+#include "status.h"
+
+/* ---------------------------------------------------------------- */
+/* Formatting.                                                       */
+
+/* [slot, count, sum] on one line, in the pretty output too. */
+static int cr_ser_slot(struct json_object *jso, struct printbuf *pb,
+		       int level, int flags)
+{
+	(void)level;
+	(void)flags;
+	return sprintbuf(pb, "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
+			 json_object_get_uint64(json_object_array_get_idx(jso, 0)),
+			 json_object_get_uint64(json_object_array_get_idx(jso, 1)),
+			 json_object_get_uint64(json_object_array_get_idx(jso, 2)));
+}
+
+/* Empty arrays and objects as [] and {} rather than over two lines. */
+static int cr_ser_empty(struct json_object *jso, struct printbuf *pb,
+			int level, int flags)
+{
+	(void)level;
+	(void)flags;
+	return printbuf_memappend(pb, json_object_is_type(jso, json_type_array) ?
+				  "[]" : "{}", 2);
+}
+
+static struct json_object *cr_done(struct json_object *o)
+{
+	if (o && ((json_object_is_type(o, json_type_array) &&
+		   !json_object_array_length(o)) ||
+		  (json_object_is_type(o, json_type_object) &&
+		   !json_object_object_length(o))))
+		json_object_set_serializer(o, cr_ser_empty, NULL, NULL);
+	return o;
+}
+
+/*
+ * Building the tree: v NULL is out of memory (nulls go through cr_put_null),
+ * and any failure sets *oom; o NULL is an earlier failure, ignored.
+ */
+static void cr_put(struct json_object *o, const char *key,
+		   struct json_object *v, int *oom)
+{
+	if (!o || !v || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		*oom = 1;
+	}
+}
+
+static void cr_put_null(struct json_object *o, const char *key, int *oom)
+{
+	if (!o || json_object_object_add(o, key, NULL))
+		*oom = 1;
+}
+
+static void cr_put_str(struct json_object *o, const char *key, const char *s,
+		       int *oom)
+{
+	if (s)
+		cr_put(o, key, json_object_new_string(s), oom);
+	else
+		cr_put_null(o, key, oom);
+}
+
+static void cr_push(struct json_object *a, struct json_object *v, int *oom)
+{
+	if (!a || !v || json_object_array_add(a, v)) {
+		json_object_put(v);
+		*oom = 1;
+	}
+}
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as d exactly. */
+static struct json_object *cr_double(double d)
+{
+	char buf[64];
+	int prec;
+
+	if (!isfinite(d))
+		return json_object_new_double(d);
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*g", prec, d);
+	if (!strpbrk(buf, ".eE"))
+		strcat(buf, ".0");
+	return json_object_new_double_s(d, buf);
+}
+
+static struct json_object *cr_hist_json(const struct cr_hist *h, int cpu,
+					int *oom)
+{
+	struct json_object *o = json_object_new_object(), *a, *e;
+	size_t i;
+
+	if (!o) {
+		*oom = 1;
+		return NULL;
+	}
+	if (cpu)
+		cr_put(o, "cpu", json_object_new_uint64(h->cpu), oom);
+	if (h->nslots) {
+		cr_put(o, "min", json_object_new_uint64(h->min), oom);
+		cr_put(o, "max", json_object_new_uint64(h->max), oom);
+	} else {
+		cr_put_null(o, "min", oom);
+		cr_put_null(o, "max", oom);
+	}
+	a = json_object_new_array();
+	for (i = 0; a && i < h->nslots; i++) {
+		e = json_object_new_array();
+		cr_push(e, json_object_new_uint64(h->slots[i].slot), oom);
+		cr_push(e, json_object_new_uint64(h->slots[i].count), oom);
+		cr_push(e, json_object_new_uint64(h->slots[i].sum), oom);
+		if (e)
+			json_object_set_serializer(e, cr_ser_slot, NULL, NULL);
+		cr_push(a, e, oom);
+	}
+	cr_put(o, "slots", cr_done(a), oom);
+	return o;
+}
+
+static struct json_object *cr_metric_json(const struct cr_metric *m, int *oom)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	size_t i;
+
+	if (!o) {
+		*oom = 1;
+		return NULL;
+	}
+	cr_put(o, "name", json_object_new_string(m->name), oom);
+	cr_put(o, "variant", json_object_new_string(m->variant), oom);
+	cr_put(o, "frac_bits", json_object_new_uint64(m->frac_bits), oom);
+	cr_put(o, "recording", json_object_new_boolean(!!m->recording), oom);
+	a = json_object_new_object();
+	for (i = 0; a && i < m->ncounters && i < CR_COUNTERS_MAX; i++)
+		cr_put(a, m->counters[i].name,
+		       json_object_new_uint64(m->counters[i].value), oom);
+	cr_put(o, "counters", cr_done(a), oom);
+	cr_put(o, "total", cr_hist_json(&m->total, 0, oom), oom);
+	a = json_object_new_array();
+	for (i = 0; a && i < m->ncpus; i++)
+		cr_push(a, cr_hist_json(&m->cpus[i], 1, oom), oom);
+	cr_put(o, "cpus", cr_done(a), oom);
+	return o;
+}
+
+static struct json_object *cr_run_json(const struct cr_run *r, int *oom)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	size_t i;
+
+	if (!o) {
+		*oom = 1;
+		return NULL;
+	}
+	cr_put(o, "index", json_object_new_uint64(r->index), oom);
+	cr_put(o, "variant", json_object_new_string(r->variant), oom);
+	cr_put(o, "start_ns", json_object_new_int64(r->start_ns), oom);
+	cr_put(o, "end_ns", json_object_new_int64(r->end_ns), oom);
+	cr_put(o, "exit_status", json_object_new_int64(r->exit_status), oom);
+	a = json_object_new_array();
+	for (i = 0; a && i < r->nmetrics; i++)
+		cr_push(a, cr_metric_json(&r->metrics[i], oom), oom);
+	cr_put(o, "metrics", cr_done(a), oom);
+	return o;
+}
+
+static struct json_object *cr_meta_json(const struct cr_meta *m, int *oom)
+{
+	struct json_object *o = json_object_new_object(), *p;
+	size_t i;
+
+	if (!o) {
+		*oom = 1;
+		return NULL;
+	}
+	for (i = 0; i < cr_nmeta_strs; i++)
+		cr_put_str(o, cr_meta_strs[i].key,
+			   *cr_meta_str((struct cr_meta *)m, i), oom);
+	cr_put(o, "frac_bits", json_object_new_uint64(m->frac_bits), oom);
+	cr_put(o, "nr_cpus", json_object_new_uint64(m->nr_cpus), oom);
+	cr_put(o, "duration_s", cr_double(m->duration_s), oom);
+	p = json_object_new_object();
+	for (i = 0; p && i < m->nparams; i++)
+		cr_put_str(p, m->param_names[i], m->param_values[i], oom);
+	cr_put(o, "params", cr_done(p), oom);
+	return o;
+}
+
+char *cr_snapshot_format(const struct cr_snapshot *s)
+{
+	struct json_object *root = json_object_new_object(), *a;
+	const char *text;
+	char *out = NULL;
+	int oom = 0;
+	size_t i;
+
+	if (!root)
+		return NULL;
+	cr_put(root, "format", json_object_new_string(CR_SNAPSHOT_FORMAT),
+	       &oom);
+	cr_put(root, "version", json_object_new_int(CR_SNAPSHOT_VERSION),
+	       &oom);
+	cr_put(root, "meta", cr_meta_json(&s->meta, &oom), &oom);
+	a = json_object_new_array();
+	for (i = 0; a && i < s->nruns; i++)
+		cr_push(a, cr_run_json(&s->runs[i], &oom), &oom);
+	cr_put(root, "runs", cr_done(a), &oom);
+	if (!oom) {
+		text = json_object_to_json_string_ext(root,
+				JSON_C_TO_STRING_PRETTY |
+				JSON_C_TO_STRING_SPACED |
+				JSON_C_TO_STRING_NOSLASHESCAPE);
+		if (text)
+			out = strdup(text);
+	}
+	json_object_put(root);
+	return out;
+}
+
+/* ---------------------------------------------------------------- */
+/* Writing.                                                          */
+
+static int cr_write_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int cr_fsync(int fd)
+{
+	int r;
+
+	do
+		r = fsync(fd);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+static int cr_write_stdout(const char *text, size_t len)
+{
+	if (fwrite(text, 1, len, stdout) != len || fputc('\n', stdout) == EOF ||
+	    fflush(stdout)) {
+		fprintf(stderr, "clkstat-report: stdout: %s\n",
+			strerror(errno));
+		return CR_ERR;
+	}
+	return CR_OK;
+}
+
+/*
+ * path's directory part ("dir/" or "") and its last component, into
+ * freshly allocated "dir/.base.XXXXXX" (base cut at 200 bytes so that the
+ * name stays below NAME_MAX) and "dir" (or ".").
+ */
+static int cr_temp_names(const char *path, char **tmp, char **dir)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+	size_t blen = strlen(path + dlen);
+
+	if (blen > 200)
+		blen = 200;
+	*tmp = malloc(dlen + blen + 9);
+	*dir = malloc(dlen + 2);
+	if (!*tmp || !*dir) {
+		free(*tmp);
+		free(*dir);
+		return -1;
+	}
+	sprintf(*tmp, "%.*s.%.*s.XXXXXX", (int)dlen, path, (int)blen,
+		path + dlen);
+	if (!dlen)
+		strcpy(*dir, ".");
+	else if (dlen == 1)
+		strcpy(*dir, "/");
+	else
+		sprintf(*dir, "%.*s", (int)dlen - 1, path);
+	return 0;
+}
+
+int cr_snapshot_write(const struct cr_snapshot *s, const char *path)
+{
+	const char *step;
+	char *text, *tmp = NULL, *dir = NULL;
+	int fd = -1, dfd, st = CR_ERR, e;
+	size_t len;
+
+	if (!*path || path[strlen(path) - 1] == '/') {
+		fprintf(stderr, "clkstat-report: %s: not a file name\n", path);
+		return CR_ERR;
+	}
+	text = cr_snapshot_format(s);
+	if (!text) {
+		fprintf(stderr, "clkstat-report: %s: out of memory\n", path);
+		return CR_ERR;
+	}
+	len = strlen(text);
+	if (!strcmp(path, "-")) {
+		st = cr_write_stdout(text, len);
+		free(text);
+		return st;
+	}
+	if (cr_temp_names(path, &tmp, &dir)) {
+		fprintf(stderr, "clkstat-report: %s: out of memory\n", path);
+		free(text);
+		return CR_ERR;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "clkstat-report: %s: cannot create a temporary file %s: %s\n",
+			path, tmp, strerror(errno));
+		goto out;
+	}
+	step = "write";
+	if (cr_write_all(fd, text, len) || cr_write_all(fd, "\n", 1))
+		goto fail;
+	step = "chmod";
+	if (fchmod(fd, 0644))
+		goto fail;
+	step = "fsync";
+	if (cr_fsync(fd))
+		goto fail;
+	step = "close";
+	e = close(fd);
+	fd = -1;
+	if (e)
+		goto fail;
+	step = "rename";
+	if (rename(tmp, path))
+		goto fail;
+	/* The new name itself is durable only once the directory is. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || (cr_fsync(dfd) && errno != EINVAL)) {
+		fprintf(stderr, "clkstat-report: %s: written, but syncing its directory %s failed: %s\n",
+			path, dir, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		goto out;
+	}
+	close(dfd);
+	st = CR_OK;
+	goto out;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	fprintf(stderr, "clkstat-report: %s: %s: %s (nothing written)\n",
+		path, step, strerror(e));
+out:
+	free(text);
+	free(tmp);
+	free(dir);
+	return st;
+}

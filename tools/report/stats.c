@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - the summary of one histogram (stats.h).
+ *
+ * count, min and max are the histogram's own.  The percentiles are
+ * clkstat_hist_quantile() of uapi/clkstat_hist_math.h over the dense
+ * slots, the function the module's debugfs files use, so that both print
+ * the same p99 for the same slots.
+ *
+ * mean: the slots' sums (each scaled back by clkstat_slot_sum_shift())
+ * added in 128-bit integers, which cannot overflow (a sum is below 2^64,
+ * the shift at most 31, and there are at most CLKSTAT_NSLOTS_MAX slots),
+ * divided by the count in long double.  It is exact, up to the rounding to
+ * a double, for samples below 2^CLKSTAT_SUM_EXACT_BITS ns (8.6 s); above,
+ * the module drops the low clkstat_slot_sum_shift() bits of each sample
+ * before adding it (a relative error below 2^-32).  Like the module's
+ * summary it is clamped to [min, max].
+ *
+ * stddev: the sample standard deviation (n - 1 in the denominator) of the
+ * samples taken each at its slot's mean, clkstat_slot_mean().  How the
+ * samples spread inside a slot is not known, so it is exact when every
+ * sample is in a one-value slot (all values below 2^(frac_bits + 1)) and
+ * otherwise within the bucket resolution: it leaves out the spread inside
+ * each slot, at most half the slot's width (2^-frac_bits of the value),
+ * so it is low by at most the widest non-empty slot's half width (times
+ * sqrt(n / (n - 1))), give or take the slot means' truncation to whole ns.
+ * tools/tests/render_test.c checks both bounds against brute force.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "stats.h"
+
+int cr_summarize(const struct cr_hist *h, unsigned int frac_bits,
+		 struct cr_summary *out)
+{
+	unsigned int nslots = CLKSTAT_NSLOTS(frac_bits), i;
+	unsigned __int128 total_ns = 0;
+	long double vmean = 0, ss = 0, d, mean;
+	struct clkstat_slot *s;
+	uint64_t min, max;
+
+	*out = (struct cr_summary){ 0 };
+	s = cr_hist_dense(h, frac_bits);
+	if (!s)
+		return -ENOMEM;
+	out->count = clkstat_hist_total(s, nslots);
+	if (!out->count) {
+		free(s);
+		return 0;
+	}
+	min = h->min;
+	max = h->max;
+	if (min > max) {
+		/*
+		 * Samples without a recorded min and max (a reader that raced
+		 * a writer, or an edited snapshot): the bounds of the first
+		 * and last non-empty slots, so that the quantiles still clamp
+		 * to something sensible.
+		 */
+		for (i = 0; !s[i].count; i++)
+			;
+		min = clkstat_slot_lower(i, frac_bits);
+		for (i = nslots - 1; !s[i].count; i--)
+			;
+		max = clkstat_slot_upper(i, frac_bits);
+	}
+	out->min = min;
+	out->max = max;
+#define Q(n, d) clkstat_hist_quantile(s, nslots, frac_bits, out->count, \
+				      min, max, n, d)
+	out->p50 = Q(50, 100);
+	out->p90 = Q(90, 100);
+	out->p99 = Q(99, 100);
+	out->p999 = Q(999, 1000);
+#undef Q
+
+	for (i = 0; i < nslots; i++) {
+		if (!s[i].count)
+			continue;
+		total_ns += (unsigned __int128)s[i].sum <<
+			    clkstat_slot_sum_shift(i, frac_bits);
+		vmean += (long double)s[i].count *
+			 clkstat_slot_mean(s, i, frac_bits);
+	}
+	mean = (long double)total_ns / out->count;
+	if (mean < min)
+		mean = min;
+	if (mean > max)
+		mean = max;
+	out->mean = (double)mean;
+
+	/*
+	 * Two passes in long double around the mean of the values the
+	 * deviation is taken of (the slot means), not the exact mean: the
+	 * variance of one set of values about its own mean.
+	 */
+	if (out->count > 1) {
+		vmean /= out->count;
+		for (i = 0; i < nslots; i++) {
+			if (!s[i].count)
+				continue;
+			d = clkstat_slot_mean(s, i, frac_bits) - vmean;
+			ss += (long double)s[i].count * d * d;
+		}
+		out->stddev = (double)sqrtl(ss / (out->count - 1));
+	}
+	free(s);
+	return 0;
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* version.h - clkstat-report's version: the module's, they ship together. */
+#ifndef CLKSTAT_REPORT_VERSION_H
+#define CLKSTAT_REPORT_VERSION_H
+
+#include "../../kmod/version.h"
+#define CLKSTAT_REPORT_VERSION	CLKSTAT_MODULE_VERSION
+
+#endif

@@ -1,0 +1,830 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_test.c - cmocka tests of clkstat-report's summary (stats.c) and
+ * renderers (render_*.c) on made-up histograms.
+ *
+ * The summary is checked against values the test computes by brute force
+ * from the raw samples that went into the histogram: count, min and max
+ * exactly; each percentile inside the slot of the true nearest-rank
+ * percentile (and equal to clkstat_hist_quantile() over slots the test
+ * builds itself); the mean within 1e-9 of the true mean below 2^33 ns;
+ * the standard deviation within the widest slot's half width.  The text
+ * output is compared with golden strings derived by hand, CSV by its
+ * rows, JSON parsed back with json-c, OpenMetrics line by line (cumulative
+ * buckets, strictly increasing le, +Inf equal to _count), raw exactly.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <json.h>
+
+#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../report/render.h"
+#include "../report/stats.h"
+#include "../report/status.h"
+#include "hist_build.h"
+
+/* ---- helpers ---- */
+
+/* What a renderer wrote, NUL-terminated (free it). */
+typedef int (*render_fn)(FILE *, const struct cr_run *,
+			 const struct cr_render_opts *);
+
+static char *render(render_fn fn, const struct cr_run *r,
+		    const struct cr_render_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(f, r, o), CR_OK);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0, pl = strlen(prefix);
+
+	for (; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		n += !strncmp(s, prefix, pl);
+	return n;
+}
+
+/* The tiny run of the golden tests: exact slots only. */
+static void tiny_run(struct cr_run *r)
+{
+	struct cr_metric *m;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	m = hb_metric(r, "tiny", "direct", 3);
+	hb_sample(m, 0, 1);
+	hb_sample(m, 0, 1);
+	hb_sample(m, 0, 3);
+	for (i = 0; i < 4; i++)
+		hb_sample(m, 1, 5);
+	hb_counter(m, "wakeups", 7);
+	hb_counter(m, "migrated", 2);
+	m = hb_metric(r, "idle", "direct", 3);
+	hb_counter(m, "wakeups", 0);
+}
+
+/* ---- summary against brute force ---- */
+
+enum dist { D_SMALL, D_LOGUNI, D_TAIL, D_CONST, D_BIG };
+
+static uint64_t draw(enum dist d, uint64_t *st)
+{
+	double x = (double)(hb_rand(st) >> 11) / 9007199254740992.0;
+
+	switch (d) {
+	case D_SMALL:	/* exact slots for frac_bits 5 */
+		return hb_rand(st) % 64;
+	case D_LOGUNI:	/* 100 ns .. 100 ms */
+		return (uint64_t)(100 * exp2(x * 20));
+	case D_TAIL:	/* mostly ~1 us, 1% up to 2^32 ns */
+		if (hb_rand(st) % 100)
+			return 800 + hb_rand(st) % 500;
+		return (uint64_t)exp2(10 + x * 22);
+	case D_CONST:
+		return 4242;
+	case D_BIG:	/* 2^40 .. 2^56: scaled sums */
+		return (uint64_t)exp2(40 + x * 16);
+	}
+	return 0;
+}
+
+static void check_summary(enum dist d, unsigned int k, size_t n,
+			  uint64_t seed)
+{
+	static const uint32_t q[4][2] = {
+		{ 50, 100 }, { 90, 100 }, { 99, 100 }, { 999, 1000 } };
+	unsigned int nslots = CLKSTAT_NSLOTS(k), i;
+	struct cr_run r = { 0 };
+	struct clkstat_slot *dense;
+	long double sum = 0, ss = 0, tmean, tsd, half = 0;
+	uint64_t *v, got[4], st = seed, rank, x;
+	struct cr_summary s;
+	struct cr_metric *m;
+	size_t j;
+
+	v = malloc(n * sizeof(*v));
+	dense = calloc(nslots, sizeof(*dense));
+	assert_non_null(v);
+	assert_non_null(dense);
+	m = hb_metric(&r, "m", "v", k);
+	for (j = 0; j < n; j++) {
+		uint32_t sl;
+
+		v[j] = draw(d, &st);
+		hb_sample(m, (uint32_t)(j % 3), v[j]);
+		sl = clkstat_value_to_slot(v[j], k);
+		dense[sl].count++;
+		dense[sl].sum += v[j] >> clkstat_slot_sum_shift(sl, k);
+		sum += v[j];
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	assert_int_equal(cr_summarize(&m->total, k, &s), 0);
+
+	assert_int_equal(s.count, n);
+	assert_int_equal(s.min, v[0]);
+	assert_int_equal(s.max, v[n - 1]);
+
+	got[0] = s.p50;
+	got[1] = s.p90;
+	got[2] = s.p99;
+	got[3] = s.p999;
+	for (i = 0; i < 4; i++) {
+		rank = (n * q[i][0] + q[i][1] - 1) / q[i][1];
+		if (rank < 1)
+			rank = 1;
+		x = v[rank - 1];
+		/* in the slot of the true nearest-rank percentile */
+		if (got[i] < clkstat_slot_lower(clkstat_value_to_slot(x, k), k) ||
+		    got[i] > clkstat_slot_upper(clkstat_value_to_slot(x, k), k))
+			fail_msg("dist %d k %u n %zu: p%u/%u %llu outside the slot of %llu",
+				 d, k, n, q[i][0], q[i][1],
+				 (unsigned long long)got[i],
+				 (unsigned long long)x);
+		/* and the shared function's, on slots built here */
+		assert_int_equal(got[i],
+				 clkstat_hist_quantile(dense, nslots, k, n,
+						       v[0], v[n - 1],
+						       q[i][0], q[i][1]));
+	}
+
+	tmean = sum / n;
+	if (d == D_BIG) {
+		/* each sample loses < 2^shift ns, shift < 2^-32 of it */
+		assert_true(fabsl(s.mean - tmean) <= tmean * 0x1p-32L + 1);
+	} else {
+		assert_true(fabsl(s.mean - tmean) <= 1e-9L * (tmean > 1 ? tmean : 1));
+	}
+
+	for (j = 0; j < n; j++)
+		ss += ((long double)v[j] - tmean) * ((long double)v[j] - tmean);
+	tsd = n > 1 ? sqrtl(ss / (n - 1)) : 0;
+	for (i = 0; i < nslots; i++)
+		if (dense[i].count && (clkstat_slot_upper(i, k) -
+				       clkstat_slot_lower(i, k) + 1) / 2.0L > half)
+			half = (clkstat_slot_upper(i, k) -
+				clkstat_slot_lower(i, k) + 1) / 2.0L;
+	if (v[n - 1] < (2ULL << k)) {
+		/* every sample in a one-value slot: exact */
+		assert_true(fabsl(s.stddev - tsd) <= 1e-9L * (tsd > 1 ? tsd : 1));
+	} else {
+		/*
+		 * the spread inside the slots is left out; slot means are
+		 * truncated to ns (and scaled above 2^33)
+		 */
+		long double tol = half * (n > 1 ? sqrtl((long double)n / (n - 1)) : 1) +
+				  1 + tmean * 0x1p-31L;
+
+		if (fabsl(s.stddev - tsd) > tol)
+			fail_msg("dist %d k %u n %zu: stddev %f, true %Lf, tolerance %Lf",
+				 d, k, n, s.stddev, tsd, tol);
+	}
+	free(v);
+	free(dense);
+	cr_run_free(&r);
+}
+
+static void test_summary_brute_force(void **state)
+{
+	static const size_t sizes[] = { 1, 2, 3, 7, 100, 1001, 20000 };
+	enum dist d;
+	unsigned int k;
+	size_t i;
+
+	(void)state;
+	for (d = D_SMALL; d <= D_BIG; d++)
+		for (k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++)
+			for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+				check_summary(d, k, sizes[i],
+					      0x1234567ULL * (d + 1) + k * 77 + i);
+}
+
+static void test_summary_empty(void **state)
+{
+	struct cr_hist h = { .cpu = CR_CPU_ALL, .min = UINT64_MAX };
+	struct cr_summary s;
+
+	(void)state;
+	memset(&s, 0xff, sizeof(s));
+	assert_int_equal(cr_summarize(&h, 3, &s), 0);
+	assert_int_equal(s.count, 0);
+	assert_int_equal(s.min, 0);
+	assert_int_equal(s.max, 0);
+	assert_int_equal(s.p50 | s.p90 | s.p99 | s.p999, 0);
+	assert_true(s.mean == 0 && s.stddev == 0);
+}
+
+/* Samples without min and max (UINT64_MAX, 0): the slots' bounds. */
+static void test_summary_no_minmax(void **state)
+{
+	struct cr_run r = { 0 };
+	struct cr_metric *m = hb_metric(&r, "m", "v", 3);
+	struct cr_summary s;
+
+	(void)state;
+	hb_sample(m, 0, 1000);
+	hb_sample(m, 0, 2000);
+	m->total.min = UINT64_MAX;
+	m->total.max = 0;
+	assert_int_equal(cr_summarize(&m->total, 3, &s), 0);
+	assert_int_equal(s.min, clkstat_slot_lower(clkstat_value_to_slot(1000, 3), 3));
+	assert_int_equal(s.max, clkstat_slot_upper(clkstat_value_to_slot(2000, 3), 3));
+	assert_true(s.min <= s.p50 && s.p999 <= s.max);
+	cr_run_free(&r);
+}
+
+/* ---- text ---- */
+
+static const char tiny_text[] =
+	"source: golden  runs pooled: 2\n"
+	"\n"
+	"tiny.direct  (all CPUs)\n"
+	"  count 7  min 1ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 3.57ns  stddev 1.90ns\n"
+	"  wakeups 7  migrated 2\n"
+	"[1]                    2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	"[2]                    0 |                                                    |\n"
+	"[3]                    1 |@@@@@@@@@@@@@                                       |\n"
+	"[4]                    0 |                                                    |\n"
+	"[5]                    4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	"\n"
+	"tiny.direct  (CPU 0)\n"
+	"  count 3  min 1ns  p50 1ns  p90 3ns  p99 3ns  p99.9 3ns  max 3ns  mean 1.67ns  stddev 1.15ns\n"
+	"[1]                    2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	"[2]                    0 |                                                    |\n"
+	"[3]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	"\n"
+	"tiny.direct  (CPU 1)\n"
+	"  count 4  min 5ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 5.00ns  stddev 0ns\n"
+	"[5]                    4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	"\n"
+	"idle.direct  (all CPUs)\n"
+	"  count 0\n"
+	"  wakeups 0\n";
+
+static void test_text_golden(void **state)
+{
+	struct cr_render_opts o = { .per_cpu = 1, .source = "golden",
+				    .nruns = 2 };
+	struct cr_run r;
+	char *out;
+
+	(void)state;
+	tiny_run(&r);
+	out = render(cr_render_text, &r, &o);
+	assert_string_equal(out, tiny_text);
+	free(out);
+
+	o = (struct cr_render_opts){ .no_hist = 1, .metric = "tiny.direct",
+				     .source = "golden", .nruns = 2 };
+	out = render(cr_render_text, &r, &o);
+	assert_string_equal(out,
+		"source: golden  runs pooled: 2\n"
+		"\n"
+		"tiny.direct  (all CPUs)\n"
+		"  count 7  min 1ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 3.57ns  stddev 1.90ns\n"
+		"  wakeups 7  migrated 2\n");
+	free(out);
+	cr_run_free(&r);
+}
+
+/* Human units: three significant digits, the unit moving up at 1000. */
+static void test_text_units(void **state)
+{
+	struct cr_render_opts o = { .no_hist = 1, .source = "u", .nruns = 1 };
+	struct cr_run r = { 0 };
+	struct cr_metric *m;
+	char *out;
+
+	(void)state;
+	m = hb_metric(&r, "u", "v", 5);
+	hb_sample(m, 0, 999);		/* min: exact below 1 us */
+	hb_sample(m, 0, 12345);		/* p50: its slot's middle, 12416 */
+	hb_sample(m, 0, 999600);	/* 999.6 us -> 1.00ms */
+	hb_sample(m, 0, 4200000000ULL);	/* max 4.20s */
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "  count 4  min 999ns  p50 12.4us  p90 4.20s  p99 4.20s  p99.9 4.20s  max 4.20s  mean 1.05s  stddev 2.10s\n"));
+	free(out);
+	cr_run_free(&r);
+
+	memset(&r, 0, sizeof(r));
+	m = hb_metric(&r, "u", "v", 5);
+	hb_sample(m, 0, 999600);
+	hb_sample(m, 0, 999600);
+	hb_sample(m, 0, 2000000000000ULL);	/* 2000 s */
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "min 1.00ms  p50 1.01ms "));
+	assert_non_null(strstr(out, " max 2000s "));
+	free(out);
+	cr_run_free(&r);
+}
+
+/* bpftrace's labels: plain below 2^(10 + k), then K, M, ..., E. */
+static void test_text_labels(void **state)
+{
+	struct cr_render_opts o = { .source = "l", .nruns = 1 };
+	struct cr_run r = { 0 };
+	struct cr_metric *m;
+	char *out;
+
+	(void)state;
+	m = hb_metric(&r, "a", "v", 3);
+	hb_sample(m, 0, 4096);		/* [4096, 4608) */
+	hb_sample(m, 0, 8192);		/* [8K, 9K) */
+	hb_sample(m, 0, 8192);
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "\n[4096, 4608)           1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"));
+	assert_non_null(strstr(out, "\n[7680, 8K)             0 |"));
+	assert_non_null(strstr(out, "\n[8K, 9K)               2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
+	assert_int_equal(count_lines(out, "["), 9);	/* 4096 .. 8K */
+	free(out);
+	cr_run_free(&r);
+
+	/* The top slots of frac_bits 2, the last ending at 2^64 - 1. */
+	memset(&r, 0, sizeof(r));
+	m = hb_metric(&r, "b", "v", 2);
+	hb_sample(m, 0, 0xC000000000000000ULL);
+	hb_sample(m, 0, UINT64_MAX);
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "\n[12E, 14E)             1 |"));
+	assert_non_null(strstr(out, "\n[14E, 16E)             1 |"));
+	free(out);
+	cr_run_free(&r);
+
+	/* Over 64 lines: per power of two, as bpftrace's hist(). */
+	memset(&r, 0, sizeof(r));
+	m = hb_metric(&r, "c", "v", 3);
+	hb_sample(m, 0, 1);
+	hb_sample(m, 0, 1 << 20);
+	hb_sample(m, 0, (1 << 21) - 1);
+	out = render(cr_render_text, &r, &o);
+	assert_int_equal(count_lines(out, "["), 21);	/* [1] .. [1M, 2M) */
+	assert_non_null(strstr(out, "\n[1]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n[2, 4)                 0 |"));
+	assert_non_null(strstr(out, "\n[1M, 2M)               2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
+	free(out);
+	cr_run_free(&r);
+}
+
+static void test_wanted(void **state)
+{
+	struct cr_metric m = { .name = "tiny", .variant = "direct" };
+	struct cr_render_opts o = { 0 };
+
+	(void)state;
+	assert_true(cr_render_wanted(&m, &o));
+	o.metric = "tiny";
+	assert_true(cr_render_wanted(&m, &o));
+	o.metric = "tiny.direct";
+	assert_true(cr_render_wanted(&m, &o));
+	o.metric = "tiny.kprobe";
+	assert_false(cr_render_wanted(&m, &o));
+	o.metric = "tin";
+	assert_false(cr_render_wanted(&m, &o));
+	o.metric = "tiny.";
+	assert_false(cr_render_wanted(&m, &o));
+	o.metric = "tiny.directx";
+	assert_false(cr_render_wanted(&m, &o));
+	o.metric = "direct";
+	assert_false(cr_render_wanted(&m, &o));
+}
+
+/* ---- CSV ---- */
+
+static void test_csv(void **state)
+{
+	struct cr_render_opts o = { .per_cpu = 1 };
+	struct cr_run r;
+	struct cr_metric *m;
+	char *out;
+
+	(void)state;
+	tiny_run(&r);
+	out = render(cr_render_csv, &r, &o);
+	assert_string_equal(out,
+		"metric,variant,cpu,count,min,p50,p90,p99,p999,max,mean,stddev\n"
+		"tiny,direct,all,7,1,5,5,5,5,5,3.571,1.902\n"
+		"tiny,direct,0,3,1,1,3,3,3,3,1.667,1.155\n"
+		"tiny,direct,1,4,5,5,5,5,5,5,5.000,0.000\n"
+		"idle,direct,all,0,0,0,0,0,0,0,0.000,0.000\n");
+	free(out);
+
+	o.per_cpu = 0;
+	out = render(cr_render_csv, &r, &o);
+	assert_int_equal(count_lines(out, ""), 1 + r.nmetrics);
+	assert_int_equal(count_lines(out, "metric,variant,cpu,"), 1);
+	free(out);
+
+	/* RFC 4180: quotes doubled, the field quoted. */
+	m = hb_metric(&r, "a\"b,c", "x\ny", 3);
+	hb_sample(m, 0, 2);
+	o.metric = "a\"b,c";
+	out = render(cr_render_csv, &r, &o);
+	assert_string_equal(out,
+		"metric,variant,cpu,count,min,p50,p90,p99,p999,max,mean,stddev\n"
+		"\"a\"\"b,c\",\"x\ny\",all,1,2,2,2,2,2,2,2.000,0.000\n");
+	free(out);
+	cr_run_free(&r);
+}
+
+/* ---- JSON ---- */
+
+static uint64_t ju(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("no %s", key);
+	return json_object_get_uint64(v);
+}
+
+static void check_json_hist(struct json_object *o, const struct cr_metric *m,
+			    const struct cr_hist *h)
+{
+	struct json_object *v, *b, *e;
+	struct cr_summary s;
+	size_t i;
+
+	assert_int_equal(cr_summarize(h, m->frac_bits, &s), 0);
+	assert_true(json_object_object_get_ex(o, "name", &v));
+	assert_string_equal(json_object_get_string(v), m->name);
+	assert_true(json_object_object_get_ex(o, "variant", &v));
+	assert_string_equal(json_object_get_string(v), m->variant);
+	assert_int_equal(ju(o, "frac_bits"), m->frac_bits);
+	assert_true(json_object_object_get_ex(o, "cpu", &v));
+	if (h->cpu == CR_CPU_ALL) {
+		assert_string_equal(json_object_get_string(v), "all");
+		assert_true(json_object_object_get_ex(o, "counters", &v));
+		assert_int_equal(json_object_object_length(v), m->ncounters);
+		for (i = 0; i < m->ncounters; i++)
+			assert_true(ju(v, m->counters[i].name) ==
+				    m->counters[i].value);
+	} else {
+		assert_true(json_object_is_type(v, json_type_int));
+		assert_int_equal(json_object_get_uint64(v), h->cpu);
+		assert_false(json_object_object_get_ex(o, "counters", NULL));
+	}
+	assert_true(ju(o, "count") == s.count);
+	assert_true(ju(o, "min") == s.min);
+	assert_true(ju(o, "max") == s.max);
+	assert_true(ju(o, "p50") == s.p50);
+	assert_true(ju(o, "p90") == s.p90);
+	assert_true(ju(o, "p99") == s.p99);
+	assert_true(ju(o, "p999") == s.p999);
+	assert_true(json_object_object_get_ex(o, "mean", &v));
+	assert_true(json_object_get_double(v) == s.mean);
+	assert_true(json_object_object_get_ex(o, "stddev", &v));
+	assert_true(json_object_get_double(v) == s.stddev);
+	assert_true(json_object_object_get_ex(o, "buckets", &b));
+	assert_int_equal(json_object_array_length(b), h->nslots);
+	for (i = 0; i < h->nslots; i++) {
+		e = json_object_array_get_idx(b, i);
+		assert_true(ju(e, "lower") ==
+			    clkstat_slot_lower(h->slots[i].slot, m->frac_bits));
+		assert_true(ju(e, "upper") ==
+			    clkstat_slot_upper(h->slots[i].slot, m->frac_bits));
+		assert_true(ju(e, "count") == h->slots[i].count);
+	}
+}
+
+static void test_json(void **state)
+{
+	struct cr_render_opts o = { .per_cpu = 1, .source = "snap.json",
+				    .nruns = 3 };
+	struct json_object *root, *v, *ms;
+	struct cr_metric *m;
+	struct cr_run r;
+	size_t i, c, k;
+	char *out;
+
+	(void)state;
+	tiny_run(&r);
+	/* u64 values beyond 2^53 must come back exactly */
+	m = hb_metric(&r, "big", "direct", 5);
+	hb_sample(m, 2, UINT64_MAX);
+	hb_sample(m, 7, (1ULL << 60) + 12345);
+	hb_counter(m, "wakeups", UINT64_MAX - 1);
+	out = render(cr_render_json, &r, &o);
+	root = json_tokener_parse(out);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "source", &v));
+	assert_string_equal(json_object_get_string(v), "snap.json");
+	assert_int_equal(ju(root, "runs_pooled"), 3);
+	assert_true(json_object_object_get_ex(root, "metrics", &ms));
+	k = 0;
+	for (i = 0; i < r.nmetrics; i++) {
+		check_json_hist(json_object_array_get_idx(ms, k++),
+				&r.metrics[i], &r.metrics[i].total);
+		for (c = 0; c < r.metrics[i].ncpus; c++)
+			check_json_hist(json_object_array_get_idx(ms, k++),
+					&r.metrics[i], &r.metrics[i].cpus[c]);
+	}
+	assert_int_equal(json_object_array_length(ms), k);
+	v = json_object_array_get_idx(ms, k - 3);	/* big, all CPUs */
+	assert_true(ju(v, "max") == UINT64_MAX);
+	json_object_put(root);
+	free(out);
+
+	/* source unknown: null; a filter */
+	o = (struct cr_render_opts){ .metric = "idle", .nruns = 1 };
+	out = render(cr_render_json, &r, &o);
+	root = json_tokener_parse(out);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "source", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(root, "metrics", &ms));
+	assert_int_equal(json_object_array_length(ms), 1);
+	v = json_object_array_get_idx(ms, 0);
+	assert_int_equal(ju(v, "count"), 0);
+	assert_true(json_object_object_get_ex(v, "buckets", &v));
+	assert_int_equal(json_object_array_length(v), 0);
+	json_object_put(root);
+	free(out);
+	cr_run_free(&r);
+}
+
+/* ---- OpenMetrics ---- */
+
+struct om_series {
+	char labels[512];
+	double last_le;
+	uint64_t last_cum, inf, count;
+	int has_inf, has_count, has_sum;
+	size_t nbuckets;
+};
+
+/*
+ * Check every histogram series of an exposition: buckets cumulative, le
+ * strictly increasing, +Inf last and equal to _count, _sum present.
+ * Return the number of series; *nbuckets: buckets (without +Inf) in all.
+ */
+static size_t check_om(const char *text, size_t *nbuckets)
+{
+	static const char bp[] = "clkstat_latency_seconds_bucket{";
+	static const char cp[] = "clkstat_latency_seconds_count{";
+	static const char sp[] = "clkstat_latency_seconds_sum{";
+	struct om_series cur = { .labels = "" };
+	const char *line, *end, *le;
+	size_t nseries = 0, total = 0;
+	char buf[512];
+
+	assert_true(strlen(text) >= 6 &&
+		    !strcmp(text + strlen(text) - 6, "# EOF\n"));
+	for (line = text; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		assert_true((size_t)(end - line) < sizeof(buf));
+		memcpy(buf, line, end - line);
+		buf[end - line] = '\0';
+		if (!strncmp(buf, bp, sizeof(bp) - 1)) {
+			char *labels = buf + sizeof(bp) - 1;
+			char *val = strrchr(buf, ' ');
+			uint64_t cum = strtoull(val + 1, NULL, 10);
+
+			le = strstr(labels, ",le=\"");
+			assert_non_null(le);
+			*(char *)le = '\0';
+			if (strcmp(labels, cur.labels)) {
+				/* a new series: the last one was complete */
+				if (cur.labels[0])
+					assert_true(cur.has_count && cur.has_sum);
+				cur = (struct om_series){ .last_le = -1 };
+				snprintf(cur.labels, sizeof(cur.labels), "%s",
+					 labels);
+				nseries++;
+			}
+			assert_false(cur.has_inf);
+			assert_true(cum >= cur.last_cum);
+			cur.last_cum = cum;
+			le += 5;
+			if (!strncmp(le, "+Inf\"", 5)) {
+				cur.has_inf = 1;
+				cur.inf = cum;
+			} else {
+				double l = strtod(le, NULL);
+
+				if (!(l > cur.last_le))
+					fail_msg("%s: le %s not above %.17g",
+						 cur.labels, le, cur.last_le);
+				cur.last_le = l;
+				cur.nbuckets++;
+				total++;
+			}
+		} else if (!strncmp(buf, cp, sizeof(cp) - 1)) {
+			assert_true(cur.has_inf);
+			assert_int_equal(strncmp(buf + sizeof(cp) - 1, cur.labels,
+						 strlen(cur.labels)), 0);
+			cur.count = strtoull(strrchr(buf, ' ') + 1, NULL, 10);
+			assert_true(cur.count == cur.inf);
+			cur.has_count = 1;
+		} else if (!strncmp(buf, sp, sizeof(sp) - 1)) {
+			assert_true(cur.has_count);
+			cur.has_sum = 1;
+		}
+	}
+	if (cur.labels[0])
+		assert_true(cur.has_count && cur.has_sum);
+	if (nbuckets)
+		*nbuckets = total;
+	return nseries;
+}
+
+static void test_openmetrics(void **state)
+{
+	struct cr_render_opts o = { .per_cpu = 1 };
+	struct cr_run r;
+	size_t nb;
+	char *out;
+
+	(void)state;
+	tiny_run(&r);
+	out = render(cr_render_openmetrics, &r, &o);
+	/* tiny: all + 2 CPUs, idle: all (empty) */
+	assert_int_equal(check_om(out, &nb), 4);
+	assert_int_equal(nb, 3 + 2 + 1);
+	assert_non_null(strstr(out,
+		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"1e-09\"} 2\n"
+		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"3e-09\"} 3\n"
+		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"5e-09\"} 7\n"
+		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"+Inf\"} 7\n"
+		"clkstat_latency_seconds_count{metric=\"tiny\",variant=\"direct\",cpu=\"all\"} 7\n"
+		"clkstat_latency_seconds_sum{metric=\"tiny\",variant=\"direct\",cpu=\"all\"} 2.5e-08\n"));
+	assert_non_null(strstr(out, "cpu=\"1\",le=\"+Inf\"} 4\n"));
+	/* empty: +Inf 0, count 0, sum 0 */
+	assert_non_null(strstr(out,
+		"clkstat_latency_seconds_bucket{metric=\"idle\",variant=\"direct\",cpu=\"all\",le=\"+Inf\"} 0\n"
+		"clkstat_latency_seconds_count{metric=\"idle\",variant=\"direct\",cpu=\"all\"} 0\n"
+		"clkstat_latency_seconds_sum{metric=\"idle\",variant=\"direct\",cpu=\"all\"} 0.0\n"));
+	assert_non_null(strstr(out,
+		"clkstat_events_total{metric=\"tiny\",variant=\"direct\",counter=\"migrated\"} 2\n"));
+	assert_null(strstr(out, "# TYPE clkstat_events"));
+	free(out);
+
+	/* without --per-cpu, only cpu="all" */
+	o.per_cpu = 0;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_int_equal(check_om(out, NULL), 2);
+	assert_null(strstr(out, "cpu=\"0\""));
+	free(out);
+	cr_run_free(&r);
+}
+
+/* Every slot of every layout non-empty: no two le alike, all in order. */
+static void test_openmetrics_every_slot(void **state)
+{
+	struct cr_render_opts o = { 0 };
+	struct cr_run r = { 0 };
+	struct cr_metric *m;
+	unsigned int k, i;
+	size_t nb;
+	char *out;
+
+	(void)state;
+	for (k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "k%u", k);
+		m = hb_metric(&r, name, "v", k);
+		for (i = 0; i < CLKSTAT_NSLOTS(k); i++)
+			hb_hist_add(&m->total, k, clkstat_slot_upper(i, k));
+	}
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_int_equal(check_om(out, &nb), CLKSTAT_FRAC_BITS_MAX + 1);
+	for (i = 0, k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++)
+		i += CLKSTAT_NSLOTS(k);
+	assert_int_equal(nb, i);
+	/* canonical renderings: 0, 1 ns, 1023 ns, 2^64 - 1 ns */
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"0.0\"} 1\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"1e-09\"} 2\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"1.023e-06\"} 11\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"1.8446744073709553e+10\"} 65\n"));
+	free(out);
+	cr_run_free(&r);
+}
+
+static void test_openmetrics_escaping(void **state)
+{
+	struct cr_render_opts o = { 0 };
+	struct cr_run r = { 0 };
+	struct cr_metric *m;
+	char *out;
+
+	(void)state;
+	m = hb_metric(&r, "a\"b\\c", "x\ny", 0);
+	hb_sample(m, 0, 1000000);	/* 1 ms */
+	hb_counter(m, "n\"", 5);
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_non_null(strstr(out, "_bucket{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",cpu=\"all\",le=\"0.001048575\"} 1\n"));
+	assert_non_null(strstr(out, "_sum{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",cpu=\"all\"} 0.001\n"));
+	assert_non_null(strstr(out, "clkstat_events_total{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",counter=\"n\\\"\"} 5\n# EOF\n"));
+	free(out);
+	cr_run_free(&r);
+}
+
+/* ---- raw ---- */
+
+static void test_raw(void **state)
+{
+	struct cr_render_opts o = { 0 };
+	struct cr_run r;
+	char *out;
+
+	(void)state;
+	tiny_run(&r);
+	/* a CPU without samples is left out, as the dump leaves it out */
+	r.metrics[1].cpus = calloc(1, sizeof(struct cr_hist));
+	r.metrics[1].cpus[0] = (struct cr_hist){ .cpu = 3, .min = UINT64_MAX };
+	r.metrics[1].ncpus = 1;
+	out = render(cr_render_raw, &r, &o);
+	assert_string_equal(out,
+		"metric tiny.direct cpu 0\n"
+		"min 1 max 3\n"
+		"slot 1 count 2 sum 2\n"
+		"slot 3 count 1 sum 3\n"
+		"metric tiny.direct cpu 1\n"
+		"min 5 max 5\n"
+		"slot 5 count 4 sum 20\n"
+		"metric tiny.direct cpu all\n"
+		"min 1 max 5\n"
+		"counter wakeups 7\n"
+		"counter migrated 2\n"
+		"slot 1 count 2 sum 2\n"
+		"slot 3 count 1 sum 3\n"
+		"slot 5 count 4 sum 20\n"
+		"metric idle.direct cpu all\n"
+		"min 18446744073709551615 max 0\n"
+		"counter wakeups 0\n");
+	free(out);
+	o.metric = "idle.direct";
+	out = render(cr_render_raw, &r, &o);
+	assert_string_equal(out,
+		"metric idle.direct cpu all\n"
+		"min 18446744073709551615 max 0\n"
+		"counter wakeups 0\n");
+	free(out);
+	cr_run_free(&r);
+}
+
+/* A failed write is CR_ERR. */
+static void test_write_error(void **state)
+{
+	struct cr_render_opts o = { 0 };
+	struct cr_run r;
+	FILE *f;
+
+	(void)state;
+	tiny_run(&r);
+	f = fopen("/dev/full", "w");
+	if (!f) {
+		cr_run_free(&r);
+		skip();
+	}
+	assert_int_equal(cr_render_text(f, &r, &o), CR_ERR);
+	clearerr(f);
+	assert_int_equal(cr_render_csv(f, &r, &o), CR_ERR);
+	clearerr(f);
+	assert_int_equal(cr_render_json(f, &r, &o), CR_ERR);
+	clearerr(f);
+	assert_int_equal(cr_render_openmetrics(f, &r, &o), CR_ERR);
+	clearerr(f);
+	assert_int_equal(cr_render_raw(f, &r, &o), CR_ERR);
+	fclose(f);
+	cr_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary_brute_force),
+		cmocka_unit_test(test_summary_empty),
+		cmocka_unit_test(test_summary_no_minmax),
+		cmocka_unit_test(test_text_golden),
+		cmocka_unit_test(test_text_units),
+		cmocka_unit_test(test_text_labels),
+		cmocka_unit_test(test_wanted),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_openmetrics_every_slot),
+		cmocka_unit_test(test_openmetrics_escaping),
+		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_write_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * snapshot_test.c - snapshot files (tools/report/snapshot_*.c): round trips
+ * with 64-bit extremes, every prefix of a snapshot rejected, each kind of
+ * corrupt input rejected with its status and the JSON path in the message,
+ * atomic writes that leave no temporary file, and reading files.
+ *
+ * Run under valgrind (tools/tests/unit.sh): leaks and invalid accesses
+ * fail it too.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../kmod/uapi/clkstat_buckets.h"
+#include "../report/snapshot.h"
+#include "../report/status.h"
+
+/* ---------------------------------------------------------------- */
+/* Building snapshots the way the module would fill them.            */
+
+static struct cr_hist *cpu_hist(struct cr_metric *m, uint32_t cpu)
+{
+	struct cr_hist *h;
+	size_t i;
+
+	for (i = 0; i < m->ncpus && m->cpus[i].cpu < cpu; i++)
+		;
+	if (i < m->ncpus && m->cpus[i].cpu == cpu)
+		return &m->cpus[i];
+	h = realloc(m->cpus, (m->ncpus + 1) * sizeof(*h));
+	assert_non_null(h);
+	m->cpus = h;
+	memmove(&h[i + 1], &h[i], (m->ncpus - i) * sizeof(*h));
+	h[i] = (struct cr_hist){ .cpu = cpu, .min = UINT64_MAX };
+	m->ncpus++;
+	return &h[i];
+}
+
+/* n samples of value v into h, as clkstat_record() would add them. */
+static void hist_add(struct cr_hist *h, unsigned int k, uint64_t v,
+		     uint64_t n)
+{
+	uint32_t s = clkstat_value_to_slot(v, k);
+	struct cr_slot *p;
+	size_t i;
+
+	for (i = 0; i < h->nslots && h->slots[i].slot < s; i++)
+		;
+	if (i == h->nslots || h->slots[i].slot != s) {
+		p = realloc(h->slots, (h->nslots + 1) * sizeof(*p));
+		assert_non_null(p);
+		h->slots = p;
+		memmove(&p[i + 1], &p[i], (h->nslots - i) * sizeof(*p));
+		p[i] = (struct cr_slot){ .slot = s };
+		h->nslots++;
+	}
+	h->slots[i].count += n;
+	h->slots[i].sum += n * (v >> clkstat_slot_sum_shift(s, k));
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+static void sample(struct cr_metric *m, uint32_t cpu, uint64_t v, uint64_t n)
+{
+	hist_add(cpu_hist(m, cpu), m->frac_bits, v, n);
+	hist_add(&m->total, m->frac_bits, v, n);
+}
+
+static struct cr_metric *metric(struct cr_run *r, const char *name,
+				const char *variant, unsigned int k,
+				int recording)
+{
+	struct cr_metric *m = cr_run_add_metric(r);
+
+	assert_non_null(m);
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->variant, sizeof(m->variant), "%s", variant);
+	m->frac_bits = k;
+	m->recording = recording;
+	return m;
+}
+
+static void counter(struct cr_metric *m, const char *name, uint64_t v)
+{
+	assert_true(m->ncounters < CR_COUNTERS_MAX);
+	snprintf(m->counters[m->ncounters].name, CR_NAME_MAX, "%s", name);
+	m->counters[m->ncounters++].value = v;
+}
+
+static struct cr_run *run(struct cr_snapshot *s, const char *variant,
+			  int64_t start, int64_t end, int status)
+{
+	struct cr_run *r = cr_snapshot_add_run(s);
+
+	assert_non_null(r);
+	snprintf(r->variant, sizeof(r->variant), "%s", variant);
+	r->start_ns = start;
+	r->end_ns = end;
+	r->exit_status = status;
+	return r;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	assert_non_null(d);
+	return d;
+}
+
+#define P2(n)	(1ULL << (n))
+
+/* Three runs, every meta field, u64 extremes. */
+static void build_big(struct cr_snapshot *s)
+{
+	struct cr_meta *mt = &s->meta;
+	struct cr_metric *m;
+	struct cr_run *r;
+
+	memset(s, 0, sizeof(*s));
+	mt->tool_version = xstrdup("0.4.0");
+	mt->module_version = xstrdup("0.4.0-g1234abc");
+	mt->kernel_release = xstrdup("6.8.0-45-generic");
+	mt->clocksource = xstrdup("tsc");
+	mt->probes = xstrdup("tkread,ttwu,clockoff");
+	mt->variants = xstrdup("base,lfence");
+	mt->command = xstrdup("sh -c 'echo \"hi\" > /tmp/x'\ttab \\ back \xc2\xb5s");
+	mt->machine = xstrdup("vm");
+	mt->hypervisor = xstrdup("");	/* empty is not NULL */
+	mt->cpuidle_driver = xstrdup("intel_idle");
+	mt->cpuidle_governor = xstrdup("menu");
+	mt->max_cstate = xstrdup("1");
+	mt->cmdline = xstrdup("BOOT_IMAGE=/vmlinuz root=/dev/vda1 console=ttyS0 quiet");
+	mt->frac_bits = 3;
+	mt->nr_cpus = 4096;
+	mt->duration_s = 0.1;
+	assert_int_equal(cr_meta_add_param(mt, "frac_bits", "3"), 0);
+	assert_int_equal(cr_meta_add_param(mt, "probes", "tkread,ttwu"), 0);
+	assert_int_equal(cr_meta_add_param(mt, "empty", ""), 0);
+
+	r = run(s, "base", 1700000000123456789LL, 1700000001123456789LL, 0);
+	m = metric(r, "tkread", "base", 3, 0);
+	counter(m, "max", UINT64_MAX);
+	counter(m, "above_i64", P2(63) + 1);
+	counter(m, "zero", 0);
+	counter(m, "c3", 3);
+	counter(m, "c4", 4);
+	counter(m, "c5", 5);
+	counter(m, "c6", 6);
+	counter(m, "c7", P2(53) + 1);
+	sample(m, 0, 0, 7);			/* min 0 */
+	sample(m, 0, 1023, P2(53) + 1);		/* count > 2^53, sum ~2^63 */
+	sample(m, 1, 1023, P2(50));		/* total's sum > 2^63 */
+	sample(m, 1, 5000, 3);
+	sample(m, 4095, P2(40), 9);		/* shifted sum */
+	sample(m, 4095, UINT64_MAX, 1);		/* max UINT64_MAX, last slot */
+	m = metric(r, "ttwu", "base", 5, 1);
+	counter(m, "wakeups", 12);
+	sample(m, 3, 123456789, 1000);
+	sample(m, 7, 31, 1);
+	sample(m, 7, P2(33) + 12345, 2);
+	metric(r, "idle", "base", 0, 0);	/* no samples at all */
+
+	r = run(s, "lfence", 0, 0, -1);
+	m = metric(r, "tkread", "lfence", 3, 0);
+	sample(m, 2, 77, 5);
+	sample(m, 2, 1, 1);
+	m = metric(r, "tkread", "base", 0, 0);	/* same name, other variant */
+	sample(m, 0, P2(62), 2);
+
+	run(s, "base", INT64_MAX - 1000, INT64_MAX, 255);	/* no metric */
+}
+
+/* A small one, for the prefix and mutation tests. */
+static void build_small(struct cr_snapshot *s)
+{
+	struct cr_metric *m;
+	struct cr_run *r;
+
+	memset(s, 0, sizeof(*s));
+	s->meta.tool_version = xstrdup("0.4");
+	s->meta.machine = xstrdup("bare-metal");
+	s->meta.frac_bits = 3;
+	s->meta.nr_cpus = 4;
+	s->meta.duration_s = 2;
+	assert_int_equal(cr_meta_add_param(&s->meta, "frac_bits", "3"), 0);
+	r = run(s, "base", 100, 200, 0);
+	m = metric(r, "tkread", "base", 3, 0);
+	counter(m, "dropped", 1);
+	sample(m, 0, 5, 2);
+	sample(m, 2, 1000, 1);
+	sample(m, 2, UINT64_MAX, 1);
+}
+
+/* ---------------------------------------------------------------- */
+/* Comparing.                                                        */
+
+static void assert_str_or_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_true(!a && !b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void assert_hist_equal(const struct cr_hist *a, const struct cr_hist *b)
+{
+	size_t i;
+
+	assert_int_equal(a->cpu, b->cpu);
+	assert_true(a->min == b->min);
+	assert_true(a->max == b->max);
+	assert_int_equal(a->nslots, b->nslots);
+	for (i = 0; i < a->nslots; i++) {
+		assert_int_equal(a->slots[i].slot, b->slots[i].slot);
+		assert_true(a->slots[i].count == b->slots[i].count);
+		assert_true(a->slots[i].sum == b->slots[i].sum);
+	}
+}
+
+static void assert_snap_equal(const struct cr_snapshot *a,
+			      const struct cr_snapshot *b)
+{
+	const struct cr_meta *x = &a->meta, *y = &b->meta;
+	size_t i, j, c;
+
+	assert_str_or_null(x->tool_version, y->tool_version);
+	assert_str_or_null(x->module_version, y->module_version);
+	assert_str_or_null(x->kernel_release, y->kernel_release);
+	assert_str_or_null(x->clocksource, y->clocksource);
+	assert_str_or_null(x->probes, y->probes);
+	assert_str_or_null(x->variants, y->variants);
+	assert_str_or_null(x->command, y->command);
+	assert_str_or_null(x->machine, y->machine);
+	assert_str_or_null(x->hypervisor, y->hypervisor);
+	assert_str_or_null(x->cpuidle_driver, y->cpuidle_driver);
+	assert_str_or_null(x->cpuidle_governor, y->cpuidle_governor);
+	assert_str_or_null(x->max_cstate, y->max_cstate);
+	assert_str_or_null(x->cmdline, y->cmdline);
+	assert_int_equal(x->frac_bits, y->frac_bits);
+	assert_int_equal(x->nr_cpus, y->nr_cpus);
+	assert_true(x->duration_s == y->duration_s);
+	assert_int_equal(x->nparams, y->nparams);
+	for (i = 0; i < x->nparams; i++) {
+		assert_string_equal(x->param_names[i], y->param_names[i]);
+		assert_string_equal(x->param_values[i], y->param_values[i]);
+	}
+	assert_int_equal(a->nruns, b->nruns);
+	for (i = 0; i < a->nruns; i++) {
+		const struct cr_run *r = &a->runs[i], *q = &b->runs[i];
+
+		assert_int_equal(r->index, q->index);
+		assert_string_equal(r->variant, q->variant);
+		assert_true(r->start_ns == q->start_ns);
+		assert_true(r->end_ns == q->end_ns);
+		assert_int_equal(r->exit_status, q->exit_status);
+		assert_int_equal(r->nmetrics, q->nmetrics);
+		for (j = 0; j < r->nmetrics; j++) {
+			const struct cr_metric *m = &r->metrics[j];
+			const struct cr_metric *n = &q->metrics[j];
+
+			assert_string_equal(m->name, n->name);
+			assert_string_equal(m->variant, n->variant);
+			assert_int_equal(m->frac_bits, n->frac_bits);
+			assert_int_equal(m->recording, n->recording);
+			assert_int_equal(m->ncounters, n->ncounters);
+			for (c = 0; c < m->ncounters; c++) {
+				assert_string_equal(m->counters[c].name,
+						    n->counters[c].name);
+				assert_true(m->counters[c].value ==
+					    n->counters[c].value);
+			}
+			assert_hist_equal(&m->total, &n->total);
+			assert_int_equal(m->ncpus, n->ncpus);
+			for (c = 0; c < m->ncpus; c++)
+				assert_hist_equal(&m->cpus[c], &n->cpus[c]);
+		}
+	}
+}
+
+static void assert_empty(const struct cr_snapshot *s)
+{
+	static const struct cr_snapshot zero;
+
+	assert_memory_equal(s, &zero, sizeof(zero));
+}
+
+/* Parse and expect status st; the message (one line) holds what. */
+static void expect_parse(const char *text, size_t len, int st,
+			 const char *what)
+{
+	struct cr_snapshot s;
+	char err[1024];
+	int got;
+
+	memset(&s, 0xa5, sizeof(s));	/* the parser must not trust it */
+	got = cr_snapshot_parse(text, len, &s, err, sizeof(err));
+	if (got != st || (what && !strstr(err, what)))
+		print_error("status %d (want %d), message: %s (want \"%s\")\n",
+			    got, st, err, what ? what : "");
+	assert_int_equal(got, st);
+	if (st == CR_OK) {
+		cr_snapshot_free(&s);
+		return;
+	}
+	assert_empty(&s);
+	assert_true(err[0] != '\0');
+	assert_null(strchr(err, '\n'));
+	if (what)
+		assert_non_null(strstr(err, what));
+}
+
+/* ---------------------------------------------------------------- */
+/* Round trips.                                                      */
+
+static void test_round_trip(void **state)
+{
+	struct cr_snapshot a, b;
+	char *text, *again, err[1024] = "";
+	int st;
+
+	(void)state;
+	build_big(&a);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	/* u64 as exact integers, never through a double */
+	assert_non_null(strstr(text, "18446744073709551615"));
+	assert_non_null(strstr(text, "9223372036854775809"));	/* 2^63+1 */
+	assert_non_null(strstr(text, "9007199254740993"));	/* 2^53+1 */
+	assert_non_null(strstr(text, "\"duration_s\": 0.1,"));
+	st = cr_snapshot_parse(text, strlen(text), &b, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_snap_equal(&a, &b);
+	/* the big values really are the extremes they should be */
+	assert_true(b.runs[0].metrics[0].total.max == UINT64_MAX);
+	assert_true(b.runs[0].metrics[0].total.min == 0);
+	assert_true(b.runs[0].metrics[0].counters[0].value == UINT64_MAX);
+	assert_true(b.runs[0].metrics[0].cpus[0].slots[1].count == P2(53) + 1);
+	assert_true(b.runs[0].metrics[0].total.slots[1].sum > P2(63));
+	assert_true(b.runs[2].end_ns == INT64_MAX);
+	assert_string_equal(b.meta.hypervisor, "");
+	again = cr_snapshot_format(&b);
+	assert_non_null(again);
+	assert_string_equal(text, again);
+	free(again);
+	free(text);
+	cr_snapshot_free(&a);
+	cr_snapshot_free(&b);
+}
+
+static void test_round_trip_null_meta(void **state)
+{
+	struct cr_snapshot a = { 0 }, b;
+	char *text, err[1024] = "";
+	int st;
+
+	(void)state;
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"tool_version\": null"));
+	assert_non_null(strstr(text, "\"runs\": []"));
+	st = cr_snapshot_parse(text, strlen(text), &b, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_null(b.meta.tool_version);
+	assert_null(b.meta.module_version);
+	assert_null(b.meta.kernel_release);
+	assert_null(b.meta.clocksource);
+	assert_null(b.meta.probes);
+	assert_null(b.meta.variants);
+	assert_null(b.meta.command);
+	assert_null(b.meta.machine);
+	assert_null(b.meta.hypervisor);
+	assert_null(b.meta.cpuidle_driver);
+	assert_null(b.meta.cpuidle_governor);
+	assert_null(b.meta.max_cstate);
+	assert_null(b.meta.cmdline);
+	assert_int_equal(b.meta.nparams, 0);
+	assert_int_equal(b.nruns, 0);
+	assert_snap_equal(&a, &b);
+	free(text);
+	cr_snapshot_free(&b);
+}
+
+/* Every proper prefix of a snapshot is CR_CORRUPT, never CR_OK. */
+static void test_truncation(void **state)
+{
+	struct cr_snapshot a;
+	char *text;
+	size_t len, i;
+
+	(void)state;
+	build_small(&a);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	len = strlen(text);
+	for (i = 0; i < len; i++)
+		expect_parse(text, i, CR_CORRUPT, NULL);
+	expect_parse(text, len, CR_OK, NULL);
+	free(text);
+	cr_snapshot_free(&a);
+}
+
+/* Any one byte changed or removed: a status, never a crash or a leak. */
+static void test_mutations(void **state)
+{
+	static const char repl[] = { '\0', '"', '9', '-', '}', '[', ' ', 'x' };
+	struct cr_snapshot a, s;
+	char *text, *buf, err[1024];
+	size_t len, i, j;
+	int st;
+
+	(void)state;
+	build_small(&a);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	len = strlen(text);
+	buf = malloc(len);
+	assert_non_null(buf);
+	for (i = 0; i < len; i++) {
+		for (j = 0; j <= sizeof(repl); j++) {
+			memcpy(buf, text, len);
+			if (j < sizeof(repl)) {
+				if (buf[i] == repl[j])
+					continue;
+				buf[i] = repl[j];
+				st = cr_snapshot_parse(buf, len, &s, err,
+						       sizeof(err));
+			} else {	/* byte i removed */
+				memmove(buf + i, buf + i + 1, len - i - 1);
+				st = cr_snapshot_parse(buf, len - 1, &s, err,
+						       sizeof(err));
+			}
+			assert_true(st == CR_OK || st == CR_CORRUPT ||
+				    st == CR_FORMAT);
+			if (st == CR_OK)
+				cr_snapshot_free(&s);
+			else
+				assert_empty(&s);
+		}
+	}
+	free(buf);
+	free(text);
+	cr_snapshot_free(&a);
+}
+
+/* ---------------------------------------------------------------- */
+/* Corrupt inputs: a valid snapshot with one thing changed.           */
+
+#define META "\"meta\": {\"tool_version\": \"0.1\", \"module_version\": null, " \
+	"\"kernel_release\": \"6.8.0\", \"clocksource\": \"tsc\", " \
+	"\"probes\": \"tkread\", \"variants\": \"base\", \"command\": null, " \
+	"\"machine\": \"vm\", \"hypervisor\": \"KVM\", " \
+	"\"cpuidle_driver\": null, \"cpuidle_governor\": \"menu\", " \
+	"\"max_cstate\": null, \"cmdline\": \"quiet\", \"frac_bits\": 3, " \
+	"\"nr_cpus\": 4, \"duration_s\": 1.5, \"params\": {\"frac_bits\": \"3\"}},\n"
+/* frac_bits 3: 5 is exact slot 5, 1000 is slot 63 ([960, 1023]) */
+#define METRIC(variant) "{\"name\": \"tkread\", \"variant\": \"" variant "\", " \
+	"\"frac_bits\": 3, \"recording\": false, \"counters\": {\"dropped\": 0},\n" \
+	"  \"total\": {\"min\": 5, \"max\": 1000, \"slots\": [[5, 2, 10], [63, 1, 1000]]},\n" \
+	"  \"cpus\": [{\"cpu\": 0, \"min\": 5, \"max\": 5, \"slots\": [[5, 2, 10]]}, " \
+	"{\"cpu\": 2, \"min\": 1000, \"max\": 1000, \"slots\": [[63, 1, 1000]]}]}"
+#define BASE "{\"format\": \"clkstat-snapshot\", \"version\": 1,\n" META \
+	"\"runs\": [{\"index\": 0, \"variant\": \"base\", \"start_ns\": 100, " \
+	"\"end_ns\": 200, \"exit_status\": 0,\n \"metrics\": [" \
+	METRIC("base") "]}]}\n"
+
+#define NAME32 "abcdefghijklmnopqrstuvwxyz012345"
+
+/* BASE with its first "from" replaced by "to". */
+static char *mutate(const char *from, const char *to)
+{
+	const char *p = strstr(BASE, from);
+	size_t n;
+	char *t;
+
+	assert_non_null(p);
+	n = strlen(BASE) - strlen(from) + strlen(to);
+	t = malloc(n + 1);
+	assert_non_null(t);
+	snprintf(t, n + 1, "%.*s%s%s", (int)(p - BASE), BASE, to,
+		 p + strlen(from));
+	return t;
+}
+
+static void expect_mutation(const char *from, const char *to, int st,
+			    const char *what)
+{
+	char *t = mutate(from, to);
+
+	expect_parse(t, strlen(t), st, what);
+	free(t);
+}
+
+static void test_base_valid(void **state)
+{
+	struct cr_snapshot s;
+	char err[1024] = "";
+	int st;
+
+	(void)state;
+	st = cr_snapshot_parse(BASE, strlen(BASE), &s, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_int_equal(s.nruns, 1);
+	assert_int_equal(s.runs[0].nmetrics, 1);
+	assert_int_equal(s.runs[0].metrics[0].ncpus, 2);
+	assert_int_equal(s.runs[0].metrics[0].cpus[1].cpu, 2);
+	assert_int_equal(s.runs[0].metrics[0].total.cpu, CR_CPU_ALL);
+	assert_null(s.meta.module_version);
+	assert_string_equal(s.meta.param_values[0], "3");
+	assert_true(s.meta.duration_s == 1.5);
+	cr_snapshot_free(&s);
+}
+
+#define MUT(fn, from, to, st, what) \
+static void fn(void **state) \
+{ \
+	(void)state; \
+	expect_mutation(from, to, st, what); \
+}
+
+#define TOTAL_SLOTS "[[5, 2, 10], [63, 1, 1000]]"
+#define T_PATH "runs[0].metrics[0].total"
+
+/* Still valid: these must read. */
+MUT(test_ok_other_variant, "\"metrics\": [", "\"metrics\": [" METRIC("lfence") ", ",
+    CR_OK, NULL)
+MUT(test_ok_total_cpu_null, "\"total\": {", "\"total\": {\"cpu\": null, ", CR_OK, NULL)
+MUT(test_ok_counter_u64_max, "{\"dropped\": 0}", "{\"dropped\": 18446744073709551615}",
+    CR_OK, NULL)
+MUT(test_ok_duration_integer, "\"duration_s\": 1.5", "\"duration_s\": 2", CR_OK, NULL)
+
+/* The format and its version. */
+MUT(test_wrong_format, "\"clkstat-snapshot\"", "\"clkstat-snapshop\"", CR_FORMAT,
+    "format: \"clkstat-snapshop\": not a clkstat snapshot")
+MUT(test_missing_format, "\"format\": \"clkstat-snapshot\", ", "", CR_CORRUPT,
+    "member \"format\" is missing")
+MUT(test_version_2, "\"version\": 1", "\"version\": 2", CR_FORMAT,
+    "version 2: this clkstat-report reads version 1 only")
+MUT(test_version_beyond_u64, "\"version\": 1", "\"version\": 18446744073709551617",
+    CR_CORRUPT, "line 1, column 43: integer 18446744073709551617 does not fit in 64 bits")
+MUT(test_version_string, "\"version\": 1", "\"version\": \"1\"", CR_CORRUPT,
+    "version: expected an integer, found the string \"1\"")
+MUT(test_version_double, "\"version\": 1", "\"version\": 1.0", CR_CORRUPT,
+    "version: expected an integer")
+
+/* Slots. */
+MUT(test_slots_object, TOTAL_SLOTS, "{\"5\": [2, 10]}", CR_CORRUPT,
+    T_PATH ".slots: expected an array, found an object")
+MUT(test_slot_not_triple, TOTAL_SLOTS, "[[5, 2]]", CR_CORRUPT,
+    T_PATH ".slots[0]: expected [slot, count, sum]")
+MUT(test_slot_out_of_range, TOTAL_SLOTS, "[[5, 2, 10], [496, 1, 1000]]", CR_CORRUPT,
+    T_PATH ".slots[1]: slot 496 is beyond the last slot, 495, of frac_bits 3")
+MUT(test_slots_descending, TOTAL_SLOTS, "[[63, 1, 1000], [5, 2, 10]]", CR_CORRUPT,
+    T_PATH ".slots[1]: slot 5 after slot 63")
+MUT(test_slots_repeated, TOTAL_SLOTS, "[[5, 1, 5], [5, 1, 5], [63, 1, 1000]]",
+    CR_CORRUPT, T_PATH ".slots[1]: slot 5 after slot 5")
+MUT(test_zero_count, TOTAL_SLOTS, "[[5, 0, 0], [63, 1, 1000]]", CR_CORRUPT,
+    T_PATH ".slots[0]: slot 5 has count 0")
+MUT(test_negative_count, TOTAL_SLOTS, "[[5, -2, 10], [63, 1, 1000]]", CR_CORRUPT,
+    T_PATH ".slots[0][1]: negative")
+MUT(test_fractional_count, TOTAL_SLOTS, "[[5, 1.5, 10], [63, 1, 1000]]", CR_CORRUPT,
+    T_PATH ".slots[0][1]: expected an integer, found the number 1.5")
+MUT(test_absurd_count, TOTAL_SLOTS, "[[5, 9223372036854775808, 10], [63, 1, 1000]]",
+    CR_CORRUPT, T_PATH ".slots[0]: slot 5 has count 9223372036854775808: the histogram would hold more than 2^62")
+MUT(test_absurd_total, "\"total\": {\"min\": 5, \"max\": 1000, \"slots\": [[5",
+    "\"total\": {\"min\": 0, \"max\": 1000, \"slots\": [[0, 4611686018427387903, 0], [5",
+    CR_CORRUPT, T_PATH ".slots[1]: slot 5 has count 2: the histogram would hold more than 2^62")
+MUT(test_beyond_u64, TOTAL_SLOTS, "[[5, 18446744073709551616, 10], [63, 1, 1000]]",
+    CR_CORRUPT, "integer 18446744073709551616 does not fit in 64 bits")
+MUT(test_sum_too_big, TOTAL_SLOTS, "[[5, 2, 11], [63, 1, 1000]]", CR_CORRUPT,
+    T_PATH ".slots[0]: sum 11 is impossible for count 2 in slot 5")
+MUT(test_sum_too_small, TOTAL_SLOTS, "[[5, 2, 10], [63, 1, 959]]", CR_CORRUPT,
+    T_PATH ".slots[1]: sum 959 is impossible for count 1 in slot 63 ([960, 1023] ns): it must be within [960, 1023]")
+MUT(test_sum_shifted, TOTAL_SLOTS, "[[5, 2, 10], [304, 1, 1]]", CR_CORRUPT,
+    T_PATH ".slots[1]: sum 1 is impossible for count 1 in slot 304 ([1099511627776, 1236950581247] ns, each added >> 8): it must be within [4294967296, 4831838207]")
+MUT(test_sum_beyond_u64, TOTAL_SLOTS, "[[495, 4611686018427387904, 0]]", CR_CORRUPT,
+    T_PATH ".slots[0]: count 4611686018427387904 in slot 495 ([17293822569102704640, 18446744073709551615] ns) cannot have a 64-bit sum")
+MUT(test_frac_bits_9, "\"frac_bits\": 3, \"recording\"", "\"frac_bits\": 9, \"recording\"",
+    CR_CORRUPT, "runs[0].metrics[0].frac_bits: 9 is above 5")
+
+/* Names. */
+MUT(test_name_too_long, "\"name\": \"tkread\"", "\"name\": \"" NAME32 "\"", CR_CORRUPT,
+    "runs[0].metrics[0].name: \"" NAME32 "\" is 32 bytes long, the limit is 31")
+MUT(test_name_empty, "\"name\": \"tkread\"", "\"name\": \"\"", CR_CORRUPT,
+    "runs[0].metrics[0].name: empty name")
+MUT(test_variant_too_long, "\"variant\": \"base\", \"frac_bits\"",
+    "\"variant\": \"0123456789abcdef\", \"frac_bits\"", CR_CORRUPT,
+    "runs[0].metrics[0].variant: \"0123456789abcdef\" is 16 bytes long, the limit is 15")
+MUT(test_run_variant_empty, "\"variant\": \"base\", \"start_ns\"",
+    "\"variant\": \"\", \"start_ns\"", CR_CORRUPT, "runs[0].variant: empty name")
+MUT(test_duplicate_metric, "\"metrics\": [", "\"metrics\": [" METRIC("base") ", ",
+    CR_CORRUPT, "runs[0].metrics[1]: duplicate metric tkread.base (also metrics[0])")
+
+/* Counters. */
+MUT(test_too_many_counters, "{\"dropped\": 0}",
+    "{\"a\": 1, \"b\": 2, \"c\": 3, \"d\": 4, \"e\": 5, \"f\": 6, \"g\": 7, \"h\": 8, \"i\": 9}",
+    CR_CORRUPT, "runs[0].metrics[0].counters: 9 counters, the limit is 8")
+MUT(test_counter_name_too_long, "{\"dropped\": 0}", "{\"" NAME32 "\": 0}", CR_CORRUPT,
+    "runs[0].metrics[0].counters." NAME32 ": \"" NAME32 "\" is 32 bytes long")
+MUT(test_counter_negative, "{\"dropped\": 0}", "{\"dropped\": -1}", CR_CORRUPT,
+    "runs[0].metrics[0].counters.dropped: negative: -1")
+
+/* Totals and CPUs. */
+MUT(test_total_disagrees, "\"slots\": [[63, 1, 1000]]}]", "\"slots\": [[63, 2, 2000]]}]",
+    CR_CORRUPT, T_PATH ": slot 63 has count 1 and sum 1000, the CPUs' add up to count 2 and sum 2000")
+MUT(test_total_missing_slot, TOTAL_SLOTS, "[[5, 2, 10]]", CR_CORRUPT,
+    "max 1000 is not in the last slot")
+MUT(test_total_min_disagrees, "{\"cpu\": 0, \"min\": 5, \"max\": 5, \"slots\": [[5, 2, 10]]}",
+    "{\"cpu\": 0, \"min\": 5, \"max\": 5, \"slots\": [[5, 2, 10]]}, "
+    "{\"cpu\": 1, \"min\": 6, \"max\": 6, \"slots\": [[6, 1, 6]]}",
+    CR_CORRUPT, T_PATH ": slot 6 has count 0 and sum 0, the CPUs' add up to count 1 and sum 6")
+MUT(test_duplicate_cpu, "{\"cpu\": 2,", "{\"cpu\": 0,", CR_CORRUPT,
+    "runs[0].metrics[0].cpus[1]: cpu 0 is listed twice")
+MUT(test_cpus_descending, "{\"cpu\": 0,", "{\"cpu\": 3,", CR_CORRUPT,
+    "runs[0].metrics[0].cpus[1]: cpu 2 after cpu 3")
+MUT(test_cpu_all, "{\"cpu\": 2,", "{\"cpu\": 4294967295,", CR_CORRUPT,
+    "runs[0].metrics[0].cpus[1].cpu: 4294967295 is above 4294967294")
+MUT(test_cpu_without_samples, "\"slots\": [[63, 1, 1000]]}]", "\"slots\": []}]",
+    CR_CORRUPT, "runs[0].metrics[0].cpus[1]: cpu 2 has no samples")
+MUT(test_total_with_cpu, "\"total\": {", "\"total\": {\"cpu\": 1, ", CR_CORRUPT,
+    T_PATH ".cpu: expected null or no member")
+MUT(test_min_above_max, "{\"cpu\": 0, \"min\": 5, \"max\": 5,",
+    "{\"cpu\": 0, \"min\": 5, \"max\": 4,", CR_CORRUPT,
+    "runs[0].metrics[0].cpus[0]: min 5 is above max 4")
+MUT(test_min_outside_slot, "\"total\": {\"min\": 5,", "\"total\": {\"min\": 4,",
+    CR_CORRUPT, T_PATH ": min 4 is not in the first slot, 5 ([5, 5])")
+MUT(test_max_outside_slot, "\"max\": 1000, \"slots\"", "\"max\": 1024, \"slots\"",
+    CR_CORRUPT, T_PATH ": max 1024 is not in the last slot, 63 ([960, 1023])")
+MUT(test_min_null_with_samples, "\"total\": {\"min\": 5,", "\"total\": {\"min\": null,",
+    CR_CORRUPT, T_PATH ".min: expected an integer, found null")
+
+/* Runs. */
+MUT(test_run_index, "\"index\": 0", "\"index\": 1", CR_CORRUPT,
+    "runs[0].index: index 1 for the run at position 0")
+MUT(test_exit_status_256, "\"exit_status\": 0", "\"exit_status\": 256", CR_CORRUPT,
+    "runs[0].exit_status: 256 is outside [-1, 255]")
+MUT(test_start_negative, "\"start_ns\": 100", "\"start_ns\": -1", CR_CORRUPT,
+    "runs[0].start_ns: -1 is outside")
+MUT(test_start_above_i64, "\"start_ns\": 100", "\"start_ns\": 9223372036854775808",
+    CR_CORRUPT, "runs[0].start_ns: 9223372036854775808 is above")
+
+/* Members and types. */
+MUT(test_unknown_member, "\"recording\": false", "\"recording\": false, \"colour\": 1",
+    CR_CORRUPT, "runs[0].metrics[0].colour: unknown member")
+MUT(test_missing_member, "\"recording\": false, ", "", CR_CORRUPT,
+    "runs[0].metrics[0]: member \"recording\" is missing")
+MUT(test_recording_not_bool, "\"recording\": false", "\"recording\": 0", CR_CORRUPT,
+    "runs[0].metrics[0].recording: expected true or false, found an integer")
+MUT(test_duplicate_key, "\"recording\": false", "\"recording\": false, \"recording\": true",
+    CR_CORRUPT, "runs[0].metrics[0]: a member name appears more than once")
+MUT(test_duplicate_key_escaped, "\"recording\": false",
+    "\"recording\": false, \"recordin\\u0067\": true", CR_CORRUPT,
+    "runs[0].metrics[0]: a member name appears more than once")
+MUT(test_meta_string_type, "\"tool_version\": \"0.1\"", "\"tool_version\": 1", CR_CORRUPT,
+    "meta.tool_version: expected a string or null, found an integer")
+MUT(test_param_not_string, "{\"frac_bits\": \"3\"}", "{\"frac_bits\": 3}", CR_CORRUPT,
+    "meta.params.frac_bits: expected a string, found an integer")
+MUT(test_meta_frac_bits, "\"frac_bits\": 3, \"nr_cpus\"", "\"frac_bits\": 6, \"nr_cpus\"",
+    CR_CORRUPT, "meta.frac_bits: 6 is above 5")
+MUT(test_duration_negative, "\"duration_s\": 1.5", "\"duration_s\": -1.5", CR_CORRUPT,
+    "meta.duration_s: expected a finite number of seconds")
+MUT(test_duration_nan, "\"duration_s\": 1.5", "\"duration_s\": NaN", CR_CORRUPT,
+    "only true, false and null are literals")
+MUT(test_runs_not_array, "\"runs\": [", "\"runs\": {\"a\": [", CR_CORRUPT, NULL)
+
+/* Lexical: what json-c would accept or change silently. */
+MUT(test_nul_escape, "\"cmdline\": \"quiet\"", "\"cmdline\": \"qu\\u0000iet\"",
+    CR_CORRUPT, "\\u0000 in a string")
+MUT(test_single_quotes, "\"cmdline\": \"quiet\"", "'cmdline': \"quiet\"", CR_CORRUPT,
+    "single-quoted")
+MUT(test_raw_control, "\"cmdline\": \"quiet\"", "\"cmdline\": \"qu\tiet\"", CR_CORRUPT,
+    "control character")
+MUT(test_leading_zero, "\"nr_cpus\": 4", "\"nr_cpus\": 00", CR_CORRUPT,
+    "not a valid JSON number")
+MUT(test_trailing_comma, "\"params\": {\"frac_bits\": \"3\"}", "\"params\": {\"frac_bits\": \"3\",}",
+    CR_CORRUPT, "not valid JSON")
+
+/* Not JSON, or not only JSON. */
+static void test_trailing_garbage(void **state)
+{
+	static const char *const tails[] = { "x", "{}", "\n}", "\0" };
+	char buf[sizeof(BASE) + 8];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		n = strlen(BASE);
+		memcpy(buf, BASE, n);
+		memcpy(buf + n, tails[i], strlen(tails[i]) + 1);
+		n += strlen(tails[i]) ? strlen(tails[i]) : 1;
+		expect_parse(buf, n, CR_CORRUPT, "trailing data after the JSON object");
+	}
+	/* trailing white space is fine */
+	expect_parse(BASE "  \n\t\r\n", strlen(BASE) + 6, CR_OK, NULL);
+}
+
+static void test_empty(void **state)
+{
+	(void)state;
+	expect_parse("", 0, CR_CORRUPT, "empty");
+	expect_parse(" \n\t ", 4, CR_CORRUPT, "empty");
+	expect_parse(NULL, 0, CR_CORRUPT, "empty");
+}
+
+static void test_not_json(void **state)
+{
+	(void)state;
+	expect_parse("hello", 5, CR_CORRUPT, "not valid JSON: line 1, column 1");
+	expect_parse("{\n\"format\" \"x\"}", 15, CR_CORRUPT, "line 2, column");
+	expect_parse("[]", 2, CR_CORRUPT, "expected an object at the top level, found an array");
+	expect_parse("null ", 5, CR_CORRUPT, "expected an object at the top level, found null");
+	expect_parse("{\"a\": \"x\0y\"}", 12, CR_CORRUPT, "a NUL byte");
+	expect_parse("{\"a\": ", 6, CR_CORRUPT, "truncated");
+}
+
+static void test_deep_nesting(void **state)
+{
+	const size_t n = 100000;
+	char *t = malloc(5 * n);
+	size_t i;
+
+	(void)state;
+	assert_non_null(t);
+	memset(t, '[', n);
+	expect_parse(t, n, CR_CORRUPT, "too deep");
+	for (i = 0; i < n; i++)
+		memcpy(t + 5 * i, "{\"a\":", 5);
+	expect_parse(t, 5 * n, CR_CORRUPT, "too deep");
+	free(t);
+}
+
+static void test_no_err_buffer(void **state)
+{
+	struct cr_snapshot s;
+
+	(void)state;
+	assert_int_equal(cr_snapshot_parse("[", 1, &s, NULL, 0), CR_CORRUPT);
+	assert_empty(&s);
+	assert_int_equal(cr_snapshot_parse(BASE, strlen(BASE), &s, NULL, 0),
+			 CR_OK);
+	cr_snapshot_free(&s);
+}
+
+/* ---------------------------------------------------------------- */
+/* Files.                                                            */
+
+/* The test's temporary directory: teardown_dir removes it, pass or fail. */
+static char test_dir[64];
+
+static char *tmpdir(void)
+{
+	snprintf(test_dir, sizeof(test_dir), "/tmp/snapshot_test.XXXXXX");
+	assert_non_null(mkdtemp(test_dir));
+	return xstrdup(test_dir);
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	assert_non_null(p);
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* How many entries dir has; with only, each must be that one. */
+static size_t dir_entries(const char *dir, const char *only)
+{
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (only && strcmp(e->d_name, only))
+			print_error("unexpected file %s/%s\n", dir, e->d_name);
+		if (only)
+			assert_string_equal(e->d_name, only);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+}
+
+static void rm_rf(const char *dir)
+{
+	struct dirent *e;
+	struct stat st;
+	char *p;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = join(dir, e->d_name);
+		assert_int_equal(lstat(p, &st), 0);
+		if (S_ISDIR(st.st_mode))
+			rm_rf(p);
+		else
+			assert_int_equal(unlink(p), 0);
+		free(p);
+	}
+	closedir(d);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static int teardown_dir(void **state)
+{
+	(void)state;
+	if (test_dir[0])
+		rm_rf(test_dir);
+	test_dir[0] = '\0';
+	return 0;
+}
+
+/* Capture what fd 2 (or 1) gets into a file; return it (malloc'd). */
+struct capture {
+	int fd, saved;
+	char path[64];
+};
+
+static void capture_begin(struct capture *c, int fd)
+{
+	int t;
+
+	fflush(fd == 1 ? stdout : stderr);
+	snprintf(c->path, sizeof(c->path), "/tmp/snapshot_test.cap.XXXXXX");
+	c->fd = fd;
+	c->saved = dup(fd);
+	assert_true(c->saved >= 0);
+	t = mkstemp(c->path);
+	assert_true(t >= 0);
+	assert_true(dup2(t, fd) >= 0);
+	close(t);
+}
+
+static char *capture_end(struct capture *c)
+{
+	char *buf = calloc(1, 1 << 20);
+	ssize_t n;
+	int t;
+
+	fflush(c->fd == 1 ? stdout : stderr);
+	assert_true(dup2(c->saved, c->fd) >= 0);
+	close(c->saved);
+	assert_non_null(buf);
+	t = open(c->path, O_RDONLY);
+	assert_true(t >= 0);
+	n = read(t, buf, (1 << 20) - 1);
+	assert_true(n >= 0);
+	close(t);
+	unlink(c->path);
+	return buf;
+}
+
+/* One line: "clkstat-report: NAME: ..." with what in it. */
+static void assert_one_line(const char *out, const char *name,
+			    const char *what)
+{
+	char prefix[512];
+
+	snprintf(prefix, sizeof(prefix), "clkstat-report: %s: ", name);
+	if (strncmp(out, prefix, strlen(prefix)) || !strstr(out, what))
+		print_error("stderr: %s(want %s...%s)\n", out, prefix, what);
+	assert_int_equal(strncmp(out, prefix, strlen(prefix)), 0);
+	assert_non_null(strstr(out, what));
+	assert_non_null(strchr(out, '\n'));
+	assert_string_equal(strchr(out, '\n'), "\n");
+}
+
+static void test_write_read_back(void **state)
+{
+	struct cr_snapshot a, b;
+	char *dir = tmpdir(), *path = join(dir, "snap.json");
+	struct stat st;
+
+	(void)state;
+	build_big(&a);
+	assert_int_equal(cr_snapshot_write(&a, path), CR_OK);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(dir_entries(dir, "snap.json"), 1);
+	assert_int_equal(cr_snapshot_read(path, &b), CR_OK);
+	assert_snap_equal(&a, &b);
+	cr_snapshot_free(&b);
+	cr_snapshot_free(&a);
+	free(path);
+	free(dir);
+}
+
+/* A relative path: the temporary file goes to the current directory. */
+static void test_write_relative(void **state)
+{
+	struct cr_snapshot a, b;
+	char *dir = tmpdir(), cwd[PATH_MAX];
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	build_small(&a);
+	assert_int_equal(cr_snapshot_write(&a, "rel.json"), CR_OK);
+	assert_int_equal(dir_entries(".", "rel.json"), 1);
+	assert_int_equal(cr_snapshot_read("rel.json", &b), CR_OK);
+	assert_snap_equal(&a, &b);
+	assert_int_equal(chdir(cwd), 0);
+	cr_snapshot_free(&b);
+	cr_snapshot_free(&a);
+	free(dir);
+}
+
+/* An existing, longer file is replaced whole: nothing of it remains. */
+static void test_write_replaces(void **state)
+{
+	struct cr_snapshot a, b;
+	char *dir = tmpdir(), *path = join(dir, "snap.json");
+	size_t n = 1 << 20;
+	char *junk = malloc(n);
+
+	(void)state;
+	assert_non_null(junk);
+	memset(junk, '}', n);
+	write_file(path, junk, n);
+	build_small(&a);
+	assert_int_equal(cr_snapshot_write(&a, path), CR_OK);
+	assert_int_equal(cr_snapshot_read(path, &b), CR_OK);
+	assert_snap_equal(&a, &b);
+	assert_int_equal(dir_entries(dir, "snap.json"), 1);
+	cr_snapshot_free(&b);
+	cr_snapshot_free(&a);
+	free(junk);
+	free(path);
+	free(dir);
+}
+
+static void test_write_no_dir(void **state)
+{
+	struct cr_snapshot a;
+	char *dir = tmpdir(), *path = join(dir, "nonexistent/snap.json");
+	struct capture c;
+	char *out;
+	int st;
+
+	(void)state;
+	build_small(&a);
+	capture_begin(&c, 2);
+	st = cr_snapshot_write(&a, path);
+	out = capture_end(&c);
+	assert_int_equal(st, CR_ERR);
+	assert_one_line(out, path, "No such file or directory");
+	assert_int_equal(dir_entries(dir, NULL), 0);
+	cr_snapshot_free(&a);
+	free(out);
+	free(path);
+	free(dir);
+}
+
+/*
+ * A failure after the temporary file was written (the target is a
+ * directory: rename fails): CR_ERR, the temporary file removed, the target
+ * untouched.  (As root, a read-only directory would not stop us.)
+ */
+static void test_write_fails_late(void **state)
+{
+	struct cr_snapshot a;
+	char *dir = tmpdir(), *path = join(dir, "target");
+	struct capture c;
+	struct stat sb;
+	int st;
+	char *out;
+
+	(void)state;
+	assert_int_equal(mkdir(path, 0755), 0);
+	build_small(&a);
+	capture_begin(&c, 2);
+	st = cr_snapshot_write(&a, path);
+	out = capture_end(&c);
+	assert_int_equal(st, CR_ERR);
+	assert_one_line(out, path, "rename");
+	assert_int_equal(dir_entries(dir, "target"), 1);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true(S_ISDIR(sb.st_mode));
+	cr_snapshot_free(&a);
+	free(out);
+	free(path);
+	free(dir);
+}
+
+static void test_write_stdout(void **state)
+{
+	struct cr_snapshot a, b;
+	struct capture c;
+	char *out, err[1024] = "";
+	int st;
+
+	(void)state;
+	build_small(&a);
+	capture_begin(&c, 1);
+	st = cr_snapshot_write(&a, "-");
+	out = capture_end(&c);
+	assert_int_equal(st, CR_OK);
+	assert_int_equal(out[strlen(out) - 1], '\n');
+	st = cr_snapshot_parse(out, strlen(out), &b, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_snap_equal(&a, &b);
+	cr_snapshot_free(&b);
+	cr_snapshot_free(&a);
+	free(out);
+}
+
+static void test_read_missing(void **state)
+{
+	struct cr_snapshot s;
+	struct capture c;
+	char *out;
+	int st;
+
+	(void)state;
+	memset(&s, 0xa5, sizeof(s));
+	capture_begin(&c, 2);
+	st = cr_snapshot_read("/nonexistent/snap.json", &s);
+	out = capture_end(&c);
+	assert_int_equal(st, CR_NO_FILE);
+	assert_empty(&s);
+	assert_one_line(out, "/nonexistent/snap.json", "No such file or directory");
+	free(out);
+}
+
+static void test_read_directory(void **state)
+{
+	struct cr_snapshot s;
+	char *dir = tmpdir();
+	struct capture c;
+	char *out;
+	int st;
+
+	(void)state;
+	capture_begin(&c, 2);
+	st = cr_snapshot_read(dir, &s);
+	out = capture_end(&c);
+	assert_int_equal(st, CR_NO_FILE);
+	assert_empty(&s);
+	assert_one_line(out, dir, "Is a directory");
+	free(out);
+	free(dir);
+}
+
+static void test_read_corrupt(void **state)
+{
+	struct cr_snapshot s;
+	char *dir = tmpdir(), *path = join(dir, "bad.json");
+	char *t = mutate("[[5, 2, 10],", "[[5, 2, 11],");
+	struct capture c;
+	char *out;
+	int st;
+
+	(void)state;
+	write_file(path, t, strlen(t));
+	capture_begin(&c, 2);
+	st = cr_snapshot_read(path, &s);
+	out = capture_end(&c);
+	assert_int_equal(st, CR_CORRUPT);
+	assert_empty(&s);
+	assert_one_line(out, path, T_PATH ".slots[0]: sum 11 is impossible");
+	free(out);
+	free(t);
+	free(path);
+	free(dir);
+}
+
+static void test_read_format(void **state)
+{
+	struct cr_snapshot s;
+	char *dir = tmpdir(), *path = join(dir, "v2.json");
+	char *t = mutate("\"version\": 1", "\"version\": 2");
+	struct capture c;
+	char *out;
+	int st;
+
+	(void)state;
+	write_file(path, t, strlen(t));
+	capture_begin(&c, 2);
+	st = cr_snapshot_read(path, &s);
+	out = capture_end(&c);
+	assert_int_equal(st, CR_FORMAT);
+	assert_empty(&s);
+	assert_one_line(out, path, "version 2: this clkstat-report reads version 1 only");
+	free(out);
+	free(t);
+	free(path);
+	free(dir);
+}
+
+/* Beyond 1 GiB: refused before reading (a sparse file costs nothing). */
+static void test_read_too_large(void **state)
+{
+	struct cr_snapshot s;
+	char *dir = tmpdir(), *path = join(dir, "big.json");
+	struct capture c;
+	char *out;
+	int st;
+	int fd;
+
+	(void)state;
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (1L << 30) + 1), 0);
+	close(fd);
+	capture_begin(&c, 2);
+	st = cr_snapshot_read(path, &s);
+	out = capture_end(&c);
+	assert_int_equal(st, CR_CORRUPT);
+	assert_empty(&s);
+	assert_one_line(out, path, "too large");
+	free(out);
+	free(path);
+	free(dir);
+}
+
+static void test_read_stdin(void **state)
+{
+	struct cr_snapshot s;
+	char *dir = tmpdir(), *path = join(dir, "in.json");
+	int saved, fd;
+
+	(void)state;
+	write_file(path, BASE, strlen(BASE));
+	saved = dup(0);
+	fd = open(path, O_RDONLY);
+	assert_true(saved >= 0 && fd >= 0);
+	assert_true(dup2(fd, 0) >= 0);
+	close(fd);
+	assert_int_equal(cr_snapshot_read("-", &s), CR_OK);
+	assert_true(dup2(saved, 0) >= 0);
+	close(saved);
+	assert_int_equal(s.nruns, 1);
+	cr_snapshot_free(&s);
+	free(path);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_round_trip_null_meta),
+		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_base_valid),
+		cmocka_unit_test(test_ok_other_variant),
+		cmocka_unit_test(test_ok_total_cpu_null),
+		cmocka_unit_test(test_ok_counter_u64_max),
+		cmocka_unit_test(test_ok_duration_integer),
+		cmocka_unit_test(test_wrong_format),
+		cmocka_unit_test(test_missing_format),
+		cmocka_unit_test(test_version_2),
+		cmocka_unit_test(test_version_beyond_u64),
+		cmocka_unit_test(test_version_string),
+		cmocka_unit_test(test_version_double),
+		cmocka_unit_test(test_slots_object),
+		cmocka_unit_test(test_slot_not_triple),
+		cmocka_unit_test(test_slot_out_of_range),
+		cmocka_unit_test(test_slots_descending),
+		cmocka_unit_test(test_slots_repeated),
+		cmocka_unit_test(test_zero_count),
+		cmocka_unit_test(test_negative_count),
+		cmocka_unit_test(test_fractional_count),
+		cmocka_unit_test(test_absurd_count),
+		cmocka_unit_test(test_absurd_total),
+		cmocka_unit_test(test_beyond_u64),
+		cmocka_unit_test(test_sum_too_big),
+		cmocka_unit_test(test_sum_too_small),
+		cmocka_unit_test(test_sum_shifted),
+		cmocka_unit_test(test_sum_beyond_u64),
+		cmocka_unit_test(test_frac_bits_9),
+		cmocka_unit_test(test_name_too_long),
+		cmocka_unit_test(test_name_empty),
+		cmocka_unit_test(test_variant_too_long),
+		cmocka_unit_test(test_run_variant_empty),
+		cmocka_unit_test(test_duplicate_metric),
+		cmocka_unit_test(test_too_many_counters),
+		cmocka_unit_test(test_counter_name_too_long),
+		cmocka_unit_test(test_counter_negative),
+		cmocka_unit_test(test_total_disagrees),
+		cmocka_unit_test(test_total_missing_slot),
+		cmocka_unit_test(test_total_min_disagrees),
+		cmocka_unit_test(test_duplicate_cpu),
+		cmocka_unit_test(test_cpus_descending),
+		cmocka_unit_test(test_cpu_all),
+		cmocka_unit_test(test_cpu_without_samples),
+		cmocka_unit_test(test_total_with_cpu),
+		cmocka_unit_test(test_min_above_max),
+		cmocka_unit_test(test_min_outside_slot),
+		cmocka_unit_test(test_max_outside_slot),
+		cmocka_unit_test(test_min_null_with_samples),
+		cmocka_unit_test(test_run_index),
+		cmocka_unit_test(test_exit_status_256),
+		cmocka_unit_test(test_start_negative),
+		cmocka_unit_test(test_start_above_i64),
+		cmocka_unit_test(test_unknown_member),
+		cmocka_unit_test(test_missing_member),
+		cmocka_unit_test(test_recording_not_bool),
+		cmocka_unit_test(test_duplicate_key),
+		cmocka_unit_test(test_duplicate_key_escaped),
+		cmocka_unit_test(test_meta_string_type),
+		cmocka_unit_test(test_param_not_string),
+		cmocka_unit_test(test_meta_frac_bits),
+		cmocka_unit_test(test_duration_negative),
+		cmocka_unit_test(test_duration_nan),
+		cmocka_unit_test(test_runs_not_array),
+		cmocka_unit_test(test_nul_escape),
+		cmocka_unit_test(test_single_quotes),
+		cmocka_unit_test(test_raw_control),
+		cmocka_unit_test(test_leading_zero),
+		cmocka_unit_test(test_trailing_comma),
+		cmocka_unit_test(test_trailing_garbage),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_not_json),
+		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_no_err_buffer),
+		cmocka_unit_test_teardown(test_write_read_back, teardown_dir),
+		cmocka_unit_test_teardown(test_write_relative, teardown_dir),
+		cmocka_unit_test_teardown(test_write_replaces, teardown_dir),
+		cmocka_unit_test_teardown(test_write_no_dir, teardown_dir),
+		cmocka_unit_test_teardown(test_write_fails_late, teardown_dir),
+		cmocka_unit_test(test_write_stdout),
+		cmocka_unit_test(test_read_missing),
+		cmocka_unit_test_teardown(test_read_directory, teardown_dir),
+		cmocka_unit_test_teardown(test_read_corrupt, teardown_dir),
+		cmocka_unit_test_teardown(test_read_format, teardown_dir),
+		cmocka_unit_test_teardown(test_read_too_large, teardown_dir),
+		cmocka_unit_test_teardown(test_read_stdin, teardown_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
