@@ -17,12 +17,15 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LDLIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LDLIBS = $(shell pkg-config --libs json-c 2>/dev/null)
+GSL_CFLAGS = $(shell pkg-config --cflags gsl 2>/dev/null)
+GSL_LDLIBS = $(shell pkg-config --libs gsl 2>/dev/null)
 
 TOOLS = tools/workload/clkstat-pingpong tools/clkstat-report
 UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/nl_fuzz tools/tests/snapshot_test \
 	     tools/tests/render_test tools/tests/render_demo \
-	     tools/tests/model_test
+	     tools/tests/model_test tools/tests/compare_test \
+	     tools/tests/compare_bench
 
 .PHONY: all module tools check demo bench clean
 all: module tools
@@ -46,11 +49,23 @@ REPORT_CORE = tools/report/model.c tools/report/stats.c \
 	      tools/report/render_json.c tools/report/render_openmetrics.c \
 	      tools/report/render_raw.c tools/report/snapshot_lex.c \
 	      tools/report/snapshot_read.c tools/report/snapshot_write.c
+# --compare: the bootstrap engine and its outputs (GSL).
+REPORT_COMPARE = tools/report/boot.c tools/report/compare.c \
+		 tools/report/compare_render.c
 REPORT_SRC = tools/report/main.c tools/report/nl.c tools/report/nl_events.c \
-	     tools/report/meta.c tools/report/record.c $(REPORT_CORE)
+	     tools/report/meta.c tools/report/record.c $(REPORT_CORE) \
+	     $(REPORT_COMPARE)
 tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) -o $@ $(REPORT_SRC) \
-		$(NL_LDLIBS) $(JSON_LDLIBS) -lm
+	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ \
+		$(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
+
+tools/tests/compare_test: tools/tests/compare_test.c $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(REPORT_COMPARE) \
+		$(REPORT_CORE) $(JSON_LDLIBS) $(GSL_LDLIBS) $(TEST_LDLIBS) -lm
+
+tools/tests/compare_bench: tools/tests/compare_bench.c $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(REPORT_COMPARE) \
+		$(REPORT_CORE) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
 
 tools/tests/snapshot_test: tools/tests/snapshot_test.c $(REPORT_CORE) $(REPORT_HDR)
 	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) \

@@ -5,7 +5,7 @@
 # each wakeup), and print the report: clkstat-report's table and histogram
 # of the headline metric, every metric's summary, then `record` of 4 runs
 # alternating the direct and kprobe variants, reported per variant from the
-# snapshot file, and one debugfs file for comparison.
+# snapshot file, their bootstrap comparison, and one debugfs file.
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
@@ -35,6 +35,9 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	$R -i build/demo/runs.json info | grep -v "^param"
 	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread --no-hist   (4 runs pooled per variant)"
 	$R -i build/demo/runs.json --metric ttwu_tkread --no-hist
+	echo "### clkstat-report -i build/demo/runs.json --compare kprobe --metric ttwu_tkread"
+	echo "###     (4 runs only: real comparisons need 100 or more per variant)"
+	$R -i build/demo/runs.json --compare kprobe --metric ttwu_tkread
 	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv"
 	$R -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv
 	echo "### cat /sys/kernel/debug/clkstat/ttwu_tkread.direct | grep -v \"^slot\"   (the last run, for people)"

@@ -19,6 +19,9 @@ pkgs=(
 	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev
 	# a strict OpenMetrics parser for the exporter's test (promtool below)
 	python3-prometheus-client
+	# --compare: GSL's random numbers and quantiles; scipy and numpy as the
+	# independent implementation its tests compare against
+	libgsl-dev python3-scipy python3-numpy
 	# checking the netlink spec (YAML) against the C header
 	python3-yaml
 	# workloads and the independent counts in the guest

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "compare.h"
 #include "nl.h"
 #include "record.h"
 #include "render.h"
@@ -34,6 +35,7 @@ struct cr_args {
 	struct cr_render_opts render;
 	long run;			/* -1: pool every run */
 	struct cr_record_opts record;
+	struct cr_compare_opts compare;
 	int duration_set;
 	char **rest;			/* ctrl's arguments */
 	int nrest;
@@ -47,6 +49,8 @@ static int usage(FILE *f)
 		"       clkstat-report ctrl start|stop|reset [METRIC] | tgid N | variant NAME\n"
 		"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
 		"                             [-- COMMAND [ARG...]]\n"
+		"       clkstat-report --compare VARIANT -i FILE... [--base VARIANT] [--unit run|sample]\n"
+		"                      [--resamples N] [--seed N] [--level L] [--threshold NS]\n"
 		"options:\n"
 		"  -i, --input FILE    read a snapshot file instead of the module (repeatable)\n"
 		"      --run N         with --input: only run N (0-based), not every run pooled\n"
@@ -60,6 +64,13 @@ static int usage(FILE *f)
 		"      --duration S    record: seconds per run without COMMAND (default 1)\n"
 		"      --variants A,B  record: variants alternated run by run\n"
 		"  -q, --quiet         record: no progress line\n"
+		"      --compare V     bootstrap comparison of variant V against the base\n"
+		"      --base V        compare: the base variant (default: the other one)\n"
+		"      --unit U        compare: resample runs (run, default) or samples\n"
+		"      --resamples N   compare: bootstrap resamples (default 10000)\n"
+		"      --seed N        compare: random seed (default 1)\n"
+		"      --level L       compare: confidence level (default 0.95)\n"
+		"      --threshold NS  compare: risk threshold (default: the base's p90)\n"
 		"  -V, --version, -h, --help\n"
 		"See clkstat-report(1).\n");
 	return f == stderr ? CR_USAGE : CR_OK;
@@ -72,7 +83,8 @@ static int bad_number(const char *opt, const char *v)
 }
 
 enum { O_JSON = 256, O_CSV, O_FORMAT, O_PER_CPU, O_METRIC, O_NO_HIST,
-	O_RUNS, O_DURATION, O_VARIANTS, O_RUN };
+	O_RUNS, O_DURATION, O_VARIANTS, O_RUN, O_COMPARE, O_BASE, O_UNIT,
+	O_RESAMPLES, O_SEED, O_LEVEL, O_THRESHOLD };
 
 static int parse_args(int argc, char **argv, struct cr_args *a)
 {
@@ -89,6 +101,13 @@ static int parse_args(int argc, char **argv, struct cr_args *a)
 		{ "duration", required_argument, NULL, O_DURATION },
 		{ "variants", required_argument, NULL, O_VARIANTS },
 		{ "run", required_argument, NULL, O_RUN },
+		{ "compare", required_argument, NULL, O_COMPARE },
+		{ "base", required_argument, NULL, O_BASE },
+		{ "unit", required_argument, NULL, O_UNIT },
+		{ "resamples", required_argument, NULL, O_RESAMPLES },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "level", required_argument, NULL, O_LEVEL },
+		{ "threshold", required_argument, NULL, O_THRESHOLD },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -174,6 +193,54 @@ static int parse_args(int argc, char **argv, struct cr_args *a)
 		case 'q':
 			a->record.quiet = 1;
 			break;
+		case O_COMPARE:
+			a->compare.variant = optarg;
+			break;
+		case O_BASE:
+			a->compare.base = optarg;
+			break;
+		case O_UNIT:
+			if (strcmp(optarg, "run") && strcmp(optarg, "sample")) {
+				fprintf(stderr, "clkstat-report: --unit '%s': run or sample\n",
+					optarg);
+				return CR_USAGE;
+			}
+			a->compare.unit_sample = !strcmp(optarg, "sample");
+			break;
+		case O_RESAMPLES:
+			errno = 0;
+			ul = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-' ||
+			    ul < 100 || ul > 1000000)
+				return bad_number("--resamples (100 to 1000000)",
+						  optarg);
+			a->compare.resamples = ul;
+			break;
+		case O_SEED:
+			errno = 0;
+			ul = strtoul(optarg, &end, 10);
+			/* GSL's mt19937 keeps the low 32 bits, and 0 is 4357. */
+			if (errno || *end || !*optarg || *optarg == '-' ||
+			    ul < 1 || ul > 0xffffffffUL)
+				return bad_number("--seed (1 to 4294967295)",
+						  optarg);
+			a->compare.seed = ul;
+			break;
+		case O_LEVEL:
+			errno = 0;
+			a->compare.level = strtod(optarg, &end);
+			if (errno || *end || !*optarg ||
+			    !(a->compare.level >= 0.5 && a->compare.level <= 0.999))
+				return bad_number("--level (0.5 to 0.999)", optarg);
+			break;
+		case O_THRESHOLD:
+			errno = 0;
+			ul = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-')
+				return bad_number("--threshold (ns)", optarg);
+			a->compare.threshold = ul;
+			a->compare.have_threshold = 1;
+			break;
 		case 'V':
 			printf("clkstat-report %s (netlink ABI %u, snapshot format %u)\n",
 			       CLKSTAT_REPORT_VERSION, CLKSTAT_GENL_VERSION,
@@ -224,6 +291,18 @@ static int check_args(struct cr_args *a)
 			a->cmd, !strcmp(a->cmd, "events") ?
 			"snapshots do not hold the event log" :
 			"a snapshot cannot be changed");
+		return CR_USAGE;
+	}
+	if (a->compare.variant && (strcmp(a->cmd, "report") || !a->ninputs)) {
+		fprintf(stderr, "clkstat-report: --compare works on the runs of --input snapshots (clkstat-report record writes them)\n");
+		return CR_USAGE;
+	}
+	if (a->compare.variant && a->run >= 0) {
+		fprintf(stderr, "clkstat-report: --compare resamples every run: --run does not apply\n");
+		return CR_USAGE;
+	}
+	if (a->compare.variant && strcmp(a->format, "openmetrics") == 0) {
+		fprintf(stderr, "clkstat-report: --compare: text, json or csv\n");
 		return CR_USAGE;
 	}
 	if (a->run >= 0 && !a->ninputs) {
@@ -355,6 +434,13 @@ static int from_snapshots(struct cr_args *a)
 		return CR_OK;
 	}
 	a->render.source = a->inputs[0];
+	if (a->compare.variant) {
+		a->compare.format = a->format;
+		a->compare.metric = a->render.metric;
+		st = cr_compare(stdout, &s, &a->compare);
+		cr_snapshot_free(&s);
+		return st;
+	}
 	if (a->run >= 0) {
 		if ((size_t)a->run >= s.nruns) {
 			fprintf(stderr, "clkstat-report: --run %ld: the input has %zu runs (0 to %zu)\n",
@@ -425,6 +511,7 @@ int main(int argc, char **argv)
 		.run = -1,
 		.record = { .output = "clkstat.json", .runs = 1,
 			    .duration = 1.0 },
+		.compare = { .level = 0.95, .resamples = 10000, .seed = 1 },
 	};
 	int st;
 

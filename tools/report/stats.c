@@ -25,6 +25,11 @@
  * so it is low by at most the widest non-empty slot's half width (times
  * sqrt(n / (n - 1))), give or take the slot means' truncation to whole ns.
  * tools/tests/render_test.c checks both bounds against brute force.
+ *
+ * cr_slots_moments() is that mean and standard deviation on its own, over
+ * dense slots of which only some (idx) may be non-empty: cr_summarize()
+ * and the bootstrap of --compare (boot.c), which evaluates them on every
+ * resample's pooled slots, share it.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,12 +37,61 @@
 #include "../../kmod/uapi/clkstat_hist_math.h"
 #include "stats.h"
 
+void cr_slots_moments(const struct clkstat_slot *s, const uint32_t *idx,
+		      unsigned int n, unsigned int frac_bits, uint64_t count,
+		      uint64_t min, uint64_t max, double *mean_out,
+		      double *stddev_out)
+{
+	uint64_t smean[CLKSTAT_NSLOTS_MAX];	/* slot means, first pass */
+	unsigned __int128 total_ns = 0;
+	long double vmean = 0, ss = 0, d, mean;
+	unsigned int i, j;
+
+	*mean_out = 0;
+	*stddev_out = 0;
+	if (!count)
+		return;
+	if (n > CLKSTAT_NSLOTS_MAX)
+		n = CLKSTAT_NSLOTS_MAX;		/* no layout has more */
+	for (j = 0; j < n; j++) {
+		i = idx ? idx[j] : j;
+		smean[j] = 0;
+		if (!s[i].count)
+			continue;
+		total_ns += (unsigned __int128)s[i].sum <<
+			    clkstat_slot_sum_shift(i, frac_bits);
+		smean[j] = clkstat_slot_mean(s, i, frac_bits);
+		vmean += (long double)s[i].count * smean[j];
+	}
+	mean = (long double)total_ns / count;
+	if (mean < min)
+		mean = min;
+	if (mean > max)
+		mean = max;
+	*mean_out = (double)mean;
+
+	/*
+	 * Two passes in long double around the mean of the values the
+	 * deviation is taken of (the slot means), not the exact mean: the
+	 * variance of one set of values about its own mean.
+	 */
+	if (count > 1) {
+		vmean /= count;
+		for (j = 0; j < n; j++) {
+			i = idx ? idx[j] : j;
+			if (!s[i].count)
+				continue;
+			d = smean[j] - vmean;
+			ss += (long double)s[i].count * d * d;
+		}
+		*stddev_out = (double)sqrtl(ss / (count - 1));
+	}
+}
+
 int cr_summarize(const struct cr_hist *h, unsigned int frac_bits,
 		 struct cr_summary *out)
 {
 	unsigned int nslots = CLKSTAT_NSLOTS(frac_bits), i;
-	unsigned __int128 total_ns = 0;
-	long double vmean = 0, ss = 0, d, mean;
 	struct clkstat_slot *s;
 	uint64_t min, max;
 
@@ -76,36 +130,8 @@ int cr_summarize(const struct cr_hist *h, unsigned int frac_bits,
 	out->p999 = Q(999, 1000);
 #undef Q
 
-	for (i = 0; i < nslots; i++) {
-		if (!s[i].count)
-			continue;
-		total_ns += (unsigned __int128)s[i].sum <<
-			    clkstat_slot_sum_shift(i, frac_bits);
-		vmean += (long double)s[i].count *
-			 clkstat_slot_mean(s, i, frac_bits);
-	}
-	mean = (long double)total_ns / out->count;
-	if (mean < min)
-		mean = min;
-	if (mean > max)
-		mean = max;
-	out->mean = (double)mean;
-
-	/*
-	 * Two passes in long double around the mean of the values the
-	 * deviation is taken of (the slot means), not the exact mean: the
-	 * variance of one set of values about its own mean.
-	 */
-	if (out->count > 1) {
-		vmean /= out->count;
-		for (i = 0; i < nslots; i++) {
-			if (!s[i].count)
-				continue;
-			d = clkstat_slot_mean(s, i, frac_bits) - vmean;
-			ss += (long double)s[i].count * d * d;
-		}
-		out->stddev = (double)sqrtl(ss / (out->count - 1));
-	}
+	cr_slots_moments(s, NULL, nslots, frac_bits, out->count, min, max,
+			 &out->mean, &out->stddev);
 	free(s);
 	return 0;
 }

@@ -17,3 +17,7 @@ tools/vm/run-guest.sh --out build/bench --timeout 900 -- bash -c '
 	exit 1
 }
 tr -d '\r' < build/bench.log | grep '^clkstat_\(hook\)\?bench:'
+# clkstat-report --compare: 10000 resamples over 300 runs x 2 variants,
+# beside scipy.stats.bootstrap on the same data (printed figures).
+echo "clkstat-report --compare, against scipy.stats.bootstrap:"
+/usr/bin/python3 tools/tests/stats/bench.py

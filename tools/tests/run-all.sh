@@ -1,5 +1,6 @@
 #!/bin/bash
-# Every clkstat test, in order: userspace unit tests (cmocka), kernel style
+# Every clkstat test, in order: userspace unit tests (cmocka), the
+# statistics of --compare against scipy and by simulation, kernel style
 # (checkpatch.pl, sparse), KUnit on a test kernel of our own, and the
 # integration tests in a guest on Debian's stock kernel; then the printed
 # benchmarks.  Each stage ends with "N passed, N failed"; the last line
@@ -26,6 +27,7 @@ stage() {	# stage NAME COMMAND...: run it, add up its closing line
 
 mkdir -p build
 stage unit tools/tests/unit.sh
+stage stats tools/tests/stats.sh
 stage style tools/tests/style.sh
 stage kunit tools/tests/kunit.sh
 stage guest tools/tests/guest.sh

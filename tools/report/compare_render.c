@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare_render.c - the outputs of clkstat-report --compare
+ * (compare_render.h): a table, JSON, CSV.  The numbers are boot.c's; what
+ * they mean is described there.  Undefined numbers (no samples, no
+ * interval) are "n/a" in the table, null in JSON, empty in CSV.  Every
+ * output states the resampling unit.
+ *
+ * Text, per metric:
+ *
+ *   clkstat-report --compare: ftrace against base direct
+ *   unit: run (whole runs resampled with replacement within each variant)
+ *   resamples: 10000  seed: 1  level: 0.95 (percentile bootstrap intervals)
+ *
+ *   metric ttwu (frac_bits 3)  threshold T = 9.001us = 9001ns (base p90)
+ *     direct (base): 150 runs, 1234567 samples
+ *       statistic        value        95% interval                resolution
+ *       median           4.301us      [4.250us, 4.351us]          ±128ns
+ *       ...
+ *       risk > T         10.02%       [9.50%, 10.50%]
+ *       outliers 2sd     4.10%
+ *       outliers 3MAD    1.20%        MAD 512ns
+ *     ftrace: ...
+ *     ftrace - direct:
+ *       Δ median         -1.700ms     [-1.900ms, -1.500ms]
+ *       ...
+ *       p (Δ median)     0.0400       two-sided, bootstrap, inverted percentile interval
+ *
+ * Durations have 4 significant digits in the largest of ns, us, ms, s
+ * that keeps them at least 1 (whole ns below 1 us are printed exactly);
+ * shares are percentages with 2 decimals; the resolution beside a
+ * percentile, exact in ns, is the width of the slot its point estimate is
+ * in (the percentile's error is at most that).  Warnings of a stratum
+ * follow its title line.  A p-value below what B resamples resolve is
+ * "< 1/B (< x)".
+ *
+ * JSON (json-c, pretty-printed), strata[0] the base, strata[1] the
+ * variant, durations in ns and shares in [0, 1] as doubles:
+ *
+ *   {"unit": "run"|"sample", "resamples": B, "seed": S, "level": L,
+ *    "base": "...", "variant": "...",
+ *    "metrics": [{"metric": "name", "threshold_ns": T|null,
+ *      "threshold_source": "base p90"|"--threshold",
+ *      "strata": [{"variant": "...", "runs": n, "samples": N,
+ *        "warning": null|"...",
+ *        "median": {"value", "lo", "hi", "resolution"}, "p90": {...},
+ *        "p99": {...}, "mean": {"value", "lo", "hi"}, "stddev": {...},
+ *        "iqr": {...}, "risk": {...},
+ *        "outliers_2sigma": share, "outliers_3mad": share}, {...}],
+ *      "diff": {"median": {"value", "lo", "hi"}, "stddev": {...},
+ *        "iqr": {...}, "risk_difference": {...},
+ *        "risk_ratio": {"value", "lo", "hi", "undefined_resamples": k},
+ *        "p_value_median": p, "p_value_method": "..."}}]}
+ *
+ * "p_value_median" is 1/B when no resample reached 0 (p < 1/B; the
+ * formula never gives 1/B otherwise: 0 or at least 2/B).
+ *
+ * CSV, header metric,group,statistic,value,lo,hi,resolution; per metric,
+ * group "settings" (unit, resamples, seed, level, threshold_ns,
+ * threshold_source: text or numbers in value), then a group per stratum
+ * named after its variant, base first (runs, samples, median, p90, p99,
+ * mean, stddev, iqr, risk, outliers_2sigma, outliers_3mad, mad, and a
+ * warning row when there is one), then group "diff" (median, stddev, iqr,
+ * risk_difference, risk_ratio, risk_ratio_undefined_resamples,
+ * p_value_median, p_value_method).  Numbers "%.15g", integers exact;
+ * quoted as render_csv.c quotes.
+ */
+#include <inttypes.h>
+#include <json.h>
+#include <math.h>
+#include <string.h>
+#include "compare_render.h"
+#include "status.h"
+
+static const char *const cr_stat_key[CR_BOOT_NSTATS] = {
+	[CR_BOOT_MEDIAN] = "median", [CR_BOOT_P90] = "p90",
+	[CR_BOOT_P99] = "p99", [CR_BOOT_MEAN] = "mean",
+	[CR_BOOT_SD] = "stddev", [CR_BOOT_IQR] = "iqr",
+	[CR_BOOT_RISK] = "risk",
+};
+
+static const char *const cr_diff_key[CR_BOOT_NDIFFS] = {
+	[CR_BOOT_D_MEDIAN] = "median", [CR_BOOT_D_SD] = "stddev",
+	[CR_BOOT_D_IQR] = "iqr", [CR_BOOT_D_RD] = "risk_difference",
+	[CR_BOOT_D_RR] = "risk_ratio",
+};
+
+static int cr_is_pct(unsigned int stat)
+{
+	return stat == CR_BOOT_MEDIAN || stat == CR_BOOT_P90 ||
+	       stat == CR_BOOT_P99;
+}
+
+void cr_compare_warning(char *buf, size_t len,
+			const struct cr_boot_stratum_out *s,
+			unsigned int resamples)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+#define W(...) do {							\
+		if (n < len)						\
+			n += snprintf(buf + n, len - n, "%s", n ? "; " : ""); \
+		if (n < len)						\
+			n += snprintf(buf + n, len - n, __VA_ARGS__);	\
+	} while (0)
+	if (s->warnings & CR_BOOT_W_EMPTY)
+		W("no samples: statistics n/a");
+	if (s->warnings & CR_BOOT_W_ONE_RUN)
+		W("1 run: no run-to-run spread, interval not meaningful");
+	if (s->warnings & CR_BOOT_W_FEW_RUNS)
+		W("%zu runs: too few, the intervals are narrower than their level says",
+		  s->nruns);
+	if (s->warnings & CR_BOOT_W_UNDEFINED)
+		W("%u of %u resamples drew only runs without samples: intervals n/a",
+		  s->undefined, resamples);
+#undef W
+}
+
+/* ---- text ---- */
+
+/* A duration in ns for the table: see the top of the file. */
+static void cr_fmt_ns(char *buf, size_t len, double v)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	double x = fabs(v);
+	unsigned int u = 0;
+	int dec;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	if (x < 1000 && v == floor(v)) {
+		snprintf(buf, len, "%.0fns", v);
+		return;
+	}
+	/* 999.95 would round to "1000": the next unit then. */
+	while (x >= 999.95 && u < 3) {
+		x /= 1000;
+		v /= 1000;
+		u++;
+	}
+	dec = x >= 99.995 ? 1 : x >= 9.9995 ? 2 : 3;
+	if (x >= 999.95)
+		dec = 0;
+	snprintf(buf, len, "%.*f%s", dec, v, unit[u]);
+}
+
+static void cr_fmt_pct(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f%%", 100 * v);
+}
+
+static void cr_fmt_num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.4f", v);
+}
+
+/*
+ * s padded to w display columns (UTF-8: continuation bytes take none),
+ * followed by two spaces at least when it is wider.
+ */
+static void cr_pad(FILE *out, const char *s, int w)
+{
+	const char *p;
+	int cols = 0;
+
+	for (p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	fputs(s, out);
+	if (cols > w - 2)
+		w = cols + 2;
+	for (; cols < w; cols++)
+		fputc(' ', out);
+}
+
+typedef void (*cr_fmt_fn)(char *, size_t, double);
+
+static void cr_text_row(FILE *out, const char *label,
+			const struct cr_boot_ci *c, cr_fmt_fn fmt, int res)
+{
+	char v[48], lo[48], hi[48], iv[112];
+
+	fmt(v, sizeof(v), c->value);
+	if (isnan(c->lo)) {
+		snprintf(iv, sizeof(iv), "n/a");
+	} else {
+		fmt(lo, sizeof(lo), c->lo);
+		fmt(hi, sizeof(hi), c->hi);
+		snprintf(iv, sizeof(iv), "[%s, %s]", lo, hi);
+	}
+	fputs("    ", out);
+	cr_pad(out, label, 17);
+	cr_pad(out, v, 13);
+	if (res && c->resolution) {
+		cr_pad(out, iv, 28);
+		fprintf(out, "±%" PRIu64 "ns", c->resolution);
+	} else {
+		fputs(iv, out);
+	}
+	fputc('\n', out);
+}
+
+static void cr_text_stratum(FILE *out, const struct cr_compare_result *res,
+			    const struct cr_boot_stratum_out *s,
+			    const char *name, int is_base)
+{
+	static const char *const label[CR_BOOT_NSTATS] = {
+		[CR_BOOT_MEDIAN] = "median", [CR_BOOT_P90] = "p90",
+		[CR_BOOT_P99] = "p99", [CR_BOOT_MEAN] = "mean",
+		[CR_BOOT_SD] = "stddev", [CR_BOOT_IQR] = "IQR",
+		[CR_BOOT_RISK] = "risk > T",
+	};
+	char lvl[32], w[512], v[48], m[48];
+	unsigned int i;
+
+	fprintf(out, "  %s%s: %zu run%s, %" PRIu64 " samples\n", name,
+		is_base ? " (base)" : "", s->nruns, s->nruns == 1 ? "" : "s",
+		s->nsamples);
+	cr_compare_warning(w, sizeof(w), s, res->resamples);
+	if (*w)
+		fprintf(out, "    warning: %s\n", w);
+	snprintf(lvl, sizeof(lvl), "%g%% interval", 100 * res->level);
+	fputs("    ", out);
+	cr_pad(out, "statistic", 17);
+	cr_pad(out, "value", 13);
+	cr_pad(out, lvl, 28);
+	fputs("resolution\n", out);
+	for (i = 0; i < CR_BOOT_NSTATS; i++)
+		cr_text_row(out, label[i], &s->stat[i],
+			    i == CR_BOOT_RISK ? cr_fmt_pct : cr_fmt_ns,
+			    cr_is_pct(i));
+	cr_fmt_pct(v, sizeof(v), s->out_2sigma);
+	fputs("    ", out);
+	cr_pad(out, "outliers 2sd", 17);
+	fprintf(out, "%s\n", v);
+	cr_fmt_pct(v, sizeof(v), s->out_3mad);
+	cr_fmt_ns(m, sizeof(m), s->mad);
+	fputs("    ", out);
+	cr_pad(out, "outliers 3MAD", 17);
+	cr_pad(out, v, 13);
+	fprintf(out, "MAD %s\n", m);
+}
+
+static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
+			   const struct cr_compare_metric *cm)
+{
+	static const char *const label[CR_BOOT_NDIFFS] = {
+		[CR_BOOT_D_MEDIAN] = "Δ median", [CR_BOOT_D_SD] = "Δ stddev",
+		[CR_BOOT_D_IQR] = "Δ IQR",
+		[CR_BOOT_D_RD] = "risk difference",
+		[CR_BOOT_D_RR] = "risk ratio",
+	};
+	const struct cr_boot_result *r = &cm->r;
+	const struct cr_boot_ci *rr = &r->diff[CR_BOOT_D_RR];
+	char t[96], p[64];
+	unsigned int i;
+
+	if (r->threshold_defined && r->threshold >= 1000) {
+		cr_fmt_ns(p, sizeof(p), (double)r->threshold);
+		snprintf(t, sizeof(t), "%s = %" PRIu64 "ns", p, r->threshold);
+	} else if (r->threshold_defined) {
+		snprintf(t, sizeof(t), "%" PRIu64 "ns", r->threshold);
+	} else {
+		snprintf(t, sizeof(t), "n/a");
+	}
+	fprintf(out, "\nmetric %s (frac_bits %u)  threshold T = %s (%s)\n",
+		cm->name, cm->frac_bits, t,
+		r->threshold_given ? "--threshold" :
+		r->threshold_defined ? "base p90" : "base p90; the base has no sample");
+	cr_text_stratum(out, res, &r->s[0], res->base, 1);
+	cr_text_stratum(out, res, &r->s[1], res->variant, 0);
+	fprintf(out, "  %s - %s:\n", res->variant, res->base);
+	for (i = 0; i < CR_BOOT_NDIFFS; i++) {
+		/*
+		 * RR: "n/a" without a risk (no threshold, no samples);
+		 * "undefined" when the base's risk is 0; an interval only
+		 * when every resample had a base risk above 0.
+		 */
+		if (i == CR_BOOT_D_RR && !isnan(r->s[0].stat[CR_BOOT_RISK].value) &&
+		    !isnan(r->s[1].stat[CR_BOOT_RISK].value) &&
+		    (isnan(rr->value) || rr->undefined)) {
+			char v[48];
+
+			if (isnan(rr->value))
+				snprintf(v, sizeof(v), "undefined");
+			else
+				cr_fmt_num(v, sizeof(v), rr->value);
+			fputs("    ", out);
+			cr_pad(out, label[i], 17);
+			cr_pad(out, v, 13);
+			fprintf(out, "interval undefined: %u of %u resamples had a base risk of 0%s\n",
+				rr->undefined, res->resamples,
+				(r->s[0].warnings | r->s[1].warnings) &
+				CR_BOOT_W_UNDEFINED ? " or no sample" : "");
+			continue;
+		}
+		cr_text_row(out, label[i], &r->diff[i],
+			    i == CR_BOOT_D_RD ? cr_fmt_pct :
+			    i == CR_BOOT_D_RR ? cr_fmt_num : cr_fmt_ns, 0);
+	}
+	if (isnan(r->p_median))
+		snprintf(p, sizeof(p), "n/a");
+	else if (r->p_floor)
+		snprintf(p, sizeof(p), "< 1/B (< %g)", r->p_median);
+	else
+		snprintf(p, sizeof(p), "%.4f", r->p_median);
+	fputs("    ", out);
+	cr_pad(out, "p (Δ median)", 17);
+	cr_pad(out, p, 13);
+	fprintf(out, "two-sided, %s\n", CR_BOOT_P_METHOD);
+	if (!res->unit_sample &&
+	    ((r->s[0].warnings | r->s[1].warnings) & CR_BOOT_W_ONE_RUN))
+		fprintf(out, "    warning: a variant has 1 run: the differences' intervals hold only the other variant's spread\n");
+}
+
+int cr_compare_text(FILE *out, const struct cr_compare_result *res)
+{
+	size_t i;
+
+	fprintf(out, "clkstat-report --compare: %s against base %s\n",
+		res->variant, res->base);
+	if (res->unit_sample)
+		fprintf(out, "unit: sample (naive bootstrap: every sample taken as independent; samples within a run are correlated, so these intervals are too narrow)\n");
+	else
+		fprintf(out, "unit: run (whole runs resampled with replacement within each variant)\n");
+	fprintf(out, "resamples: %u  seed: %lu  level: %g (percentile bootstrap intervals)\n",
+		res->resamples, res->seed, res->level);
+	for (i = 0; i < res->nmetrics; i++)
+		cr_text_metric(out, res, &res->metrics[i]);
+	if (fflush(out) || ferror(out))
+		return CR_ERR;
+	return CR_OK;
+}
+
+/* ---- JSON ---- */
+
+/* Add v under key to o; v NULL (out of memory) or a failed add: -1. */
+static int cr_jadd(struct json_object *o, const char *key,
+		   struct json_object *v)
+{
+	if (!v)
+		return -1;
+	if (json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		return -1;
+	}
+	return 0;
+}
+
+static int cr_jappend(struct json_object *a, struct json_object *v)
+{
+	if (!v)
+		return -1;
+	if (json_object_array_add(a, v)) {
+		json_object_put(v);
+		return -1;
+	}
+	return 0;
+}
+
+/* A double, null when undefined. */
+static int cr_jdouble(struct json_object *o, const char *key, double v)
+{
+	if (!isfinite(v))
+		return json_object_object_add(o, key, NULL) ? -1 : 0;
+	return cr_jadd(o, key, json_object_new_double(v));
+}
+
+static int cr_jnull(struct json_object *o, const char *key)
+{
+	return json_object_object_add(o, key, NULL) ? -1 : 0;
+}
+
+/* {"value", "lo", "hi"} and, for percentiles, "resolution". */
+static struct json_object *cr_json_ci(const struct cr_boot_ci *c, int res)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (cr_jdouble(o, "value", c->value) || cr_jdouble(o, "lo", c->lo) ||
+	    cr_jdouble(o, "hi", c->hi) ||
+	    (res && (isnan(c->value) ? cr_jnull(o, "resolution") :
+		     cr_jadd(o, "resolution",
+			     json_object_new_uint64(c->resolution))))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static struct json_object *cr_json_stratum(const struct cr_compare_result *res,
+					   const struct cr_boot_stratum_out *s,
+					   const char *name)
+{
+	struct json_object *o = json_object_new_object();
+	char w[512];
+	unsigned int i;
+
+	if (!o)
+		return NULL;
+	cr_compare_warning(w, sizeof(w), s, res->resamples);
+	if (cr_jadd(o, "variant", json_object_new_string(name)) ||
+	    cr_jadd(o, "runs", json_object_new_uint64(s->nruns)) ||
+	    cr_jadd(o, "samples", json_object_new_uint64(s->nsamples)) ||
+	    (*w ? cr_jadd(o, "warning", json_object_new_string(w)) :
+		  cr_jnull(o, "warning")))
+		goto err;
+	for (i = 0; i < CR_BOOT_NSTATS; i++)
+		if (cr_jadd(o, cr_stat_key[i],
+			    cr_json_ci(&s->stat[i], cr_is_pct(i))))
+			goto err;
+	if (cr_jdouble(o, "outliers_2sigma", s->out_2sigma) ||
+	    cr_jdouble(o, "outliers_3mad", s->out_3mad))
+		goto err;
+	return o;
+err:
+	json_object_put(o);
+	return NULL;
+}
+
+static struct json_object *cr_json_metric(const struct cr_compare_result *res,
+					  const struct cr_compare_metric *cm)
+{
+	const struct cr_boot_result *r = &cm->r;
+	struct json_object *o = json_object_new_object(), *a, *d, *c;
+	unsigned int i;
+
+	if (!o)
+		return NULL;
+	a = json_object_new_array();
+	if (cr_jadd(o, "metric", json_object_new_string(cm->name)) ||
+	    (r->threshold_defined ?
+	     cr_jadd(o, "threshold_ns", json_object_new_uint64(r->threshold)) :
+	     cr_jnull(o, "threshold_ns")) ||
+	    cr_jadd(o, "threshold_source", json_object_new_string(
+		    r->threshold_given ? "--threshold" : "base p90")) ||
+	    cr_jadd(o, "strata", a))
+		goto err;
+	if (cr_jappend(a, cr_json_stratum(res, &r->s[0], res->base)) ||
+	    cr_jappend(a, cr_json_stratum(res, &r->s[1], res->variant)))
+		goto err;
+	d = json_object_new_object();
+	if (cr_jadd(o, "diff", d))
+		goto err;
+	for (i = 0; i < CR_BOOT_NDIFFS; i++) {
+		c = cr_json_ci(&r->diff[i], 0);
+		if (cr_jadd(d, cr_diff_key[i], c))
+			goto err;
+		if (i == CR_BOOT_D_RR &&
+		    cr_jadd(c, "undefined_resamples",
+			    json_object_new_uint64(r->diff[i].undefined)))
+			goto err;
+	}
+	if (cr_jdouble(d, "p_value_median", r->p_median) ||
+	    cr_jadd(d, "p_value_method",
+		    json_object_new_string(CR_BOOT_P_METHOD)))
+		goto err;
+	return o;
+err:
+	json_object_put(o);
+	return NULL;
+}
+
+int cr_compare_json(FILE *out, const struct cr_compare_result *res)
+{
+	struct json_object *root, *metrics;
+	const char *text;
+	int st = CR_ERR;
+	size_t i;
+
+	root = json_object_new_object();
+	if (!root)
+		return CR_ERR;
+	metrics = json_object_new_array();
+	if (cr_jadd(root, "unit", json_object_new_string(
+		    res->unit_sample ? "sample" : "run")) ||
+	    cr_jadd(root, "resamples", json_object_new_uint64(res->resamples)) ||
+	    cr_jadd(root, "seed", json_object_new_uint64(res->seed)) ||
+	    cr_jadd(root, "level", json_object_new_double(res->level)) ||
+	    cr_jadd(root, "base", json_object_new_string(res->base)) ||
+	    cr_jadd(root, "variant", json_object_new_string(res->variant)) ||
+	    cr_jadd(root, "metrics", metrics))
+		goto out;
+	for (i = 0; i < res->nmetrics; i++) {
+		if (cr_jappend(metrics, cr_json_metric(res, &res->metrics[i])))
+			goto out;
+	}
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					       JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text)
+		goto out;
+	fputs(text, out);
+	fputc('\n', out);
+	if (!fflush(out) && !ferror(out))
+		st = CR_OK;
+out:
+	json_object_put(root);
+	return st;
+}
+
+/* ---- CSV ---- */
+
+static void cr_csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void cr_csv_num(FILE *out, double v)
+{
+	fputc(',', out);
+	if (isfinite(v))
+		fprintf(out, "%.15g", v);
+}
+
+static void cr_csv_head(FILE *out, const char *metric, const char *group,
+			const char *stat)
+{
+	cr_csv_field(out, metric);
+	fputc(',', out);
+	cr_csv_field(out, group);
+	fputc(',', out);
+	cr_csv_field(out, stat);
+}
+
+/* A row with a text value. */
+static void cr_csv_text(FILE *out, const char *metric, const char *group,
+			const char *stat, const char *value)
+{
+	cr_csv_head(out, metric, group, stat);
+	fputc(',', out);
+	cr_csv_field(out, value);
+	fputs(",,,\n", out);
+}
+
+static void cr_csv_u64(FILE *out, const char *metric, const char *group,
+		       const char *stat, uint64_t v)
+{
+	cr_csv_head(out, metric, group, stat);
+	fprintf(out, ",%" PRIu64 ",,,\n", v);
+}
+
+static void cr_csv_ci(FILE *out, const char *metric, const char *group,
+		      const char *stat, const struct cr_boot_ci *c, int res)
+{
+	cr_csv_head(out, metric, group, stat);
+	cr_csv_num(out, c->value);
+	cr_csv_num(out, c->lo);
+	cr_csv_num(out, c->hi);
+	fputc(',', out);
+	if (res && !isnan(c->value))
+		fprintf(out, "%" PRIu64, c->resolution);
+	fputc('\n', out);
+}
+
+static void cr_csv_value(FILE *out, const char *metric, const char *group,
+			 const char *stat, double v)
+{
+	cr_csv_head(out, metric, group, stat);
+	cr_csv_num(out, v);
+	fputs(",,,\n", out);
+}
+
+int cr_compare_csv(FILE *out, const struct cr_compare_result *res)
+{
+	char buf[512];
+	size_t i;
+	unsigned int s, k;
+
+	fputs("metric,group,statistic,value,lo,hi,resolution\n", out);
+	for (i = 0; i < res->nmetrics; i++) {
+		const struct cr_compare_metric *cm = &res->metrics[i];
+		const struct cr_boot_result *r = &cm->r;
+		const char *m = cm->name;
+
+		cr_csv_text(out, m, "settings", "unit",
+			    res->unit_sample ? "sample" : "run");
+		cr_csv_u64(out, m, "settings", "resamples", res->resamples);
+		cr_csv_u64(out, m, "settings", "seed", res->seed);
+		cr_csv_value(out, m, "settings", "level", res->level);
+		if (r->threshold_defined)
+			cr_csv_u64(out, m, "settings", "threshold_ns",
+				   r->threshold);
+		else
+			cr_csv_value(out, m, "settings", "threshold_ns", NAN);
+		cr_csv_text(out, m, "settings", "threshold_source",
+			    r->threshold_given ? "--threshold" : "base p90");
+		for (s = 0; s < 2; s++) {
+			const struct cr_boot_stratum_out *so = &r->s[s];
+			const char *g = s ? res->variant : res->base;
+
+			cr_csv_u64(out, m, g, "runs", so->nruns);
+			cr_csv_u64(out, m, g, "samples", so->nsamples);
+			for (k = 0; k < CR_BOOT_NSTATS; k++)
+				cr_csv_ci(out, m, g, cr_stat_key[k],
+					  &so->stat[k], cr_is_pct(k));
+			cr_csv_value(out, m, g, "outliers_2sigma",
+				     so->out_2sigma);
+			cr_csv_value(out, m, g, "outliers_3mad", so->out_3mad);
+			cr_csv_value(out, m, g, "mad", so->mad);
+			cr_compare_warning(buf, sizeof(buf), so,
+					   res->resamples);
+			if (*buf)
+				cr_csv_text(out, m, g, "warning", buf);
+		}
+		for (k = 0; k < CR_BOOT_NDIFFS; k++)
+			cr_csv_ci(out, m, "diff", cr_diff_key[k], &r->diff[k],
+				  0);
+		cr_csv_u64(out, m, "diff", "risk_ratio_undefined_resamples",
+			   r->diff[CR_BOOT_D_RR].undefined);
+		cr_csv_value(out, m, "diff", "p_value_median", r->p_median);
+		cr_csv_text(out, m, "diff", "p_value_method", CR_BOOT_P_METHOD);
+	}
+	if (fflush(out) || ferror(out))
+		return CR_ERR;
+	return CR_OK;
+}

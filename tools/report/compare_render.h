@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare_render.h - what cr_compare() (compare.c) hands to its renderers
+ * (compare_render.c): the settings and one bootstrap result per metric.
+ */
+#ifndef CLKSTAT_REPORT_COMPARE_RENDER_H
+#define CLKSTAT_REPORT_COMPARE_RENDER_H
+
+#include <stdio.h>
+#include "boot.h"
+#include "model.h"
+
+struct cr_compare_metric {
+	char name[CR_NAME_MAX];
+	unsigned int frac_bits;
+	struct cr_boot_result r;
+};
+
+struct cr_compare_result {
+	const char *base;		/* variant names */
+	const char *variant;
+	int unit_sample;
+	unsigned int resamples;
+	unsigned long seed;
+	double level;
+	size_t nmetrics;
+	struct cr_compare_metric *metrics;
+};
+
+/* The warnings of a stratum as one line ("" when none) into buf. */
+void cr_compare_warning(char *buf, size_t len,
+			const struct cr_boot_stratum_out *s,
+			unsigned int resamples);
+
+/* Each returns CR_OK, or CR_ERR (out of memory, write error). */
+int cr_compare_text(FILE *out, const struct cr_compare_result *r);
+int cr_compare_json(FILE *out, const struct cr_compare_result *r);
+int cr_compare_csv(FILE *out, const struct cr_compare_result *r);
+
+#endif

@@ -1,0 +1,934 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""clkstat-report --compare against an independent implementation:
+scipy.stats.bootstrap (method='percentile', Debian's python3-scipy).
+
+What is checked, one "ok N - ..." or "not ok N - ..." line each; the last
+line is "N passed, N failed"; the exit status is 1 if anything failed:
+
+1. The Python port of the bucket math and of the histogram quantile
+   (simstudy.py) against the C headers themselves, compiled into a small
+   program: every slot's lower and upper bound and sum shift for frac_bits
+   0-5, value_to_slot of edge and random 64-bit values, and
+   clkstat_hist_quantile of random histograms (counts up to 2^40, every
+   rank case: first, last, inside a slot, exact slots).  The reference
+   statistic below is only as good as this port.
+2. On three simulated studies (simstudy.py: 20-40 runs per variant, a few
+   hundred samples per run, a run-level random effect; unequal run sizes
+   and run counts in one) with --unit run --resamples 10000:
+   - the schema of --json, and the echoed unit, seed, resamples, level,
+     base and variant; the runs and samples of each stratum;
+   - the point estimates, exactly: each variant's median, p90, p99, IQR
+     (clkstat_hist_quantile of the pooled runs), mean and standard
+     deviation (as stats.c: sums, slot means) and risk above the
+     threshold; the differences variant - base;
+   - the CIs: scipy.stats.bootstrap with the run indices of a variant as
+     the one sample (the statistic pools the chosen runs' histograms and
+     applies the ported quantile: exactly the tool's run bootstrap), and
+     for the differences the two variants' run indices as two samples,
+     paired=False (each resampled within its variant, the tool's
+     stratification); n_resamples = the tool's B, confidence_level = the
+     tool's level.  Required by the spec: every variant's median and the
+     delta median.  Also checked the same way: p90, p99, mean, stddev and
+     IQR of each variant, delta stddev, delta IQR, risk difference, risk
+     ratio (the percentile interval of log RR, mapped back: the same as
+     the percentile interval of RR up to interpolation between two order
+     statistics);
+   - the p-value of delta median against the tool's documented rule
+     ("bootstrap, inverted percentile interval") applied to scipy's
+     bootstrap distribution, within its binomial Monte Carlo error;
+   - without --threshold: the threshold is the base's p90 and the risk
+     (the threshold now inside a slot) the documented linear share;
+   - the outlier shares, against the raw simulated samples, within the
+     ambiguity of the histogram (the share of samples in the slots that
+     the cut-off can fall into);
+   - bit-for-bit determinism for one seed; another seed gives another
+     output; --csv and the text output exit 0.
+3. --unit sample on one small study against scipy.stats.bootstrap of the
+   samples expanded from the pooled histogram (each sample its slot; the
+   statistic bins the resampled samples and applies the ported quantile):
+   each variant's median and the delta median.
+4. The spec's edge cases: a variant with one run (a warning, a point
+   interval), every sample in one slot (everything inside the slot),
+   counts near 2^40 (exact median; the same seed's CI within a slot of
+   the unscaled data's), runs with empty histograms (same point
+   estimates), a variant with no sample (no crash), snapshots with
+   different frac_bits (refused, naming frac_bits: two files, one file).
+5. That the comparison can fail: the tool's CI at --level 0.80 compared
+   with scipy's 0.95 must be rejected (always run; --self-test runs only
+   this).
+
+Tolerance.  Both the tool and scipy estimate the same thing, the
+percentile interval of the exact bootstrap distribution of the same
+statistic on the same data, each by Monte Carlo with B resamples and its
+own random numbers.  An endpoint is the q-quantile of B draws (q =
+(1 - level) / 2 or 1 - (1 - level) / 2), whose Monte Carlo standard error
+is asymptotically
+
+    SE = sqrt(q (1 - q) / B) / f(xi_q)
+
+with f the density of the bootstrap distribution at the endpoint.  1/f
+is estimated from scipy's own bootstrap_distribution in two ways, the
+spacing of order statistics around rank qB (Siddiqui: (x_(qB+h) -
+x_(qB-h)) * B / 2h, h = sqrt(B)) and a Gaussian kernel density, and the
+larger of the two is used (the kernel estimate oversmooths the tail and
+the spacing estimate is noisy; taking the larger avoids false alarms from
+a low estimate).  The two endpoints being independent estimates, their
+difference has SE * sqrt(2); the check accepts
+
+    |tool - scipy| <= 4 sqrt(2) SE + gap + 1 ns
+
+4 standard errors: a false alarm rate of 6e-5 per endpoint for a
+normal error (about 0.4 % for the ~70 endpoints checked here) while a
+CI of the wrong level is still rejected (check 4: at B = 10000 the 0.80
+and 0.95 endpoints are about 0.68 bootstrap SDs apart, the tolerance
+about 0.15).  gap: the largest spacing between adjacent order statistics
+within h ranks of the endpoint, since implementations define the
+q-quantile of B draws differently (scipy interpolates linearly between
+order statistics, numpy's default; the tool may take one order
+statistic), a difference of at most one spacing.  1 ns: the statistics
+are whole nanoseconds (clkstat_hist_quantile) and may be printed rounded.
+No allowance for the histogram resolution: both sides compute the same
+statistic of the same histograms, exactly (the point estimates are
+checked for equality).  Point estimates: quantiles, equal exactly;
+doubles (mean, stddev, risk), relative 1e-9.
+
+The SE estimate was checked empirically: over 960 endpoint comparisons
+(--seed 21 to 28, which changes every random number of both sides but not
+the data), |tool - scipy| / (sqrt(2) SE) had mean 0.74 and RMS 0.94, where
+a correct SE gives a half-normal's 0.80 and 1.00; 3.2% were beyond 2 (4.6%
+expected), none beyond 3.  The SE is right, if anything a little large,
+and 4 of them leave a wide margin (no failure in 16 seeds x 114 checks).
+
+Runtime: about 12 s (one core; scipy's statistic is vectorized).
+"""
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import scipy
+import scipy.stats
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simstudy as S  # noqa: E402
+
+B = 10000
+LEVEL = 0.95
+
+
+class Checker:
+    def __init__(self, quiet=False):
+        self.n = self.failed = 0
+        self.quiet = quiet
+
+    def check(self, name, cond, detail=""):
+        self.n += 1
+        if not cond:
+            self.failed += 1
+        if self.quiet:
+            return cond
+        print(f"{'ok' if cond else 'not ok'} {self.n} - {name}"
+              + (f": {detail}" if detail else ""), flush=True)
+        return cond
+
+    def summary(self):
+        print(f"{self.n - self.failed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+
+# ---------------------------------------------------------------------------
+# 1. the port against the C headers
+
+C_HELPER = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clkstat_hist_math.h"
+
+static struct clkstat_slot dense[CLKSTAT_NSLOTS_MAX];
+
+int main(int argc, char **argv)
+{
+	unsigned long long v, mn, mx, c;
+	unsigned int k, s, n, i, num, den;
+
+	if (argc > 1 && !strcmp(argv[1], "slots")) {
+		for (k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++)
+			for (s = 0; s < CLKSTAT_NSLOTS(k); s++)
+				printf("%u %u %llu %llu %u\n", k, s,
+				       (unsigned long long)clkstat_slot_lower(s, k),
+				       (unsigned long long)clkstat_slot_upper(s, k),
+				       clkstat_slot_sum_shift(s, k));
+	} else if (argc > 1 && !strcmp(argv[1], "v2s")) {
+		while (scanf("%llu", &v) == 1) {
+			printf("%llu", v);
+			for (k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++)
+				printf(" %u", clkstat_value_to_slot(v, k));
+			printf("\n");
+		}
+	} else if (argc > 1 && !strcmp(argv[1], "quantile")) {
+		/* k n min max num den, then n "slot count" pairs */
+		while (scanf("%u %u %llu %llu %u %u", &k, &n, &mn, &mx, &num,
+			     &den) == 6) {
+			memset(dense, 0, sizeof(dense));
+			for (i = 0; i < n; i++) {
+				if (scanf("%u %llu", &s, &c) != 2)
+					return 2;
+				dense[s].count = c;
+			}
+			printf("%llu\n", (unsigned long long)clkstat_hist_quantile(
+				dense, CLKSTAT_NSLOTS(k), k,
+				clkstat_hist_total(dense, CLKSTAT_NSLOTS(k)),
+				mn, mx, num, den));
+		}
+	} else {
+		return 2;
+	}
+	return 0;
+}
+"""
+
+
+def build_c_helper(tmp):
+    src = os.path.join(tmp, "hist_math_ref.c")
+    exe = os.path.join(tmp, "hist_math_ref")
+    with open(src, "w") as f:
+        f.write(C_HELPER)
+    subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-I",
+                    os.path.join(S.TOP, "kmod", "uapi"), "-o", exe, src],
+                   check=True)
+    return exe
+
+
+def check_port(chk, tmp):
+    exe = build_c_helper(tmp)
+    rng = np.random.default_rng(20240501)
+
+    out = subprocess.run([exe, "slots"], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    bad, n = [], 0
+    for line in out:
+        if not line:
+            continue
+        k, s, lo, up, sh = map(int, line.split())
+        n += 1
+        mine = (S.slot_lower(s, k), S.slot_upper(s, k), S.slot_sum_shift(s, k))
+        if mine != (lo, up, sh):
+            bad.append(f"k {k} slot {s}: C {(lo, up, sh)} py {mine}")
+    want = sum(S.nslots(k) for k in range(6))
+    chk.check(f"slot_lower/upper/sum_shift port = C header ({n} slots, "
+              "frac_bits 0-5)", not bad and n == want,
+              "; ".join(bad[:3]) or f"{n} slots, expected {want}")
+
+    vals = set(range(0, 130))
+    for m in range(64):
+        vals |= {(1 << m) - 1, 1 << m, (1 << m) + 1}
+    vals.add(S.U64_MAX)
+    vals |= {int(x) for x in rng.integers(0, 1 << 63, 2000, dtype=np.uint64)}
+    vals |= {int(x) << 1 | 1 for x in rng.integers(0, 1 << 63, 500,
+                                                   dtype=np.uint64)}
+    vals |= {int(x) for x in rng.integers(0, 1 << 40, 2000)}
+    vals = sorted(vals)
+    out = subprocess.run([exe, "v2s"], input="\n".join(map(str, vals)) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    bad = []
+    for line in out.split("\n"):
+        if not line:
+            continue
+        v, *sl = map(int, line.split())
+        mine = [S.value_to_slot(v, k) for k in range(6)]
+        if mine != sl:
+            bad.append(f"{v}: C {sl} py {mine}")
+        for k in range(6):
+            if not S.slot_lower(sl[k], k) <= v <= S.slot_upper(sl[k], k):
+                bad.append(f"{v} not inside slot {sl[k]} (k {k})")
+    small = np.array([v for v in vals if v < 1 << 53], dtype=np.int64)
+    for k in range(6):
+        vec = S.values_to_slots(small, k)
+        ref = np.array([S.value_to_slot(int(v), k) for v in small])
+        if not np.array_equal(vec, ref):
+            bad.append(f"values_to_slots k {k} differs")
+    chk.check(f"value_to_slot port = C header ({len(vals)} values x "
+              "frac_bits 0-5; numpy version too)", not bad,
+              "; ".join(bad[:3]))
+
+    # quantiles of random histograms
+    cases, text = [], []
+    fracs = [(50, 100), (90, 100), (99, 100), (999, 1000), (1, 100),
+             (0, 100), (100, 100), (1, 2), (25, 100), (75, 100)]
+    for i in range(3000):
+        k = int(rng.integers(0, 6))
+        ns = S.nslots(k)
+        first = int(rng.integers(0, ns - 1))
+        span = int(rng.integers(1, 60))
+        cand = np.arange(first, min(ns, first + span))
+        pick = np.sort(rng.choice(cand, size=int(rng.integers(1, len(cand) + 1)),
+                                  replace=False))
+        if i % 3 == 0:
+            cnt = rng.integers(1, 4, len(pick))
+        elif i % 3 == 1:
+            cnt = rng.integers(1, 2000, len(pick))
+        else:
+            cnt = rng.integers((1 << 40) - 1000, (1 << 40) + 1000, len(pick))
+        slots = [(int(s), int(c)) for s, c in zip(pick, cnt)]
+        lo0, hi0 = S.slot_lower(slots[0][0], k), S.slot_upper(slots[0][0], k)
+        lo1, hi1 = S.slot_lower(slots[-1][0], k), S.slot_upper(slots[-1][0], k)
+        mn = lo0 + int(rng.integers(0, 1 << 62)) % (hi0 - lo0 + 1)
+        mx = lo1 + int(rng.integers(0, 1 << 62)) % (hi1 - lo1 + 1)
+        if len(slots) == 1 and mn > mx:
+            mn, mx = mx, mn
+        if i % 2:
+            num, den = fracs[i // 2 % len(fracs)]
+        else:
+            den = int(rng.integers(1, 100000))
+            num = int(rng.integers(0, den + 1))
+        cases.append((slots, k, mn, mx, num, den))
+        text.append(f"{k} {len(slots)} {mn} {mx} {num} {den}")
+        text += [f"{s} {c}" for s, c in slots]
+    out = subprocess.run([exe, "quantile"], input="\n".join(text) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    res = [int(x) for x in out.split()]
+    bad = []
+    for (slots, k, mn, mx, num, den), c in zip(cases, res):
+        py = S.hist_quantile(slots, k, mn, mx, num, den)
+        if py != c:
+            bad.append(f"k {k} {num}/{den} {slots[:3]}...: C {c} py {py}")
+        # the vectorized port, where int64 cannot overflow
+        tot = sum(x[1] for x in slots)
+        if mx < 1 << 40 and tot < 1 << 20:
+            m = S.RunMatrix([S.Run("x", [[s, c_, 0] for s, c_ in slots],
+                                   mn, mx)], k)
+            v = int(m.quantile(np.arange(1), num, den))
+            if v != c:
+                bad.append(f"vectorized k {k} {num}/{den}: C {c} py {v}")
+    chk.check(f"hist_quantile port = clkstat_hist_quantile ({len(cases)} "
+              "random histograms, counts up to 2^40; vectorized port too)",
+              len(res) == len(cases) and not bad, "; ".join(bad[:3]))
+
+
+# ---------------------------------------------------------------------------
+# scipy and the tolerance
+
+def tolerance(dist, q, b, quantum=1.0):
+    """4 sqrt(2) SE of a q-quantile of b draws + gap + quantum (1 ns for
+    statistics in ns, 0 for shares and ratios); the SE from the density of
+    dist (scipy's bootstrap distribution) at its q-quantile.  Returns
+    (tol, se)."""
+    d = np.sort(np.asarray(dist, dtype=np.float64))
+    n = len(d)
+    h = max(2, int(math.ceil(math.sqrt(n))))
+    r = int(round(q * (n - 1)))
+    a, z = max(r - h, 0), min(r + h, n - 1)
+    sparsity = (d[z] - d[a]) * n / max(z - a, 1)	# 1 / f, order stats
+    x = d[r]
+    try:
+        kde = scipy.stats.gaussian_kde(d)
+        f = float(kde(x)[0])
+        sparsity = max(sparsity, 1 / f if f > 0 else 0)
+    except (np.linalg.LinAlgError, ValueError):
+        pass	# a degenerate distribution: the spacing estimate only
+    se = math.sqrt(q * (1 - q) / b) * sparsity
+    gap = float(np.max(np.diff(d[a:z + 1]))) if z > a else 0.0
+    return 4 * math.sqrt(2) * se + gap + quantum, se
+
+
+def scipy_ci(samples, stat, b=B, level=LEVEL, seed=0, batch=None):
+    """scipy.stats.bootstrap, percentile method, vectorized statistic."""
+    return scipy.stats.bootstrap(
+        samples, stat, n_resamples=b, confidence_level=level,
+        method="percentile", vectorized=True, paired=False, axis=-1,
+        batch=batch, random_state=np.random.default_rng(seed))
+
+
+def ci_agrees(chk, name, tool_ci, res, b=B, level=LEVEL, quantum=1.0):
+    """tool_ci {lo, hi} against scipy's result res; quantum: see
+    tolerance()."""
+    a = (1 - level) / 2
+    dist = res.bootstrap_distribution
+    sl, sh = res.confidence_interval.low, res.confidence_interval.high
+    tl, sel = tolerance(dist, a, b, quantum)
+    th, seh = tolerance(dist, 1 - a, b, quantum)
+    lo, hi = tool_ci.get("lo"), tool_ci.get("hi")
+    if lo is None or hi is None:
+        return chk.check(name, False, f"tool CI [{lo}, {hi}]")
+    dlo, dhi = abs(lo - sl), abs(hi - sh)
+    ok = dlo <= tl and dhi <= th
+    detail = (f"tool [{lo:.6g}, {hi:.6g}] scipy [{sl:.6g}, {sh:.6g}] "
+              f"|diff| {dlo:.3g}, {dhi:.3g} <= tol {tl:.3g}, {th:.3g} "
+              f"({dlo / max(sel * math.sqrt(2), 1e-300):.2f}, "
+              f"{dhi / max(seh * math.sqrt(2), 1e-300):.2f} combined SE)")
+    return chk.check(name, ok, detail)
+
+
+def same(a, b, exact):
+    if a is None or b is None:
+        return a is b
+    if exact:
+        return abs(a - b) < 0.5 + 1e-9 * abs(b)	# integers, maybe as floats
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-300)
+
+
+# ---------------------------------------------------------------------------
+# 2. run unit
+
+class Data:
+    """A study, written, with its variants as RunMatrix over common slots."""
+
+    def __init__(self, name, study, path, base="base", variant="alt"):
+        self.name, self.study, self.path = name, study, path
+        self.base, self.variant = base, variant
+        rb, rv = study.of(base), study.of(variant)
+        slots = sorted({s[0] for r in rb + rv for s in r.slots})
+        self.m = {base: S.RunMatrix(rb, study.k, slots),
+                  variant: S.RunMatrix(rv, study.k, slots)}
+        # threshold: the upper bound of the slot holding the base's p90
+        mb = self.m[base]
+        p90 = int(mb.quantile(np.arange(mb.nruns), 90, 100))
+        self.threshold = S.slot_upper(S.value_to_slot(p90, study.k), study.k)
+
+    def point(self, v, stat):
+        m = self.m[v]
+        p = m.pool(m.all_runs())
+        if stat == "risk":
+            return float(p.above(self.threshold)[0])
+        return float(STATS[stat](p)[0])
+
+    def run_stat(self, v, stat):
+        m = self.m[v]
+        thr = self.threshold
+        f = (lambda p: p.above(thr)) if stat == "risk" else STATS[stat]
+
+        def statistic(idx, axis=-1):
+            idx = np.asarray(idx)
+            return f(m.pool(m.weights(idx))).reshape(idx.shape[:-1])
+        return statistic
+
+
+STATS = dict(S.STATS)
+EXACT = {"median", "p90", "p99", "iqr"}
+
+
+def check_run_unit(chk, d, seed):
+    st = d.study
+    doc = S.run_compare(d.path, d.variant, d.base, unit="run", resamples=B,
+                        seed=seed, threshold=d.threshold)
+    err = S.schema_errors(doc, unit="run", base=d.base, variant=d.variant,
+                          resamples=B, seed=seed, level=LEVEL)
+    chk.check(f"{d.name}: --json schema and echoed options", not err,
+              "; ".join(err[:4]))
+    met = doc["metrics"][0]
+    chk.check(f"{d.name}: threshold_ns is --threshold",
+              met.get("threshold_ns") == d.threshold,
+              f"{met.get('threshold_ns')} vs {d.threshold}, source "
+              f"{met.get('threshold_source')!r}")
+    for which, v in (("base", d.base), ("variant", d.variant)):
+        s = S.stratum(doc, which)
+        runs = st.of(v)
+        n = sum(r.nsamples for r in runs)
+        chk.check(f"{d.name}: {v}: runs and samples",
+                  s.get("runs") == len(runs) and s.get("samples") == n,
+                  f"tool {s.get('runs')} runs {s.get('samples')} samples, "
+                  f"expected {len(runs)} {n}")
+        bad = []
+        for stat in ("median", "p90", "p99", "mean", "stddev", "iqr",
+                     "risk"):
+            want = d.point(v, stat)
+            got = (s.get(stat) or {}).get("value")
+            if not same(got, want, stat in EXACT):
+                bad.append(f"{stat} {got} vs {want}")
+        chk.check(f"{d.name}: {v}: point estimates (median p90 p99 mean "
+                  "stddev iqr risk)", not bad, "; ".join(bad))
+        # resolution beside each percentile: the slot width at the value
+        bad = []
+        for stat in ("median", "p90", "p99"):
+            o = s.get(stat) or {}
+            val, res = o.get("value"), o.get("resolution")
+            if val is None or res is None:
+                bad.append(f"{stat}: {o}")
+                continue
+            sl = S.value_to_slot(int(val), st.k)
+            w = S.slot_upper(sl, st.k) - S.slot_lower(sl, st.k) + 1
+            if res != w:
+                bad.append(f"{stat} {val}: resolution {res}, slot width {w}")
+        chk.check(f"{d.name}: {v}: resolution beside each percentile = "
+                  "the width of the slot holding it", not bad,
+                  "; ".join(bad))
+        for j, stat in enumerate(("median", "p90", "p99", "mean", "stddev",
+                                  "iqr", "risk")):
+            res = scipy_ci((np.arange(d.m[v].nruns),), d.run_stat(v, stat),
+                           seed=seed * 1000 + 20 * j +
+                           (which == "variant"))
+            req = " (spec)" if stat == "median" else ""
+            ci_agrees(chk, f"{d.name}: {v}: {stat} CI, run unit, vs "
+                      f"scipy{req}", s.get(stat) or {}, res,
+                      quantum=0.0 if stat == "risk" else 1.0)
+    # differences
+    dd = met["diff"]
+    bad = []
+    for stat in ("median", "stddev", "iqr"):
+        want = d.point(d.variant, stat) - d.point(d.base, stat)
+        got = (dd.get(stat) or {}).get("value")
+        if not same(got, want, stat in EXACT):
+            bad.append(f"{stat} {got} vs {want}")
+    rb, rv = d.point(d.base, "risk"), d.point(d.variant, "risk")
+    got = (dd.get("risk_difference") or {}).get("value")
+    if not same(got, rv - rb, False):
+        bad.append(f"risk_difference {got} vs {rv - rb}")
+    got = (dd.get("risk_ratio") or {}).get("value")
+    if not same(got, rv / rb, False):
+        bad.append(f"risk_ratio {got} vs {rv / rb}")
+    chk.check(f"{d.name}: differences' point estimates (variant - base)",
+              not bad, "; ".join(bad))
+    mb, mv = d.m[d.base], d.m[d.variant]
+    ib, iv = np.arange(mb.nruns), np.arange(mv.nruns)
+    for stat, key in (("median", "median"), ("stddev", "stddev"),
+                      ("iqr", "iqr"), ("risk", "risk_difference")):
+        fb, fv = d.run_stat(d.base, stat), d.run_stat(d.variant, stat)
+        res = scipy_ci((ib, iv), lambda x, y, axis=-1: fv(y) - fb(x),
+                       seed=seed * 1000 + 500 + len(key))
+        req = " (spec)" if stat == "median" else ""
+        ci_agrees(chk, f"{d.name}: delta {stat} CI, run unit, vs "
+                  f"scipy{req}", dd.get(key) or {}, res,
+                  quantum=0.0 if stat == "risk" else 1.0)
+    fb, fv = d.run_stat(d.base, "risk"), d.run_stat(d.variant, "risk")
+    res = scipy_ci((ib, iv), lambda x, y, axis=-1: np.log(fv(y) / fb(x)),
+                   seed=seed * 1000 + 777)
+    rr = dd.get("risk_ratio") or {}
+    undefined = int(np.sum(~np.isfinite(res.bootstrap_distribution)))
+    chk.check(f"{d.name}: risk ratio: no undefined resamples (base risk "
+              f"{rb:.3f})", rr.get("undefined_resamples") == 0 and
+              undefined == 0, f"tool {rr.get('undefined_resamples')}, "
+              f"scipy {undefined}")
+    lrr = {k: (math.log(rr[k]) if isinstance(rr.get(k), (int, float)) and
+               rr[k] > 0 else None) for k in ("lo", "hi")}
+    ci_agrees(chk, f"{d.name}: risk ratio CI (log scale), run unit, vs scipy",
+              lrr, res, quantum=0.0)
+    check_p_value(chk, d, dd, ib, iv, seed)
+    check_outliers(chk, d, doc)
+    check_default_threshold(chk, d)
+    return doc
+
+
+def check_p_value(chk, d, dd, ib, iv, seed):
+    """p of delta median against the same rule applied to scipy's bootstrap
+    distribution.  The tool's rule (boot.c, "bootstrap, inverted percentile
+    interval"): p = min(1, 2 min(#(delta* <= 0), #(delta* >= 0)) / B).
+    Each side estimates 2 min(P(delta* <= 0), P(delta* >= 0)) from B
+    draws: binomial, SE 2 sqrt(pi (1 - pi) / B), pi = p / 2; accepted
+    within 4 sqrt(2) SE + 2/B (ties at 0, the floor of 1/B)."""
+    p = dd.get("p_value_median")
+    meth = dd.get("p_value_method")
+    fb, fv = d.run_stat(d.base, "median"), d.run_stat(d.variant, "median")
+    res = scipy_ci((ib, iv), lambda x, y, axis=-1: fv(y) - fb(x),
+                   seed=seed * 1000 + 901)
+    dist = res.bootstrap_distribution
+    ps = min(1.0, 2 * min(np.sum(dist <= 0), np.sum(dist >= 0)) / B)
+    pi = min(max(ps / 2, 1 / B), 0.5)
+    tol = 4 * math.sqrt(2) * 2 * math.sqrt(pi * (1 - pi) / B) + 2 / B
+    ok = isinstance(p, (int, float)) and 0 <= p <= 1 and \
+        isinstance(meth, str) and abs(p - ps) <= tol
+    chk.check(f"{d.name}: p-value of delta median ({meth!r}) vs the same "
+              "rule on scipy's bootstrap distribution", ok,
+              f"tool {p}, scipy {ps:.4g}, tol {tol:.3g}")
+
+
+def check_default_threshold(chk, d):
+    """Without --threshold: T is the base's pooled p90 and the risk, T
+    inside a slot now, the documented linear share of that slot."""
+    doc = S.run_compare(d.path, d.variant, d.base, resamples=200)
+    met = doc["metrics"][0]
+    t = met["threshold_ns"]
+    bad = []
+    p90 = S.stratum(doc, "base")["p90"]["value"]
+    if t != p90:
+        bad.append(f"threshold {t} is not the base's p90 {p90}")
+    for which, v in (("base", d.base), ("variant", d.variant)):
+        rs = d.study.of(v)
+        pooled = {}
+        for r in rs:
+            for sl, c, _ in r.slots:
+                pooled[sl] = pooled.get(sl, 0) + c
+        want = S.share_above(sorted(pooled.items()), d.study.k,
+                             min(r.vmin for r in rs),
+                             max(r.vmax for r in rs), t)
+        got = S.stratum(doc, which)["risk"]["value"]
+        if not same(got, want, False):
+            bad.append(f"{v} risk {got} vs {want}")
+    chk.check(f"{d.name}: default threshold = base p90 "
+              f"({met.get('threshold_source')!r}), risk interpolated in "
+              "its slot", not bad, "; ".join(bad))
+
+
+def check_outliers(chk, d, doc):
+    """The outlier shares against the raw samples.  A histogram cannot say
+    which samples of the slot holding the cut-off are beyond it: the
+    tool's share must lie between the raw shares beyond the bounds of the
+    cut-off's slot(s), the cut-off itself taken from the tool's own
+    mean, stddev and median (MAD from the raw samples, widened by the slot
+    width, since the tool's MAD is itself a histogram estimate)."""
+    k = d.study.k
+    for which, v in (("base", d.base), ("variant", d.variant)):
+        s = S.stratum(doc, which)
+        raw = np.concatenate([r.raw for r in d.study.of(v)])
+        rel = 2.0 ** -k
+        mean, sd = s["mean"]["value"], s["stddev"]["value"]
+        med = s["median"]["value"]
+        mad = float(np.median(np.abs(raw - np.median(raw))))
+        bad = []
+
+        def bracket(lo_cut, hi_cut, beyond):
+            # widen each cut-off to the slots it may fall in
+            a = S.slot_lower(S.value_to_slot(max(int(lo_cut), 0), k), k)
+            b = S.slot_upper(S.value_to_slot(max(int(hi_cut), 0), k), k)
+            return beyond(b + 1), beyond(a)
+
+        up = mean + 2 * sd
+        down = mean - 2 * sd
+        lo2, hi2 = bracket(up * (1 - rel), up * (1 + rel),
+                           lambda c: np.mean(raw >= c))
+        dn = np.mean(raw < max(down * (1 - rel), 0)), \
+            np.mean(raw <= down * (1 + rel) + 1)
+        lo2, hi2 = lo2 + dn[0], hi2 + dn[1]
+        got = s.get("outliers_2sigma")
+        if got is None or not (lo2 - 1e-12 <= got <= hi2 + 1e-12):
+            bad.append(f"2 sigma {got} not in [{lo2:.5f}, {hi2:.5f}]")
+        cut = med + 3 * mad
+        lo3, hi3 = bracket(cut * (1 - 2 * rel), cut * (1 + 2 * rel),
+                           lambda c: np.mean(raw >= c))
+        got = s.get("outliers_3mad")
+        if got is None or not (lo3 - 1e-12 <= got <= hi3 + 1e-12):
+            bad.append(f"3 MAD {got} not in [{lo3:.5f}, {hi3:.5f}]")
+        chk.check(f"{d.name}: {v}: outlier shares (2 sigma, 3 MAD) within "
+                  "the histogram's ambiguity of the raw shares", not bad,
+                  "; ".join(bad))
+
+
+# ---------------------------------------------------------------------------
+# 3. sample unit
+
+def check_sample_unit(chk, d, seed):
+    doc = S.run_compare(d.path, d.variant, d.base, unit="sample",
+                        resamples=B, seed=seed, threshold=d.threshold)
+    err = S.schema_errors(doc, unit="sample", base=d.base,
+                          variant=d.variant, resamples=B, seed=seed)
+    chk.check(f"{d.name}: --unit sample: schema, unit echoed", not err,
+              "; ".join(err[:4]))
+    expanded, stats = {}, {}
+    for v in (d.base, d.variant):
+        m = d.m[v]
+        pooled = m.counts.sum(axis=0)
+        expanded[v] = np.repeat(np.arange(len(pooled)), pooled)
+        ns = len(pooled)
+
+        def stat(x, axis=-1, m=m, ns=ns):
+            x = np.asarray(x)
+            flat = x.reshape(-1, x.shape[-1])
+            rows = flat.shape[0]
+            off = (np.arange(rows)[:, None] * ns + flat).ravel()
+            cnt = np.bincount(off, minlength=rows * ns).reshape(rows, ns)
+            return m.pool_samples(cnt).quantile(50, 100).reshape(
+                x.shape[:-1])
+        stats[v] = stat
+    for which, v in (("base", d.base), ("variant", d.variant)):
+        res = scipy_ci((expanded[v],), stats[v], seed=seed * 7 + len(v),
+                       batch=500)
+        ci_agrees(chk, f"{d.name}: {v}: median CI, sample unit, vs scipy "
+                  f"({len(expanded[v])} samples)",
+                  S.stratum(doc, which)["median"], res)
+    fb, fv = stats[d.base], stats[d.variant]
+    res = scipy_ci((expanded[d.base], expanded[d.variant]),
+                   lambda x, y, axis=-1: fv(y) - fb(x), seed=seed * 7 + 99,
+                   batch=500)
+    ci_agrees(chk, f"{d.name}: delta median CI, sample unit, vs scipy",
+              doc["metrics"][0]["diff"]["median"], res)
+    return doc
+
+
+# ---------------------------------------------------------------------------
+# edge cases of the spec
+
+def tool(args):
+    return subprocess.run([S.TOOL] + args, capture_output=True, text=True)
+
+
+def write_doc(path, doc):
+    import json
+    with open(path, "w") as f:
+        json.dump(doc, f)
+        f.write("\n")
+
+
+def check_edges(chk, tmp, a_data):
+    import json
+    k = 5
+    # one run in a variant
+    st = S.simulate([("base", 20000, 20), ("alt", 18000, 1)], samples=200,
+                    seed=21)
+    path = os.path.join(tmp, "one-run.json")
+    st.write_snapshot(path)
+    try:
+        doc = S.run_compare(path, "alt", "base", resamples=1000)
+        s1 = S.stratum(doc, "variant")
+        med = s1["median"]
+        chk.check("edge: a variant with one run: a warning, a point "
+                  "interval (lo = hi = value)",
+                  s1.get("warning") and s1.get("runs") == 1 and
+                  med["lo"] == med["hi"] == med["value"],
+                  f"warning {s1.get('warning')!r}, median {med}")
+    except S.ToolError as e:
+        chk.check("edge: a variant with one run", False, str(e))
+
+    # every sample in one slot: [19968, 20479] at frac_bits 5
+    rng = np.random.default_rng(22)
+    runs = []
+    for i in range(20):
+        for v in ("base", "alt"):
+            x = rng.integers(20000, 20400, 300)
+            sl, mn, mx = S.bin_values(x, k)
+            runs.append(S.Run(v, sl, mn, mx))
+    one = S.Study(runs, k, "tkread", {}, {})
+    path = os.path.join(tmp, "one-slot.json")
+    one.write_snapshot(path)
+    lo_s, hi_s = S.slot_lower(S.value_to_slot(20000, k), k), \
+        S.slot_upper(S.value_to_slot(20000, k), k)
+    try:
+        doc = S.run_compare(path, "alt", "base", resamples=1000)
+        bad = []
+        for which in ("base", "variant"):
+            for stat in ("median", "p90", "p99"):
+                o = S.stratum(doc, which)[stat]
+                if not all(lo_s <= o[x] <= hi_s for x in ("value", "lo", "hi")):
+                    bad.append(f"{which} {stat} {o}")
+        dm = doc["metrics"][0]["diff"]["median"]
+        w = hi_s - lo_s + 1
+        if not all(abs(dm[x]) <= w for x in ("value", "lo", "hi")):
+            bad.append(f"delta median {dm}")
+        chk.check(f"edge: every sample in one slot [{lo_s}, {hi_s}]: "
+                  "percentiles and their CIs inside it", not bad,
+                  "; ".join(bad[:3]))
+    except S.ToolError as e:
+        chk.check("edge: every sample in one slot", False, str(e))
+
+    # counts near 2^40: study A with every count and sum times 2^32 (runs
+    # of about 2^39.6 samples); the same seed draws the same runs, so
+    # every resampled quantile moves by at most one slot (ranks of the
+    # scaled counts), the CI too
+    f = 1 << 32
+    big = [S.Run(r.variant, [[sl, c * f, sm * f] for sl, c, sm in r.slots],
+                 r.vmin, r.vmax) for r in a_data.study.runs]
+    bst = S.Study(big, k, "tkread", {}, {})
+    path = os.path.join(tmp, "big.json")
+    bst.write_snapshot(path)
+    try:
+        d0 = S.run_compare(a_data.path, "alt", "base", resamples=2000, seed=9)
+        d1 = S.run_compare(path, "alt", "base", resamples=2000, seed=9)
+        bad = []
+        for which, v in (("base", "base"), ("variant", "alt")):
+            rs = bst.of(v)
+            pooled = {}
+            for r in rs:
+                for sl, c, _ in r.slots:
+                    pooled[sl] = pooled.get(sl, 0) + c
+            exact = S.hist_quantile(sorted(pooled.items()), k,
+                                    min(r.vmin for r in rs),
+                                    max(r.vmax for r in rs), 50, 100)
+            s0, s1 = S.stratum(d0, which), S.stratum(d1, which)
+            if s1["median"]["value"] != exact:
+                bad.append(f"{v} median {s1['median']['value']} vs exact "
+                           f"{exact}")
+            n = sum(r.nsamples for r in rs)
+            if s1["samples"] != n:
+                bad.append(f"{v} samples {s1['samples']} vs {n}")
+            for e in ("lo", "hi"):
+                x0, x1 = s0["median"][e], s1["median"][e]
+                sl = S.value_to_slot(int(x0), k)
+                w = S.slot_upper(sl, k) - S.slot_lower(sl, k) + 1
+                if abs(x1 - x0) > 2 * w + 1:
+                    bad.append(f"{v} median {e} {x1} vs unscaled {x0} "
+                               f"(slot width {w})")
+        chk.check("edge: counts near 2^40 (each run ~2^39.6 samples): "
+                  "exact median, sample totals, CI as unscaled within a "
+                  "slot", not bad, "; ".join(bad[:3]))
+    except S.ToolError as e:
+        chk.check("edge: counts near 2^40", False, str(e))
+
+    # empty histograms: three runs without samples added to each variant
+    runs = list(a_data.study.runs) + [S.Run(v, [], None, None)
+                                      for v in ("base", "alt") * 3]
+    emp = S.Study(runs, k, "tkread", {}, {})
+    path = os.path.join(tmp, "empty-runs.json")
+    emp.write_snapshot(path)
+    try:
+        d0 = S.run_compare(a_data.path, "alt", "base", resamples=1000)
+        d1 = S.run_compare(path, "alt", "base", resamples=1000)
+        bad = []
+        for which in ("base", "variant"):
+            s0, s1 = S.stratum(d0, which), S.stratum(d1, which)
+            for stat in ("median", "p90", "p99", "mean", "stddev", "iqr"):
+                if s0[stat]["value"] != s1[stat]["value"]:
+                    bad.append(f"{which} {stat} {s1[stat]['value']} vs "
+                               f"{s0[stat]['value']}")
+            if s0["samples"] != s1["samples"]:
+                bad.append(f"{which} samples")
+        chk.check("edge: runs with empty histograms: same samples and point "
+                  f"estimates (runs {S.stratum(d1, 'base')['runs']} vs "
+                  f"{S.stratum(d0, 'base')['runs']})", not bad,
+                  "; ".join(bad[:3]))
+    except S.ToolError as e:
+        chk.check("edge: runs with empty histograms", False, str(e))
+    runs = [r for r in a_data.study.runs if r.variant == "base"] + \
+        [S.Run("alt", [], None, None) for _ in range(5)]
+    path = os.path.join(tmp, "empty-variant.json")
+    S.Study(runs, k, "tkread", {}, {}).write_snapshot(path)
+    p = tool(S.compare_cmd(path, "alt", "base", resamples=1000)[1:])
+    ok = p.returncode in (0, 1, 2, 7) and (
+        p.returncode != 0 or
+        S.stratum(json.loads(p.stdout), "variant").get("warning"))
+    chk.check("edge: a variant whose runs are all empty: no crash; a "
+              "warning or a clear error", ok,
+              f"exit {p.returncode}: {p.stderr.strip()[:200]}")
+
+    # different frac_bits: two files, and one file
+    s5 = S.simulate([("base", 20000)], runs=10, samples=100, seed=23, k=5)
+    s3 = S.simulate([("alt", 18000)], runs=10, samples=100, seed=24, k=3)
+    p5, p3 = os.path.join(tmp, "k5.json"), os.path.join(tmp, "k3.json")
+    s5.write_snapshot(p5)
+    s3.write_snapshot(p3)
+    p = tool(["-i", p5, "-i", p3, "--compare", "alt", "--base", "base",
+              "--resamples", "1000", "--json"])
+    chk.check("edge: snapshots with different frac_bits: refused with a "
+              "message naming frac_bits",
+              p.returncode not in (0,) and p.returncode < 128 and
+              "frac_bits" in p.stderr and not p.stdout.strip(),
+              f"exit {p.returncode}: {p.stderr.strip()[:200]}")
+    doc = s5.snapshot()
+    doc["runs"] += s3.snapshot()["runs"]
+    for i, r in enumerate(doc["runs"]):
+        r["index"] = i
+    path = os.path.join(tmp, "k53.json")
+    write_doc(path, doc)
+    p = tool(["-i", path, "--compare", "alt", "--base", "base",
+              "--resamples", "1000", "--json"])
+    chk.check("edge: one snapshot whose variants have different frac_bits: "
+              "refused with a message naming frac_bits",
+              p.returncode not in (0,) and p.returncode < 128 and
+              "frac_bits" in p.stderr and not p.stdout.strip(),
+              f"exit {p.returncode}: {p.stderr.strip()[:200]}")
+
+
+# ---------------------------------------------------------------------------
+# 4. the check can fail
+
+def check_rejects_wrong_level(chk, d, seed):
+    doc = S.run_compare(d.path, d.variant, d.base, unit="run", resamples=B,
+                        seed=seed, level=0.80, threshold=d.threshold)
+    mb, mv = d.m[d.base], d.m[d.variant]
+    fb, fv = d.run_stat(d.base, "median"), d.run_stat(d.variant, "median")
+    res = scipy_ci((np.arange(mb.nruns), np.arange(mv.nruns)),
+                   lambda x, y, axis=-1: fv(y) - fb(x), seed=seed + 4242)
+    inner = Checker(quiet=True)
+    ci_agrees(inner, "x", doc["metrics"][0]["diff"]["median"], res)
+    chk.check(f"{d.name}: self-test: the tool's 0.80 CI of delta median "
+              "is rejected against scipy's 0.95", inner.failed == 1,
+              "it was accepted: the check cannot tell the levels apart"
+              if not inner.failed else
+              f"tool 0.80 {doc['metrics'][0]['diff']['median']}, scipy 0.95 "
+              f"[{res.confidence_interval.low:.6g}, "
+              f"{res.confidence_interval.high:.6g}]")
+
+
+def check_determinism(chk, d):
+    cmd = S.compare_cmd(d.path, d.variant, d.base, resamples=2000, seed=7,
+                        threshold=d.threshold)
+    a = subprocess.run(cmd, capture_output=True).stdout
+    b = subprocess.run(cmd, capture_output=True).stdout
+    cmd2 = S.compare_cmd(d.path, d.variant, d.base, resamples=2000, seed=8,
+                         threshold=d.threshold)
+    c = subprocess.run(cmd2, capture_output=True).stdout
+    chk.check(f"{d.name}: same seed, same output bit for bit; another seed, "
+              "another output", a == b and a and a != c,
+              f"{len(a)} bytes, same {a == b}, other seed differs {a != c}")
+    for fmt in ("--csv", None):
+        p = subprocess.run(S.compare_cmd(d.path, d.variant, d.base,
+                                         resamples=200, fmt=fmt),
+                           capture_output=True, text=True)
+        chk.check(f"{d.name}: {fmt or 'text'} output exits 0, not empty",
+                  p.returncode == 0 and p.stdout.strip(),
+                  f"exit {p.returncode} {p.stderr.strip()[:200]}")
+
+
+# ---------------------------------------------------------------------------
+
+DATASETS = [
+    # name, variants [(name, true median ns[, runs])], samples, tau, sigma,
+    # seed
+    ("A", [("base", 20000), ("alt", 18000)], 200, 0.3, 0.5, 11),
+    ("B", [("base", 5000), ("alt", 5200)], 400, 0.1, 0.8, 12),
+    ("C", [("base", 50000, 30), ("alt", 40000, 24)], (100, 500), 0.5, 0.4,
+     13),
+]
+
+
+def make(tmp, spec, runs=None):
+    name, variants, samples, tau, sigma, seed = spec
+    st = S.simulate(variants, runs=runs or (20 if name == "A" else 40),
+                    samples=samples, tau=tau, sigma=sigma, seed=seed,
+                    keep_raw=True)
+    path = os.path.join(tmp, f"study-{name}.json")
+    st.write_snapshot(path)
+    S.check_snapshot(path)
+    return Data(name, st, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--self-test", action="store_true",
+                    help="only show that a wrong CI (level 0.80) is rejected")
+    ap.add_argument("--keep", action="store_true", help="keep the temp dir")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="added to every seed, the tool's and scipy's (the "
+                    "data stay the same): to measure the false alarm rate")
+    a = ap.parse_args()
+    chk = Checker()
+    print(f"# scipy {scipy.__version__}, numpy {np.__version__}; B = {B}, "
+          f"level {LEVEL}")
+    if not S.tool_has_compare():
+        print(f"not ok 1 - {S.TOOL} has no --compare (build it: make "
+              "tools/clkstat-report)")
+        print("0 passed, 1 failed")
+        return 1
+    tmp = tempfile.mkdtemp(prefix="clkstat-scipy-")
+    try:
+        data = [make(tmp, spec) for spec in DATASETS]
+        if a.self_test:
+            check_rejects_wrong_level(chk, data[0], 5)
+            return chk.summary()
+        check_port(chk, tmp)
+        for i, d in enumerate(data):
+            try:
+                check_run_unit(chk, d, seed=a.seed * 10 + i + 1)
+            except S.ToolError as e:
+                chk.check(f"{d.name}: --compare runs", False, str(e))
+        try:
+            check_sample_unit(chk, data[0], seed=a.seed * 10 + 3)
+        except S.ToolError as e:
+            chk.check(f"{data[0].name}: --compare --unit sample runs", False,
+                      str(e))
+        check_determinism(chk, data[0])
+        check_edges(chk, tmp, data[0])
+        check_rejects_wrong_level(chk, data[0], a.seed * 10 + 5)
+    finally:
+        if a.keep:
+            print(f"# kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return chk.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
