@@ -47,7 +47,8 @@ REPORT_HDR = $(wildcard tools/report/*.h) kmod/uapi/clkstat_netlink.h \
 REPORT_CORE = tools/report/model.c tools/report/stats.c \
 	      tools/report/render_text.c tools/report/render_csv.c \
 	      tools/report/render_json.c tools/report/render_openmetrics.c \
-	      tools/report/render_raw.c tools/report/snapshot_lex.c \
+	      tools/report/render_raw.c tools/report/render_util.c \
+	      tools/report/snapshot_lex.c \
 	      tools/report/snapshot_read.c tools/report/snapshot_write.c
 # --compare: the bootstrap engine and its outputs (GSL).
 REPORT_COMPARE = tools/report/boot.c tools/report/compare.c \

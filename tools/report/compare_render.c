@@ -70,6 +70,7 @@
 #include <math.h>
 #include <string.h>
 #include "compare_render.h"
+#include "render_util.h"
 #include "status.h"
 
 static const char *const cr_stat_key[CR_BOOT_NSTATS] = {
@@ -342,30 +343,6 @@ int cr_compare_text(FILE *out, const struct cr_compare_result *res)
 
 /* ---- JSON ---- */
 
-/* Add v under key to o; v NULL (out of memory) or a failed add: -1. */
-static int cr_jadd(struct json_object *o, const char *key,
-		   struct json_object *v)
-{
-	if (!v)
-		return -1;
-	if (json_object_object_add(o, key, v)) {
-		json_object_put(v);
-		return -1;
-	}
-	return 0;
-}
-
-static int cr_jappend(struct json_object *a, struct json_object *v)
-{
-	if (!v)
-		return -1;
-	if (json_object_array_add(a, v)) {
-		json_object_put(v);
-		return -1;
-	}
-	return 0;
-}
-
 /* A double, null when undefined. */
 static int cr_jdouble(struct json_object *o, const char *key, double v)
 {
@@ -508,21 +485,6 @@ out:
 }
 
 /* ---- CSV ---- */
-
-static void cr_csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 static void cr_csv_num(FILE *out, double v)
 {

@@ -30,7 +30,10 @@ static int cr_status_of(int nlerr, const char *what)
 			what);
 		return CR_PERM;
 	}
-	fprintf(stderr, "clkstat-report: %s: %s\n", what, nl_geterror(nlerr));
+	/* The module logs why it refused a command; the errno says little. */
+	fprintf(stderr, "clkstat-report: %s: %s%s\n", what, nl_geterror(nlerr),
+		!strncmp(what, "ctrl", 4) && err == NLE_INVAL ?
+		" (the kernel log says why)" : "");
 	return CR_ERR;
 }
 
@@ -363,6 +366,7 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 		[CLKSTAT_CTRL_VARIANT] = "variant",
 	};
 	struct nl_msg *msg;
+	char what[96];
 	unsigned int i;
 	char *end;
 	long v;
@@ -379,9 +383,11 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 		fprintf(stderr, "clkstat-report: ctrl %s: missing argument\n", op);
 		return CR_USAGE;
 	}
+	snprintf(what, sizeof(what), "ctrl %s%s%s", op, arg ? " " : "",
+		 arg ? arg : "");
 	msg = cr_nl_msg(nl, CLKSTAT_CMD_CTRL, 0);
 	if (!msg)
-		return cr_nl_transact(nl, NULL, cr_ignore_cb, NULL, "ctrl");
+		return cr_nl_transact(nl, NULL, cr_ignore_cb, NULL, what);
 	if (nla_put_u32(msg, CLKSTAT_A_CTRL_OP, i) < 0)
 		goto full;
 	if (i == CLKSTAT_CTRL_TGID) {
@@ -401,7 +407,7 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 	} else if (arg && nla_put_string(msg, CLKSTAT_A_METRIC_ID, arg) < 0) {
 		goto full;
 	}
-	return cr_nl_transact(nl, msg, cr_ignore_cb, NULL, "ctrl");
+	return cr_nl_transact(nl, msg, cr_ignore_cb, NULL, what);
 full:
 	nlmsg_free(msg);
 	fprintf(stderr, "clkstat-report: ctrl: argument too long\n");

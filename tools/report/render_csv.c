@@ -17,23 +17,9 @@
 #include <inttypes.h>
 #include <string.h>
 #include "render.h"
+#include "render_util.h"
 #include "stats.h"
 #include "status.h"
-
-static void cr_csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 static int cr_csv_row(FILE *out, const struct cr_metric *m,
 		      const struct cr_hist *h)

@@ -28,32 +28,9 @@
 #include <stdlib.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "render.h"
+#include "render_util.h"
 #include "stats.h"
 #include "status.h"
-
-/* Add v under key to o; v NULL (out of memory) or a failed add: -1. */
-static int cr_jadd(struct json_object *o, const char *key,
-		   struct json_object *v)
-{
-	if (!v)
-		return -1;
-	if (json_object_object_add(o, key, v)) {
-		json_object_put(v);
-		return -1;
-	}
-	return 0;
-}
-
-static int cr_jappend(struct json_object *a, struct json_object *v)
-{
-	if (!v)
-		return -1;
-	if (json_object_array_add(a, v)) {
-		json_object_put(v);
-		return -1;
-	}
-	return 0;
-}
 
 static struct json_object *cr_json_buckets(const struct cr_hist *h,
 					   unsigned int k)

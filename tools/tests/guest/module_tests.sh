@@ -739,6 +739,8 @@ t_record() {
 	grep -q "cannot run '/nonexistent/cmd'" /tmp/err || fail "message: $(cat /tmp/err)"
 	rc=0; "$R" record -q -o $out --runs 2 --duration 0.2 --variants direct,nosuch 2> /tmp/err || rc=$?
 	expect_eq "exit status, refused variant" "$rc" 1
+	grep -q "ctrl variant nosuch: .*(the kernel log says why)" /tmp/err ||
+		fail "message: $(cat /tmp/err)"
 	cmp -s $out /tmp/rec.before || fail "a failed record changed the snapshot"
 	[ "$(ls /tmp | grep -c '^rec.json.')" = 0 ] || fail "temporary files left: $(ls /tmp | grep rec.json)"
 	# Runs without a workload last --duration.
