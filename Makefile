@@ -60,7 +60,7 @@ tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR)
 	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ \
 		$(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
 
-tools/tests/compare_test: tools/tests/compare_test.c $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
+tools/tests/compare_test: tools/tests/compare_test.c tools/tests/hist_build.h $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
 	$(CC) $(CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(REPORT_COMPARE) \
 		$(REPORT_CORE) $(JSON_LDLIBS) $(GSL_LDLIBS) $(TEST_LDLIBS) -lm
 

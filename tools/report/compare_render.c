@@ -450,7 +450,6 @@ err:
 int cr_compare_json(FILE *out, const struct cr_compare_result *res)
 {
 	struct json_object *root, *metrics;
-	const char *text;
 	int st = CR_ERR;
 	size_t i;
 
@@ -471,14 +470,7 @@ int cr_compare_json(FILE *out, const struct cr_compare_result *res)
 		if (cr_jappend(metrics, cr_json_metric(res, &res->metrics[i])))
 			goto out;
 	}
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					       JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		goto out;
-	fputs(text, out);
-	fputc('\n', out);
-	if (!fflush(out) && !ferror(out))
-		st = CR_OK;
+	st = cr_json_print(out, root);
 out:
 	json_object_put(root);
 	return st;

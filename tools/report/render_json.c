@@ -110,7 +110,6 @@ int cr_render_json(FILE *out, const struct cr_run *r,
 {
 	struct json_object *root, *metrics;
 	const struct cr_metric *m;
-	const char *text;
 	int st = CR_ERR;
 	size_t i, c;
 
@@ -137,14 +136,7 @@ int cr_render_json(FILE *out, const struct cr_run *r,
 			if (cr_jappend(metrics, cr_json_hist(m, &m->cpus[c])))
 				goto out;
 	}
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					       JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		goto out;
-	fputs(text, out);
-	fputc('\n', out);
-	if (!fflush(out) && !ferror(out))
-		st = CR_OK;
+	st = cr_json_print(out, root);
 out:
 	json_object_put(root);
 	return st;

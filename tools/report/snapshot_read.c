@@ -254,6 +254,7 @@ static int cr_array(struct cr_pctx *c, struct json_object *v)
 	       cr_wrong(c, v, "an array");
 }
 
+
 /* Every member of o is one of names[] (NULL-terminated). */
 static int cr_known(struct cr_pctx *c, struct json_object *o,
 		    const char *const *names)
@@ -279,6 +280,31 @@ static int cr_get(struct cr_pctx *c, struct json_object *o, const char *key,
 	if (!json_object_object_get_ex(o, key, v))
 		return cr_fail(c, CR_CORRUPT, "member \"%s\" is missing", key);
 	return CR_OK;
+}
+
+/*
+ * The array member key of o (*v, *n entries) and a zeroed element of size
+ * bytes per entry (*elems, NULL for an empty array).  The path is left at
+ * key: the caller pops to *old.
+ */
+static int cr_get_array(struct cr_pctx *c, struct json_object *o,
+			const char *key, size_t size, struct json_object **v,
+			size_t *n, void **elems, size_t *old)
+{
+	int st = cr_get(c, o, key, v);
+
+	if (st)
+		return st;
+	*old = cr_push_key(c, key);
+	st = cr_array(c, *v);
+	if (st)
+		return st;
+	*elems = NULL;
+	*n = json_object_array_length(*v);
+	if (!*n)
+		return CR_OK;
+	*elems = calloc(*n, size);
+	return *elems ? CR_OK : cr_nomem(c);
 }
 
 /* An unsigned integer, at most max. */
@@ -731,6 +757,7 @@ static int cr_read_metric(struct cr_pctx *c, struct json_object *o,
 		"total", "cpus", NULL
 	};
 	struct json_object *v;
+	void *elems;
 	uint64_t u;
 	size_t i, n, old, old2;
 	int st;
@@ -786,20 +813,12 @@ static int cr_read_metric(struct cr_pctx *c, struct json_object *o,
 		return st;
 	cr_pop(c, old);
 
-	st = cr_get(c, o, "cpus", &v);
+	st = cr_get_array(c, o, "cpus", sizeof(*m->cpus), &v, &n, &elems,
+			  &old);
 	if (st)
 		return st;
-	old = cr_push_key(c, "cpus");
-	st = cr_array(c, v);
-	if (st)
-		return st;
-	n = json_object_array_length(v);
-	if (n) {
-		m->cpus = calloc(n, sizeof(*m->cpus));
-		if (!m->cpus)
-			return cr_nomem(c);
-		m->ncpus = n;
-	}
+	m->cpus = elems;
+	m->ncpus = n;
 	for (i = 0; i < n; i++) {
 		old2 = cr_push_idx(c, i);
 		st = cr_read_hist(c, json_object_array_get_idx(v, i),
@@ -870,6 +889,7 @@ static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 		"metrics", NULL
 	};
 	struct json_object *v;
+	void *elems;
 	int64_t i64;
 	uint64_t u;
 	size_t i, n, old, old2;
@@ -900,20 +920,12 @@ static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 	if (st)
 		return st;
 	r->exit_status = (int)i64;
-	st = cr_get(c, o, "metrics", &v);
+	st = cr_get_array(c, o, "metrics", sizeof(*r->metrics), &v, &n,
+			  &elems, &old);
 	if (st)
 		return st;
-	old = cr_push_key(c, "metrics");
-	st = cr_array(c, v);
-	if (st)
-		return st;
-	n = json_object_array_length(v);
-	if (n) {
-		r->metrics = calloc(n, sizeof(*r->metrics));
-		if (!r->metrics)
-			return cr_nomem(c);
-		r->nmetrics = n;
-	}
+	r->metrics = elems;
+	r->nmetrics = n;
 	for (i = 0; i < n; i++) {
 		old2 = cr_push_idx(c, i);
 		st = cr_read_metric(c, json_object_array_get_idx(v, i),
@@ -975,6 +987,7 @@ static int cr_read_root(struct cr_pctx *c, struct json_object *root,
 		"format", "version", "meta", "runs", NULL
 	};
 	struct json_object *v;
+	void *elems;
 	size_t i, n, old, old2;
 	int st;
 
@@ -988,20 +1001,12 @@ static int cr_read_root(struct cr_pctx *c, struct json_object *root,
 	if (st)
 		return st;
 	cr_pop(c, old);
-	st = cr_get(c, root, "runs", &v);
+	st = cr_get_array(c, root, "runs", sizeof(*s->runs), &v, &n, &elems,
+			  &old);
 	if (st)
 		return st;
-	old = cr_push_key(c, "runs");
-	st = cr_array(c, v);
-	if (st)
-		return st;
-	n = json_object_array_length(v);
-	if (n) {
-		s->runs = calloc(n, sizeof(*s->runs));
-		if (!s->runs)
-			return cr_nomem(c);
-		s->nruns = n;
-	}
+	s->runs = elems;
+	s->nruns = n;
 	for (i = 0; i < n; i++) {
 		old2 = cr_push_idx(c, i);
 		st = cr_read_run(c, json_object_array_get_idx(v, i), i,

@@ -61,34 +61,6 @@ static struct cr_metric *add_metric(struct cr_run *r, const char *name,
 	return hb_metric(r, name, r->variant, k);
 }
 
-/*
- * count samples of value v into h (all-CPU only), slots kept ascending:
- * for counts too large to add one by one.
- */
-static void put(struct cr_hist *h, unsigned int k, uint64_t v,
-		uint64_t count)
-{
-	uint32_t s = clkstat_value_to_slot(v, k);
-	size_t j;
-
-	for (j = 0; j < h->nslots && h->slots[j].slot < s; j++)
-		;
-	if (j == h->nslots || h->slots[j].slot != s) {
-		h->slots = hb_realloc(h->slots,
-				      (h->nslots + 1) * sizeof(*h->slots));
-		memmove(&h->slots[j + 1], &h->slots[j],
-			(h->nslots - j) * sizeof(*h->slots));
-		h->slots[j] = (struct cr_slot){ .slot = s };
-		h->nslots++;
-	}
-	h->slots[j].count += count;
-	h->slots[j].sum += count * (v >> clkstat_slot_sum_shift(s, k));
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-}
-
 /* A standard normal (Box-Muller) from hb_rand(). */
 static double normal(uint64_t *st)
 {
@@ -634,9 +606,9 @@ static void test_counts_2_40(void **state)
 						 "lat", 3);
 		uint64_t f = i < 3 ? 1 : 2;
 
-		put(&m->total, 3, 1000 * f, big + i);
-		put(&m->total, 3, 2000 * f, big);
-		put(&m->total, 3, 4000 * f, big / 2);
+		hb_hist_add_n(&m->total, 3, 1000 * f, big + i);
+		hb_hist_add_n(&m->total, 3, 2000 * f, big);
+		hb_hist_add_n(&m->total, 3, 4000 * f, big / 2);
 		if (i < 3) {
 			n += 2 * big + i + big / 2;
 			ns += (unsigned __int128)(big + i) * 1000 +
@@ -689,7 +661,7 @@ static void test_overflow(void **state)
 		struct cr_metric *m = add_metric(add_run(&s, i < 2 ? "a" : "b"),
 						 "lat", 3);
 
-		put(&m->total, 3, 1, 1ULL << 61);	/* 2 x 2^61 = 2^62 */
+		hb_hist_add_n(&m->total, 3, 1, 1ULL << 61);	/* 2 x 2^61 = 2^62 */
 	}
 	assert_int_equal(boot(&s, &p, &r), -EOVERFLOW);
 	assert_int_equal(compare(&s, &o, &out, &err), CR_ERR);
@@ -1138,8 +1110,8 @@ static void test_risk(void **state)
 		struct cr_metric *mm = add_metric(add_run(&s, i < 2 ? "a" : "b"),
 						  "lat", 0);
 
-		put(&mm->total, 0, 1500, i < 2 ? 15 : 30 + 5 * (i == 3));
-		put(&mm->total, 0, 3000, i < 2 ? 35 : 20 - 5 * (i == 3));
+		hb_hist_add_n(&mm->total, 0, 1500, i < 2 ? 15 : 30 + 5 * (i == 3));
+		hb_hist_add_n(&mm->total, 0, 3000, i < 2 ? 35 : 20 - 5 * (i == 3));
 	}
 	o.have_threshold = 1;
 	o.threshold = 2047;

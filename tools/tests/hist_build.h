@@ -26,8 +26,12 @@ static inline void *hb_realloc(void *p, size_t n)
 	return p;
 }
 
-/* One sample v into h (frac_bits k), slots kept ascending. */
-static inline void hb_hist_add(struct cr_hist *h, unsigned int k, uint64_t v)
+/*
+ * count samples of value v into h (frac_bits k), slots kept ascending: in
+ * one step, for counts too large to add one by one.
+ */
+static inline void hb_hist_add_n(struct cr_hist *h, unsigned int k,
+				 uint64_t v, uint64_t count)
 {
 	uint32_t s = clkstat_value_to_slot(v, k);
 	size_t j;
@@ -42,12 +46,18 @@ static inline void hb_hist_add(struct cr_hist *h, unsigned int k, uint64_t v)
 		h->slots[j] = (struct cr_slot){ .slot = s };
 		h->nslots++;
 	}
-	h->slots[j].count++;
-	h->slots[j].sum += v >> clkstat_slot_sum_shift(s, k);
+	h->slots[j].count += count;
+	h->slots[j].sum += count * (v >> clkstat_slot_sum_shift(s, k));
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
+}
+
+/* One sample v into h (frac_bits k), slots kept ascending. */
+static inline void hb_hist_add(struct cr_hist *h, unsigned int k, uint64_t v)
+{
+	hb_hist_add_n(h, k, v, 1);
 }
 
 /* A new metric of r (cr_run_add_metric(): total empty, min U64_MAX). */
