@@ -20,12 +20,22 @@ JSON_LDLIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 GSL_CFLAGS = $(shell pkg-config --cflags gsl 2>/dev/null)
 GSL_LDLIBS = $(shell pkg-config --libs gsl 2>/dev/null)
 
+BPF_CFLAGS = $(shell pkg-config --cflags libbpf 2>/dev/null)
+BPF_LDLIBS = $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+CLANG ?= clang
+# The kernel the BPF twin is built for: the image of KDIR's version.
+KVER = $(notdir $(patsubst %/build,%,$(KDIR)))
+KIMAGE ?= /boot/vmlinuz-$(KVER)
+CLKSTAT_CACHE ?= /var/cache/clkstat
+EXTRACT_VMLINUX = $(CLKSTAT_CACHE)/linux-source-6.1/scripts/extract-vmlinux
+
 TOOLS = tools/workload/clkstat-pingpong tools/clkstat-report
 UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/nl_fuzz tools/tests/snapshot_test \
 	     tools/tests/render_test tools/tests/render_demo \
 	     tools/tests/model_test tools/tests/compare_test \
-	     tools/tests/compare_bench
+	     tools/tests/compare_bench tools/tests/twin_test
 
 .PHONY: all module tools check demo bench clean
 all: module tools
@@ -53,12 +63,42 @@ REPORT_CORE = tools/report/model.c tools/report/stats.c \
 # --compare: the bootstrap engine and its outputs (GSL).
 REPORT_COMPARE = tools/report/boot.c tools/report/compare.c \
 		 tools/report/compare_render.c
+# The BPF twin (tools/bpf): loader, and its kernel-free part.
+TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_model.c
+TWIN_HDR = tools/bpf/twin.h tools/bpf/twin_model.h tools/bpf/twin_shared.h
 REPORT_SRC = tools/report/main.c tools/report/nl.c tools/report/nl_events.c \
 	     tools/report/meta.c tools/report/record.c $(REPORT_CORE) \
-	     $(REPORT_COMPARE)
-tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ \
-		$(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
+	     $(REPORT_COMPARE) $(TWIN_SRC)
+tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR) $(TWIN_HDR) build/bpf/twin.skel.h
+	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) \
+		-Ibuild/bpf -o $@ $(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) \
+		$(GSL_LDLIBS) $(BPF_LDLIBS) -lm
+
+# vmlinux.h comes from the TARGET kernel's BTF (never committed, never the
+# build machine's running kernel): the ELF image extracted from KIMAGE by
+# the kernel's own extract-vmlinux, from Debian's linux-source (unpacked
+# into CLKSTAT_CACHE by build-test-kernel.sh, as style.sh and kunit.sh do).
+$(EXTRACT_VMLINUX):
+	CLKSTAT_CACHE=$(CLKSTAT_CACHE) tools/vm/build-test-kernel.sh --extract-only >/dev/null
+
+build/bpf/vmlinux: $(KIMAGE) | $(EXTRACT_VMLINUX)
+	@mkdir -p build/bpf
+	$(EXTRACT_VMLINUX) $(KIMAGE) > $@.tmp && mv $@.tmp $@
+
+build/bpf/vmlinux.h: build/bpf/vmlinux
+	$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
+
+# -mcpu=v3: atomic compare-and-swap for min and max (kernel 5.12 and on).
+build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clkstat_buckets.h build/bpf/vmlinux.h
+	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Ibuild/bpf \
+		$(BPF_CFLAGS) -Wall -Werror -c $< -o $@
+
+build/bpf/twin.skel.h: build/bpf/twin.bpf.o
+	$(BPFTOOL) gen skeleton $< name twin_bpf > $@.tmp && mv $@.tmp $@
+
+tools/tests/twin_test: tools/tests/twin_test.c tools/bpf/twin_model.c $(TWIN_HDR) $(REPORT_HDR)
+	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< tools/bpf/twin_model.c \
+		tools/report/model.c $(TEST_LDLIBS)
 
 tools/tests/compare_test: tools/tests/compare_test.c tools/tests/hist_build.h $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
 	$(CC) $(CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(REPORT_COMPARE) \

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twin.bpf.c - the BPF twin of clkstat.ko's ttwu, tkread and csswitch
+ * probes: the same intervals, metric names, counters and bucket math
+ * (kmod/uapi/clkstat_buckets.h), recorded from BPF programs instead of
+ * module hooks, so that the two can be compared on the same wakeups.
+ *
+ * Every program exists once per attach type; twin.c loads only those of
+ * the chosen variant and probes:
+ *   kp_*  kprobe/kretprobe      (bpf-kprobe)
+ *   fe_*  fentry/fexit          (bpf-fentry)
+ *   tp_*  tp_btf sched_waking/sched_wakeup (bpf-tp, ttwu only)
+ * The handlers below the programs are shared, so the variants differ only
+ * in how they are entered.
+ *
+ * Differences from the module, all documented in Documentation/clkstat-bpf.rst:
+ *  - pending wakeups live in BPF hash maps keyed by the task's address,
+ *    not in the module's direct-mapped table: a full map drops the NEW
+ *    wakeup (update fails with -E2BIG, counted as "evicted"), where the
+ *    module overwrites the old one; a bucket lock already held on this
+ *    CPU (a program interrupted by another one of ours, in an NMI say)
+ *    fails the update with -EBUSY, counted as "busy";
+ *  - one recording flag and one epoch for every metric (.bss);
+ *  - "switch_lost" never counts: the twin is loaded fresh for each run,
+ *    it never switches variants under a recording.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
+#include "twin_shared.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define E2BIG	7
+/* preempt_count() bits (include/linux/preempt.h): not in vmlinux.h. */
+#define SOFTIRQ_OFFSET	0x00000100U
+#define HARDIRQ_MASK	0x000f0000U
+#define NMI_MASK	0x00f00000U
+
+/* Set by twin.c before load. */
+const volatile __u32 frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
+const volatile __u32 filter_tgid;	/* 0: every task */
+const volatile __u32 with_tkread;	/* ttwu and tkread both loaded */
+
+/* Written by twin.c through the mmap'ed .bss. */
+__u32 recording;
+__u32 epoch;		/* bumped by each start, as clkstat_epoch */
+__u64 csw_t0;		/* timekeeping_notify() entry: clocksource_mutex
+			 * lets one switch run at a time */
+
+typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TM_N);
+	__type(key, __u32);
+	__type(value, twin_hist_t);
+} hists SEC(".maps");
+
+/* Wakeup to enqueue, as the module's ttwu_corr. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TWIN_PENDING_ENTRIES);
+	__type(key, __u64);
+	__type(value, struct twin_pending);
+} ttwu_pending SEC(".maps");
+
+/* Wakeup to first read, as the module's tkw_corr. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TWIN_PENDING_ENTRIES);
+	__type(key, __u64);
+	__type(value, struct twin_pending);
+} tkw_pending SEC(".maps");
+
+/* The per-CPU preempt count of x86 on 6.1 (pcpu_hot from 6.2 on). */
+extern const int __preempt_count __ksym;
+
+static __always_inline int rec_on(void)
+{
+	return *(volatile __u32 *)&recording;
+}
+
+static __always_inline __u32 cur_epoch(void)
+{
+	return *(volatile __u32 *)&epoch;
+}
+
+static __always_inline int selected(struct task_struct *p)
+{
+	return !filter_tgid || (__u32)BPF_CORE_READ(p, tgid) == filter_tgid;
+}
+
+static __always_inline __u32 task_cpu_of(struct task_struct *p)
+{
+	return BPF_CORE_READ(p, thread_info.cpu);
+}
+
+/* in_task(): not in an NMI, a hard IRQ or a softirq. */
+static __always_inline int in_task_ctx(void)
+{
+	const int *pc = bpf_this_cpu_ptr(&__preempt_count);
+
+	return !(*pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+}
+
+static __always_inline void count(__u32 metric, __u32 idx)
+{
+	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
+
+	if (h && idx < TWIN_MAX_COUNTERS)
+		__sync_fetch_and_add(&h->counter[idx], 1);
+}
+
+/*
+ * clkstat_record(): atomic adds, so that a program of ours nested on this
+ * CPU (an NMI) adds its sample whole; min and max with a bounded
+ * compare-and-swap loop for the same reason.
+ */
+static __always_inline void record(__u32 metric, __u64 v)
+{
+	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
+	__u32 k = frac_bits, slot;
+	__u64 old, prev, nv = ~v;
+	int i;
+
+	if (!h)
+		return;
+	slot = clkstat_value_to_slot(v, k);
+	if (slot >= CLKSTAT_NSLOTS_MAX)
+		return;
+	__sync_fetch_and_add(&h->slot[slot].count, 1);
+	__sync_fetch_and_add(&h->slot[slot].sum,
+			     v >> clkstat_slot_sum_shift(slot, k));
+	old = h->nmin;
+	for (i = 0; i < 4 && nv > old; i++) {
+		prev = __sync_val_compare_and_swap(&h->nmin, old, nv);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = h->max;
+	for (i = 0; i < 4 && v > old; i++) {
+		prev = __sync_val_compare_and_swap(&h->max, old, v);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
+/*
+ * Remember a pending wakeup.  The replaced, evicted and busy counters have
+ * the same indices on ttwu_enqueue and ttwu_tkread.
+ */
+static __always_inline void pending_put(void *map, __u64 key,
+					const struct twin_pending *v,
+					__u32 metric)
+{
+	struct twin_pending *old = bpf_map_lookup_elem(map, &key);
+	long err;
+
+	if (old && old->epoch == v->epoch)
+		count(metric, TC_REPLACED);
+	err = bpf_map_update_elem(map, &key, v, BPF_ANY);
+	if (err == -E2BIG)
+		count(metric, TC_EVICTED);
+	else if (err)
+		count(metric, TC_BUSY);
+}
+
+/*
+ * Fetch and forget a pending wakeup.  Return 1 when found, 0 when absent,
+ * -1 when it could not be deleted (a bucket lock held on this CPU): the
+ * caller counts busy, and must not record, or the entry would match again.
+ */
+static __always_inline int pending_take(void *map, __u64 key,
+					struct twin_pending *out)
+{
+	struct twin_pending *v = bpf_map_lookup_elem(map, &key);
+
+	if (!v)
+		return 0;
+	*out = *v;
+	return bpf_map_delete_elem(map, &key) ? -1 : 1;
+}
+
+/* A wakeup of p begins (after the state test, as ttwu_wakeup()). */
+static __always_inline void on_wakeup(struct task_struct *p)
+{
+	struct twin_pending v = { };
+
+	if (!rec_on() || !selected(p))
+		return;
+	v.ts = bpf_ktime_get_ns();
+	v.cpu = task_cpu_of(p);
+	v.epoch = cur_epoch();
+	if (with_tkread)
+		pending_put(&tkw_pending, (__u64)p, &v, TM_TKW);
+	count(TM_TTWU, TC_WAKEUPS);
+	pending_put(&ttwu_pending, (__u64)p, &v, TM_TTWU);
+}
+
+/* p is on its target CPU's runqueue: close its wakeup's interval. */
+static __always_inline void on_enqueue(struct task_struct *p)
+{
+	struct twin_pending v, *tk;
+	__u64 now, delta;
+	int r;
+
+	if (!rec_on() || !selected(p))
+		return;
+	now = bpf_ktime_get_ns();
+	if (with_tkread) {
+		/* clkstat_tkread_on_enqueue(), in place. */
+		tk = bpf_map_lookup_elem(&tkw_pending, &(__u64){ (__u64)p });
+		if (tk) {
+			tk->ts2 = now;
+			tk->migrated = task_cpu_of(p) != tk->cpu;
+		}
+	}
+	r = pending_take(&ttwu_pending, (__u64)p, &v);
+	if (r < 0) {
+		count(TM_TTWU, TC_BUSY);
+		return;
+	}
+	if (!r || v.epoch != cur_epoch()) {
+		count(TM_TTWU, TC_UNMATCHED);
+		return;
+	}
+	/* The fast clock may step back by a few ns across an update. */
+	delta = now > v.ts ? now - v.ts : 0;
+	record(TM_TTWU, delta);
+	if (task_cpu_of(p) != v.cpu) {
+		count(TM_TTWU, TC_MIGRATED);
+		record(TM_TTWU_MIG, delta);
+	} else {
+		record(TM_TTWU_LOC, delta);
+	}
+}
+
+/* current read the clock (tk_read() and tkw_first_read()). */
+static __always_inline void on_tkread(__u32 func)
+{
+	struct task_struct *p;
+	struct twin_pending v;
+	__u64 now, delta;
+	int r;
+
+	if (!rec_on() || !in_task_ctx())
+		return;
+	p = (struct task_struct *)bpf_get_current_task();
+	if (!selected(p))
+		return;
+	count(TM_TKREAD, func);
+	if (!with_tkread)
+		return;
+	r = pending_take(&tkw_pending, (__u64)p, &v);
+	if (!r)
+		return;
+	if (r < 0) {
+		count(TM_TKW, TKC_BUSY);
+		return;
+	}
+	if (v.epoch != cur_epoch()) {
+		count(TM_TKW, TKC_STALE);
+		return;
+	}
+	now = bpf_ktime_get_ns();
+	delta = now > v.ts ? now - v.ts : 0;
+	record(TM_TKW, delta);
+	if (v.migrated) {
+		count(TM_TKW, TKC_MIGRATED);
+		record(TM_TKW_MIG, delta);
+	} else {
+		record(TM_TKW_LOC, delta);
+	}
+	if (v.ts2)
+		record(TM_TKW_ENQ, now > v.ts2 ? now - v.ts2 : 0);
+	else
+		count(TM_TKW, TKC_NO_ENQUEUE);
+}
+
+static __always_inline void on_csw_enter(void)
+{
+	csw_t0 = bpf_ktime_get_ns();
+}
+
+static __always_inline void on_csw_exit(long ret)
+{
+	__u64 t0 = csw_t0, now = bpf_ktime_get_ns();
+
+	csw_t0 = 0;
+	if (!rec_on() || !t0)
+		return;
+	record(TM_CSSWITCH, now > t0 ? now - t0 : 0);
+	count(TM_CSSWITCH, CSC_SWITCHES);
+	if ((int)ret)
+		count(TM_CSSWITCH, CSC_FAILED);
+}
+
+/*
+ * try_to_wake_up(p, state, wake_flags): only calls that will wake p, the
+ * test of ttwu_state_match(), as the module's ttwu_on_wakeup().
+ */
+static __always_inline void on_ttwu(struct task_struct *p, unsigned int state)
+{
+	if (BPF_CORE_READ(p, __state) & state)
+		on_wakeup(p);
+}
+
+/* bpf-fentry */
+SEC("fentry/try_to_wake_up")
+int BPF_PROG(fe_ttwu, struct task_struct *p, unsigned int state)
+{
+	on_ttwu(p, state);
+	return 0;
+}
+
+SEC("fentry/ttwu_do_activate")
+int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p)
+{
+	on_enqueue(p);
+	return 0;
+}
+
+#define TK_PROGS(idx, fn)						\
+SEC("fentry/" #fn)							\
+int BPF_PROG(fe_tk_##fn)						\
+{									\
+	on_tkread(idx);							\
+	return 0;							\
+}									\
+SEC("kprobe/" #fn)							\
+int BPF_KPROBE(kp_tk_##fn)						\
+{									\
+	on_tkread(idx);							\
+	return 0;							\
+}
+
+TK_PROGS(TK_CLOCK_GETTIME, __x64_sys_clock_gettime)
+TK_PROGS(TK_KTIME_GET, ktime_get)
+TK_PROGS(TK_WITH_OFFSET, ktime_get_with_offset)
+TK_PROGS(TK_RAW, ktime_get_raw)
+TK_PROGS(TK_TS64, ktime_get_ts64)
+TK_PROGS(TK_REAL_TS64, ktime_get_real_ts64)
+TK_PROGS(TK_RAW_TS64, ktime_get_raw_ts64)
+
+SEC("fentry/timekeeping_notify")
+int BPF_PROG(fe_csw_enter, struct clocksource *cs)
+{
+	on_csw_enter();
+	return 0;
+}
+
+SEC("fexit/timekeeping_notify")
+int BPF_PROG(fe_csw_exit, struct clocksource *cs, int ret)
+{
+	on_csw_exit(ret);
+	return 0;
+}
+
+/* bpf-kprobe */
+SEC("kprobe/try_to_wake_up")
+int BPF_KPROBE(kp_ttwu, struct task_struct *p, unsigned int state)
+{
+	on_ttwu(p, state);
+	return 0;
+}
+
+SEC("kprobe/ttwu_do_activate")
+int BPF_KPROBE(kp_activate, struct rq *rq, struct task_struct *p)
+{
+	on_enqueue(p);
+	return 0;
+}
+
+SEC("kprobe/timekeeping_notify")
+int BPF_KPROBE(kp_csw_enter)
+{
+	on_csw_enter();
+	return 0;
+}
+
+SEC("kretprobe/timekeeping_notify")
+int BPF_KRETPROBE(kp_csw_exit, int ret)
+{
+	on_csw_exit(ret);
+	return 0;
+}
+
+/* bpf-tp: sched_waking fires once the state matched. */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(tp_waking, struct task_struct *p)
+{
+	on_wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(tp_wakeup, struct task_struct *p)
+{
+	on_enqueue(p);
+	return 0;
+}

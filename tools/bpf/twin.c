@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twin.c - loading, running and reading the BPF twin (twin.h) through its
+ * bpftool skeleton.
+ *
+ * libbpf explains its failures at length on stderr; a user of
+ * clkstat-report wants one line saying what is wrong and what to do.  Its
+ * messages are therefore kept quiet (shown as they come with
+ * CLKSTAT_BPF_DEBUG=1 in the environment) and every failure is reported
+ * by one line of ours naming the cause.  Whatever fails, the skeleton is
+ * destroyed, which closes every link, program and map the open made.
+ *
+ * Test hook: CLKSTAT_BPF_TARGET_OVERRIDE=func=other[,func2=other2] aims
+ * the programs hooking func at other instead (fentry: the attach target
+ * set before load; kprobe: the name attached to), so that the tests can
+ * check what a missing target function looks like.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "../report/status.h"
+#include "twin.h"
+#include "twin_model.h"
+#include "twin.skel.h"
+
+/* Which program runs which probe, in which variant, on which function. */
+struct twin_prog {
+	const char *prog;	/* the program's name in twin.bpf.c */
+	unsigned int probe;	/* TWIN_P_* */
+	enum twin_variant variant;
+	const char *func;	/* function or tracepoint */
+	int retprobe;
+};
+
+#define TK(fn)								\
+	{ "fe_tk_" #fn, TWIN_P_TKREAD, TV_FENTRY, #fn, 0 },		\
+	{ "kp_tk_" #fn, TWIN_P_TKREAD, TV_KPROBE, #fn, 0 }
+
+static const struct twin_prog twin_progs[] = {
+	{ "fe_ttwu", TWIN_P_TTWU, TV_FENTRY, "try_to_wake_up", 0 },
+	{ "fe_activate", TWIN_P_TTWU, TV_FENTRY, "ttwu_do_activate", 0 },
+	{ "kp_ttwu", TWIN_P_TTWU, TV_KPROBE, "try_to_wake_up", 0 },
+	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, "ttwu_do_activate", 0 },
+	{ "tp_waking", TWIN_P_TTWU, TV_TP, "sched_waking", 0 },
+	{ "tp_wakeup", TWIN_P_TTWU, TV_TP, "sched_wakeup", 0 },
+	TK(__x64_sys_clock_gettime),
+	TK(ktime_get),
+	TK(ktime_get_with_offset),
+	TK(ktime_get_raw),
+	TK(ktime_get_ts64),
+	TK(ktime_get_real_ts64),
+	TK(ktime_get_raw_ts64),
+	{ "fe_csw_enter", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 0 },
+	{ "fe_csw_exit", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 1 },
+	{ "kp_csw_enter", TWIN_P_CSSWITCH, TV_KPROBE, "timekeeping_notify", 0 },
+	{ "kp_csw_exit", TWIN_P_CSSWITCH, TV_KPROBE, "timekeeping_notify", 1 },
+};
+
+#define TWIN_NPROGS	(sizeof(twin_progs) / sizeof(twin_progs[0]))
+
+struct cr_twin {
+	struct twin_bpf *skel;
+	enum twin_variant variant;
+	unsigned int probes;
+	unsigned int frac_bits;
+	unsigned int ncpus;
+	int recording;
+	struct bpf_link *links[TWIN_NPROGS];
+	/* The kernel's recursion misses of ttwu's programs at start. */
+	uint64_t misses0;
+	char func[TWIN_NPROGS][64];	/* each program's target */
+};
+
+static int twin_print(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	static int debug = -1;
+
+	if (debug < 0)
+		debug = getenv("CLKSTAT_BPF_DEBUG") != NULL;
+	if (!debug || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+int cr_twin_is_variant(const char *name)
+{
+	return twin_variant_parse(name) >= 0;
+}
+
+/* The function a program hooks, after CLKSTAT_BPF_TARGET_OVERRIDE. */
+static void twin_target(const char *func, char *out, size_t len)
+{
+	const char *o = getenv("CLKSTAT_BPF_TARGET_OVERRIDE"), *p, *e;
+	size_t fl = strlen(func);
+
+	snprintf(out, len, "%s", func);
+	for (p = o; p && *p; p = e ? e + 1 : NULL) {
+		e = strchr(p, ',');
+		if (!strncmp(p, func, fl) && p[fl] == '=') {
+			snprintf(out, len, "%.*s", (int)((e ? e : p + strlen(p)) -
+							 (p + fl + 1)), p + fl + 1);
+			return;
+		}
+	}
+}
+
+static void twin_destroy(struct cr_twin *t)
+{
+	size_t i;
+
+	for (i = 0; i < TWIN_NPROGS; i++)
+		bpf_link__destroy(t->links[i]);
+	twin_bpf__destroy(t->skel);
+	free(t);
+}
+
+/* Is every target there, as the kernel's BTF says?  (fentry and tp_btf) */
+static int twin_check_targets(struct cr_twin *t, const struct btf *vmlinux)
+{
+	const char *vn = twin_variant_names[t->variant];
+	char tp[96];
+	size_t i;
+
+	for (i = 0; i < TWIN_NPROGS; i++) {
+		const struct twin_prog *p = &twin_progs[i];
+
+		if (p->variant != t->variant || !(p->probe & t->probes))
+			continue;
+		if (p->variant == TV_FENTRY &&
+		    btf__find_by_name_kind(vmlinux, t->func[i], BTF_KIND_FUNC) < 0) {
+			fprintf(stderr, "clkstat-report: %s: no function %s in the kernel's BTF to attach to\n",
+				vn, t->func[i]);
+			return CR_ERR;
+		}
+		snprintf(tp, sizeof(tp), "btf_trace_%s", t->func[i]);
+		if (p->variant == TV_TP &&
+		    btf__find_by_name_kind(vmlinux, tp, BTF_KIND_TYPEDEF) < 0) {
+			fprintf(stderr, "clkstat-report: %s: no tracepoint %s in the kernel\n",
+				vn, t->func[i]);
+			return CR_ERR;
+		}
+	}
+	return CR_OK;
+}
+
+/* Why attaching program i failed, in one line. */
+static int twin_attach_error(struct cr_twin *t, size_t i, int err)
+{
+	const char *vn = twin_variant_names[t->variant];
+
+	if (err == EPERM || err == EACCES) {
+		fprintf(stderr, "clkstat-report: %s: attaching to %s: permission denied (run as root)\n",
+			vn, t->func[i]);
+		return CR_PERM;
+	}
+	if (t->variant == TV_FENTRY && err == EBUSY) {
+		fprintf(stderr, "clkstat-report: bpf-fentry: %s already has a direct call (clkstat.ko's direct variant?): use bpf-kprobe or bpf-tp, or switch the module to another variant\n",
+			t->func[i]);
+		return CR_ERR;
+	}
+	if (t->variant == TV_KPROBE && (err == ENOENT || err == EINVAL)) {
+		fprintf(stderr, "clkstat-report: bpf-kprobe: cannot probe %s: no such function in the kernel (or not probeable)\n",
+			t->func[i]);
+		return CR_ERR;
+	}
+	fprintf(stderr, "clkstat-report: %s: cannot attach to %s: %s\n", vn,
+		t->func[i], strerror(err));
+	return CR_ERR;
+}
+
+static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
+{
+	const char *vn = twin_variant_names[t->variant];
+	struct bpf_program *prog;
+	size_t i;
+	int err;
+
+	t->skel = twin_bpf__open();
+	if (!t->skel) {
+		fprintf(stderr, "clkstat-report: %s: cannot open the BPF object: %s\n",
+			vn, strerror(errno));
+		return CR_ERR;
+	}
+	t->skel->rodata->frac_bits = cfg->frac_bits;
+	t->skel->rodata->filter_tgid = cfg->tgid;
+	t->skel->rodata->with_tkread =
+		twin_metric_enabled(t->probes, TM_TKW);
+	for (i = 0; i < TWIN_NPROGS; i++) {
+		const struct twin_prog *p = &twin_progs[i];
+		int want = p->variant == t->variant && (p->probe & t->probes);
+
+		prog = bpf_object__find_program_by_name(t->skel->obj, p->prog);
+		if (!prog) {
+			fprintf(stderr, "clkstat-report: %s: program %s missing from the BPF object (a build problem)\n",
+				vn, p->prog);
+			return CR_ERR;
+		}
+		bpf_program__set_autoload(prog, want);
+		if (want && p->variant == TV_FENTRY &&
+		    strcmp(t->func[i], p->func) &&
+		    bpf_program__set_attach_target(prog, 0, t->func[i])) {
+			fprintf(stderr, "clkstat-report: %s: cannot aim at %s\n",
+				vn, t->func[i]);
+			return CR_ERR;
+		}
+	}
+	err = twin_bpf__load(t->skel);
+	if (err) {
+		if (err == -EPERM || err == -EACCES) {
+			fprintf(stderr, "clkstat-report: %s: permission denied loading BPF programs (run as root: CAP_BPF and CAP_PERFMON)\n",
+				vn);
+			return CR_PERM;
+		}
+		fprintf(stderr, "clkstat-report: %s: the kernel refused the BPF programs: %s (CLKSTAT_BPF_DEBUG=1 shows libbpf's log)\n",
+			vn, strerror(-err));
+		return CR_ERR;
+	}
+	for (i = 0; i < TWIN_NPROGS; i++) {
+		const struct twin_prog *p = &twin_progs[i];
+
+		if (p->variant != t->variant || !(p->probe & t->probes))
+			continue;
+		prog = bpf_object__find_program_by_name(t->skel->obj, p->prog);
+		if (p->variant == TV_KPROBE)
+			t->links[i] = bpf_program__attach_kprobe(prog,
+								 p->retprobe,
+								 t->func[i]);
+		else
+			t->links[i] = bpf_program__attach(prog);
+		if (!t->links[i])
+			return twin_attach_error(t, i, errno);
+	}
+	return CR_OK;
+}
+
+int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
+{
+	struct cr_twin *t;
+	struct btf *vmlinux;
+	int v, st, n;
+	size_t i;
+
+	*out = NULL;
+	libbpf_set_print(twin_print);
+	v = twin_variant_parse(cfg->variant);
+	if (v < 0) {
+		fprintf(stderr, "clkstat-report: '%s' is not a BPF variant (bpf-kprobe, bpf-fentry, bpf-tp)\n",
+			cfg->variant ? cfg->variant : "");
+		return CR_USAGE;
+	}
+	if (cfg->frac_bits > CLKSTAT_FRAC_BITS_MAX) {
+		fprintf(stderr, "clkstat-report: %s: frac_bits %u: at most %u\n",
+			cfg->variant, cfg->frac_bits, CLKSTAT_FRAC_BITS_MAX);
+		return CR_USAGE;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		fprintf(stderr, "clkstat-report: out of memory\n");
+		return CR_ERR;
+	}
+	t->variant = v;
+	t->frac_bits = cfg->frac_bits;
+	if (twin_probes_parse(v, cfg->probes, &t->probes)) {
+		free(t);
+		return CR_USAGE;
+	}
+	for (i = 0; i < TWIN_NPROGS; i++)
+		twin_target(twin_progs[i].func, t->func[i], sizeof(t->func[i]));
+	n = libbpf_num_possible_cpus();
+	if (n <= 0) {
+		fprintf(stderr, "clkstat-report: %s: cannot count the possible CPUs\n",
+			cfg->variant);
+		free(t);
+		return CR_ERR;
+	}
+	t->ncpus = n;
+	/* CO-RE, fentry and tp_btf all need the kernel's own BTF. */
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		fprintf(stderr, "clkstat-report: %s: no kernel BTF (/sys/kernel/btf/vmlinux missing or unreadable): the twin needs a kernel built with CONFIG_DEBUG_INFO_BTF\n",
+			cfg->variant);
+		free(t);
+		return CR_ERR;
+	}
+	st = twin_check_targets(t, vmlinux);
+	btf__free(vmlinux);
+	if (!st)
+		st = twin_load_attach(t, cfg);
+	if (st) {
+		twin_destroy(t);
+		return st;
+	}
+	*out = t;
+	return CR_OK;
+}
+
+/* The kernel's recursion misses of ttwu's programs (fentry, tp_btf). */
+static uint64_t twin_misses(struct cr_twin *t)
+{
+	struct bpf_prog_info info;
+	uint32_t len;
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < TWIN_NPROGS; i++) {
+		if (!t->links[i] || twin_progs[i].probe != TWIN_P_TTWU)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(
+			bpf_object__find_program_by_name(t->skel->obj,
+							 twin_progs[i].prog)),
+			&info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
+/* Empty a pending-wakeup hash map (recording is off). */
+static int twin_clear_hash(struct bpf_map *m)
+{
+	uint64_t key, next;
+
+	while (!bpf_map__get_next_key(m, NULL, &next, sizeof(next))) {
+		key = next;
+		if (bpf_map__delete_elem(m, &key, sizeof(key), 0) &&
+		    errno != ENOENT)
+			return -1;
+	}
+	return 0;
+}
+
+int cr_twin_start(struct cr_twin *t)
+{
+	size_t sz = TWIN_HIST_STRIDE * t->ncpus;
+	void *zero = calloc(1, sz);
+	uint32_t k;
+	int err = !zero;
+
+	t->skel->bss->recording = 0;
+	for (k = 0; !err && k < TM_N; k++)
+		err = bpf_map__update_elem(t->skel->maps.hists, &k, sizeof(k),
+					   zero, sz, 0);
+	free(zero);
+	if (!err)
+		err = twin_clear_hash(t->skel->maps.ttwu_pending) ||
+		      twin_clear_hash(t->skel->maps.tkw_pending);
+	if (err) {
+		fprintf(stderr, "clkstat-report: %s: cannot reset the maps: %s\n",
+			twin_variant_names[t->variant], strerror(errno));
+		return CR_ERR;
+	}
+	t->misses0 = twin_misses(t);
+	t->skel->bss->csw_t0 = 0;
+	/* A wakeup pending from before is now of an old epoch. */
+	__atomic_add_fetch(&t->skel->bss->epoch, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&t->skel->bss->recording, 1, __ATOMIC_SEQ_CST);
+	t->recording = 1;
+	return CR_OK;
+}
+
+int cr_twin_stop(struct cr_twin *t)
+{
+	__atomic_store_n(&t->skel->bss->recording, 0, __ATOMIC_SEQ_CST);
+	t->recording = 0;
+	return CR_OK;
+}
+
+int cr_twin_read(struct cr_twin *t, struct cr_run *run)
+{
+	const char *vn = twin_variant_names[t->variant];
+	size_t sz = TWIN_HIST_STRIDE * t->ncpus;
+	void *buf = malloc(sz);
+	struct cr_metric *m;
+	uint32_t k;
+
+	if (!buf)
+		goto nomem;
+	for (k = 0; k < TM_N; k++) {
+		if (!twin_metric_enabled(t->probes, k))
+			continue;
+		if (bpf_map__lookup_elem(t->skel->maps.hists, &k, sizeof(k),
+					 buf, sz, 0)) {
+			fprintf(stderr, "clkstat-report: %s: reading %s: %s\n",
+				vn, twin_metric_names[k], strerror(errno));
+			free(buf);
+			return CR_ERR;
+		}
+		m = cr_run_add_metric(run);
+		if (!m || twin_fill_metric(m, k, vn, t->frac_bits,
+					   t->recording, buf, t->ncpus))
+			goto nomem;
+		/*
+		 * A program the kernel skipped because another of ours was
+		 * running on that CPU: a wakeup or enqueue not seen, as the
+		 * module's busy entry.
+		 */
+		if (k == TM_TTWU)
+			m->counters[TC_BUSY].value += twin_misses(t) - t->misses0;
+	}
+	free(buf);
+	return CR_OK;
+nomem:
+	free(buf);
+	fprintf(stderr, "clkstat-report: %s: out of memory\n", vn);
+	return CR_ERR;
+}
+
+void cr_twin_close(struct cr_twin *t)
+{
+	if (t)
+		twin_destroy(t);
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twin_model.c - the BPF twin's kernel-free logic (twin_model.h): names,
+ * configuration checks, and the conversion of map values to the model.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
+#include "twin_model.h"
+
+const char *const twin_variant_names[TV_N] = {
+	[TV_KPROBE] = "bpf-kprobe",
+	[TV_FENTRY] = "bpf-fentry",
+	[TV_TP] = "bpf-tp",
+};
+
+/* The module's metric names (probe_ttwu.c, probe_tkread.c, ...). */
+const char *const twin_metric_names[TM_N] = {
+	[TM_TTWU] = "ttwu_enqueue",
+	[TM_TTWU_MIG] = "ttwu_enqueue_migrated",
+	[TM_TTWU_LOC] = "ttwu_enqueue_local",
+	[TM_TKREAD] = "tkread",
+	[TM_TKW] = "ttwu_tkread",
+	[TM_TKW_MIG] = "ttwu_tkread_migrated",
+	[TM_TKW_LOC] = "ttwu_tkread_local",
+	[TM_TKW_ENQ] = "enqueue_tkread",
+	[TM_CSSWITCH] = "csswitch",
+};
+
+static const char *const ttwu_counters[TC_N] = {
+	[TC_WAKEUPS] = "wakeups", [TC_MIGRATED] = "migrated",
+	[TC_UNMATCHED] = "unmatched", [TC_REPLACED] = "replaced",
+	[TC_EVICTED] = "evicted", [TC_BUSY] = "busy",
+	[TC_SWITCH_LOST] = "switch_lost",
+};
+
+static const char *const tkw_counters[TKC_N] = {
+	[TKC_MIGRATED] = "migrated", [TKC_NO_ENQUEUE] = "no_enqueue",
+	[TKC_STALE] = "stale", [TKC_REPLACED] = "replaced",
+	[TKC_EVICTED] = "evicted", [TKC_BUSY] = "busy",
+	[TKC_SWITCH_LOST] = "switch_lost",
+};
+
+static const char *const tk_counters[TK_NFUNCS] = {
+	[TK_CLOCK_GETTIME] = "__x64_sys_clock_gettime",
+	[TK_KTIME_GET] = "ktime_get",
+	[TK_WITH_OFFSET] = "ktime_get_with_offset",
+	[TK_RAW] = "ktime_get_raw",
+	[TK_TS64] = "ktime_get_ts64",
+	[TK_REAL_TS64] = "ktime_get_real_ts64",
+	[TK_RAW_TS64] = "ktime_get_raw_ts64",
+};
+
+static const char *const csw_counters[CSC_N] = {
+	[CSC_SWITCHES] = "switches", [CSC_FAILED] = "failed",
+};
+
+int twin_variant_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < TV_N; i++)
+		if (name && !strcmp(name, twin_variant_names[i]))
+			return i;
+	return -1;
+}
+
+int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
+{
+	static const char *const names[] = { "ttwu", "tkread", "csswitch" };
+	const char *p = list, *e;
+	size_t len, i;
+
+	*mask = 0;
+	while (p && *p) {
+		e = strchr(p, ',');
+		len = e ? (size_t)(e - p) : strlen(p);
+		for (i = 0; i < 3; i++)
+			if (len == strlen(names[i]) && !strncmp(p, names[i], len))
+				break;
+		if (i == 3) {
+			fprintf(stderr, "clkstat-report: %s: probe '%.*s': the BPF twin has ttwu, tkread and csswitch\n",
+				twin_variant_names[v], (int)len, p);
+			return -1;
+		}
+		*mask |= 1U << i;
+		p = e ? e + 1 : NULL;
+	}
+	if (!*mask) {
+		fprintf(stderr, "clkstat-report: %s: no probe given\n",
+			twin_variant_names[v]);
+		return -1;
+	}
+	if (v == TV_TP && (*mask & ~TWIN_P_TTWU)) {
+		fprintf(stderr, "clkstat-report: bpf-tp: probe %s cannot run there: the kernel has no tracepoint for it (use bpf-fentry or bpf-kprobe)\n",
+			*mask & TWIN_P_TKREAD ? "tkread" : "csswitch");
+		return -1;
+	}
+	return 0;
+}
+
+int twin_metric_enabled(unsigned int mask, unsigned int m)
+{
+	switch (m) {
+	case TM_TTWU:
+	case TM_TTWU_MIG:
+	case TM_TTWU_LOC:
+		return !!(mask & TWIN_P_TTWU);
+	case TM_TKREAD:
+		return !!(mask & TWIN_P_TKREAD);
+	case TM_TKW:
+	case TM_TKW_MIG:
+	case TM_TKW_LOC:
+	case TM_TKW_ENQ:
+		/* As the module: the pairs need wakeups from ttwu. */
+		return (mask & (TWIN_P_TTWU | TWIN_P_TKREAD)) ==
+		       (TWIN_P_TTWU | TWIN_P_TKREAD);
+	case TM_CSSWITCH:
+		return !!(mask & TWIN_P_CSSWITCH);
+	}
+	return 0;
+}
+
+const char *const *twin_counter_names(unsigned int m, unsigned int *n)
+{
+	switch (m) {
+	case TM_TTWU:
+		*n = TC_N;
+		return ttwu_counters;
+	case TM_TKREAD:
+		*n = TK_NFUNCS;
+		return tk_counters;
+	case TM_TKW:
+		*n = TKC_N;
+		return tkw_counters;
+	case TM_CSSWITCH:
+		*n = CSC_N;
+		return csw_counters;
+	}
+	*n = 0;
+	return NULL;
+}
+
+/* Append h's non-empty slots to out, ascending; 0 or -ENOMEM. */
+static int twin_hist_slots(struct cr_hist *out, const twin_hist_t *h,
+			   unsigned int nslots)
+{
+	unsigned int s, n = 0;
+
+	for (s = 0; s < nslots; s++)
+		n += h->slot[s].count != 0;
+	if (!n)
+		return 0;
+	out->slots = calloc(n, sizeof(*out->slots));
+	if (!out->slots)
+		return -ENOMEM;
+	for (s = 0; s < nslots; s++) {
+		if (!h->slot[s].count)
+			continue;
+		out->slots[out->nslots++] = (struct cr_slot){
+			.slot = s, .count = h->slot[s].count,
+			.sum = h->slot[s].sum,
+		};
+	}
+	return 0;
+}
+
+int twin_fill_metric(struct cr_metric *m, unsigned int idx,
+		     const char *variant, unsigned int frac_bits, int recording,
+		     const void *percpu, unsigned int ncpus)
+{
+	unsigned int nslots = CLKSTAT_NSLOTS(frac_bits), nc, c, i, s;
+	const char *const *names = twin_counter_names(idx, &nc);
+	twin_hist_t *sum;
+	int err = 0;
+
+	snprintf(m->name, sizeof(m->name), "%s", twin_metric_names[idx]);
+	snprintf(m->variant, sizeof(m->variant), "%s", variant);
+	m->frac_bits = frac_bits;
+	m->recording = recording;
+	m->ncounters = nc;
+	for (i = 0; i < nc; i++)
+		snprintf(m->counters[i].name, CR_NAME_MAX, "%s", names[i]);
+	m->total = (struct cr_hist){ .cpu = CR_CPU_ALL, .min = UINT64_MAX };
+	sum = calloc(1, sizeof(*sum));
+	m->cpus = calloc(ncpus ? ncpus : 1, sizeof(*m->cpus));
+	if (!sum || !m->cpus) {
+		free(sum);
+		return -ENOMEM;
+	}
+	for (c = 0; c < ncpus && !err; c++) {
+		const twin_hist_t *h = (const void *)((const char *)percpu +
+						      c * TWIN_HIST_STRIDE);
+		struct cr_hist *ch;
+		uint64_t n = 0;
+
+		for (i = 0; i < nc; i++)
+			m->counters[i].value += h->counter[i];
+		for (s = 0; s < nslots; s++) {
+			n += h->slot[s].count;
+			sum->slot[s].count += h->slot[s].count;
+			sum->slot[s].sum += h->slot[s].sum;
+		}
+		if (!n)
+			continue;
+		/* nmin is ~min: zeroed memory reads as "no sample". */
+		ch = &m->cpus[m->ncpus++];
+		*ch = (struct cr_hist){ .cpu = c, .min = ~h->nmin,
+					.max = h->max };
+		if (ch->min < m->total.min)
+			m->total.min = ch->min;
+		if (ch->max > m->total.max)
+			m->total.max = ch->max;
+		err = twin_hist_slots(ch, h, nslots);
+	}
+	if (!err)
+		err = twin_hist_slots(&m->total, sum, nslots);
+	free(sum);
+	return err;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * twin_model.h - the BPF twin's logic that needs no kernel: which variants
+ * and probes exist, which metrics a configuration has, and turning the
+ * per-CPU map values read from the kernel into clkstat-report's model.
+ * Unit-tested in tools/tests/twin_test.c.
+ */
+#ifndef CLKSTAT_BPF_TWIN_MODEL_H
+#define CLKSTAT_BPF_TWIN_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
+#include "../report/model.h"
+#include "twin_shared.h"
+
+/* Probe bits of a configuration. */
+#define TWIN_P_TTWU	1U
+#define TWIN_P_TKREAD	2U
+#define TWIN_P_CSSWITCH	4U
+
+enum twin_variant { TV_KPROBE, TV_FENTRY, TV_TP, TV_N };
+
+extern const char *const twin_variant_names[TV_N];
+extern const char *const twin_metric_names[TM_N];
+
+/* The variant's index, or -1. */
+int twin_variant_parse(const char *name);
+
+/*
+ * Parse a comma list of probes for a variant into TWIN_P_* bits.  Print
+ * one line and return -1 on an unknown probe, an empty list, or a probe
+ * the variant cannot run (bpf-tp: ttwu only).
+ */
+int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask);
+
+/* Non-zero when metric m exists under probe mask. */
+int twin_metric_enabled(unsigned int mask, unsigned int m);
+
+/* The counter names of metric m; *n gets their number (0: none). */
+const char *const *twin_counter_names(unsigned int m, unsigned int *n);
+
+typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
+
+/* Bytes between two CPUs' values in a per-CPU map lookup. */
+#define TWIN_HIST_STRIDE	((sizeof(twin_hist_t) + 7) & ~(size_t)7)
+
+/*
+ * Fill m (zeroed by the caller) with metric idx of variant: ncpus values
+ * TWIN_HIST_STRIDE apart, as a lookup in the per-CPU hists map returns
+ * them.  The all-CPU histogram sums them; cpus[] keeps the CPUs with
+ * samples; counters are summed.  Return 0 or -ENOMEM (m then freeable).
+ */
+int twin_fill_metric(struct cr_metric *m, unsigned int idx,
+		     const char *variant, unsigned int frac_bits, int recording,
+		     const void *percpu, unsigned int ncpus);
+
+#endif
