@@ -94,7 +94,7 @@ int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
 		return -1;
 	}
 	if (v == TV_TP && (*mask & ~TWIN_P_TTWU)) {
-		fprintf(stderr, "clkstat-report: bpf-tp: probe %s cannot run there: the kernel has no tracepoint for it (use bpf-fentry or bpf-kprobe)\n",
+		fprintf(stderr, "clkstat-report: bpf-tp: probe %s cannot run there: the kernel has no tracepoint for it (use bpf-fentry or bpf-kprobe, or --probes ttwu)\n",
 			*mask & TWIN_P_TKREAD ? "tkread" : "csswitch");
 		return -1;
 	}

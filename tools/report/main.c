@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
 #include "compare.h"
 #include "nl.h"
 #include "record.h"
@@ -37,6 +38,7 @@ struct cr_args {
 	struct cr_record_opts record;
 	struct cr_compare_opts compare;
 	int duration_set;
+	int bpf_opts;			/* one of record's twin options */
 	char **rest;			/* ctrl's arguments */
 	int nrest;
 };
@@ -62,7 +64,12 @@ static int usage(FILE *f)
 		"  -o, --output FILE   record: the snapshot to write (default clkstat.json)\n"
 		"      --runs N        record: number of runs (default 1)\n"
 		"      --duration S    record: seconds per run without COMMAND (default 1)\n"
-		"      --variants A,B  record: variants alternated run by run\n"
+		"      --variants A,B  record: variants alternated run by run (module\n"
+		"                      variants and the BPF twin's bpf-kprobe, bpf-fentry, bpf-tp)\n"
+		"      --probes LIST   record, bpf-*: the twin's probes (default: the module's)\n"
+		"      --frac-bits K   record, bpf-*: the twin's frac_bits (default: the module's)\n"
+		"      --keep-module   record, bpf-*: leave the module attached during twin runs\n"
+		"      --workload-only record, bpf-*: the twin sees only COMMAND's own tasks\n"
 		"  -q, --quiet         record: no progress line\n"
 		"      --compare V     bootstrap comparison of variant V against the base\n"
 		"      --base V        compare: the base variant (default: the other one)\n"
@@ -84,7 +91,8 @@ static int bad_number(const char *opt, const char *v)
 
 enum { O_JSON = 256, O_CSV, O_FORMAT, O_PER_CPU, O_METRIC, O_NO_HIST,
 	O_RUNS, O_DURATION, O_VARIANTS, O_RUN, O_COMPARE, O_BASE, O_UNIT,
-	O_RESAMPLES, O_SEED, O_LEVEL, O_THRESHOLD };
+	O_RESAMPLES, O_SEED, O_LEVEL, O_THRESHOLD, O_PROBES, O_FRAC_BITS,
+	O_KEEP_MODULE, O_WORKLOAD_ONLY };
 
 static int parse_args(int argc, char **argv, struct cr_args *a)
 {
@@ -108,6 +116,10 @@ static int parse_args(int argc, char **argv, struct cr_args *a)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "threshold", required_argument, NULL, O_THRESHOLD },
+		{ "probes", required_argument, NULL, O_PROBES },
+		{ "frac-bits", required_argument, NULL, O_FRAC_BITS },
+		{ "keep-module", no_argument, NULL, O_KEEP_MODULE },
+		{ "workload-only", no_argument, NULL, O_WORKLOAD_ONLY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -192,6 +204,27 @@ static int parse_args(int argc, char **argv, struct cr_args *a)
 			break;
 		case 'q':
 			a->record.quiet = 1;
+			break;
+		case O_PROBES:
+			a->record.probes = optarg;
+			a->bpf_opts = 1;
+			break;
+		case O_FRAC_BITS:
+			errno = 0;
+			ul = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-' ||
+			    ul > CLKSTAT_FRAC_BITS_MAX)
+				return bad_number("--frac-bits (0 to 5)", optarg);
+			a->record.frac_bits = ul;
+			a->bpf_opts = 1;
+			break;
+		case O_KEEP_MODULE:
+			a->record.keep_module = 1;
+			a->bpf_opts = 1;
+			break;
+		case O_WORKLOAD_ONLY:
+			a->record.workload_only = 1;
+			a->bpf_opts = 1;
 			break;
 		case O_COMPARE:
 			a->compare.variant = optarg;
@@ -315,6 +348,10 @@ static int check_args(struct cr_args *a)
 	else {
 		fprintf(stderr, "clkstat-report: --format '%s': text, json, csv or openmetrics\n",
 			a->format);
+		return CR_USAGE;
+	}
+	if (a->bpf_opts && strcmp(a->cmd, "record")) {
+		fprintf(stderr, "clkstat-report: --probes, --frac-bits, --keep-module and --workload-only are record's\n");
 		return CR_USAGE;
 	}
 	if (!strcmp(a->cmd, "record") && a->record.command && a->duration_set) {
@@ -510,7 +547,7 @@ int main(int argc, char **argv)
 		.format = "text",
 		.run = -1,
 		.record = { .output = "clkstat.json", .runs = 1,
-			    .duration = 1.0 },
+			    .duration = 1.0, .frac_bits = -1 },
 		.compare = { .level = 0.95, .resamples = 10000, .seed = 1 },
 	};
 	int st;

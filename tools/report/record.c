@@ -8,8 +8,17 @@
  * metric of that variant over netlink.  The runs and the machine's
  * metadata go to one snapshot file, written atomically at the end.  The
  * variant and recording state found at the start are restored.
+ *
+ * A bpf-* variant is a run of the BPF twin (tools/bpf/twin.h) instead:
+ * the module, if loaded, is switched to its variant "off" for the run
+ * (unless --keep-module), the twin is loaded with the module's probes,
+ * frac_bits and tgid filter (or --probes, --frac-bits), started, the
+ * workload run, the twin stopped, read into the run and unloaded.  With
+ * every variant a bpf-* one, the module need not be loaded at all.
  */
+#define _GNU_SOURCE		/* pipe2() */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -18,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "../bpf/twin.h"
+#include "../bpf/twin_model.h"
 #include "meta.h"
 #include "nl.h"
 #include "record.h"
@@ -87,21 +98,11 @@ static void cr_sleep(double d)
 		;
 }
 
-/*
- * Run the workload; *status gets its exit status (128 + signal when it was
- * killed).  Return: CR_OK, or CR_WORKLOAD when it cannot be started.
- */
-static int cr_run_command(char **argv, int *status)
+/* Wait for pid; *status as cr_run_command() says. */
+static int cr_wait(pid_t pid, int *status)
 {
-	pid_t pid;
-	int err, ws;
+	int ws;
 
-	err = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
-	if (err) {
-		fprintf(stderr, "clkstat-report: record: cannot run '%s': %s\n",
-			argv[0], strerror(err));
-		return CR_WORKLOAD;
-	}
 	while (waitpid(pid, &ws, 0) < 0) {
 		if (errno != EINTR) {
 			fprintf(stderr, "clkstat-report: record: waitpid: %s\n",
@@ -111,6 +112,105 @@ static int cr_run_command(char **argv, int *status)
 	}
 	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	return CR_OK;
+}
+
+/*
+ * Run the workload; *status gets its exit status (128 + signal when it was
+ * killed).  Return: CR_OK, or CR_WORKLOAD when it cannot be started.
+ */
+static int cr_run_command(char **argv, int *status)
+{
+	pid_t pid;
+	int err;
+
+	err = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	if (err) {
+		fprintf(stderr, "clkstat-report: record: cannot run '%s': %s\n",
+			argv[0], strerror(err));
+		return CR_WORKLOAD;
+	}
+	return cr_wait(pid, status);
+}
+
+/*
+ * A workload forked but held before exec until cr_gate_go(), so that its
+ * pid is known before it runs (--workload-only: the twin's tgid filter).
+ */
+struct cr_gate {
+	pid_t pid;
+	int go;		/* closing it without a byte: give up */
+	int ex;		/* the child's errno if exec failed */
+};
+
+static int cr_gate_fork(char **argv, struct cr_gate *g)
+{
+	int go[2], ex[2], e;
+	char c;
+
+	if (pipe2(go, O_CLOEXEC))
+		goto fail;
+	if (pipe2(ex, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		goto fail;
+	}
+	g->pid = fork();
+	if (g->pid == 0) {
+		close(go[1]);
+		close(ex[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(ex[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ex[1]);
+	if (g->pid < 0) {
+		close(go[1]);
+		close(ex[0]);
+		goto fail;
+	}
+	g->go = go[1];
+	g->ex = ex[0];
+	return CR_OK;
+fail:
+	fprintf(stderr, "clkstat-report: record: cannot start '%s': %s\n",
+		argv[0], strerror(errno));
+	return CR_WORKLOAD;
+}
+
+/* Let it run and wait for it; as cr_run_command(). */
+static int cr_gate_go(struct cr_gate *g, const char *name, int *status)
+{
+	int e, st;
+	ssize_t n;
+
+	n = write(g->go, "x", 1);
+	close(g->go);
+	if (n == 1) {
+		while ((n = read(g->ex, &e, sizeof(e))) < 0 && errno == EINTR)
+			;
+	}
+	close(g->ex);
+	st = cr_wait(g->pid, status);
+	if (n == sizeof(e)) {
+		fprintf(stderr, "clkstat-report: record: cannot run '%s': %s\n",
+			name, strerror(e));
+		return CR_WORKLOAD;
+	}
+	return st;
+}
+
+static void cr_gate_abort(struct cr_gate *g)
+{
+	int status;
+
+	close(g->go);
+	close(g->ex);
+	cr_wait(g->pid, &status);
 }
 
 /* Keep only the metrics of variant v (the dump has every variant's). */
@@ -138,12 +238,16 @@ static uint64_t cr_run_samples(const struct cr_run *r)
 	return n;
 }
 
+static int cr_add_run(struct cr_snapshot *s, struct cr_run *tmp,
+		      const char *variant, int64_t start, int64_t end,
+		      int status, int *workload_failed);
+
 /* One run into s: the variant, the window, the read-back. */
 static int cr_record_run(struct cr_nl *nl, const struct cr_record_opts *o,
 			 struct cr_snapshot *s, const char *variant,
 			 int *workload_failed)
 {
-	struct cr_run *r, tmp = { .exit_status = -1 };
+	struct cr_run tmp = { .exit_status = -1 };
 	int st, status = -1;
 	int64_t start, end;
 
@@ -172,20 +276,136 @@ static int cr_record_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	if (st)
 		return st;
 	cr_keep_variant(&tmp, variant);
-	r = cr_snapshot_add_run(s);
+	return cr_add_run(s, &tmp, variant, start, end, status,
+			  workload_failed);
+}
+
+/* Move tmp's metrics into a new run of s. */
+static int cr_add_run(struct cr_snapshot *s, struct cr_run *tmp,
+		      const char *variant, int64_t start, int64_t end,
+		      int status, int *workload_failed)
+{
+	struct cr_run *r = cr_snapshot_add_run(s);
+
 	if (!r) {
-		cr_run_free(&tmp);
+		cr_run_free(tmp);
 		fprintf(stderr, "clkstat-report: record: out of memory\n");
 		return CR_ERR;
 	}
-	r->nmetrics = tmp.nmetrics;
-	r->metrics = tmp.metrics;
+	r->nmetrics = tmp->nmetrics;
+	r->metrics = tmp->metrics;
 	snprintf(r->variant, sizeof(r->variant), "%s", variant);
 	r->start_ns = start;
 	r->end_ns = end;
 	r->exit_status = status;
 	if (status > 0)
 		*workload_failed = 1;
+	return CR_OK;
+}
+
+/* One run of the BPF twin into s (see the top of the file). */
+static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
+			     struct cr_snapshot *s,
+			     const struct cr_twin_cfg *base,
+			     const char *variant, int *workload_failed)
+{
+	struct cr_twin_cfg cfg = *base;
+	struct cr_run tmp = { .exit_status = -1 };
+	struct cr_gate gate = { .pid = -1 };
+	struct cr_twin *t;
+	int st = CR_OK, status = -1, gated;
+	int64_t start, end;
+
+	/* A stopped clkstat hook still costs its dispatch: none at all. */
+	if (nl && !o->keep_module)
+		st = cr_nl_ctrl(nl, "variant", "off");
+	if (st)
+		return st;
+	gated = o->command && o->workload_only;
+	if (gated) {
+		st = cr_gate_fork(o->command, &gate);
+		if (st)
+			return st;
+		cfg.tgid = gate.pid;
+	}
+	cfg.variant = variant;
+	st = cr_twin_open(&cfg, &t);
+	if (!st)
+		st = cr_twin_start(t);
+	if (st) {
+		if (gated)
+			cr_gate_abort(&gate);
+		cr_twin_close(t);
+		return st;
+	}
+	start = cr_now_ns();
+	if (gated)
+		st = cr_gate_go(&gate, o->command[0], &status);
+	else if (o->command)
+		st = cr_run_command(o->command, &status);
+	else
+		cr_sleep(o->duration);
+	end = cr_now_ns();
+	cr_twin_stop(t);
+	if (!st)
+		st = cr_twin_read(t, &tmp);
+	cr_twin_close(t);
+	if (st) {
+		cr_run_free(&tmp);
+		return st;
+	}
+	return cr_add_run(s, &tmp, variant, start, end, status,
+			  workload_failed);
+}
+
+/*
+ * The twin's configuration: --probes, else the module's probes that the
+ * twin has, else ttwu,tkread; --frac-bits, else the module's, else the
+ * default; the module's tgid filter.  Every bpf-* variant of names must
+ * accept it.
+ */
+static int cr_twin_config(const struct cr_record_opts *o,
+			  const struct cr_info *info, char names[][CR_VARIANT_MAX],
+			  unsigned int nv, char *buf, size_t len,
+			  struct cr_twin_cfg *cfg)
+{
+	static const char *const have[] = { "ttwu", "tkread", "csswitch" };
+	unsigned int i, mask;
+	size_t j;
+	int v;
+
+	*cfg = (struct cr_twin_cfg){ .frac_bits = CLKSTAT_FRAC_BITS_DEFAULT };
+	snprintf(buf, len, "%s", o->probes ? o->probes : "ttwu,tkread");
+	if (!o->probes && info) {
+		buf[0] = '\0';
+		for (j = 0; j < 3; j++) {
+			/* info->probes is a comma list; match whole names. */
+			char pat[40], list[160];
+
+			snprintf(pat, sizeof(pat), ",%s,", have[j]);
+			snprintf(list, sizeof(list), ",%s,", info->probes);
+			if (strstr(list, pat))
+				snprintf(buf + strlen(buf), len - strlen(buf),
+					 "%s%s", buf[0] ? "," : "", have[j]);
+		}
+		if (!buf[0]) {
+			fprintf(stderr, "clkstat-report: record: the module's probes (%s) include none the BPF twin has (ttwu, tkread, csswitch): give --probes\n",
+				info->probes);
+			return CR_USAGE;
+		}
+	}
+	cfg->probes = buf;
+	if (o->frac_bits >= 0)
+		cfg->frac_bits = o->frac_bits;
+	else if (info)
+		cfg->frac_bits = info->frac_bits;
+	if (info)
+		cfg->tgid = info->tgid;
+	for (i = 0; i < nv; i++) {
+		v = twin_variant_parse(names[i]);
+		if (v >= 0 && twin_probes_parse(v, cfg->probes, &mask))
+			return CR_USAGE;
+	}
 	return CR_OK;
 }
 
@@ -205,34 +425,67 @@ static char *cr_join(char **argv)
 	return s;
 }
 
+/* Is every variant a bpf-* one (the module then need not be loaded)? */
+static int cr_bpf_only(char names[][CR_VARIANT_MAX], unsigned int nv)
+{
+	unsigned int i;
+
+	for (i = 0; i < nv; i++)
+		if (!cr_twin_is_variant(names[i]))
+			return 0;
+	return nv > 0;
+}
+
 int cr_record(const struct cr_record_opts *o)
 {
-	char names[16][CR_VARIANT_MAX];
+	char names[16][CR_VARIANT_MAX], probes[64];
 	struct cr_snapshot s = { 0 };
 	struct sigaction sa = { .sa_handler = cr_on_signal }, old_int, old_term;
 	int st, failed = 0, tty = isatty(STDERR_FILENO);
 	unsigned int nv = 0, i;
-	struct cr_info info;
-	struct cr_nl *nl;
+	struct cr_info info = { 0 };
+	struct cr_twin_cfg twin;
+	struct cr_nl *nl = NULL;
+	long ncpus;
 
-	nl = cr_nl_open(&st);
-	if (!nl)
-		return st;
-	st = cr_nl_get_info(nl, &info);
-	if (st)
-		goto out_nl;
-	if (cr_split_variants(o->variants ? o->variants : info.variant, names,
-			      16, &nv)) {
+	if (o->variants && cr_split_variants(o->variants, names, 16, &nv))
+		return CR_USAGE;
+	/* bpf-* runs only, and no module: the twin alone. */
+	if (!(cr_bpf_only(names, nv) && access("/sys/module/clkstat", F_OK))) {
+		nl = cr_nl_open(&st);
+		if (!nl)
+			return st;
+		st = cr_nl_get_info(nl, &info);
+		if (st)
+			goto out_nl;
+	}
+	if (!o->variants && cr_split_variants(info.variant, names, 16, &nv)) {
 		st = CR_USAGE;
 		goto out_nl;
 	}
-	if (cr_meta_collect(&s.meta, &info, "") ||
+	st = cr_twin_config(o, nl ? &info : NULL, names, nv, probes,
+			    sizeof(probes), &twin);
+	if (st)
+		goto out_nl;
+	if (cr_meta_collect(&s.meta, nl ? &info : NULL, "") ||
 	    !(s.meta.variants = strdup(o->variants ? o->variants
 						    : info.variant)) ||
 	    (o->command && !(s.meta.command = cr_join(o->command)))) {
 		fprintf(stderr, "clkstat-report: record: out of memory\n");
 		st = CR_ERR;
 		goto out;
+	}
+	if (!nl) {
+		/* What the twin ran with stands for the module's settings. */
+		ncpus = sysconf(_SC_NPROCESSORS_CONF);
+		s.meta.probes = strdup(twin.probes);
+		s.meta.frac_bits = twin.frac_bits;
+		s.meta.nr_cpus = ncpus > 0 ? ncpus : 0;
+		if (!s.meta.probes) {
+			fprintf(stderr, "clkstat-report: record: out of memory\n");
+			st = CR_ERR;
+			goto out;
+		}
 	}
 	s.meta.duration_s = o->command ? 0 : o->duration;
 	/* Ctrl-C ends the recording after the runs done so far. */
@@ -245,7 +498,10 @@ int cr_record(const struct cr_record_opts *o)
 			fprintf(stderr, "%srecord: run %u/%u, variant %s ...%s",
 				tty ? "\r\033[K" : "", i + 1, o->runs, v,
 				tty ? "" : "\n");
-		st = cr_record_run(nl, o, &s, v, &failed);
+		if (cr_twin_is_variant(v))
+			st = cr_record_bpf_run(nl, o, &s, &twin, v, &failed);
+		else
+			st = cr_record_run(nl, o, &s, v, &failed);
 		if (st)
 			break;
 		if (!o->quiet && tty)
@@ -258,9 +514,11 @@ int cr_record(const struct cr_record_opts *o)
 	if (!o->quiet && tty)
 		fputc('\n', stderr);
 	/* Leave the module as it was found. */
-	cr_nl_ctrl(nl, "variant", info.variant);
-	if (info.recording)
-		cr_nl_ctrl(nl, "start", NULL);
+	if (nl) {
+		cr_nl_ctrl(nl, "variant", info.variant);
+		if (info.recording)
+			cr_nl_ctrl(nl, "start", NULL);
+	}
 	if (st)
 		goto out;
 	if (!s.nruns) {

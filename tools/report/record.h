@@ -13,6 +13,12 @@ struct cr_record_opts {
 	const char *variants;	/* comma list alternated, NULL: as attached */
 	char **command;		/* NULL-terminated argv, NULL: none */
 	int quiet;		/* no progress line */
+	/* The BPF twin's runs (bpf-* variants), see twin.h: */
+	const char *probes;	/* NULL: the module's (those the twin has),
+				 * or ttwu,tkread without the module */
+	int frac_bits;		/* -1: the module's, or the default */
+	int keep_module;	/* leave the module attached and recording */
+	int workload_only;	/* only the workload's own tasks */
 };
 
 /* Return: an exit status (status.h). */

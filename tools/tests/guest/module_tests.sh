@@ -949,6 +949,224 @@ t_cycles_under_load() {
 	[ $((avail0 - avail1)) -le 49152 ] || fail "available memory fell by $((avail0 - avail1)) kB"
 }
 
+# --- The BPF twin (tools/bpf, clkstat-report record --variants bpf-*) ---
+R=$top/tools/clkstat-report
+
+# Programs and links of ours the kernel holds (the twin's programs are
+# named kp_*, fe_*, tp_* as in twin.bpf.c; bpftool prints names up to 15
+# characters).
+twin_left() {
+	bpftool prog show 2>/dev/null | grep -E ' name (kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup)' || true
+	bpftool link show 2>/dev/null | grep -E 'prog_name|name (kp|fe|tp)_' | grep -E '(kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup)' || true
+}
+expect_no_twin() { local l; l=$(twin_left); [ -z "$l" ] || fail "$1: twin programs left: $l"; }
+
+# snap_csv FILE RUN METRIC VARIANT COLUMN: a column of a run's CSV row
+# (4 count, 6 p50, 10 max).
+snap_csv() {
+	"$R" -i "$1" --run "$2" --csv | awk -F, -v m="$3" -v v="$4" -v c="$5" \
+		'$1 == m && $2 == v && $3 == "all" { print $c }'
+}
+# snap_counter FILE RUN METRIC.VARIANT NAME
+snap_counter() {
+	"$R" -i "$1" --run "$2" raw | awk -v id="$3" -v k="$4" '
+		$1 == "metric" { cur = ($2 == id && $4 == "all") }
+		cur && $1 == "counter" && $2 == k { print $3 }'
+}
+
+# Module and twin on the same wakeups at once.  The module's window is the
+# workload's own (--control: its rounds only, its own tgid), so its counts
+# equal the truth exactly, as in pingpong_exact.  The twin, run through
+# record --workload-only --keep-module, sees the workload process from its
+# exec to its exit, so it also counts the few wakeups of the workload's
+# own threads outside the rounds (thread start-up handshake, the control
+# and tracing writes, the final join): at most TWIN_EXTRA (measured: see
+# the notes printed).  Medians: both record the same interval of the same
+# wakeups with the same clock and buckets, but the hooks cost differently
+# (a direct call or an ftrace_ops dispatch versus a BPF trampoline or a
+# kprobe, on both ends of the interval) and the guest's TCG timing is
+# noisy, so the medians must agree within two buckets (2^-frac_bits of the
+# value each, 25% at frac_bits 3) plus 30% of the module's median: a hook
+# that measured something else (another end, another task's enqueue, a
+# clock in other units) is off by far more.
+TWIN_EXTRA=16
+twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
+	local mv=$1 tv=$2 probes=$3; shift 3
+	local out=/tmp/agree.json w m mod tw lo hi
+	insmod "$KO" probes="$probes" variant="$mv"
+	"$R" record -q -o $out --keep-module --workload-only --variants "$tv" \
+		--probes "$probes" -- "$PINGPONG" -n 300 --control "$D/control" \
+		$( [ "$probes" = ttwu ] || echo --reads 1 ) "$@" > /tmp/truth ||
+		fail "record $tv beside $mv failed"
+	w=$(awk '$1 == "wakeups" { print $2 }' /tmp/truth)
+	m=$(awk '$1 == "migrated" { print $2 }' /tmp/truth)
+	expect_eq "module ($mv) count" "$(V=$mv field ttwu_enqueue count)" "$w"
+	tw=$(snap_csv $out 0 ttwu_enqueue "$tv" 4)
+	note "$mv+$tv: truth $w, module $(V=$mv field ttwu_enqueue count), twin $tw;" \
+		"p50 module $(V=$mv field ttwu_enqueue p50) twin $(snap_csv $out 0 ttwu_enqueue "$tv" 6)"
+	[ "$tw" -ge "$w" ] && [ "$tw" -le $((w + TWIN_EXTRA)) ] ||
+		fail "twin ttwu_enqueue count $tw, truth $w (+$TWIN_EXTRA)"
+	expect_eq "twin wakeups counter vs count (unmatched excluded)" \
+		"$(( $(snap_counter $out 0 ttwu_enqueue.$tv wakeups) >= tw ))" 1
+	tw=$(snap_csv $out 0 ttwu_enqueue_migrated "$tv" 4)
+	[ "${tw:-0}" -ge "$m" ] && [ "${tw:-0}" -le $((m + TWIN_EXTRA)) ] ||
+		fail "twin migrated $tw, truth $m"
+	for c in evicted busy switch_lost; do
+		expect_eq "twin $c" "$(snap_counter $out 0 ttwu_enqueue.$tv $c)" 0
+	done
+	metrics=ttwu_enqueue
+	[ "$probes" = ttwu ] || metrics="ttwu_enqueue ttwu_tkread enqueue_tkread"
+	for metric in $metrics; do
+		mod=$(V=$mv field $metric p50)
+		tw=$(snap_csv $out 0 $metric "$tv" 6)
+		[ -n "$tw" ] || fail "no $metric.$tv"
+		lo=$(( mod * 100 / (125 * 125 / 100 + 30) )); hi=$(( mod * (125 * 125 / 100 + 30) / 100 ))
+		[ "${tw%.*}" -ge "$lo" ] && [ "${tw%.*}" -le "$hi" ] ||
+			fail "$metric p50: module $mod, twin $tw (allowed $lo..$hi)"
+	done
+	if [ "$probes" != ttwu ]; then
+		tw=$(snap_csv $out 0 ttwu_tkread "$tv" 4)
+		expect_eq "module ttwu_tkread count" "$(V=$mv field ttwu_tkread count)" "$w"
+		[ "$tw" -ge "$w" ] && [ "$tw" -le $((w + TWIN_EXTRA)) ] ||
+			fail "twin ttwu_tkread count $tw, truth $w"
+	fi
+	rmmod clkstat
+	expect_no_twin "after $tv"
+}
+
+t_bpf_twin_agree() {
+	twin_agree ftrace bpf-fentry ttwu,tkread
+	twin_agree ftrace bpf-fentry ttwu,tkread --migrate
+	twin_agree direct bpf-kprobe ttwu,tkread
+	twin_agree tracepoint bpf-tp ttwu
+}
+
+# The module's direct call on try_to_wake_up: bpf-fentry cannot attach,
+# says why in one line, exits 1 and leaves nothing; beside ftrace it works.
+t_bpf_conflict() {
+	local rc=0
+	insmod "$KO" variant=direct
+	"$R" record -q -o /tmp/c.json --keep-module --variants bpf-fentry \
+		--probes ttwu --duration 0.2 2> /tmp/err || rc=$?
+	expect_eq "exit status" "$rc" 1
+	note "$(cat /tmp/err)"
+	grep -qx "clkstat-report: bpf-fentry: try_to_wake_up already has a direct call (clkstat.ko's direct variant?): use bpf-kprobe or bpf-tp, or switch the module to another variant" /tmp/err ||
+		fail "message: $(cat /tmp/err)"
+	expect_eq "lines on stderr" "$(wc -l < /tmp/err)" 1
+	[ ! -e /tmp/c.json ] || fail "a snapshot was written"
+	expect_no_twin "after the conflict"
+	grep -A1 '^try_to_wake_up' "$T/enabled_functions" | grep -q 'direct-->clkstat_direct_tramp' ||
+		fail "the module's direct call is gone"
+	echo "variant ftrace" > "$D/control"
+	"$R" record -q -o /tmp/c.json --keep-module --workload-only --variants bpf-fentry \
+		--probes ttwu -- "$PINGPONG" -n 50 > /dev/null || fail "bpf-fentry beside ftrace"
+	[ "$(snap_csv /tmp/c.json 0 ttwu_enqueue bpf-fentry 4)" -ge 100 ] || fail "bpf-fentry beside ftrace: no samples"
+	rmmod clkstat
+	expect_no_twin "after the run"
+}
+
+# Loader failures: one line naming the cause, nothing left attached.
+t_bpf_loader_errors() {
+	local rc
+	# No kernel BTF: an empty file over it is what libbpf reads.
+	touch /tmp/empty-btf
+	mount --bind /tmp/empty-btf /sys/kernel/btf/vmlinux
+	rc=0; "$R" record -q -o /tmp/e.json --variants bpf-fentry --probes ttwu \
+		--duration 0.2 2> /tmp/err || rc=$?
+	umount /sys/kernel/btf/vmlinux
+	note "$(cat /tmp/err)"
+	expect_eq "no BTF: exit status" "$rc" 1
+	grep -q "no kernel BTF" /tmp/err || fail "no BTF: $(cat /tmp/err)"
+	expect_eq "no BTF: lines" "$(wc -l < /tmp/err)" 1
+	expect_no_twin "no BTF"
+	# Not root.
+	rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$R" record -q -o /tmp/e2.json --variants bpf-kprobe --probes ttwu \
+		--duration 0.2 2> /tmp/err || rc=$?
+	note "$(cat /tmp/err)"
+	expect_eq "unprivileged: exit status" "$rc" 4
+	grep -q "permission denied" /tmp/err || fail "unprivileged: $(cat /tmp/err)"
+	expect_no_twin "unprivileged"
+	# A target function that does not exist, in each attach type.
+	for v in bpf-fentry bpf-kprobe; do
+		rc=0; CLKSTAT_BPF_TARGET_OVERRIDE=ttwu_do_activate=no_such_function \
+			"$R" record -q -o /tmp/e3.json --variants $v --probes ttwu \
+			--duration 0.2 2> /tmp/err || rc=$?
+		note "$(cat /tmp/err)"
+		expect_eq "$v missing target: exit status" "$rc" 1
+		grep -q "no_such_function" /tmp/err || fail "$v missing target: $(cat /tmp/err)"
+		expect_eq "$v missing target: lines" "$(wc -l < /tmp/err)" 1
+		expect_no_twin "$v missing target"
+	done
+	# bpf-tp refuses the probes it cannot run.
+	rc=0; "$R" record -q -o /tmp/e4.json --variants bpf-tp --probes ttwu,tkread \
+		--duration 0.2 2> /tmp/err || rc=$?
+	expect_eq "bpf-tp tkread: exit status" "$rc" 2
+	grep -q "bpf-tp: probe tkread cannot run there" /tmp/err || fail "bpf-tp: $(cat /tmp/err)"
+	[ ! -e /tmp/e.json ] && [ ! -e /tmp/e2.json ] && [ ! -e /tmp/e3.json ] ||
+		fail "a failed record wrote a snapshot"
+}
+
+# record with module and twin variants alternated, and with the twin alone.
+t_bpf_record() {
+	local out=/tmp/brec.json i v w got
+	insmod "$KO" probes=ttwu,tkread variant=direct
+	"$R" record -q -o $out --runs 4 --workload-only --variants ftrace,bpf-fentry -- \
+		"$PINGPONG" -n 150 --reads 1 --control "$D/control" > /tmp/truths ||
+		fail "record failed"
+	"$R" info -i $out > /tmp/meta
+	expect_eq "variants of the runs" "$(awk '$1 == "run" { printf "%s ", $4 }' /tmp/meta)" \
+		"ftrace bpf-fentry ftrace bpf-fentry "
+	expect_eq "module restored" "$(head -1 $D/control | awk '{ print $1, $2 }')" "variant direct"
+	for i in 0 1 2 3; do
+		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/truths)
+		v=$(awk -v i=$i '$1 == "run" && $2 == i { print $4 }' /tmp/meta)
+		got=$(snap_csv $out $i ttwu_enqueue $v 4)
+		note "run $i $v: truth $w, ttwu_enqueue $got, ttwu_tkread $(snap_csv $out $i ttwu_tkread $v 4)"
+		if [ $v = ftrace ]; then
+			expect_eq "run $i count" "$got" "$w"
+		else
+			[ "$got" -ge "$w" ] && [ "$got" -le $((w + TWIN_EXTRA)) ] ||
+				fail "run $i bpf-fentry count $got, truth $w (+$TWIN_EXTRA)"
+			got=$(snap_csv $out $i ttwu_tkread $v 4)
+			[ "$got" -ge "$w" ] && [ "$got" -le $((w + TWIN_EXTRA)) ] ||
+				fail "run $i bpf-fentry ttwu_tkread $got, truth $w"
+			expect_eq "run $i metrics" "$("$R" -i $out --run $i --csv | awk -F, 'NR > 1 { print $1 }' | sort | tr '\n' ' ')" \
+				"enqueue_tkread tkread ttwu_enqueue ttwu_enqueue_local ttwu_enqueue_migrated ttwu_tkread ttwu_tkread_local ttwu_tkread_migrated "
+		fi
+	done
+	"$R" -i $out --compare bpf-fentry > /tmp/cmp || fail "--compare bpf-fentry failed"
+	grep -q "bpf-fentry" /tmp/cmp || fail "compare: $(head -5 /tmp/cmp)"
+	head -12 /tmp/cmp | sed 's/^/    # /'
+	# During a twin run the module was switched off: its ftrace metrics
+	# hold only the ftrace runs, and no bpf run touched direct.
+	rmmod clkstat
+	# The module absent, bpf-only.
+	"$R" record -q -o /tmp/bonly.json --runs 2 --workload-only --variants bpf-kprobe,bpf-tp \
+		--probes ttwu -- "$PINGPONG" -n 100 > /tmp/truths || fail "bpf-only record failed"
+	"$R" info -i /tmp/bonly.json > /tmp/meta
+	sed 's/^/    # /' /tmp/meta | head -8
+	expect_eq "bpf-only probes" "$(awk '$1 == "probes" { print $2 }' /tmp/meta)" ttwu
+	expect_eq "bpf-only module_version" "$(awk '$1 == "module_version" { print $2 }' /tmp/meta)" -
+	for i in 0 1; do
+		v=$(awk -v i=$i '$1 == "run" && $2 == i { print $4 }' /tmp/meta)
+		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/truths)
+		got=$(snap_csv /tmp/bonly.json $i ttwu_enqueue $v 4)
+		note "bpf-only run $i $v: truth $w, count $got"
+		[ "$got" -ge "$w" ] && [ "$got" -le $((w + TWIN_EXTRA)) ] ||
+			fail "bpf-only run $i $v count $got, truth $w"
+	done
+	expect_no_twin "after record"
+	# valgrind over a twin run (it does not know bpf(2)'s memory effects
+	# in detail, but handles the syscall; any complaint fails).
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" record -q -o /tmp/vg.json \
+		--runs 2 --variants bpf-fentry,bpf-kprobe --probes ttwu,tkread,csswitch \
+		--duration 0.3 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, twin record: $rc $(head -30 /tmp/vg)"
+	expect_no_twin "after valgrind"
+}
+
 t_dmesg_clean() {
 	# The whole log of the run: no test clears it.
 	if dmesg | grep -E 'Oops|BUG:|WARNING:|Call Trace|general protection|stack-protector'; then
@@ -964,7 +1182,8 @@ tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_exit_hooks_switch_loop t_clockoff t_events
 	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_record
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
-	t_rmmod_under_load t_cycles_under_load}
+	t_rmmod_under_load t_cycles_under_load
+	t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_bpf_record}
 for t in $tests; do
 	run "$t"
 done
