@@ -106,11 +106,42 @@ static __always_inline int in_task_ctx(void)
 	return !(*pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
 }
 
-static __always_inline void count(__u32 metric, __u32 idx)
+
+/*
+ * The slot, clamped where the verifier sees it: a plain "if (slot >= max)
+ * return" is not enough, clang may index with a copy of slot taken before
+ * the test, whose bounds the verifier does not know ("unbounded memory
+ * access").  clkstat_value_to_slot() never exceeds the range, so the clamp
+ * changes nothing.
+ */
+#define CLAMP(s, max)						\
+	asm volatile("if %0 <= %1 goto +1; %0 = %1" : "+r"(s) : "i"(max))
+
+static __always_inline __u64 clamp_slot(__u64 s)
+{
+	CLAMP(s, CLKSTAT_NSLOTS_MAX - 1);
+	return s;
+}
+
+/*
+ * clkstat_value_to_slot() as a global function, verified on its own: its
+ * result reaches the caller as an unknown scalar, which the clamp then
+ * bounds.  Inlined, the verifier follows the bit search into branches
+ * that cannot happen (a register with umin above umax), where no bound
+ * helps and the slot access is refused.
+ */
+__noinline __u64 twin_value_to_slot(__u64 v, __u32 k)
+{
+	return clkstat_value_to_slot(v, k);
+}
+
+/* Bump a counter (callers pass constants; clamped as the slot is). */
+static __always_inline void count(__u32 metric, __u64 idx)
 {
 	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
 
-	if (h && idx < TWIN_MAX_COUNTERS)
+	CLAMP(idx, TWIN_MAX_COUNTERS - 1);
+	if (h)
 		__sync_fetch_and_add(&h->counter[idx], 1);
 }
 
@@ -122,15 +153,13 @@ static __always_inline void count(__u32 metric, __u32 idx)
 static __always_inline void record(__u32 metric, __u64 v)
 {
 	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
-	__u32 k = frac_bits, slot;
-	__u64 old, prev, nv = ~v;
+	__u32 k = frac_bits;
+	__u64 old, prev, nv = ~v, slot;
 	int i;
 
 	if (!h)
 		return;
-	slot = clkstat_value_to_slot(v, k);
-	if (slot >= CLKSTAT_NSLOTS_MAX)
-		return;
+	slot = clamp_slot(twin_value_to_slot(v, k));
 	__sync_fetch_and_add(&h->slot[slot].count, 1);
 	__sync_fetch_and_add(&h->slot[slot].sum,
 			     v >> clkstat_slot_sum_shift(slot, k));

@@ -82,8 +82,9 @@ static int twin_print(enum libbpf_print_level level, const char *fmt,
 	static int debug = -1;
 
 	if (debug < 0)
-		debug = getenv("CLKSTAT_BPF_DEBUG") != NULL;
-	if (!debug || level == LIBBPF_DEBUG)
+		debug = getenv("CLKSTAT_BPF_DEBUG") ?
+			atoi(getenv("CLKSTAT_BPF_DEBUG")) + 1 : 0;
+	if (!debug || (level == LIBBPF_DEBUG && debug < 2))
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }
@@ -154,7 +155,7 @@ static int twin_attach_error(struct cr_twin *t, size_t i, int err)
 {
 	const char *vn = twin_variant_names[t->variant];
 
-	if (err == EPERM || err == EACCES) {
+	if (err == EPERM) {
 		fprintf(stderr, "clkstat-report: %s: attaching to %s: permission denied (run as root)\n",
 			vn, t->func[i]);
 		return CR_PERM;
@@ -212,7 +213,8 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	}
 	err = twin_bpf__load(t->skel);
 	if (err) {
-		if (err == -EPERM || err == -EACCES) {
+		/* -EACCES is the verifier's refusal, not a permission. */
+		if (err == -EPERM) {
 			fprintf(stderr, "clkstat-report: %s: permission denied loading BPF programs (run as root: CAP_BPF and CAP_PERFMON)\n",
 				vn);
 			return CR_PERM;
