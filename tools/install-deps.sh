@@ -30,6 +30,9 @@ pkgs=(
 	rt-tests procps util-linux
 	# a BPF fentry program for the direct-call conflict test
 	bpftrace
+	# the BPF twin: clang for the BPF object, bpftool for vmlinux.h and the
+	# skeleton, libbpf to load it (libelf and zlib are libbpf's)
+	clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do
