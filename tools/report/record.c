@@ -513,8 +513,12 @@ int cr_record(const struct cr_record_opts *o)
 	sigaction(SIGTERM, &old_term, NULL);
 	if (!o->quiet && tty)
 		fputc('\n', stderr);
-	/* Leave the module as it was found. */
-	if (nl) {
+	/*
+	 * Leave the module as it was found; with --keep-module and only bpf
+	 * runs nothing was changed, and a "start" now would open a window
+	 * someone else (the workload) closed.
+	 */
+	if (nl && !(o->keep_module && cr_bpf_only(names, nv))) {
 		cr_nl_ctrl(nl, "variant", info.variant);
 		if (info.recording)
 			cr_nl_ctrl(nl, "start", NULL);

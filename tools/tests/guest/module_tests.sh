@@ -977,19 +977,32 @@ snap_counter() {
 # Module and twin on the same wakeups at once.  The module's window is the
 # workload's own (--control: its rounds only, its own tgid), so its counts
 # equal the truth exactly, as in pingpong_exact.  The twin, run through
-# record --workload-only --keep-module, sees the workload process from its
-# exec to its exit, so it also counts the few wakeups of the workload's
-# own threads outside the rounds (thread start-up handshake, the control
-# and tracing writes, the final join): at most TWIN_EXTRA (measured: see
-# the notes printed).  Medians: both record the same interval of the same
-# wakeups with the same clock and buckets, but the hooks cost differently
-# (a direct call or an ftrace_ops dispatch versus a BPF trampoline or a
-# kprobe, on both ends of the interval) and the guest's TCG timing is
-# noisy, so the medians must agree within two buckets (2^-frac_bits of the
-# value each, 25% at frac_bits 3) plus 30% of the module's median: a hook
-# that measured something else (another end, another task's enqueue, a
-# clock in other units) is off by far more.
-TWIN_EXTRA=16
+# record --workload-only --keep-module, sees the workload's process from
+# its exec to its exit: besides the rounds' wakeups, whatever made its
+# threads sleep outside the rounds (exec and page faults over 9p, the
+# control writes, thread start and join), a number the workload does not
+# bound (6 to 73 seen in 300-round runs).  So:
+#  - ttwu_tkread, whose pairs need a clock read after the wakeup, counts
+#    the rounds' wakeups plus at most TWIN_TK_EXTRA: the gate's release
+#    and the join are the only wakeups outside the rounds followed by a
+#    clock_gettime syscall (mono_ns() after the join; hpet has no vDSO);
+#  - ttwu_enqueue counts at least the truth and at most TWIN_EXTRA_PCT
+#    percent more.
+# Medians: both record the same interval of the same wakeups with the
+# same clock and buckets, but the hooks cost differently (a direct call or
+# an ftrace_ops dispatch versus a BPF trampoline or a kprobe, at both ends
+# of the interval), the extra wakeups shift the twin's distribution a
+# little, and TCG timing is noisy; so the medians must agree within two
+# buckets (a factor 1.25 each at frac_bits 3) and 30% more: a factor of
+# 1.25 * 1.25 * 1.3 ~ 2.03 either way.  A hook that measured something
+# else (another end, another task's enqueue, a clock in other units) is
+# off by far more.
+TWIN_TK_EXTRA=2
+TWIN_EXTRA_PCT=25
+twin_count_ok() {	# twin_count_ok WHAT GOT TRUTH PCT_ALLOWED
+	[ -n "$2" ] && [ "$2" -ge "$3" ] && [ "$2" -le $(( $3 + $3 * $4 / 100 + TWIN_TK_EXTRA )) ] ||
+		fail "$1: twin $2, truth $3 (+$4% +$TWIN_TK_EXTRA allowed)"
+}
 twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 	local mv=$1 tv=$2 probes=$3; shift 3
 	local out=/tmp/agree.json w m mod tw lo hi
@@ -1004,13 +1017,11 @@ twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 	tw=$(snap_csv $out 0 ttwu_enqueue "$tv" 4)
 	note "$mv+$tv: truth $w, module $(V=$mv field ttwu_enqueue count), twin $tw;" \
 		"p50 module $(V=$mv field ttwu_enqueue p50) twin $(snap_csv $out 0 ttwu_enqueue "$tv" 6)"
-	[ "$tw" -ge "$w" ] && [ "$tw" -le $((w + TWIN_EXTRA)) ] ||
-		fail "twin ttwu_enqueue count $tw, truth $w (+$TWIN_EXTRA)"
-	expect_eq "twin wakeups counter vs count (unmatched excluded)" \
+	twin_count_ok "ttwu_enqueue count" "$tw" "$w" $TWIN_EXTRA_PCT
+	expect_eq "twin wakeups counter >= count" \
 		"$(( $(snap_counter $out 0 ttwu_enqueue.$tv wakeups) >= tw ))" 1
 	tw=$(snap_csv $out 0 ttwu_enqueue_migrated "$tv" 4)
-	[ "${tw:-0}" -ge "$m" ] && [ "${tw:-0}" -le $((m + TWIN_EXTRA)) ] ||
-		fail "twin migrated $tw, truth $m"
+	twin_count_ok "ttwu_enqueue_migrated count" "${tw:-0}" "$m" $TWIN_EXTRA_PCT
 	for c in evicted busy switch_lost; do
 		expect_eq "twin $c" "$(snap_counter $out 0 ttwu_enqueue.$tv $c)" 0
 	done
@@ -1020,15 +1031,14 @@ twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 		mod=$(V=$mv field $metric p50)
 		tw=$(snap_csv $out 0 $metric "$tv" 6)
 		[ -n "$tw" ] || fail "no $metric.$tv"
-		lo=$(( mod * 100 / (125 * 125 / 100 + 30) )); hi=$(( mod * (125 * 125 / 100 + 30) / 100 ))
+		lo=$(( mod * 100 / 203 )); hi=$(( mod * 203 / 100 ))
 		[ "${tw%.*}" -ge "$lo" ] && [ "${tw%.*}" -le "$hi" ] ||
 			fail "$metric p50: module $mod, twin $tw (allowed $lo..$hi)"
 	done
 	if [ "$probes" != ttwu ]; then
 		tw=$(snap_csv $out 0 ttwu_tkread "$tv" 4)
 		expect_eq "module ttwu_tkread count" "$(V=$mv field ttwu_tkread count)" "$w"
-		[ "$tw" -ge "$w" ] && [ "$tw" -le $((w + TWIN_EXTRA)) ] ||
-			fail "twin ttwu_tkread count $tw, truth $w"
+		twin_count_ok "ttwu_tkread count" "$tw" "$w" 0
 	fi
 	rmmod clkstat
 	expect_no_twin "after $tv"
@@ -1126,11 +1136,9 @@ t_bpf_record() {
 		if [ $v = ftrace ]; then
 			expect_eq "run $i count" "$got" "$w"
 		else
-			[ "$got" -ge "$w" ] && [ "$got" -le $((w + TWIN_EXTRA)) ] ||
-				fail "run $i bpf-fentry count $got, truth $w (+$TWIN_EXTRA)"
+			twin_count_ok "run $i ttwu_enqueue" "$got" "$w" $TWIN_EXTRA_PCT
 			got=$(snap_csv $out $i ttwu_tkread $v 4)
-			[ "$got" -ge "$w" ] && [ "$got" -le $((w + TWIN_EXTRA)) ] ||
-				fail "run $i bpf-fentry ttwu_tkread $got, truth $w"
+			twin_count_ok "run $i ttwu_tkread" "$got" "$w" 0
 			expect_eq "run $i metrics" "$("$R" -i $out --run $i --csv | awk -F, 'NR > 1 { print $1 }' | sort | tr '\n' ' ')" \
 				"enqueue_tkread tkread ttwu_enqueue ttwu_enqueue_local ttwu_enqueue_migrated ttwu_tkread ttwu_tkread_local ttwu_tkread_migrated "
 		fi
@@ -1153,8 +1161,7 @@ t_bpf_record() {
 		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/truths)
 		got=$(snap_csv /tmp/bonly.json $i ttwu_enqueue $v 4)
 		note "bpf-only run $i $v: truth $w, count $got"
-		[ "$got" -ge "$w" ] && [ "$got" -le $((w + TWIN_EXTRA)) ] ||
-			fail "bpf-only run $i $v count $got, truth $w"
+		twin_count_ok "bpf-only run $i $v ttwu_enqueue" "$got" "$w" $TWIN_EXTRA_PCT
 	done
 	expect_no_twin "after record"
 	# valgrind over a twin run (it does not know bpf(2)'s memory effects
