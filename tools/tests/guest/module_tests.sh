@@ -981,13 +981,16 @@ snap_counter() {
 # its exec to its exit: besides the rounds' wakeups, whatever made its
 # threads sleep outside the rounds (exec and page faults over 9p, the
 # control writes, thread start and join), a number the workload does not
-# bound (6 to 73 seen in 300-round runs).  So:
+# bound (6 to 74 seen in 200- and 300-round runs, up to +37%).  So:
 #  - ttwu_tkread, whose pairs need a clock read after the wakeup, counts
-#    the rounds' wakeups plus at most TWIN_TK_EXTRA: the gate's release
-#    and the join are the only wakeups outside the rounds followed by a
-#    clock_gettime syscall (mono_ns() after the join; hpet has no vDSO);
+#    the rounds' wakeups plus very few: the gate's release and the join
+#    are followed by a clock_gettime syscall (mono_ns(); hpet has no
+#    vDSO), and a sleep in the control writes before the window opens
+#    (+1 to +4 seen): 1% + TWIN_TK_EXTRA allowed;
 #  - ttwu_enqueue counts at least the truth and at most TWIN_EXTRA_PCT
-#    percent more.
+#    percent more.  The lower bound is the strong check; the upper one
+#    only catches a twin that counts other tasks or counts twice.  Exact
+#    counts would need the twin to follow the workload's own window.
 # Medians: both record the same interval of the same wakeups with the
 # same clock and buckets, but the hooks cost differently (a direct call or
 # an ftrace_ops dispatch versus a BPF trampoline or a kprobe, at both ends
@@ -998,7 +1001,7 @@ snap_counter() {
 # else (another end, another task's enqueue, a clock in other units) is
 # off by far more.
 TWIN_TK_EXTRA=2
-TWIN_EXTRA_PCT=25
+TWIN_EXTRA_PCT=60
 twin_count_ok() {	# twin_count_ok WHAT GOT TRUTH PCT_ALLOWED
 	[ -n "$2" ] && [ "$2" -ge "$3" ] && [ "$2" -le $(( $3 + $3 * $4 / 100 + TWIN_TK_EXTRA )) ] ||
 		fail "$1: twin $2, truth $3 (+$4% +$TWIN_TK_EXTRA allowed)"
@@ -1038,7 +1041,7 @@ twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 	if [ "$probes" != ttwu ]; then
 		tw=$(snap_csv $out 0 ttwu_tkread "$tv" 4)
 		expect_eq "module ttwu_tkread count" "$(V=$mv field ttwu_tkread count)" "$w"
-		twin_count_ok "ttwu_tkread count" "$tw" "$w" 0
+		twin_count_ok "ttwu_tkread count" "$tw" "$w" 1
 	fi
 	rmmod clkstat
 	expect_no_twin "after $tv"
@@ -1138,7 +1141,7 @@ t_bpf_record() {
 		else
 			twin_count_ok "run $i ttwu_enqueue" "$got" "$w" $TWIN_EXTRA_PCT
 			got=$(snap_csv $out $i ttwu_tkread $v 4)
-			twin_count_ok "run $i ttwu_tkread" "$got" "$w" 0
+			twin_count_ok "run $i ttwu_tkread" "$got" "$w" 1
 			expect_eq "run $i metrics" "$("$R" -i $out --run $i --csv | awk -F, 'NR > 1 { print $1 }' | sort | tr '\n' ' ')" \
 				"enqueue_tkread tkread ttwu_enqueue ttwu_enqueue_local ttwu_enqueue_migrated ttwu_tkread ttwu_tkread_local ttwu_tkread_migrated "
 		fi
