@@ -33,6 +33,39 @@ all: module tools
 module:
 	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers or set KDIR"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) module-btf
+
+# BPF fentry, fexit and tp_btf on clkstat_hookbench.ko's target need the
+# module's BTF.  Kbuild skips it ("unavailability of vmlinux": Debian's
+# headers have none), so pahole adds it, split against the BTF of the
+# kernel the module is for, taken from that kernel's own image.
+KVER = $(notdir $(patsubst %/build,%,$(KDIR)))
+VMLINUZ ?= /boot/vmlinuz-$(KVER)
+CLKSTAT_CACHE ?= /var/cache/clkstat
+EXTRACT_VMLINUX = $(CLKSTAT_CACHE)/linux-source-6.1/scripts/extract-vmlinux
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+BPF_CLANG ?= clang
+
+.PHONY: module-btf
+module-btf: build/bpf/vmlinux
+	@if ! readelf -S kmod/clkstat_hookbench.ko | grep -q '\.BTF'; then \
+		echo "  PAHOLE  kmod/clkstat_hookbench.ko (BTF, base $<)"; \
+		pahole -J --btf_base $< kmod/clkstat_hookbench.ko; \
+	fi
+
+build/bpf/vmlinux:
+	@mkdir -p build/bpf
+	@[ -x $(EXTRACT_VMLINUX) ] || tools/vm/build-test-kernel.sh --extract-only >/dev/null
+	$(EXTRACT_VMLINUX) $(VMLINUZ) > $@.tmp && mv $@.tmp $@
+
+build/bpf/vmlinux.h: build/bpf/vmlinux
+	$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
+
+build/bpf/overhead.bpf.o: tools/bpf/overhead.bpf.c build/bpf/vmlinux.h
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf -c $< -o $@
+
+build/bpf/overhead.skel.h: build/bpf/overhead.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
 tools: $(TOOLS) $(UNIT_TESTS)
 
@@ -53,12 +86,21 @@ REPORT_CORE = tools/report/model.c tools/report/stats.c \
 # --compare: the bootstrap engine and its outputs (GSL).
 REPORT_COMPARE = tools/report/boot.c tools/report/compare.c \
 		 tools/report/compare_render.c
+# overhead: the hook variants' costs, with BPF programs (libbpf).  The BPF
+# twin's storm rows come in with tools/bpf/twin.c when it is there.
+REPORT_OVERHEAD = tools/report/overhead.c tools/report/overhead_bpf.c \
+		  tools/report/overhead_hs.c tools/report/overhead_storm.c \
+		  tools/report/overhead_render.c
+TWIN_SRC = $(wildcard tools/bpf/twin.c)
+TWIN_CFLAGS = $(if $(TWIN_SRC),-DCR_HAVE_TWIN)
+BPF_LDLIBS = $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 REPORT_SRC = tools/report/main.c tools/report/nl.c tools/report/nl_events.c \
 	     tools/report/meta.c tools/report/record.c $(REPORT_CORE) \
-	     $(REPORT_COMPARE)
-tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ \
-		$(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
+	     $(REPORT_COMPARE) $(REPORT_OVERHEAD) $(TWIN_SRC)
+tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR) build/bpf/overhead.skel.h
+	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -Ibuild/bpf \
+		$(TWIN_CFLAGS) -o $@ $(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) \
+		$(GSL_LDLIBS) $(BPF_LDLIBS) -lm
 
 tools/tests/compare_test: tools/tests/compare_test.c tools/tests/hist_build.h $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
 	$(CC) $(CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(REPORT_COMPARE) \

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * twin.h - the BPF twin of clkstat.ko's probes (twin.bpf.c), loaded through
+ * its bpftool skeleton: the same metrics, counters and bucket math as the
+ * module (kmod/uapi/clkstat_buckets.h), with BPF attach types as variants:
+ *   bpf-kprobe  kprobes (kretprobes for durations)
+ *   bpf-fentry  fentry/fexit (BPF trampolines: ftrace direct calls)
+ *   bpf-tp      tp_btf on sched_waking/sched_wakeup (ttwu only: the kernel
+ *               has no tracepoint on timekeeping reads or clocksource
+ *               switches, as for the module's tracepoint variant)
+ * Metrics are named as the module's and carry the twin's variant, so a
+ * run read here goes into a snapshot exactly like a run of the module.
+ */
+#ifndef CLKSTAT_BPF_TWIN_H
+#define CLKSTAT_BPF_TWIN_H
+
+#include "../report/model.h"
+
+struct cr_twin_cfg {
+	const char *variant;	/* bpf-kprobe, bpf-fentry or bpf-tp */
+	const char *probes;	/* comma list of ttwu, tkread, csswitch */
+	unsigned int frac_bits;	/* 0..CLKSTAT_FRAC_BITS_MAX */
+	unsigned int tgid;	/* only tasks of this tgid; 0: every task */
+};
+
+struct cr_twin;
+
+/* Non-zero when name is one of the twin's variants. */
+int cr_twin_is_variant(const char *name);
+
+/*
+ * Load and attach every program the configuration needs, or none: on any
+ * failure (no BTF, no permission, a missing target, a direct call already
+ * on a function) print one line naming the cause and leave no program,
+ * link or map behind.  Recording is off until cr_twin_start().
+ * Return: CR_OK, CR_USAGE (bad configuration), CR_PERM or CR_ERR.
+ */
+int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out);
+
+/* Zero every histogram, counter and pending wakeup; begin recording. */
+int cr_twin_start(struct cr_twin *t);
+
+/* Stop recording (programs stay attached, and return at once). */
+int cr_twin_stop(struct cr_twin *t);
+
+/*
+ * Append the twin's metrics (all CPUs and per CPU, only non-empty slots,
+ * min/max, counters) to run, with variant cfg->variant.  Return CR_OK or
+ * CR_ERR (out of memory, a map read failed).
+ */
+int cr_twin_read(struct cr_twin *t, struct cr_run *run);
+
+/* Detach and free everything; NULL is fine. */
+void cr_twin_close(struct cr_twin *t);
+
+#endif
