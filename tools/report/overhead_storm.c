@@ -87,8 +87,10 @@ static int cr_ovh_storm_setup(struct cr_ovh_storm_ctx *c, const char *v)
 
 	if (cr_ovh_is_bpf(v)) {
 #ifdef CR_HAVE_TWIN
+		/* bpf-tp: tracepoints on the wakeup only (twin.h). */
 		struct cr_twin_cfg cfg = { .variant = v,
-					   .probes = CR_OVH_STORM_PROBES,
+					   .probes = strcmp(v, "bpf-tp") ?
+						CR_OVH_STORM_PROBES : "ttwu",
 					   .frac_bits = c->frac_bits };
 
 		st = cr_nl_ctrl(c->nl, "variant", "off");
@@ -180,6 +182,19 @@ static int cr_ovh_storm_rounds(const struct cr_ovh_opts *o,
 			if (r->storm[i].note)
 				continue;
 			st = cr_ovh_storm_setup(c, r->storm[i].name);
+			/*
+			 * A variant the probes cannot run in (tracepoint with
+			 * tkread: the kernel has no tracepoint there) is
+			 * refused at once: a row without figures, not a
+			 * failure of the whole command.
+			 */
+			if (st && !k && i) {
+				cr_ovh_storm_teardown(c, r->storm[i].name);
+				r->storm[i].note = cr_ovh_is_bpf(r->storm[i].name) ?
+					"the BPF twin refused it (see above)" :
+					"clkstat.ko refused it with these probes (see the kernel log)";
+				continue;
+			}
 			s = st ? -1 : cr_ovh_hackbench(o->storm_loops,
 							 &r->storm_cmd);
 			cr_ovh_storm_teardown(c, r->storm[i].name);
