@@ -53,12 +53,14 @@ static double cr_ovh_writes(const char *path, unsigned long n, int *err)
 	return (t1 - t0) * 1e9 / n;
 }
 
+/* Calls n + 1 times: the first, a warm-up, is not timed. */
 static double cr_ovh_calls(unsigned long n)
 {
 	unsigned long i;
 	double t0;
 
-	cr_ovh_uprobe_target();	/* warm up, as for the writes */
+	/* Warm up, as for the writes (a uprobe's first hit included). */
+	cr_ovh_uprobe_target();
 	t0 = cr_ovh_now_s();
 	for (i = 0; i < n; i++)
 		cr_ovh_uprobe_target();
@@ -134,9 +136,9 @@ int cr_ovh_handshake(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
 	h->ns = cr_ovh_calls(n);
 	b1 = cr_ovh_bpf_hits(b);
 	cr_ovh_bpf_detach(b);
-	if (b0 < 0 || b1 < 0 || (unsigned long)(b1 - b0) != n) {
+	if (b0 < 0 || b1 < 0 || (unsigned long)(b1 - b0) != n + 1) {
 		fprintf(stderr, "clkstat-report: overhead: uprobe: the BPF program ran %lld times for %lu calls\n",
-			(long long)(b1 - b0), n);
+			(long long)(b1 - b0), n + 1);
 		return CR_ERR;
 	}
 	return CR_OK;

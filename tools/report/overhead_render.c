@@ -130,10 +130,12 @@ int cr_ovh_render_text(FILE *out, const struct cr_ovh_opts *o,
 	return fflush(out) ? CR_ERR : CR_OK;
 }
 
-/* A number, or null when not measured. */
-static struct json_object *cr_ovh_jnum(double v)
+/* A number, or null when not measured (json-c's null is NULL). */
+static int cr_ovh_jnum(struct json_object *o, const char *key, double v)
 {
-	return v < 0 ? json_object_new_null() : json_object_new_double(v);
+	if (v < 0)
+		return json_object_object_add(o, key, NULL) ? -1 : 0;
+	return cr_jadd(o, key, json_object_new_double(v));
 }
 
 static int cr_ovh_json_dispatch(struct json_object *root,
@@ -156,16 +158,13 @@ static int cr_ovh_json_dispatch(struct json_object *root,
 		if (cr_jappend(a, e))
 			return -1;
 		err |= cr_jadd(e, "variant", json_object_new_string(w->name));
-		err |= cr_jadd(e, "hot_ns", cr_ovh_jnum(w->hot_ns));
-		err |= cr_jadd(e, "hot_x_direct",
-			       cr_ovh_jnum(cr_ovh_ratio(w->hot_ns, d->hot_ns)));
-		err |= cr_jadd(e, "added_ns", cr_ovh_jnum(cr_ovh_added(w, &r->rows[0])));
-		err |= cr_jadd(e, "added_x_direct",
-			       cr_ovh_jnum(cr_ovh_ratio(cr_ovh_added(w, &r->rows[0]),
-							cr_ovh_added(d, &r->rows[0]))));
-		err |= cr_jadd(e, "cold_ns", cr_ovh_jnum(w->cold_ns));
-		err |= cr_jadd(e, "cold_x_direct",
-			       cr_ovh_jnum(cr_ovh_ratio(w->cold_ns, d->cold_ns)));
+		err |= cr_ovh_jnum(e, "hot_ns", w->hot_ns);
+		err |= cr_ovh_jnum(e, "hot_x_direct", cr_ovh_ratio(w->hot_ns, d->hot_ns));
+		err |= cr_ovh_jnum(e, "added_ns", cr_ovh_added(w, &r->rows[0]));
+		err |= cr_ovh_jnum(e, "added_x_direct", cr_ovh_ratio(cr_ovh_added(w, &r->rows[0]),
+							cr_ovh_added(d, &r->rows[0])));
+		err |= cr_ovh_jnum(e, "cold_ns", w->cold_ns);
+		err |= cr_ovh_jnum(e, "cold_x_direct", cr_ovh_ratio(w->cold_ns, d->cold_ns));
 		err |= cr_jadd(e, "hot_calls", json_object_new_uint64(w->hot_calls));
 		err |= cr_jadd(e, "hot_hits", json_object_new_uint64(w->hot_hits));
 		err |= cr_jadd(e, "cold_calls", json_object_new_uint64(w->cold_calls));
@@ -188,7 +187,7 @@ static int cr_ovh_json_hs(struct json_object *root,
 		if (cr_jappend(a, e))
 			return -1;
 		err |= cr_jadd(e, "point", json_object_new_string(r->hs[i].name));
-		err |= cr_jadd(e, "ns", cr_ovh_jnum(r->hs[i].ns));
+		err |= cr_ovh_jnum(e, "ns", r->hs[i].ns);
 		err |= cr_jadd(e, "events", json_object_new_uint64(r->hs[i].events));
 		if (r->hs[i].note)
 			err |= cr_jadd(e, "note",
