@@ -66,14 +66,20 @@ static unsigned long bench_sink;
 static DEFINE_PER_CPU(u64, bench_hits);
 static u8 *evict_buf;
 
-/*
- * The hooked function.  The tracepoint costs a nop while unused.  Not
- * static: BPF fentry, kprobes and uprobes find it by name in kallsyms
- * and in the module's BTF either way, but a global name says so.
- */
 noinline __noclone void clkstat_bench_target(unsigned long a0,
 					     unsigned long a1,
 					     unsigned long a2);
+
+/**
+ * clkstat_bench_target() - the function every variant hooks
+ * @a0: a value to sum (the call's number), also the tracepoint's argument
+ * @a1: a value to sum
+ * @a2: a value to sum
+ *
+ * Not static, so that its name says that it is looked up from outside
+ * (kprobes, ftrace and BPF find it in kallsyms and in the module's BTF).
+ * The tracepoint inside costs a nop while nothing is attached to it.
+ */
 noinline __noclone void clkstat_bench_target(unsigned long a0,
 					     unsigned long a1,
 					     unsigned long a2)
