@@ -30,6 +30,9 @@ pkgs=(
 	rt-tests procps util-linux
 	# a BPF fentry program for the direct-call conflict test
 	bpftrace
+	# clkstat-report overhead: BPF programs (clang, a bpftool skeleton,
+	# libbpf) and the module's BTF (pahole, in dwarves above)
+	clang llvm bpftool libbpf-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -25,14 +25,14 @@ tools/vm/run-guest.sh --out build/bench --timeout 1500 -- bash -c '
 	tools/clkstat-report overhead --only dispatch,handshake '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko probes=ttwu,tkread
-	tools/clkstat-report overhead --only storm --storm-rounds 7 '"${OVERHEAD_ARGS:-}"' 2>/dev/null
+	tools/clkstat-report overhead --only storm --storm-rounds 7 '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat' > build/bench.log 2>&1 || {
 	echo "bench: guest run failed; see build/bench/console.log" >&2
 	exit 1
 }
 # Lines of the two programs, without the kernel's console messages.
 tr -d '\r' < build/bench.log | sed -n '/clkstat_bench: /,$p' |
-	grep -v '^\[ *[0-9]*\.[0-9]*\]' | grep -v '^clkstat-report: ctrl'
+	grep -v '^\[ *[0-9]*\.[0-9]*\]' | grep -v '^clkstat-report: \(ctrl\|overhead: checking\)'
 # clkstat-report --compare: 10000 resamples over 300 runs x 2 variants,
 # beside scipy.stats.bootstrap on the same data (printed figures).
 echo "clkstat-report --compare, against scipy.stats.bootstrap:"
