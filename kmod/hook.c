@@ -9,17 +9,45 @@
 #include <linux/string.h>
 #include "hook.h"
 
+/*
+ * "off": nothing attached.  The probes stay loaded and every other
+ * variant's metrics stay readable, but no handler runs, so the hooked
+ * functions cost what they cost without clkstat.  clkstat-report record
+ * switches to it for the runs of the BPF twin, whose measurements would
+ * otherwise include a stopped clkstat hook's dispatch on the same path.
+ */
+static int clkstat_off_attach(struct clkstat_hook *h)
+{
+	return 0;
+}
+
+static void clkstat_off_detach(struct clkstat_hook *h)
+{
+}
+
+static void clkstat_off_sync(void)
+{
+}
+
+const struct clkstat_backend clkstat_backend_off = {
+	.name = "off",
+	.attach = clkstat_off_attach,
+	.detach = clkstat_off_detach,
+	.sync = clkstat_off_sync,
+};
+
 static const struct clkstat_backend *const clkstat_backends[] = {
 	&clkstat_backend_direct,
 	&clkstat_backend_ftrace,
 	&clkstat_backend_kprobe,
 	&clkstat_backend_kprobe_int3,
 	&clkstat_backend_tracepoint,
+	&clkstat_backend_off,
 };
 
 /**
  * clkstat_backend_find() - a variant by name
- * @name: direct, ftrace, kprobe, kprobe-int3 or tracepoint
+ * @name: direct, ftrace, kprobe, kprobe-int3, tracepoint or off
  *
  * Return: the backend, or NULL.
  */

@@ -69,6 +69,7 @@ extern const struct clkstat_backend clkstat_backend_ftrace;
 extern const struct clkstat_backend clkstat_backend_kprobe;
 extern const struct clkstat_backend clkstat_backend_kprobe_int3;
 extern const struct clkstat_backend clkstat_backend_tracepoint;
+extern const struct clkstat_backend clkstat_backend_off;
 
 const struct clkstat_backend *clkstat_backend_find(const char *name);
 void clkstat_backend_names(char *buf, size_t len);

@@ -27,7 +27,7 @@ MODULE_PARM_DESC(probes, "comma-separated probes to enable: ttwu, tkread, csread
 /* The cheapest, as clkstat_hookbench.ko shows (make bench). */
 static char *variant = "direct";
 module_param(variant, charp, 0444);
-MODULE_PARM_DESC(variant, "hook variant: direct, ftrace, kprobe, kprobe-int3 or tracepoint (default direct)");
+MODULE_PARM_DESC(variant, "hook variant: direct, ftrace, kprobe, kprobe-int3, tracepoint or off (default direct)");
 
 unsigned int clkstat_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
 module_param_named(frac_bits, clkstat_frac_bits, uint, 0444);

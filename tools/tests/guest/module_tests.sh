@@ -274,6 +274,33 @@ t_variant_switch() {
 	since_mark | grep -q 'variant tracepoint cannot run probe tkread' || fail "no message naming tkread"
 }
 
+# The off variant: nothing of clkstat's on the path, metrics kept.
+t_variant_off() {
+	insmod "$KO" probes=ttwu,tkread variant=off
+	! grep -q '^try_to_wake_up\|^ttwu_do_activate\|^ktime_get' "$T/enabled_functions" ||
+		fail "hooked with variant=off: $(cat $T/enabled_functions)"
+	! grep -q 'try_to_wake_up\|ttwu_do_activate' /sys/kernel/debug/kprobes/list ||
+		fail "kprobe with variant=off"
+	[ -e "$D/ttwu_enqueue.off" ] || fail "no ttwu_enqueue.off"
+	"$PINGPONG" -n 50 --reads 1 --control "$D/control" > /dev/null
+	expect_eq "off count" "$(V=off field ttwu_enqueue count)" 0
+	expect_eq "off wakeups" "$(V=off field ttwu_enqueue wakeups)" 0
+	echo "variant direct" > "$D/control"
+	grep -A1 '^try_to_wake_up' "$T/enabled_functions" | grep -q 'direct-->' ||
+		fail "no direct call after switching from off"
+	"$PINGPONG" -n 50 --reads 1 --control "$D/control" > /dev/null
+	expect_eq "direct count" "$(V=direct field ttwu_enqueue count)" 100
+	echo "variant off" > "$D/control"
+	grep -q '^variant off switches 2$' "$D/control" || fail "control: $(head -1 $D/control)"
+	! grep -q '^try_to_wake_up\|^ttwu_do_activate\|^ktime_get' "$T/enabled_functions" ||
+		fail "hook left after switching to off"
+	expect_eq "direct count kept under off" "$(V=direct field ttwu_enqueue count)" 100
+	"$PINGPONG" -n 50 --reads 1 --control "$D/control" > /dev/null
+	expect_eq "off count after a run" "$(V=off field ttwu_enqueue count)" 0
+	expect_eq "off tkread count" "$(V=off field ttwu_tkread count)" 0
+	rmmod clkstat
+}
+
 # Variants switched in a loop (A B C D E A ...) while the workload runs:
 # no kernel complaint, and the counters add up across the variants.  (It
 # caught a bare "start" from the workload starting a detached variant's
@@ -1021,7 +1048,7 @@ t_dmesg_clean() {
 tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_pingpong_migrate t_variant_hooks t_variants_exact t_direct_conflict
 	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone
-	t_variant_switch t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
+	t_variant_switch t_variant_off t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
 	t_exit_hooks_switch_loop t_clockoff t_events
 	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_record
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
