@@ -25,7 +25,7 @@ tools/vm/run-guest.sh --out build/bench --timeout 1500 -- bash -c '
 	tools/clkstat-report overhead --only dispatch,handshake '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko probes=ttwu,tkread
-	tools/clkstat-report overhead --only storm --storm-rounds 7 '"${OVERHEAD_ARGS:-}"'
+	tools/clkstat-report overhead --only storm --storm-rounds 5 --storm-loops 2000 '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat' > build/bench.log 2>&1 || {
 	echo "bench: guest run failed; see build/bench/console.log" >&2
 	exit 1
