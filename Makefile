@@ -43,6 +43,25 @@ all: module tools
 module:
 	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers or set KDIR"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) module-btf
+
+# BPF fentry, fexit and tp_btf on clkstat_hookbench.ko's target need the
+# module's BTF.  Kbuild skips it ("unavailability of vmlinux": Debian's
+# headers have none), so pahole adds it, split against the BTF of the
+# kernel the module is for, taken from that kernel's own image.
+.PHONY: module-btf
+module-btf: build/bpf/vmlinux
+	@if ! readelf -S kmod/clkstat_hookbench.ko | grep -q '\.BTF'; then \
+		echo "  PAHOLE  kmod/clkstat_hookbench.ko (BTF, base $<)"; \
+		pahole -J --btf_base $< kmod/clkstat_hookbench.ko; \
+	fi
+
+build/bpf/overhead.bpf.o: tools/bpf/overhead.bpf.c build/bpf/vmlinux.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf \
+		$(BPF_CFLAGS) -Wall -Werror -c $< -o $@
+
+build/bpf/overhead.skel.h: build/bpf/overhead.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
 tools: $(TOOLS) $(UNIT_TESTS)
 
@@ -66,10 +85,16 @@ REPORT_COMPARE = tools/report/boot.c tools/report/compare.c \
 # The BPF twin (tools/bpf): loader, and its kernel-free part.
 TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_model.c
 TWIN_HDR = tools/bpf/twin.h tools/bpf/twin_model.h tools/bpf/twin_shared.h
+# overhead: the hook variants' costs, with BPF programs of its own (libbpf)
+# and the twin's for the wakeup storm.
+REPORT_OVERHEAD = tools/report/overhead.c tools/report/overhead_bpf.c \
+		  tools/report/overhead_hs.c tools/report/overhead_storm.c \
+		  tools/report/overhead_render.c
 REPORT_SRC = tools/report/main.c tools/report/nl.c tools/report/nl_events.c \
 	     tools/report/meta.c tools/report/record.c $(REPORT_CORE) \
-	     $(REPORT_COMPARE) $(TWIN_SRC)
-tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR) $(TWIN_HDR) build/bpf/twin.skel.h
+	     $(REPORT_COMPARE) $(REPORT_OVERHEAD) $(TWIN_SRC)
+tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR) $(TWIN_HDR) build/bpf/twin.skel.h \
+		      build/bpf/overhead.skel.h
 	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) \
 		-Ibuild/bpf -o $@ $(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) \
 		$(GSL_LDLIBS) $(BPF_LDLIBS) -lm

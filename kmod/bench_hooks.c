@@ -1,70 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench_hooks.c - clkstat_hookbench.ko: what each hook variant adds to a
- * call of the function it hooks, printed at load as a table.
+ * call of the function it hooks, driven from userspace through debugfs
+ * (clkstat-report overhead), so that the module's variants and BPF's
+ * attach types are measured on the same target in the same run.
  *
- * The target is a noinline function of this module, called in a loop:
- * with nothing attached, then with the same minimal handler (one per-CPU
- * increment, which also proves the hook fired) attached through each
- * variant of clkstat.ko (direct, ftrace, kprobe, kprobe-int3, and
- * tracepoint on a tracepoint inside the target), and through a kretprobe
- * (entry handler counting, empty return handler).  What a record adds on
- * top is clkstat_bench.ko's figure.  All in one run, on one CPU, so the
- * ratios to "nothing attached" can be compared even in an emulated guest
- * where absolute ns mean little.
+ * The target is clkstat_bench_target(), a noinline function of this
+ * module with a tracepoint inside.  /sys/kernel/debug/clkstat_hookbench/:
  *
- * hot: `calls` back-to-back calls timed as a whole, `rounds` times, the
- * variants interleaved (none, direct, ..., none, direct, ...), the fastest
- * round kept: emulated time jitters, and the minimum is the figure least
- * disturbed by what else ran.  cold, in the last round: `cold_calls`
- * calls, each after streaming through an `evict_kb` buffer to push the
- * target, the hook path and their data out of the caches, each timed on
- * its own with the TSC.  Under TCG the caches are the host's, holding the
- * emulator's translated code and the guest's memory: "cold" there says
- * how the emulated path reacts to a cold host cache, nothing more.
+ *   attach  none, direct, ftrace, kprobe, kprobe-int3, tracepoint (the
+ *           variants of clkstat.ko, with the same minimal handler: one
+ *           per-CPU increment, which also proves the hook fired) or
+ *           kretprobe (entry handler counting, empty return handler).
+ *           "none" is what a BPF program attached from userspace needs:
+ *           the module's own hooks off.  Anything else: -EINVAL and
+ *           nothing changes.  Reading gives the attached one.
+ *   run     "hot N": N back-to-back calls, timed as a whole (the caller's
+ *           whole loop, in chunks of HB_CHUNK with preemption off, so that
+ *           the dispatch into any hook is inside the figure);
+ *           "cold N": N calls, each after streaming through an evict_kb
+ *           buffer to push the target, the hook path and their data out
+ *           of the caches, each timed on its own with the TSC;
+ *           "record N": N clkstat_record() calls into a metric of
+ *           clkstat.ko, the bare cost a probe adds per sample.
+ *           Reading gives the last result: "mode M calls N ns T hits H
+ *           cpu C migrated 0|1 attached V".
+ *
+ * hits are this module's handler runs during the run; a BPF program
+ * counts its own.  The caller pins itself to one CPU: "migrated 1" says a
+ * chunk ran elsewhere than the first.  Under TCG the caches are the
+ * host's, holding the emulator's translated code and the guest's memory:
+ * "cold" there says how the emulated path reacts to a cold host cache.
  */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
-#include <linux/tracepoint.h>
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
+#include "hist.h"
 #include "hook.h"
 #include "probes.h"
 
-static unsigned int calls = 200000;
-module_param(calls, uint, 0444);
-MODULE_PARM_DESC(calls, "hot calls per variant, a multiple of 1000 (default 200000)");
-
-static unsigned int cold_calls = 200;
-module_param(cold_calls, uint, 0444);
-MODULE_PARM_DESC(cold_calls, "cold calls per variant (default 200)");
-
-static unsigned int rounds = 5;
-module_param(rounds, uint, 0444);
-MODULE_PARM_DESC(rounds, "hot measurements per variant, interleaved, the fastest kept (default 5)");
+#define CREATE_TRACE_POINTS
+#include "bench_hooks_trace.h"
 
 static unsigned int evict_kb = 8192;
 module_param(evict_kb, uint, 0444);
 MODULE_PARM_DESC(evict_kb, "buffer streamed through before each cold call, kB (default 8192)");
 
-#define CHUNK 1000	/* hot calls between two reschedule points */
-
-DECLARE_TRACE(clkstat_bench_hit, TP_PROTO(unsigned long a0), TP_ARGS(a0));
-DEFINE_TRACE(clkstat_bench_hit, TP_PROTO(unsigned long a0), TP_ARGS(a0));
+#define HB_CHUNK	1000		/* hot calls between two reschedule points */
+#define HB_MAX_CALLS	100000000U	/* hot and record runs */
+#define HB_MAX_COLD	1000000U
 
 static unsigned long bench_sink;
 /* Handler runs, to check that each variant really fired on every call. */
 static DEFINE_PER_CPU(u64, bench_hits);
 static u8 *evict_buf;
 
-/* The hooked function.  The tracepoint costs a nop while unused. */
-static noinline __noclone void clkstat_bench_target(unsigned long a0,
-						    unsigned long a1,
-						    unsigned long a2)
+noinline __noclone void clkstat_bench_target(unsigned long a0,
+					     unsigned long a1,
+					     unsigned long a2);
+
+/**
+ * clkstat_bench_target() - the function every variant hooks
+ * @a0: a value to sum (the call's number), also the tracepoint's argument
+ * @a1: a value to sum
+ * @a2: a value to sum
+ *
+ * Not static, so that its name says that it is looked up from outside
+ * (kprobes, ftrace and BPF find it in kallsyms and in the module's BTF).
+ * The tracepoint inside costs a nop while nothing is attached to it.
+ */
+noinline __noclone void clkstat_bench_target(unsigned long a0,
+					     unsigned long a1,
+					     unsigned long a2)
 {
 	WRITE_ONCE(bench_sink, a0 + a1 + a2);
 	trace_clkstat_bench_hit(a0);
@@ -99,7 +117,7 @@ static int notrace bench_kret_ret(struct kretprobe_instance *ri,
 
 static struct kretprobe bench_kretprobe;
 
-/* A kretprobe cannot be registered twice: fill it anew each round. */
+/* A kretprobe cannot be registered twice: fill it anew each time. */
 static int bench_kretprobe_register(void)
 {
 	bench_kretprobe = (struct kretprobe){
@@ -111,12 +129,70 @@ static int bench_kretprobe_register(void)
 	return register_kretprobe(&bench_kretprobe);
 }
 
-struct bench_result {
-	const char *what;
-	u64 hot_ns;	/* total for `calls`, fastest round */
-	u64 cold_ns;	/* total for `cold_calls` */
-	u64 hits;	/* handler runs in the last round */
+/* Index 0 is nothing attached; the last one is the kretprobe. */
+static const char *const hb_variants[] = {
+	"none", "direct", "ftrace", "kprobe", "kprobe-int3", "tracepoint",
+	"kretprobe",
 };
+
+#define HB_NONE		0
+#define HB_KRETPROBE	(ARRAY_SIZE(hb_variants) - 1)
+
+struct hb_result {
+	const char *mode;	/* hot, cold or record; NULL: no run yet */
+	unsigned int calls;
+	u64 ns;			/* the whole loop (hot, record), or the sum */
+	u64 hits;
+	int cpu;		/* where the first chunk ran */
+	bool migrated;
+	const char *attached;
+};
+
+/* Serializes attach, run and reads of the result. */
+static DEFINE_MUTEX(hb_lock);
+static unsigned int hb_attached = HB_NONE;
+static struct hb_result hb_last;
+static struct dentry *hb_dir;
+
+static void hb_detach(void)
+{
+	const struct clkstat_backend *b;
+
+	if (hb_attached == HB_KRETPROBE) {
+		unregister_kretprobe(&bench_kretprobe);
+	} else if (hb_attached != HB_NONE) {
+		b = clkstat_backend_find(hb_variants[hb_attached]);
+		if (b)
+			clkstat_hooks_detach(b, &bench_hook, 1);
+	}
+	hb_attached = HB_NONE;
+}
+
+/* Detach what is attached, attach variant @v; on failure none is. */
+static int hb_attach(unsigned int v)
+{
+	const struct clkstat_backend *b;
+	int ret;
+
+	if (v == hb_attached)
+		return 0;
+	hb_detach();
+	if (v == HB_NONE)
+		return 0;
+	if (v == HB_KRETPROBE) {
+		ret = bench_kretprobe_register();
+	} else {
+		b = clkstat_backend_find(hb_variants[v]);
+		ret = b ? clkstat_hooks_attach(b, &bench_hook, 1) : -EINVAL;
+	}
+	if (ret) {
+		pr_err("clkstat_hookbench: cannot attach %s: %d\n",
+		       hb_variants[v], ret);
+		return ret;
+	}
+	hb_attached = v;
+	return 0;
+}
 
 static u64 bench_hits_total(void)
 {
@@ -128,152 +204,250 @@ static u64 bench_hits_total(void)
 	return sum;
 }
 
-/* One hot round, and with @cold the cold calls too. */
-static void bench_measure(struct bench_result *r, bool cold)
+/* Note where a chunk ran (called with preemption off). */
+static void hb_note_cpu(struct hb_result *r, bool first)
 {
-	u64 t0, t1, hot = 0, hits0 = bench_hits_total();
-	unsigned int done, i;
+	int cpu = smp_processor_id();
 
-	for (done = 0; done < calls; done += CHUNK) {
+	if (first)
+		r->cpu = cpu;
+	else if (cpu != r->cpu)
+		r->migrated = true;
+}
+
+static int hb_run_hot(struct hb_result *r, unsigned int n)
+{
+	unsigned int done, i, chunk;
+	u64 t0;
+
+	for (done = 0; done < n; done += chunk) {
+		chunk = min(n - done, (unsigned int)HB_CHUNK);
 		preempt_disable();
+		hb_note_cpu(r, !done);
 		t0 = ktime_get_ns();
-		for (i = 0; i < CHUNK; i++)
+		for (i = 0; i < chunk; i++)
 			clkstat_bench_target(done + i, 1, 2);
-		hot += ktime_get_ns() - t0;
+		r->ns += ktime_get_ns() - t0;
 		preempt_enable();
 		cond_resched();
+		if (fatal_signal_pending(current))
+			return -EINTR;
 	}
-	if (!r->hot_ns || hot < r->hot_ns)
-		r->hot_ns = hot;
-	if (!cold)
-		return;
-	r->cold_ns = 0;
-	for (i = 0; i < cold_calls; i++) {
+	return 0;
+}
+
+static int hb_run_cold(struct hb_result *r, unsigned int n)
+{
+	unsigned int i;
+	u64 t0, t1;
+
+	if (!tsc_khz) {
+		pr_err("clkstat_hookbench: cold calls are timed with the TSC, and tsc_khz is 0\n");
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < n; i++) {
 		preempt_disable();
+		hb_note_cpu(r, !i);
 		memset(evict_buf, i, (size_t)evict_kb << 10);
 		t0 = rdtsc_ordered();
 		clkstat_bench_target(i, 1, 2);
 		t1 = rdtsc_ordered();
 		preempt_enable();
-		r->cold_ns += clkstat_tsc_ns(t1 - t0);
+		r->ns += clkstat_tsc_ns(t1 - t0);
 		cond_resched();
+		if (fatal_signal_pending(current))
+			return -EINTR;
 	}
-	r->hits = bench_hits_total() - hits0;
-}
-
-/* Row 0: nothing attached; then the variants; last the kretprobe. */
-static const char *const bench_rows[] = {
-	"none", "direct", "ftrace", "kprobe", "kprobe-int3", "tracepoint",
-	"kretprobe",
-};
-
-static int bench_row(unsigned int row, struct bench_result *r, bool cold)
-{
-	const struct clkstat_backend *b = NULL;
-	int ret = 0;
-
-	r->what = bench_rows[row];
-	if (row == 0) {
-		bench_measure(r, cold);
-		return 0;
-	}
-	if (row == ARRAY_SIZE(bench_rows) - 1) {
-		ret = bench_kretprobe_register();
-	} else {
-		b = clkstat_backend_find(r->what);
-		ret = b ? clkstat_hooks_attach(b, &bench_hook, 1) : -EINVAL;
-	}
-	if (ret) {
-		pr_err("clkstat_hookbench: cannot attach %s: %d\n", r->what,
-		       ret);
-		return ret;
-	}
-	bench_measure(r, cold);
-	if (b)
-		clkstat_hooks_detach(b, &bench_hook, 1);
-	else
-		unregister_kretprobe(&bench_kretprobe);
 	return 0;
 }
 
-/* x.yy from a ratio of two totals. */
-static void bench_ratio(u64 a, u64 b, u64 *whole, u64 *centi)
+/* The bare record: what a probe's handler adds per sample, one slot. */
+static int hb_run_record(struct hb_result *r, unsigned int n)
 {
-	u64 r = div64_u64(a * 100, max(b, 1ULL));
+	struct clkstat_metric *m;
+	unsigned int done, i, chunk;
+	int ret = 0;
+	u64 t0;
 
-	*whole = r / 100;
-	*centi = r % 100;
+	m = clkstat_metric_create("hookbench_record", "bench", 3, NULL, 0);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	clkstat_metric_set_recording(m, true);
+	for (done = 0; done < n; done += chunk) {
+		chunk = min(n - done, (unsigned int)HB_CHUNK);
+		preempt_disable();
+		hb_note_cpu(r, !done);
+		t0 = ktime_get_ns();
+		for (i = 0; i < chunk; i++)
+			clkstat_record(m, 1000 + (i & 7));
+		r->ns += ktime_get_ns() - t0;
+		preempt_enable();
+		cond_resched();
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	clkstat_metric_destroy(m);
+	return ret;
 }
 
-static void bench_print(const struct bench_result *r,
-			const struct bench_result *none)
+/* Copy a short command from userspace, without its trailing newline. */
+static int hb_get_cmd(char *buf, size_t size, const char __user *ubuf,
+		      size_t len)
 {
-	u64 hot = div_u64(r->hot_ns * 100, calls);
-	u64 cold = div_u64(r->cold_ns * 100, max(cold_calls, 1U));
-	u64 hw, hc, cw, cc;
-
-	bench_ratio(r->hot_ns, none->hot_ns, &hw, &hc);
-	bench_ratio(r->cold_ns, none->cold_ns, &cw, &cc);
-	pr_info("clkstat_hookbench: %-12s %8llu.%02llu %6llu.%02llu %9llu.%02llu %6llu.%02llu %9llu\n",
-		r->what, hot / 100, hot % 100, hw, hc, cold / 100, cold % 100,
-		cw, cc, r->hits);
+	if (!len || len >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return 0;
 }
+
+static ssize_t hb_attach_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char buf[32];
+	unsigned int v;
+	int ret;
+
+	ret = hb_get_cmd(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
+	for (v = 0; v < ARRAY_SIZE(hb_variants); v++)
+		if (!strcmp(buf, hb_variants[v]))
+			break;
+	if (v == ARRAY_SIZE(hb_variants))
+		return -EINVAL;
+	mutex_lock(&hb_lock);
+	ret = hb_attach(v);
+	mutex_unlock(&hb_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t hb_attach_read(struct file *file, char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	char buf[32];
+	int n;
+
+	mutex_lock(&hb_lock);
+	n = scnprintf(buf, sizeof(buf), "%s\n", hb_variants[hb_attached]);
+	mutex_unlock(&hb_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static ssize_t hb_run_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct hb_result r = {};
+	char buf[48], mode[8], extra;
+	unsigned int n, max;
+	u64 hits0;
+	int ret;
+
+	ret = hb_get_cmd(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
+	if (sscanf(buf, "%7s %u %c", mode, &n, &extra) != 2)
+		return -EINVAL;
+	if (!strcmp(mode, "hot"))
+		r.mode = "hot";
+	else if (!strcmp(mode, "cold"))
+		r.mode = "cold";
+	else if (!strcmp(mode, "record"))
+		r.mode = "record";
+	else
+		return -EINVAL;
+	max = r.mode[0] == 'c' ? HB_MAX_COLD : HB_MAX_CALLS;
+	if (!n || n > max)
+		return -EINVAL;
+
+	mutex_lock(&hb_lock);
+	r.calls = n;
+	r.attached = hb_variants[hb_attached];
+	hits0 = bench_hits_total();
+	if (r.mode[0] == 'h')
+		ret = hb_run_hot(&r, n);
+	else if (r.mode[0] == 'c')
+		ret = hb_run_cold(&r, n);
+	else
+		ret = hb_run_record(&r, n);
+	r.hits = bench_hits_total() - hits0;
+	if (!ret)
+		hb_last = r;
+	mutex_unlock(&hb_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t hb_run_read(struct file *file, char __user *ubuf, size_t len,
+			   loff_t *ppos)
+{
+	char buf[160];
+	int n;
+
+	mutex_lock(&hb_lock);
+	if (!hb_last.mode)
+		n = scnprintf(buf, sizeof(buf), "mode none\n");
+	else
+		n = scnprintf(buf, sizeof(buf),
+			      "mode %s calls %u ns %llu hits %llu cpu %d migrated %d attached %s\n",
+			      hb_last.mode, hb_last.calls, hb_last.ns,
+			      hb_last.hits, hb_last.cpu, hb_last.migrated,
+			      hb_last.attached);
+	mutex_unlock(&hb_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations hb_attach_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = hb_attach_read,
+	.write = hb_attach_write,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations hb_run_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = hb_run_read,
+	.write = hb_run_write,
+	.llseek = default_llseek,
+};
 
 static int __init hookbench_init(void)
 {
-	struct bench_result res[ARRAY_SIZE(bench_rows)] = {};
-	unsigned int i, r;
-	int ret = 0;
-
-	if (!calls || calls % CHUNK || !rounds || rounds > 100) {
-		pr_err("clkstat_hookbench: calls=%u rounds=%u: calls must be a positive multiple of %d, rounds in 1..100\n",
-		       calls, rounds, CHUNK);
-		return -EINVAL;
-	}
-	if (!tsc_khz) {
-		pr_err("clkstat_hookbench: cold calls are timed with the TSC, and tsc_khz is 0\n");
-		return -EOPNOTSUPP;
-	}
-	if (!cold_calls || !evict_kb || evict_kb > 262144) {
-		pr_err("clkstat_hookbench: cold_calls=%u evict_kb=%u: both must be positive, evict_kb at most 262144\n",
-		       cold_calls, evict_kb);
+	if (!evict_kb || evict_kb > 262144) {
+		pr_err("clkstat_hookbench: evict_kb=%u: must be in 1..262144\n",
+		       evict_kb);
 		return -EINVAL;
 	}
 	evict_buf = vmalloc((size_t)evict_kb << 10);
 	if (!evict_buf)
 		return -ENOMEM;
-
-	bench_measure(&res[0], false);	/* warm up */
-	res[0].hot_ns = 0;
-	for (r = 0; r < rounds && !ret; r++)
-		for (i = 0; i < ARRAY_SIZE(bench_rows) && !ret; i++)
-			ret = bench_row(i, &res[i], r == rounds - 1);
-	vfree(evict_buf);
-	if (ret)
-		return ret;
-
-	pr_info("clkstat_hookbench: %u hot calls (fastest of %u interleaved rounds), %u cold calls after %u kB evicted, CPU %d, handler = one per-CPU increment\n",
-		calls, rounds, cold_calls, evict_kb, raw_smp_processor_id());
-	pr_info("clkstat_hookbench: %-12s %11s %9s %12s %9s %9s\n", "variant",
-		"hot ns/call", "x none", "cold ns/call", "x none", "handler");
-	for (i = 0; i < ARRAY_SIZE(bench_rows); i++)
-		bench_print(&res[i], &res[0]);
-	for (i = 1; i < ARRAY_SIZE(bench_rows); i++) {
-		if (res[i].hits != calls + cold_calls) {
-			pr_err("clkstat_hookbench: %s: handler ran %llu times for %u calls\n",
-			       res[i].what, res[i].hits, calls + cold_calls);
-			ret = -EIO;
-		}
+	hb_dir = debugfs_create_dir("clkstat_hookbench", NULL);
+	if (IS_ERR(hb_dir)) {
+		vfree(evict_buf);
+		return PTR_ERR(hb_dir);
 	}
-	return ret;
+	debugfs_create_file("attach", 0600, hb_dir, NULL, &hb_attach_fops);
+	debugfs_create_file("run", 0600, hb_dir, NULL, &hb_run_fops);
+	return 0;
 }
 
-/* Everything was released at the end of init: the result is in the log. */
+/* The files go first, so that no write can attach after the detach. */
 static void __exit hookbench_exit(void)
 {
+	debugfs_remove_recursive(hb_dir);
+	mutex_lock(&hb_lock);
+	hb_detach();
+	mutex_unlock(&hb_lock);
+	vfree(evict_buf);
 }
 
 module_init(hookbench_init);
 module_exit(hookbench_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("clkstat hook-variant overhead benchmark");
+MODULE_DESCRIPTION("clkstat hook-variant overhead benchmark, driven through debugfs");

@@ -5,7 +5,8 @@
 # each wakeup), and print the report: clkstat-report's table and histogram
 # of the headline metric, every metric's summary, then `record` of 4 runs
 # alternating the direct and kprobe variants, reported per variant from the
-# snapshot file, their bootstrap comparison, and one debugfs file.
+# snapshot file, their bootstrap comparison, the same against the BPF
+# twin (ftrace and bpf-fentry alternated), and one debugfs file.
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
@@ -38,6 +39,12 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	echo "### clkstat-report -i build/demo/runs.json --compare kprobe --metric ttwu_tkread"
 	echo "###     (4 runs only: real comparisons need 100 or more per variant)"
 	$R -i build/demo/runs.json --compare kprobe --metric ttwu_tkread
+	echo "### clkstat-report record -o build/demo/bpf.json --runs 4 --variants ftrace,bpf-fentry \\"
+	echo "###     -- clkstat-pingpong -n 500 -c 0,1 --reads 1 --migrate   (the BPF twin: same probes, same buckets)"
+	$R record -o build/demo/bpf.json --runs 4 --variants ftrace,bpf-fentry \
+		-- $PP -n 500 -c 0,1 --reads 1 --migrate 2>&1 > /dev/null | cat
+	echo "### clkstat-report -i build/demo/bpf.json --compare bpf-fentry --base ftrace --metric ttwu_tkread"
+	$R -i build/demo/bpf.json --compare bpf-fentry --base ftrace --metric ttwu_tkread
 	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv"
 	$R -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv
 	echo "### cat /sys/kernel/debug/clkstat/ttwu_tkread.direct | grep -v \"^slot\"   (the last run, for people)"

@@ -30,8 +30,9 @@ pkgs=(
 	rt-tests procps util-linux
 	# a BPF fentry program for the direct-call conflict test
 	bpftrace
-	# the BPF twin: clang for the BPF object, bpftool for vmlinux.h and the
-	# skeleton, libbpf to load it (libelf and zlib are libbpf's)
+	# BPF: clang for the BPF objects, bpftool for vmlinux.h and the
+	# skeletons, libbpf to load them (libelf and zlib are libbpf's); the
+	# overhead benchmark's module BTF comes from pahole (dwarves, above)
 	clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 )
 missing=()

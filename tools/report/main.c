@@ -8,6 +8,7 @@
  *   clkstat-report events     the event log (live only)
  *   clkstat-report ctrl ...   start, stop, reset, tgid, variant (live only)
  *   clkstat-report record [...] [-- COMMAND...]   runs into a snapshot
+ *   clkstat-report overhead   what each hook variant costs (overhead.c)
  *
  * The source is the live module over generic netlink, or with --input one
  * or more snapshot files.  Documentation/clkstat-report.1 is the manual;
@@ -21,6 +22,7 @@
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "compare.h"
 #include "nl.h"
+#include "overhead.h"
 #include "record.h"
 #include "render.h"
 #include "snapshot.h"
@@ -37,6 +39,7 @@ struct cr_args {
 	long run;			/* -1: pool every run */
 	struct cr_record_opts record;
 	struct cr_compare_opts compare;
+	struct cr_ovh_opts ovh;
 	int duration_set;
 	int bpf_opts;			/* one of record's twin options */
 	char **rest;			/* ctrl's arguments */
@@ -53,6 +56,8 @@ static int usage(FILE *f)
 		"                             [-- COMMAND [ARG...]]\n"
 		"       clkstat-report --compare VARIANT -i FILE... [--base VARIANT] [--unit run|sample]\n"
 		"                      [--resamples N] [--seed N] [--level L] [--threshold NS]\n"
+		"       clkstat-report overhead [--calls N] [--cold-calls N] [--rounds R] [--hs-calls N]\n"
+		"                      [--storm-rounds R] [--storm-loops N] [--no-storm] [--only LIST]\n"
 		"options:\n"
 		"  -i, --input FILE    read a snapshot file instead of the module (repeatable)\n"
 		"      --run N         with --input: only run N (0-based), not every run pooled\n"
@@ -78,6 +83,14 @@ static int usage(FILE *f)
 		"      --seed N        compare: random seed (default 1)\n"
 		"      --level L       compare: confidence level (default 0.95)\n"
 		"      --threshold NS  compare: risk threshold (default: the base's p90)\n"
+		"      --calls N       overhead: hot calls per variant (default 200000)\n"
+		"      --cold-calls N  overhead: cold calls per variant (default 200)\n"
+		"      --rounds R      overhead: interleaved hot rounds, fastest kept (default 5)\n"
+		"      --hs-calls N    overhead: events per handshake point (default 20000)\n"
+		"      --storm-rounds R  overhead: interleaved storm rounds (default 5)\n"
+		"      --storm-loops N   overhead: hackbench -l per storm run (default 200)\n"
+		"      --no-storm      overhead: without the wakeup storm\n"
+		"      --only LIST     overhead: dispatch,handshake,storm (comma list)\n"
 		"  -V, --version, -h, --help\n"
 		"See clkstat-report(1).\n");
 	return f == stderr ? CR_USAGE : CR_OK;
@@ -92,7 +105,71 @@ static int bad_number(const char *opt, const char *v)
 enum { O_JSON = 256, O_CSV, O_FORMAT, O_PER_CPU, O_METRIC, O_NO_HIST,
 	O_RUNS, O_DURATION, O_VARIANTS, O_RUN, O_COMPARE, O_BASE, O_UNIT,
 	O_RESAMPLES, O_SEED, O_LEVEL, O_THRESHOLD, O_PROBES, O_FRAC_BITS,
-	O_KEEP_MODULE, O_WORKLOAD_ONLY };
+	O_KEEP_MODULE, O_WORKLOAD_ONLY, O_CALLS, O_COLD_CALLS, O_ROUNDS,
+	O_HS_CALLS, O_STORM_ROUNDS, O_STORM_LOOPS, O_NO_STORM, O_ONLY };
+
+/* overhead's numeric options: bounds, and where each goes. */
+static int parse_ovh_num(int c, const char *v, struct cr_ovh_opts *o)
+{
+	static const struct {
+		int opt;
+		const char *what;
+		unsigned long lo, hi;
+	} lim[] = {
+		{ O_CALLS, "--calls (1 to 100000000)", 1, 100000000 },
+		{ O_COLD_CALLS, "--cold-calls (1 to 1000000)", 1, 1000000 },
+		{ O_ROUNDS, "--rounds (1 to 100)", 1, 100 },
+		{ O_HS_CALLS, "--hs-calls (1 to 100000000)", 1, 100000000 },
+		{ O_STORM_ROUNDS, "--storm-rounds (1 to 100)", 1, 100 },
+		{ O_STORM_LOOPS, "--storm-loops (1 to 1000000)", 1, 1000000 },
+	};
+	unsigned long ul;
+	char *end;
+	size_t i;
+
+	for (i = 0; lim[i].opt != c; i++)
+		;
+	errno = 0;
+	ul = strtoul(v, &end, 10);
+	if (errno || *end || !*v || *v == '-' || ul < lim[i].lo ||
+	    ul > lim[i].hi)
+		return bad_number(lim[i].what, v);
+	switch (c) {
+	case O_CALLS: o->calls = ul; break;
+	case O_COLD_CALLS: o->cold_calls = ul; break;
+	case O_ROUNDS: o->rounds = ul; break;
+	case O_HS_CALLS: o->hs_calls = ul; break;
+	case O_STORM_ROUNDS: o->storm_rounds = ul; break;
+	default: o->storm_loops = ul; break;
+	}
+	return CR_OK;
+}
+
+/* --only: a comma list of overhead's sections. */
+static int parse_ovh_only(const char *v, struct cr_ovh_opts *o)
+{
+	char buf[64], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	o->sections = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "dispatch"))
+			o->sections |= CR_OVH_DISPATCH;
+		else if (!strcmp(tok, "handshake"))
+			o->sections |= CR_OVH_HANDSHAKE;
+		else if (!strcmp(tok, "storm"))
+			o->sections |= CR_OVH_STORM;
+		else
+			break;
+	}
+	if (tok || !o->sections) {
+		fprintf(stderr, "clkstat-report: --only '%s': a comma list of dispatch, handshake, storm\n",
+			v);
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
 
 static int parse_args(int argc, char **argv, struct cr_args *a)
 {
@@ -120,6 +197,14 @@ static int parse_args(int argc, char **argv, struct cr_args *a)
 		{ "frac-bits", required_argument, NULL, O_FRAC_BITS },
 		{ "keep-module", no_argument, NULL, O_KEEP_MODULE },
 		{ "workload-only", no_argument, NULL, O_WORKLOAD_ONLY },
+		{ "calls", required_argument, NULL, O_CALLS },
+		{ "cold-calls", required_argument, NULL, O_COLD_CALLS },
+		{ "rounds", required_argument, NULL, O_ROUNDS },
+		{ "hs-calls", required_argument, NULL, O_HS_CALLS },
+		{ "storm-rounds", required_argument, NULL, O_STORM_ROUNDS },
+		{ "storm-loops", required_argument, NULL, O_STORM_LOOPS },
+		{ "no-storm", no_argument, NULL, O_NO_STORM },
+		{ "only", required_argument, NULL, O_ONLY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -274,6 +359,22 @@ static int parse_args(int argc, char **argv, struct cr_args *a)
 			a->compare.threshold = ul;
 			a->compare.have_threshold = 1;
 			break;
+		case O_CALLS:
+		case O_COLD_CALLS:
+		case O_ROUNDS:
+		case O_HS_CALLS:
+		case O_STORM_ROUNDS:
+		case O_STORM_LOOPS:
+			if (parse_ovh_num(c, optarg, &a->ovh))
+				return CR_USAGE;
+			break;
+		case O_NO_STORM:
+			a->ovh.sections &= ~CR_OVH_STORM;
+			break;
+		case O_ONLY:
+			if (parse_ovh_only(optarg, &a->ovh))
+				return CR_USAGE;
+			break;
 		case 'V':
 			printf("clkstat-report %s (netlink ABI %u, snapshot format %u)\n",
 			       CLKSTAT_REPORT_VERSION, CLKSTAT_GENL_VERSION,
@@ -296,6 +397,7 @@ static int check_args(struct cr_args *a)
 {
 	static const char *const cmds[] = {
 		"report", "info", "raw", "events", "ctrl", "record",
+		"overhead",
 	};
 	int known = 0;
 	size_t i;
@@ -317,8 +419,14 @@ static int check_args(struct cr_args *a)
 		fprintf(stderr, "clkstat-report: '-- COMMAND' is for record only\n");
 		return CR_USAGE;
 	}
+	if (!strcmp(a->cmd, "overhead") && strcmp(a->format, "text") &&
+	    strcmp(a->format, "json")) {
+		fprintf(stderr, "clkstat-report: overhead: text or --json\n");
+		return CR_USAGE;
+	}
 	if (a->ninputs && (!strcmp(a->cmd, "ctrl") ||
 			   !strcmp(a->cmd, "record") ||
+			   !strcmp(a->cmd, "overhead") ||
 			   !strcmp(a->cmd, "events"))) {
 		fprintf(stderr, "clkstat-report: %s works on the live module, not on --input (%s)\n",
 			a->cmd, !strcmp(a->cmd, "events") ?
@@ -549,6 +657,11 @@ int main(int argc, char **argv)
 		.record = { .output = "clkstat.json", .runs = 1,
 			    .duration = 1.0, .frac_bits = -1 },
 		.compare = { .level = 0.95, .resamples = 10000, .seed = 1 },
+		.ovh = { .calls = 200000, .cold_calls = 200, .rounds = 5,
+			 .hs_calls = 20000, .storm_rounds = 5,
+			 .storm_loops = 200,
+			 .sections = CR_OVH_DISPATCH | CR_OVH_HANDSHAKE |
+				     CR_OVH_STORM },
 	};
 	int st;
 
@@ -557,12 +670,16 @@ int main(int argc, char **argv)
 		st = check_args(&a);
 	if (st)
 		return st;
-	if (!strcmp(a.cmd, "record"))
+	if (!strcmp(a.cmd, "record")) {
 		st = cr_record(&a.record);
-	else if (a.ninputs)
+	} else if (!strcmp(a.cmd, "overhead")) {
+		a.ovh.json = !strcmp(a.format, "json");
+		st = cr_overhead(&a.ovh);
+	} else if (a.ninputs) {
 		st = from_snapshots(&a);
-	else
+	} else {
 		st = from_module(&a);
+	}
 	if (fflush(stdout) && !st) {
 		perror("clkstat-report: stdout");
 		st = CR_ERR;

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * overhead.h - clkstat-report overhead: the per-event cost of every hook
+ * variant, module and BPF, on one target in one run (overhead.c), of
+ * userspace handshake points (overhead_hs.c), and the throughput a wakeup
+ * storm keeps under each variant (overhead_storm.c); printed by
+ * overhead_render.c.  The BPF programs are overhead_bpf.c's.
+ */
+#ifndef CLKSTAT_REPORT_OVERHEAD_H
+#define CLKSTAT_REPORT_OVERHEAD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define CR_OVH_HB_DIR	"/sys/kernel/debug/clkstat_hookbench"
+#define CR_OVH_MAX_ROWS	16
+
+enum { CR_OVH_DISPATCH = 1, CR_OVH_HANDSHAKE = 2, CR_OVH_STORM = 4 };
+
+struct cr_ovh_opts {
+	unsigned long calls;		/* hot calls per measurement */
+	unsigned long cold_calls;
+	unsigned int rounds;		/* hot rounds, fastest kept */
+	unsigned long hs_calls;		/* handshake events per row */
+	unsigned int storm_rounds;
+	unsigned int storm_loops;	/* hackbench -l */
+	unsigned int sections;		/* CR_OVH_* */
+	int json;
+};
+
+/* One dispatch row; ns are per call, negative when not measured. */
+struct cr_ovh_row {
+	const char *name;
+	double hot_ns, cold_ns;
+	uint64_t hot_calls, hot_hits;	/* the last hot round's */
+	uint64_t cold_calls, cold_hits;
+};
+
+struct cr_ovh_hs_row {
+	const char *name;
+	double ns;			/* per event; negative: not measured */
+	unsigned long events;
+	const char *note;		/* why not measured, or what it is */
+};
+
+struct cr_ovh_storm_row {
+	const char *name;
+	unsigned int n;			/* rounds measured */
+	double median_s;		/* median run time */
+	double ratio_median, ratio_min, ratio_max; /* throughput / none's */
+	const char *note;		/* why not measured */
+};
+
+struct cr_ovh_result {
+	char kernel[160];
+	char machine[128];
+	char clocksource[32];
+	char probes[128];		/* clkstat.ko's, for the storm */
+	int cpu;
+	struct cr_ovh_row rows[CR_OVH_MAX_ROWS];
+	unsigned int nrows;
+	struct cr_ovh_hs_row hs[8];
+	unsigned int nhs;
+	struct cr_ovh_storm_row storm[CR_OVH_MAX_ROWS];
+	unsigned int nstorm;
+	const char *storm_cmd;
+	const char *storm_baseline;	/* what "none" was in the storm */
+};
+
+/* The command: checks, runs the sections, prints. Returns a status.h. */
+int cr_overhead(const struct cr_ovh_opts *o);
+
+/* overhead.c: the hookbench control files. */
+int cr_ovh_hb_attach(const char *variant);
+/* One run ("hot N", ...); fills ns (the whole loop), hits and cpu. */
+int cr_ovh_hb_run(const char *mode, unsigned long n, uint64_t *ns,
+		  uint64_t *hits, int *cpu);
+
+/* overhead_bpf.c: the BPF side (a bpftool skeleton). */
+struct cr_ovh_bpf;
+int cr_ovh_bpf_open(struct cr_ovh_bpf **out);
+/* Attach one program by variant (bpf-kprobe, ..., uprobe); one at a time. */
+int cr_ovh_bpf_attach(struct cr_ovh_bpf *b, const char *variant);
+void cr_ovh_bpf_detach(struct cr_ovh_bpf *b);
+/* The programs' count over every CPU, or -1 when the map read failed. */
+int64_t cr_ovh_bpf_hits(struct cr_ovh_bpf *b);
+void cr_ovh_bpf_close(struct cr_ovh_bpf *b);
+int cr_ovh_is_bpf(const char *variant);
+/* The empty function the uprobe sits on. */
+void cr_ovh_uprobe_target(void);
+
+int cr_ovh_dispatch(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
+		    struct cr_ovh_result *r);
+int cr_ovh_handshake(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
+		     struct cr_ovh_result *r);
+int cr_ovh_storm(const struct cr_ovh_opts *o, struct cr_ovh_result *r);
+
+/* overhead_render.c */
+int cr_ovh_render_text(FILE *out, const struct cr_ovh_opts *o,
+		       const struct cr_ovh_result *r);
+int cr_ovh_render_json(FILE *out, const struct cr_ovh_opts *o,
+		       const struct cr_ovh_result *r);
+
+double cr_ovh_now_s(void);
+
+#endif
