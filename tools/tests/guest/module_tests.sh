@@ -1178,6 +1178,24 @@ t_bpf_record() {
 	expect_no_twin "after valgrind"
 }
 
+# The twin's csswitch, without the module: ten clocksource switches are ten
+# samples and ten switches, none failed, in both attach types that have it.
+t_bpf_csswitch() {
+	local v f=/tmp/csw.json
+	expect_eq "clocksource" "$(cat $CS)" hpet
+	for v in bpf-fentry bpf-kprobe; do
+		"$R" record -q -o $f --variants $v --probes csswitch -- sh -c \
+			"for i in 1 2 3 4 5; do echo acpi_pm > $CS; echo hpet > $CS; done" ||
+			fail "$v: record failed"
+		expect_eq "$v csswitch count" "$(snap_csv $f 0 csswitch $v 4)" 10
+		expect_eq "$v switches" "$(snap_counter $f 0 csswitch.$v switches)" 10
+		expect_eq "$v failed" "$(snap_counter $f 0 csswitch.$v failed)" 0
+		note "$v: csswitch p50 $(snap_csv $f 0 csswitch $v 6) ns"
+	done
+	expect_eq "clocksource after" "$(cat $CS)" hpet
+	expect_no_twin "after csswitch"
+}
+
 # clkstat-report overhead with small N: every row there, every handler ran
 # once per call, ratios positive; the hookbench's control files refuse bad
 # input with EINVAL and change nothing; exit 4 unprivileged, 3 (and the
@@ -1282,7 +1300,8 @@ tests=${*:-t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_record
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
 	t_rmmod_under_load t_cycles_under_load t_overhead
-	t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_bpf_record}
+	t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_bpf_record
+	t_bpf_csswitch}
 for t in $tests; do
 	run "$t"
 done
