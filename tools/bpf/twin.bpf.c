@@ -368,13 +368,7 @@ int BPF_KPROBE(kp_tk_##fn)						\
 	return 0;							\
 }
 
-TK_PROGS(TK_CLOCK_GETTIME, __x64_sys_clock_gettime)
-TK_PROGS(TK_KTIME_GET, ktime_get)
-TK_PROGS(TK_WITH_OFFSET, ktime_get_with_offset)
-TK_PROGS(TK_RAW, ktime_get_raw)
-TK_PROGS(TK_TS64, ktime_get_ts64)
-TK_PROGS(TK_REAL_TS64, ktime_get_real_ts64)
-TK_PROGS(TK_RAW_TS64, ktime_get_raw_ts64)
+TWIN_TK_FUNCS(TK_PROGS)
 
 SEC("fentry/timekeeping_notify")
 int BPF_PROG(fe_csw_enter, struct clocksource *cs)

@@ -37,9 +37,10 @@ struct twin_prog {
 	int retprobe;
 };
 
-#define TK(fn)								\
+/* tkread's programs, as twin.bpf.c makes them from TWIN_TK_FUNCS. */
+#define TK(idx, fn)							\
 	{ "fe_tk_" #fn, TWIN_P_TKREAD, TV_FENTRY, #fn, 0 },		\
-	{ "kp_tk_" #fn, TWIN_P_TKREAD, TV_KPROBE, #fn, 0 }
+	{ "kp_tk_" #fn, TWIN_P_TKREAD, TV_KPROBE, #fn, 0 },
 
 static const struct twin_prog twin_progs[] = {
 	{ "fe_ttwu", TWIN_P_TTWU, TV_FENTRY, "try_to_wake_up", 0 },
@@ -48,13 +49,7 @@ static const struct twin_prog twin_progs[] = {
 	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, "ttwu_do_activate", 0 },
 	{ "tp_waking", TWIN_P_TTWU, TV_TP, "sched_waking", 0 },
 	{ "tp_wakeup", TWIN_P_TTWU, TV_TP, "sched_wakeup", 0 },
-	TK(__x64_sys_clock_gettime),
-	TK(ktime_get),
-	TK(ktime_get_with_offset),
-	TK(ktime_get_raw),
-	TK(ktime_get_ts64),
-	TK(ktime_get_real_ts64),
-	TK(ktime_get_raw_ts64),
+	TWIN_TK_FUNCS(TK)
 	{ "fe_csw_enter", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 0 },
 	{ "fe_csw_exit", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 1 },
 	{ "kp_csw_enter", TWIN_P_CSSWITCH, TV_KPROBE, "timekeeping_notify", 0 },

@@ -43,15 +43,8 @@ static const char *const tkw_counters[TKC_N] = {
 	[TKC_SWITCH_LOST] = "switch_lost",
 };
 
-static const char *const tk_counters[TK_NFUNCS] = {
-	[TK_CLOCK_GETTIME] = "__x64_sys_clock_gettime",
-	[TK_KTIME_GET] = "ktime_get",
-	[TK_WITH_OFFSET] = "ktime_get_with_offset",
-	[TK_RAW] = "ktime_get_raw",
-	[TK_TS64] = "ktime_get_ts64",
-	[TK_REAL_TS64] = "ktime_get_real_ts64",
-	[TK_RAW_TS64] = "ktime_get_raw_ts64",
-};
+#define TK_NAME(idx, fn)	[idx] = #fn,
+static const char *const tk_counters[TK_NFUNCS] = { TWIN_TK_FUNCS(TK_NAME) };
 
 static const char *const csw_counters[CSC_N] = {
 	[CSC_SWITCHES] = "switches", [CSC_FAILED] = "failed",

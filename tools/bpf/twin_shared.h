@@ -33,11 +33,23 @@ enum {
 	TKC_BUSY, TKC_SWITCH_LOST, TKC_N
 };
 
-/* Counters of tkread: one per hooked function (probe_tkread.c). */
-enum {
-	TK_CLOCK_GETTIME, TK_KTIME_GET, TK_WITH_OFFSET, TK_RAW, TK_TS64,
-	TK_REAL_TS64, TK_RAW_TS64, TK_NFUNCS
-};
+/*
+ * The functions tkread hooks, X(counter index, function), in the module's
+ * order (probe_tkread.c): the one list the counter enum and names, the
+ * BPF programs and the loader's program table are all made from.
+ */
+#define TWIN_TK_FUNCS(X)						\
+	X(TK_CLOCK_GETTIME, __x64_sys_clock_gettime)			\
+	X(TK_KTIME_GET, ktime_get)					\
+	X(TK_WITH_OFFSET, ktime_get_with_offset)			\
+	X(TK_RAW, ktime_get_raw)					\
+	X(TK_TS64, ktime_get_ts64)					\
+	X(TK_REAL_TS64, ktime_get_real_ts64)				\
+	X(TK_RAW_TS64, ktime_get_raw_ts64)
+
+/* Counters of tkread: one per hooked function. */
+#define TWIN_TK_ENUM(idx, fn)	idx,
+enum { TWIN_TK_FUNCS(TWIN_TK_ENUM) TK_NFUNCS };
 
 /* Counters of csswitch (probe_clocksource.c). */
 enum { CSC_SWITCHES, CSC_FAILED, CSC_N };
