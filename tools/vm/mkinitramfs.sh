@@ -2,14 +2,17 @@
 # Pack a busybox initramfs for clkstat's QEMU guests.
 #
 # usage: mkinitramfs.sh OUT.cpio.gz --9p KVER
+#        mkinitramfs.sh OUT.cpio.gz --9p-builtin
 #        mkinitramfs.sh OUT.cpio.gz --payload DIR
 # --9p KVER:     the virtio and 9p modules of Debian kernel KVER, so that
 #                guest-init can mount the host's root (see guest-init).
+# --9p-builtin:  the same for a kernel with virtio and 9p built in (the
+#                debug kernel, tools/vm/debug.config): no modules to load.
 # --payload DIR: DIR (a run.sh and what it needs) as /payload, for a kernel
 #                without 9p such as the KUnit test kernel.
 set -euo pipefail
 here=$(dirname "$(realpath "$0")")
-out=$1 mode=$2 arg=$3
+out=$1 mode=$2 arg=${3:-}
 
 # Load order matters: each module needs the ones before it.
 nine_p_modules="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev
@@ -32,11 +35,14 @@ case "$mode" in
 		echo "$m" >> "$stage/modules/order"
 	done
 	;;
+--9p-builtin)
+	: > "$stage/modules/order"
+	;;
 --payload)
 	cp -r "$arg" "$stage/payload"
 	;;
 *)
-	echo "usage: $0 OUT.cpio.gz --9p KVER | --payload DIR" >&2
+	echo "usage: $0 OUT.cpio.gz --9p KVER | --9p-builtin | --payload DIR" >&2
 	exit 2
 	;;
 esac

@@ -5,6 +5,8 @@
 #        run-guest.sh [options] --out DIR --payload PAYLOAD_DIR
 # Options:
 #   --kernel IMAGE   kernel to boot (default: newest Debian /boot/vmlinuz-*)
+#   --9p-builtin     IMAGE has virtio and 9p built in (the debug kernel):
+#                    the initramfs carries no modules
 #   --smp N          vCPUs (default 2)     --mem MB  memory (default 1024)
 #   --timeout S      wall-clock limit (default 1800)
 #   --append ARGS    extra kernel command line
@@ -21,7 +23,7 @@
 # DIR/console.log and to stdout.  DIR and the current folder must not be
 # under /tmp, /run or /var/tmp: the guest mounts tmpfs there.  In 9p mode
 # the initramfs carries the virtio and 9p modules of the newest
-# /lib/modules, so --kernel must be that version.
+# /lib/modules, so --kernel must be that version, or --9p-builtin.
 # Why single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can
 # keep executing a stale translation of code the guest kernel has patched.
 # Caught in the act (Documentation/clkstat.rst, "QEMU and code patching"):
@@ -36,11 +38,12 @@ set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 top=$(realpath "$here/../..")
 
-accel=tcg,thread=single kernel="" smp=2 mem=1024 timeout=1800 append="" out="" payload=""
+accel=tcg,thread=single kernel="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
+	--9p-builtin) builtin9p=1; shift ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -73,10 +76,16 @@ if [ -n "$payload" ]; then
 	initrd=$out/initramfs.cpio.gz
 	"$here/mkinitramfs.sh" "$initrd" --payload "$payload"
 else
-	initrd=$cache/initramfs-9p-$kver.cpio.gz
+	if [ $builtin9p = 1 ]; then
+		initrd=$cache/initramfs-9p-builtin.cpio.gz
+		mkargs=(--9p-builtin)
+	else
+		initrd=$cache/initramfs-9p-$kver.cpio.gz
+		mkargs=(--9p "$kver")
+	fi
 	if [ ! -f "$initrd" ] || [ "$initrd" -ot "$here/guest-init" ] ||
 	   [ "$initrd" -ot "$here/mkinitramfs.sh" ]; then
-		"$here/mkinitramfs.sh" "$initrd" --9p "$kver"
+		"$here/mkinitramfs.sh" "$initrd" "${mkargs[@]}"
 	fi
 	{
 		echo "cd $(printf '%q' "$PWD") || exit 125"

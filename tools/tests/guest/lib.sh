@@ -2,7 +2,10 @@
 # guest as root, in the host's userspace).  Each test is a function; run()
 # calls it in a subshell and prints "ok N - name" or "not ok N - name".
 top=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../../..")
-KO=$top/kmod/clkstat.ko
+# The modules under test: kmod/ (built for Debian's kernel), or those
+# tools/tests/debug.sh built for the debug kernel.
+KMOD=${CLKSTAT_KMOD:-$top/kmod}
+KO=$KMOD/clkstat.ko
 D=/sys/kernel/debug/clkstat
 V=direct	# the variant the tests load (the default), part of every file name
 T=/sys/kernel/tracing

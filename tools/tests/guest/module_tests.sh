@@ -1220,7 +1220,7 @@ t_overhead() {
 	local R=$top/tools/clkstat-report rc w
 	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu,tkread,marker events=64
-	insmod "$top/kmod/clkstat_hookbench.ko"
+	insmod "$KMOD/clkstat_hookbench.ko"
 	expect_eq "file modes" "$(stat -c %a "$HB/attach" "$HB/run" | tr '\n' ' ')" "600 600 "
 	expect_eq "initial result" "$(cat $HB/run)" "mode none"
 	echo kprobe > $HB/attach
