@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "control.h"
+#include "uapi/clkstat_netlink.h"
 
 pid_t clkstat_filter_tgid;
 
@@ -26,13 +27,25 @@ static const char *const clkstat_op_names[] = {
 	[CLKSTAT_OP_VARIANT] = "variant",
 };
 
+/*
+ * White space as the control file's documentation defines it: space, \t,
+ * \n, \v, \f, \r.  Not isspace(), whose table also holds 0xa0 (Latin-1's
+ * no-break space), so that "start\xa0ttwu_enqueue" would be two words.
+ */
+static bool clkstat_blank(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 /* Copy the next blank-separated word of *s into buf; 0 when none is left. */
 static size_t clkstat_next_word(const char **s, char *buf, size_t size)
 {
-	const char *p = skip_spaces(*s);
+	const char *p = *s;
 	size_t n = 0;
 
-	while (p[n] && !isspace(p[n]))
+	while (clkstat_blank(*p))
+		p++;
+	while (p[n] && !clkstat_blank(p[n]))
 		n++;
 	*s = p + n;
 	if (n >= size)
@@ -50,14 +63,14 @@ static size_t clkstat_next_word(const char **s, char *buf, size_t size)
  *
  * Return: 0, or -EINVAL for anything that is not exactly one command of the
  * grammar in control.h (unknown word, missing or extra argument, a metric
- * or variant name too long, a tgid that is not a non-negative decimal
- * number).
+ * or variant name too long, a tgid that is not decimal digits or is above
+ * CLKSTAT_TGID_MAX).
  */
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 {
 	char word[CLKSTAT_NAME_MAX], arg[CLKSTAT_ID_MAX], extra[2];
+	unsigned int tgid;
 	size_t n, i;
-	int tgid;
 
 	n = clkstat_next_word(&buf, word, sizeof(word));
 	if (!n || n >= sizeof(word))
@@ -74,7 +87,11 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 		return -EINVAL;
 
 	if (cmd->op == CLKSTAT_OP_TGID) {
-		if (!n || kstrtoint(arg, 10, &tgid) || tgid < 0)
+		/* Digits only: kstrtouint() would also take "+5" (and "-0"). */
+		for (i = 0; i < n; i++)
+			if (!isdigit(arg[i]))
+				return -EINVAL;
+		if (!n || kstrtouint(arg, 10, &tgid) || tgid > CLKSTAT_TGID_MAX)
 			return -EINVAL;
 		cmd->tgid = tgid;
 		return 0;
@@ -89,6 +106,26 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 	if (n)
 		strscpy(cmd->metric, arg, sizeof(cmd->metric));
 	return 0;
+}
+
+/**
+ * clkstat_control_parse_write() - parse one write() to the control file
+ * @buf: the @len bytes written, followed by a NUL
+ * @len: how many bytes were written
+ * @cmd: filled in on success
+ *
+ * A write is one command: more than CLKSTAT_CONTROL_MAX bytes, or a NUL
+ * byte among them ("start\0stop" would otherwise read as "start"), is
+ * refused as a whole.
+ *
+ * Return: 0, or -EINVAL (see also clkstat_control_parse()).
+ */
+int clkstat_control_parse_write(const char *buf, size_t len,
+				struct clkstat_cmd *cmd)
+{
+	if (len > CLKSTAT_CONTROL_MAX || memchr(buf, '\0', len))
+		return -EINVAL;
+	return clkstat_control_parse(buf, cmd);
 }
 
 static void clkstat_apply(struct clkstat_metric *m, enum clkstat_op op)

@@ -5,9 +5,14 @@
  *   start [METRIC]   record (all metrics, or one)
  *   stop [METRIC]    stop recording
  *   reset [METRIC]   zero slots, min, max and counters
- *   tgid N           record only tasks of thread group N (0: every task)
+ *   tgid N           record only tasks of thread group N (0: every task);
+ *                    N is decimal digits, 0..CLKSTAT_TGID_MAX (4194304)
  *   variant NAME     feed the probes through another hook variant
  *                    (carried out by probes.c, not clkstat_control_exec())
+ *
+ * Words are separated by white space (space, \t, \n, \v, \f, \r), which
+ * may also surround the command.  One write() is one command: a NUL byte
+ * in it, or more than CLKSTAT_CONTROL_MAX bytes, makes it invalid.
  */
 #ifndef _CLKSTAT_CONTROL_H
 #define _CLKSTAT_CONTROL_H
@@ -35,6 +40,8 @@ struct clkstat_cmd {
 };
 
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd);
+int clkstat_control_parse_write(const char *buf, size_t len,
+				struct clkstat_cmd *cmd);
 int clkstat_control_exec(const struct clkstat_cmd *cmd);
 
 /* The tgid filter, read locklessly by the probes. */

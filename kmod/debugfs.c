@@ -252,12 +252,12 @@ static ssize_t clkstat_control_write(struct file *file, const char __user *ubuf,
 	buf = memdup_user_nul(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	ret = clkstat_control_parse(buf, &cmd);
+	ret = clkstat_control_parse_write(buf, len, &cmd);
 	if (!ret)
 		ret = clkstat_command(&cmd);
 	if (ret)
 		pr_warn_ratelimited("clkstat: control: invalid command \"%*pE\"\n",
-				    (int)strnlen(buf, len), buf);
+				    (int)len, buf);
 	kfree(buf);
 	return ret ?: len;
 }

@@ -36,7 +36,7 @@
 #define CLKSTAT_NL_SLOTS	128
 
 static struct netlink_range_validation clkstat_nl_tgid_range = {
-	.max = PID_MAX_LIMIT,
+	.max = CLKSTAT_TGID_MAX,
 };
 
 static const struct nla_policy clkstat_nl_policy[CLKSTAT_A_MAX + 1] = {

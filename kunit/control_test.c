@@ -5,6 +5,7 @@
  */
 #include <kunit/test.h>
 #include "../kmod/control.h"
+#include "../kmod/uapi/clkstat_netlink.h"
 
 static void control_parse_good(struct kunit *test)
 {
@@ -37,6 +38,66 @@ static void control_parse_good(struct kunit *test)
 			"start abcdefghijklmnopqrstuvwxyz01234.abcdefghijklmno",
 			&c), 0);
 	KUNIT_EXPECT_EQ(test, strlen(c.metric), (size_t)CLKSTAT_ID_MAX - 1);
+	/* Every white space character of the documentation. */
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("\v\fstop\r\tm2\r\n", &c),
+			0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_STOP);
+	KUNIT_EXPECT_STREQ(test, c.metric, "m2");
+	/* tgid: decimal digits up to 4194304, leading zeros allowed */
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 4194304", &c), 0);
+	KUNIT_EXPECT_EQ(test, c.tgid, CLKSTAT_TGID_MAX);
+	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 00000000000000000000042",
+						    &c), 0);
+	KUNIT_EXPECT_EQ(test, c.tgid, 42);
+}
+
+/* What ctl_fuzz found: inputs the grammar refuses that used to pass. */
+static void control_parse_strict(struct kunit *test)
+{
+	static const char *const bad[] = {
+		"tgid +5", "tgid -0", "tgid +0", "tgid 4194305",
+		"tgid 2147483647", "tgid 4294967296",
+		"start\xa0ttwu_enqueue",	/* 0xa0 is no white space */
+		"\xa0start", "stop\xa0", "tgid\xa0\x37",
+		"stop\x85m", "stop\x1cm",
+	};
+	struct clkstat_cmd c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, clkstat_control_parse(bad[i], &c),
+				    -EINVAL, "input \"%s\"", bad[i]);
+}
+
+/* One write() is one command: its length and every byte of it count. */
+static void control_parse_write(struct kunit *test)
+{
+	char buf[CLKSTAT_CONTROL_MAX + 2];
+	struct clkstat_cmd c;
+
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("start\n", 6, &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_START);
+	/* A NUL anywhere, the end included, refuses the write. */
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("start\0stop", 10, &c),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("start\0", 6, &c),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("\0", 1, &c),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("", 0, &c), -EINVAL);
+	/* 64 bytes pass, 65 do not, even if all but "stop" is white space. */
+	memset(buf, ' ', sizeof(buf));
+	memcpy(buf, "stop", 4);
+	buf[CLKSTAT_CONTROL_MAX] = '\0';
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write(buf,
+							  CLKSTAT_CONTROL_MAX,
+							  &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_STOP);
+	buf[CLKSTAT_CONTROL_MAX] = ' ';
+	buf[CLKSTAT_CONTROL_MAX + 1] = '\0';
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write(buf,
+							  CLKSTAT_CONTROL_MAX + 1,
+							  &c), -EINVAL);
 }
 
 static void control_parse_bad(struct kunit *test)
@@ -112,6 +173,8 @@ static void control_exec(struct kunit *test)
 static struct kunit_case control_cases[] = {
 	KUNIT_CASE(control_parse_good),
 	KUNIT_CASE(control_parse_bad),
+	KUNIT_CASE(control_parse_strict),
+	KUNIT_CASE(control_parse_write),
 	KUNIT_CASE(control_exec),
 	{}
 };

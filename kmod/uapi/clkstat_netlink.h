@@ -115,6 +115,13 @@ enum clkstat_nl_event_attr {
 #define CLKSTAT_CPU_ALL		0xffffffffU
 
 /*
+ * The largest tgid filter (CLKSTAT_A_TGID, and the control file's "tgid N"):
+ * PID_MAX_LIMIT of a 64-bit kernel, on every kernel, so that what is valid
+ * does not depend on the kernel's configuration.
+ */
+#define CLKSTAT_TGID_MAX	4194304U
+
+/*
  * One non-empty slot.  sum is in units of 2^clkstat_slot_sum_shift(slot)
  * ns, exactly as the module stores it (see clkstat_buckets.h).
  */
