@@ -72,8 +72,8 @@ static int clkstat_check_params(void)
 		char known[96];
 
 		clkstat_backend_names(known, sizeof(known));
-		pr_err("clkstat: variant=%s: unknown variant (known: %s)\n",
-		       variant, known);
+		pr_err("clkstat: variant=%*pE: unknown variant (known: %s)\n",
+		       (int)strlen(variant), variant, known);
 		return -EINVAL;
 	}
 	ret = clkstat_probes_select(probes);

@@ -88,8 +88,9 @@ int clkstat_probes_select(const char *list)
 		if (!p) {
 			clkstat_join(known, sizeof(known), clkstat_known_probes,
 				     ARRAY_SIZE(clkstat_known_probes), ", ");
-			pr_err("clkstat: probes=%s: unknown probe '%s' (known: %s)\n",
-			       list, name, known);
+			pr_err("clkstat: probes=%*pE: unknown probe '%*pE' (known: %s)\n",
+			       (int)strlen(list), list, (int)strlen(name), name,
+			       known);
 			ret = -EINVAL;
 			break;
 		}
@@ -97,8 +98,8 @@ int clkstat_probes_select(const char *list)
 			if (clkstat_active[i] == p)
 				break;
 		if (i < clkstat_nactive) {
-			pr_err("clkstat: probes=%s: probe '%s' given twice\n",
-			       list, name);
+			pr_err("clkstat: probes=%*pE: probe '%s' given twice\n",
+			       (int)strlen(list), list, name);
 			ret = -EINVAL;
 			break;
 		}
@@ -285,8 +286,9 @@ int clkstat_probes_switch(const char *name)
 	mutex_lock(&clkstat_probes_lock);
 	old = clkstat_backend;
 	if (!b) {
-		pr_warn_ratelimited("clkstat: control: variant %s: unknown variant\n",
-				    name);
+		/* Escaped: a name from netlink can hold any byte, '\n' too. */
+		pr_warn_ratelimited("clkstat: control: variant %*pE: unknown variant\n",
+				    (int)strlen(name), name);
 		ret = -EINVAL;
 		goto out;
 	}
