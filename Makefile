@@ -32,7 +32,7 @@ EXTRACT_VMLINUX = $(CLKSTAT_CACHE)/linux-source-6.1/scripts/extract-vmlinux
 
 TOOLS = tools/workload/clkstat-pingpong tools/clkstat-report
 UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
-	     tools/tests/nl_fuzz tools/tests/snapshot_test \
+	     tools/tests/nl_fuzz tools/tests/ctl_fuzz tools/tests/snapshot_test \
 	     tools/tests/render_test tools/tests/render_demo \
 	     tools/tests/model_test tools/tests/compare_test \
 	     tools/tests/compare_bench tools/tests/twin_test
@@ -150,6 +150,9 @@ tools/tests/render_demo: tools/tests/render_demo.c tools/tests/hist_build.h $(RE
 
 tools/tests/nl_fuzz: tools/tests/nl_fuzz.c kmod/uapi/clkstat_netlink.h
 	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LDLIBS)
+
+tools/tests/ctl_fuzz: tools/tests/ctl_fuzz.c
+	$(CC) $(CFLAGS) $(GSL_CFLAGS) -o $@ $< $(GSL_LDLIBS)
 
 tools/tests/buckets_test: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h kunit/bucket_ref.h
 	$(CC) $(CFLAGS) -o $@ $< $(TEST_LDLIBS)

@@ -15,6 +15,24 @@ for t in tools/tests/buckets_test tools/tests/buckets_test_portable \
 		fail=$((fail + 1)); echo "not ok - $t"
 	fi
 done
+# ctl_fuzz (tools/tests/guest/hardening_input.sh runs it against the
+# module): its oracle against the verdicts the documentation states, and a
+# dry run of 20000 inputs from a recorded control file, valgrind-clean and
+# the same twice from one seed.
+ctl=$(mktemp)
+printf '%s\n' 'variant direct switches 0' 'tgid 0' \
+	'metric ttwu_enqueue variant direct recording on' \
+	'metric tkread variant direct recording on' '# commands' > "$ctl"
+if valgrind -q --error-exitcode=99 --leak-check=full tools/tests/ctl_fuzz --self-test &&
+   a=$(valgrind -q --error-exitcode=99 --leak-check=full tools/tests/ctl_fuzz \
+	--dry-run --probes ttwu,tkread "$ctl" 20000 42 | md5sum) &&
+   b=$(tools/tests/ctl_fuzz --dry-run --probes ttwu,tkread "$ctl" 20000 42 | md5sum) &&
+   [ "$a" = "$b" ]; then
+	pass=$((pass + 1)); echo "ok - ctl_fuzz oracle self-test and dry run"
+else
+	fail=$((fail + 1)); echo "not ok - ctl_fuzz oracle self-test and dry run"
+fi
+rm -f "$ctl"
 # Debian's python3, which has python3-yaml (the first python3 on PATH may
 # be another build).
 if /usr/bin/python3 tools/tests/spec_check.py "$top"; then
