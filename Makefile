@@ -149,7 +149,7 @@ tools/tests/render_demo: tools/tests/render_demo.c tools/tests/hist_build.h $(RE
 	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) -lm
 
 tools/tests/nl_fuzz: tools/tests/nl_fuzz.c kmod/uapi/clkstat_netlink.h
-	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LDLIBS)
+	$(CC) $(CFLAGS) $(NL_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(NL_LDLIBS) $(GSL_LDLIBS)
 
 tools/tests/ctl_fuzz: tools/tests/ctl_fuzz.c
 	$(CC) $(CFLAGS) $(GSL_CFLAGS) -o $@ $< $(GSL_LDLIBS)
