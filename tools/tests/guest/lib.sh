@@ -74,3 +74,27 @@ meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 # final check sees everything.
 mark() { MARK="clkstat-test-mark-$RANDOM$RANDOM"; echo "$MARK" > /dev/kmsg; }
 since_mark() { dmesg | sed -n "/$MARK/,\$p"; }
+
+# insmod must fail with EINVAL, log a line naming the value, leave nothing.
+bad_param() {
+	local want=$1; shift
+	mark
+	if insmod "$KO" "$@" 2>/tmp/err; then
+		fail "insmod $* succeeded"
+	fi
+	grep -q 'Invalid argument\|Invalid parameters' /tmp/err || fail "insmod $*: $(cat /tmp/err)"
+	since_mark | grep -qF "$want" || fail "insmod $*: no '$want' in the log: $(since_mark | tail -3)"
+	! loaded || fail "module loaded after insmod $*"
+	[ ! -e "$D" ] || fail "$D exists after insmod $*"
+	! grep -q '^try_to_wake_up' "$T/enabled_functions" || fail "hook left after insmod $*"
+}
+
+# The same, and that line is the only one of clkstat's (a bad parameter
+# gets one clear message, not a cascade); the kernel's one-time notes that
+# an out-of-tree module taints it do not count.
+bad_param_one() {
+	bad_param "$@"
+	local n
+	n=$(since_mark | grep -v "$MARK" | grep 'clkstat' | grep -vc 'taint' || true)
+	[ "$n" = 1 ] || fail "insmod ${*:2}: $n lines in the log: $(since_mark | tail -4)"
+}

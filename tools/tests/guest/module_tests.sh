@@ -23,28 +23,15 @@ t_load_files() {
 		fail "hook left after rmmod"
 }
 
-# insmod must fail with EINVAL, log a line naming the value, leave nothing.
-bad_param() {
-	local want=$1; shift
-	mark
-	if insmod "$KO" "$@" 2>/tmp/err; then
-		fail "insmod $* succeeded"
-	fi
-	grep -q 'Invalid argument\|Invalid parameters' /tmp/err || fail "insmod $*: $(cat /tmp/err)"
-	since_mark | grep -qF "$want" || fail "insmod $*: no '$want' in the log: $(since_mark | tail -3)"
-	! loaded || fail "module loaded after insmod $*"
-	[ ! -e "$D" ] || fail "$D exists after insmod $*"
-	! grep -q '^try_to_wake_up' "$T/enabled_functions" || fail "hook left after insmod $*"
-}
-
+# bad_param and bad_param_one (one log line, naming the value): lib.sh.
 t_bad_params() {
-	bad_param "probes=nosuch: unknown probe 'nosuch'" probes=nosuch
-	bad_param "probes=ttwu,ttwu: probe 'ttwu' given twice" probes=ttwu,ttwu
-	bad_param "probes=ttwu,: unknown probe ''" probes=ttwu,
-	bad_param "frac_bits=6: out of range 0..5" frac_bits=6
-	bad_param "corr_entries=100: not a power of two" corr_entries=100
-	bad_param "corr_entries=32: not a power of two in 64..1048576" corr_entries=32
-	bad_param "variant=nosuch: unknown variant" variant=nosuch
+	bad_param_one "probes=nosuch: unknown probe 'nosuch'" probes=nosuch
+	bad_param_one "probes=ttwu,ttwu: probe 'ttwu' given twice" probes=ttwu,ttwu
+	bad_param_one "probes=ttwu,: unknown probe ''" probes=ttwu,
+	bad_param_one "frac_bits=6: out of range 0..5" frac_bits=6
+	bad_param_one "corr_entries=100: not a power of two" corr_entries=100
+	bad_param_one "corr_entries=32: not a power of two in 64..1048576" corr_entries=32
+	bad_param_one "variant=nosuch: unknown variant" variant=nosuch
 }
 
 t_params_at_limits() {
