@@ -165,9 +165,10 @@ static int clkstat_seq_show(struct seq_file *sf, void *p)
 	unsigned int pos = (uintptr_t)p - 1;
 
 	if (pos == 0)
-		seq_printf(sf, "# metric %s variant %s frac_bits %u unit ns recording %s\n",
+		seq_printf(sf, "# metric %s variant %s frac_bits %u unit ns recording %s resets %llu\n",
 			   m->name, m->variant, m->frac_bits,
-			   clkstat_metric_recording(m) ? "on" : "off");
+			   clkstat_metric_recording(m) ? "on" : "off",
+			   v->snap.resets);
 	if (pos < m->nslots)
 		clkstat_show_slot(sf, v, pos);
 	else

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * direct_tramp.S - the trampoline of the "direct" variant.
+ * direct_tramp.S - the trampolines of the "direct" variant, one per
+ * direct-call slot (CLKSTAT_DIRECT_SLOTS, hook_direct.c).
  *
  * Entered by a hooked function's fentry call, which register_ftrace_direct()
- * turned into "call clkstat_direct_tramp": 8(%rbp) below is that call's
- * return address, the hooked site plus MCOUNT_INSN_SIZE, which tells the
- * dispatcher which hook this is.  The argument registers (and %rax, the
- * vector count of a varargs call) belong to the hooked function and are
- * restored before returning into it.
+ * turned into "call clkstat_direct_tramp<N>".  Each trampoline passes its
+ * own slot number to the dispatcher, which so finds its hook without a
+ * search.  Why one trampoline per slot and not one for all: Linux 6.1's
+ * unregister_ftrace_direct() frees the direct_functions entry of an
+ * address only when that address's last user goes (the kfree(entry) sits
+ * under "if (!direct->count)"), so one trampoline shared by N hooked
+ * functions leaked N - 1 entries of 32 bytes per load (kmemleak on the
+ * debug kernel, tools/tests/debug.sh).
+ *
+ * The argument registers (and %rax, the vector count of a varargs call)
+ * belong to the hooked function and are restored before returning into it.
  *
  * For an exit hook the dispatcher returns the address of a wrapper
  * (hook_exit.c): the trampoline then replaces its own return address with
@@ -18,8 +25,10 @@
 #include <linux/linkage.h>
 #include <asm/nospec-branch.h>
 
-	.text
-SYM_FUNC_START(clkstat_direct_tramp)
+#define CLKSTAT_DIRECT_SLOTS	16
+
+.macro clkstat_tramp n
+SYM_FUNC_START(clkstat_direct_tramp\n)
 	pushq	%rbp
 	movq	%rsp, %rbp
 	pushq	%rdi
@@ -29,7 +38,7 @@ SYM_FUNC_START(clkstat_direct_tramp)
 	pushq	%r8
 	pushq	%r9
 	pushq	%rax
-	movq	8(%rbp), %rcx
+	movq	$\n, %rcx
 	call	clkstat_direct_dispatch
 	movq	%rax, %r11
 	popq	%rax
@@ -41,8 +50,23 @@ SYM_FUNC_START(clkstat_direct_tramp)
 	popq	%rdi
 	leave
 	testq	%r11, %r11
-	jz	.Lclkstat_back
+	jz	.Lclkstat_back\n
 	movq	%r11, (%rsp)
-.Lclkstat_back:
+.Lclkstat_back\n:
 	RET
-SYM_FUNC_END(clkstat_direct_tramp)
+SYM_FUNC_END(clkstat_direct_tramp\n)
+.endm
+
+	.text
+.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	clkstat_tramp \n
+.endr
+
+/* clkstat_direct_tramps[N]: slot N's trampoline. */
+	.section .rodata
+	.balign 8
+SYM_DATA_START(clkstat_direct_tramps)
+.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.quad	clkstat_direct_tramp\n
+.endr
+SYM_DATA_END(clkstat_direct_tramps)

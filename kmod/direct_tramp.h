@@ -7,10 +7,16 @@
 #ifndef _CLKSTAT_DIRECT_TRAMP_H
 #define _CLKSTAT_DIRECT_TRAMP_H
 
-/* Never called from C: its address goes to register_ftrace_direct(). */
-void clkstat_direct_tramp(void);
+/* Keep in step with direct_tramp.S, which has one trampoline per slot. */
+#define CLKSTAT_DIRECT_SLOTS	16
+
+/*
+ * Slot N's trampoline, never called from C: its address goes to
+ * register_ftrace_direct().
+ */
+extern const unsigned long clkstat_direct_tramps[CLKSTAT_DIRECT_SLOTS];
 
 unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
-				      unsigned long a2, unsigned long ret_ip);
+				      unsigned long a2, unsigned long slot);
 
 #endif /* _CLKSTAT_DIRECT_TRAMP_H */

@@ -16,6 +16,12 @@
 unsigned int clkstat_epoch;
 static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
+/*
+ * Orders resets and snapshots, so that a snapshot is taken against one
+ * reset's baseline, never half of one and half of the next.  Taken after
+ * clkstat_metrics_lock where both are held.
+ */
+static DEFINE_MUTEX(clkstat_reset_lock);
 
 /**
  * clkstat_metric_cpu_bytes() - memory one CPU's share of a metric takes
@@ -30,11 +36,18 @@ size_t clkstat_metric_cpu_bytes(unsigned int frac_bits)
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_cpu_bytes);
 
-static void clkstat_cpu_hist_clear(struct clkstat_cpu_hist *h,
-				   unsigned int nslots)
+/* CPU cpu's entry in an array of per-CPU histograms stride bytes apart. */
+static struct clkstat_cpu_hist *clkstat_hist_at(void *base, size_t stride,
+						unsigned int cpu)
 {
-	memset(h, 0, struct_size(h, slot, nslots));
-	h->min = U64_MAX;
+	return (struct clkstat_cpu_hist *)((char *)base + cpu * stride);
+}
+
+static void clkstat_metric_free(struct clkstat_metric *m)
+{
+	free_percpu(m->cpu);
+	kvfree(m->base);
+	kfree(m);
 }
 
 /**
@@ -78,8 +91,11 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 	m->nslots = CLKSTAT_NSLOTS(frac_bits);
 	m->cpu = __alloc_percpu(clkstat_metric_cpu_bytes(frac_bits),
 				__alignof__(struct clkstat_cpu_hist));
-	if (!m->cpu) {
-		kfree(m);
+	m->base = kvzalloc(array_size(nr_cpu_ids,
+				      clkstat_metric_cpu_bytes(frac_bits)),
+			   GFP_KERNEL);
+	if (!m->cpu || !m->base) {
+		clkstat_metric_free(m);
 		return ERR_PTR(-ENOMEM);
 	}
 	for_each_possible_cpu(cpu)
@@ -88,8 +104,7 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 	mutex_lock(&clkstat_metrics_lock);
 	if (clkstat_metric_find(m->id)) {
 		mutex_unlock(&clkstat_metrics_lock);
-		free_percpu(m->cpu);
-		kfree(m);
+		clkstat_metric_free(m);
 		return ERR_PTR(-EEXIST);
 	}
 	list_add_tail(&m->node, &clkstat_metrics);
@@ -140,8 +155,7 @@ void clkstat_metric_destroy(struct clkstat_metric *m)
 	mutex_lock(&clkstat_metrics_lock);
 	list_del(&m->node);
 	mutex_unlock(&clkstat_metrics_lock);
-	free_percpu(m->cpu);
-	kfree(m);
+	clkstat_metric_free(m);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_destroy);
 
@@ -161,10 +175,8 @@ void clkstat_metric_destroy_name(const char *name)
 		if (!strcmp(m->name, name))
 			list_move(&m->node, &doomed);
 	mutex_unlock(&clkstat_metrics_lock);
-	list_for_each_entry_safe(m, tmp, &doomed, node) {
-		free_percpu(m->cpu);
-		kfree(m);
-	}
+	list_for_each_entry_safe(m, tmp, &doomed, node)
+		clkstat_metric_free(m);
 }
 
 /**
@@ -249,21 +261,45 @@ void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
 
 /**
- * clkstat_metric_reset() - clear every CPU's slots, min, max and counters
+ * clkstat_metric_reset() - start a metric's slots, min, max and counters over
  * @m: the metric
  *
- * Not atomic against concurrent recording: a sample being recorded on
- * another CPU while its slot is cleared may keep its count but lose its
- * sum, or the reverse.  Stop the metric first for an exact zero.  A reset
- * begins a new epoch (see clkstat_epoch).
+ * Readers see zero afterwards, and from then on what is recorded after the
+ * reset.  The live slots and counters are not cleared: the reset copies
+ * them into &clkstat_metric.base, which readers subtract.  Clearing them
+ * from this CPU would race with their own CPU's this_cpu_inc(), whose
+ * read-modify-write could bring back a count from before the reset, or
+ * keep a count whose sum was cleared.  A sample recorded on another CPU
+ * while the reset copies lands whole on one side of it (its count and sum
+ * may tear across it for the few instructions in between, see
+ * clkstat_record()).
+ *
+ * Min and max cannot be subtracted: they are set back to "no sample" here,
+ * and a sample in flight on another CPU at that instant may still set
+ * them.  A reset begins a new epoch (see clkstat_epoch).
  */
 void clkstat_metric_reset(struct clkstat_metric *m)
 {
-	unsigned int cpu;
+	size_t stride = clkstat_metric_cpu_bytes(m->frac_bits);
+	struct clkstat_cpu_hist *live, *base;
+	unsigned int cpu, i;
 
+	mutex_lock(&clkstat_reset_lock);
 	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
-	for_each_possible_cpu(cpu)
-		clkstat_cpu_hist_clear(per_cpu_ptr(m->cpu, cpu), m->nslots);
+	for_each_possible_cpu(cpu) {
+		live = per_cpu_ptr(m->cpu, cpu);
+		base = clkstat_hist_at(m->base, stride, cpu);
+		for (i = 0; i < m->ncounters; i++)
+			base->counter[i] = READ_ONCE(live->counter[i]);
+		for (i = 0; i < m->nslots; i++) {
+			base->slot[i].count = READ_ONCE(live->slot[i].count);
+			base->slot[i].sum = READ_ONCE(live->slot[i].sum);
+		}
+		WRITE_ONCE(live->min, U64_MAX);
+		WRITE_ONCE(live->max, 0);
+	}
+	m->resets++;
+	mutex_unlock(&clkstat_reset_lock);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_reset);
 
@@ -293,7 +329,9 @@ void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
  * @m: the metric
  *
  * Copies every possible CPU (an offline CPU keeps what it recorded) and
- * adds them up into the extra all-CPU entry.  Sleeps; not for the hot path.
+ * adds them up into the extra all-CPU entry: what was recorded since the
+ * last reset (the live values minus &clkstat_metric.base, all against the
+ * same reset).  Sleeps; not for the hot path.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -301,7 +339,7 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 			  const struct clkstat_metric *m)
 {
 	struct clkstat_cpu_hist *all, *dst;
-	const struct clkstat_cpu_hist *src;
+	const struct clkstat_cpu_hist *src, *base;
 	unsigned int cpu, i;
 
 	s->metric = m;
@@ -313,27 +351,34 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 
 	all = clkstat_snapshot_cpu(s, s->ncpus);
 	all->min = U64_MAX;
+	mutex_lock(&clkstat_reset_lock);
+	s->resets = m->resets;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		dst = clkstat_snapshot_cpu(s, cpu);
 		dst->min = U64_MAX;
 		if (!cpu_possible(cpu))
 			continue;
 		src = per_cpu_ptr(m->cpu, cpu);
+		base = clkstat_hist_at(m->base, s->stride, cpu);
 		dst->min = READ_ONCE(src->min);
 		dst->max = READ_ONCE(src->max);
 		all->min = min(all->min, dst->min);
 		all->max = max(all->max, dst->max);
 		for (i = 0; i < m->ncounters; i++) {
-			dst->counter[i] = READ_ONCE(src->counter[i]);
+			dst->counter[i] = READ_ONCE(src->counter[i]) -
+					  base->counter[i];
 			all->counter[i] += dst->counter[i];
 		}
 		for (i = 0; i < m->nslots; i++) {
-			dst->slot[i].count = READ_ONCE(src->slot[i].count);
-			dst->slot[i].sum = READ_ONCE(src->slot[i].sum);
+			dst->slot[i].count = READ_ONCE(src->slot[i].count) -
+					     base->slot[i].count;
+			dst->slot[i].sum = READ_ONCE(src->slot[i].sum) -
+					   base->slot[i].sum;
 			all->slot[i].count += dst->slot[i].count;
 			all->slot[i].sum += dst->slot[i].sum;
 		}
 	}
+	mutex_unlock(&clkstat_reset_lock);
 	return 0;
 }
 

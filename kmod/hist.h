@@ -42,6 +42,16 @@ struct clkstat_metric {
 	unsigned int nslots;
 	bool recording;			/* read locklessly by the hot path */
 	struct clkstat_cpu_hist __percpu *cpu;
+	/*
+	 * Each CPU's slots and counters as the last reset found them
+	 * (nr_cpu_ids entries, clkstat_metric_cpu_bytes() apart): readers
+	 * see the live values minus these.  A reset never writes a live
+	 * slot or counter, which only its own CPU changes, so these only
+	 * grow and what a reader sees is never negative nor more than was
+	 * recorded since the reset.  Under hist.c's reset lock.
+	 */
+	void *base;
+	u64 resets;			/* resets since creation, same lock */
 	struct list_head node;		/* in the registry */
 	void *file;			/* debugfs.c's, once it has a file */
 	bool handover;			/* probes.c's, during a variant switch */
@@ -52,6 +62,7 @@ struct clkstat_snapshot {
 	const struct clkstat_metric *metric;
 	unsigned int ncpus;		/* nr_cpu_ids; cpu[ncpus] is all CPUs */
 	size_t stride;			/* bytes between two cpu entries */
+	u64 resets;			/* the metric's resets when taken */
 	void *data;
 };
 
@@ -134,7 +145,9 @@ static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
  * records into the same slot between them adds its own sample whole and
  * loses nothing; min and max are updated with this_cpu_cmpxchg for the same
  * reason.  What can tear is a reader on another CPU: it may see a sample's
- * count without its sum, for the few instructions in between.
+ * count without its sum, for the few instructions in between.  Only this
+ * CPU ever writes its slots and counters (a reset leaves them alone, see
+ * &clkstat_metric.base), so they only grow.
  */
 static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
 {

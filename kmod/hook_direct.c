@@ -3,12 +3,11 @@
  * hook_direct.c - the "direct" variant: ftrace direct calls.
  *
  * register_ftrace_direct() turns a function's fentry site into a call to
- * clkstat_direct_tramp (direct_tramp.S): no ftrace_ops list, no ftrace_regs, no
- * recursion bookkeeping, the same mechanism a BPF fentry trampoline uses.
- * The trampoline saves the argument registers and calls
- * clkstat_direct_dispatch() with the first three arguments and its own
- * return address, which is the hooked site plus MCOUNT_INSN_SIZE and so
- * names the hook.
+ * the trampoline of one slot (direct_tramp.S): no ftrace_ops list, no
+ * ftrace_regs, no recursion bookkeeping, the same mechanism a BPF fentry
+ * trampoline uses.  The trampoline saves the argument registers and calls
+ * clkstat_direct_dispatch() with the first three arguments and its slot's
+ * number.
  *
  * A function takes one direct call at a time: while clkstat sits on it, a
  * BPF fentry/fexit program cannot attach there, and the other way round.
@@ -27,10 +26,8 @@
 #error "clkstat's direct hooks need x86_64 with DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 #endif
 
-#define CLKSTAT_DIRECT_SLOTS	16
-
 /*
- * ret_ip is set while a hook is attached and until the next sync after
+ * ret_ip (the hooked site plus MCOUNT_INSN_SIZE) is set while a hook is attached and until the next sync after
  * its detach, so that a call already inside the trampoline still finds
  * its handler; only then can the slot be reused.
  */
@@ -48,9 +45,9 @@ static struct clkstat_direct_slot clkstat_direct_slots[CLKSTAT_DIRECT_SLOTS];
  * @a0: the hooked function's first argument
  * @a1: its second
  * @a2: its third
- * @ret_ip: the trampoline's return address: hooked site + MCOUNT_INSN_SIZE
+ * @slot: the number of the slot whose trampoline was entered
  *
- * Called only from clkstat_direct_tramp.
+ * Called only from the trampolines in direct_tramp.S.
  *
  * Return: 0 to return into the hooked function, or for an exit hook the
  * wrapper to run in its place.
@@ -58,20 +55,16 @@ static struct clkstat_direct_slot clkstat_direct_slots[CLKSTAT_DIRECT_SLOTS];
 unsigned long notrace clkstat_direct_dispatch(unsigned long a0,
 					      unsigned long a1,
 					      unsigned long a2,
-					      unsigned long ret_ip)
+					      unsigned long slot)
 {
-	struct clkstat_direct_slot *s;
-	unsigned int i;
+	struct clkstat_direct_slot *s = &clkstat_direct_slots[slot];
 
-	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
-		s = &clkstat_direct_slots[i];
-		if (READ_ONCE(s->ret_ip) != ret_ip)
-			continue;
-		if (s->wrapper)
-			return s->wrapper;
-		s->fn(a0, a1, a2);
+	/* Free again: only after a sync, when no call can be in between. */
+	if (!READ_ONCE(s->ret_ip))
 		return 0;
-	}
+	if (s->wrapper)
+		return s->wrapper;
+	s->fn(a0, a1, a2);
 	return 0;
 }
 
@@ -112,7 +105,7 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	slot->retired = false;
 	/* Published before the site is patched, which is a full barrier. */
 	WRITE_ONCE(slot->ret_ip, ip + MCOUNT_INSN_SIZE);
-	ret = register_ftrace_direct(ip, (unsigned long)clkstat_direct_tramp);
+	ret = register_ftrace_direct(ip, clkstat_direct_tramps[i]);
 	if (ret) {
 		WRITE_ONCE(slot->ret_ip, 0);
 		if (slot->wrapper)
@@ -137,7 +130,8 @@ static void clkstat_direct_detach(struct clkstat_hook *h)
 	struct clkstat_direct_slot *slot = h->priv;
 
 	WARN_ON(unregister_ftrace_direct(slot->ret_ip - MCOUNT_INSN_SIZE,
-					 (unsigned long)clkstat_direct_tramp));
+					 clkstat_direct_tramps[slot -
+							clkstat_direct_slots]));
 	if (slot->wrapper)
 		clkstat_exit_unwrap(slot->wrapper);
 	slot->retired = true;

@@ -245,8 +245,12 @@ static int clkstat_nl_put_head(struct sk_buff *skb,
 		return -EMSGSIZE;
 	if (!first)
 		return 0;
-	if (nla_put_u64_64bit(skb, CLKSTAT_A_M_MIN, h->min, CLKSTAT_A_M_PAD) ||
-	    nla_put_u64_64bit(skb, CLKSTAT_A_M_MAX, h->max, CLKSTAT_A_M_PAD))
+	if (nla_put_u64_64bit(skb, CLKSTAT_A_M_MIN_NS, h->min,
+			      CLKSTAT_A_M_PAD) ||
+	    nla_put_u64_64bit(skb, CLKSTAT_A_M_MAX_NS, h->max,
+			      CLKSTAT_A_M_PAD) ||
+	    nla_put_u64_64bit(skb, CLKSTAT_A_M_RESETS, s->resets,
+			      CLKSTAT_A_M_PAD))
 		return -EMSGSIZE;
 	for (i = 0; i < m->ncounters; i++) {
 		c = nla_nest_start(skb, CLKSTAT_A_M_COUNTER);

@@ -4,6 +4,10 @@
  * reset, snapshot.
  */
 #include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include "../kmod/hist.h"
 
 static const char *const test_counters[] = { "a", "b" };
@@ -215,6 +219,203 @@ static void hist_add_counter(struct kunit *test)
 	clkstat_metric_destroy(m);
 }
 
+/*
+ * A reset while recording: readers see only what came after it, the live
+ * slots are left alone, and the metric counts its resets.
+ */
+static void hist_reset_baseline(struct kunit *test)
+{
+	struct clkstat_metric *m = make_metric(test, 3);
+	struct clkstat_snapshot s;
+	struct clkstat_cpu_hist *all;
+	unsigned int slot = clkstat_value_to_slot(5, 3);
+
+	clkstat_metric_set_recording(m, true);
+	clkstat_record(m, 5);
+	clkstat_record(m, 6);
+	clkstat_count(m, 0);
+	all = all_of(test, &s, m);
+	KUNIT_EXPECT_EQ(test, s.resets, 0ULL);
+	clkstat_snapshot_free(&s);
+
+	clkstat_metric_reset(m);
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m));
+	all = all_of(test, &s, m);
+	KUNIT_EXPECT_EQ(test, s.resets, 1ULL);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, m->nslots), 0ULL);
+	KUNIT_EXPECT_EQ(test, all->slot[slot].sum, 0ULL);
+	KUNIT_EXPECT_EQ(test, all->counter[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, all->min, U64_MAX);
+	KUNIT_EXPECT_EQ(test, all->max, 0ULL);
+	clkstat_snapshot_free(&s);
+
+	clkstat_record(m, 5);
+	clkstat_count(m, 0);
+	clkstat_count(m, 0);
+	all = all_of(test, &s, m);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, m->nslots), 1ULL);
+	KUNIT_EXPECT_EQ(test, all->slot[slot].count, 1ULL);
+	KUNIT_EXPECT_EQ(test, all->slot[slot].sum, 5ULL);
+	KUNIT_EXPECT_EQ(test, all->counter[0], 2ULL);
+	KUNIT_EXPECT_EQ(test, all->min, 5ULL);
+	KUNIT_EXPECT_EQ(test, all->max, 5ULL);
+	clkstat_snapshot_free(&s);
+
+	clkstat_metric_reset(m);
+	all = all_of(test, &s, m);
+	KUNIT_EXPECT_EQ(test, s.resets, 2ULL);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, m->nslots), 0ULL);
+	clkstat_snapshot_free(&s);
+	clkstat_metric_destroy(m);
+}
+
+/*
+ * Recorders, a resetter and a reader racing, on CPUs of their own so that
+ * a reset can land in the middle of a read: recorder i on CPU i, the
+ * reader on CPU 0 and the resetter on CPU 1 (each between a recorder's
+ * cond_resched() calls).  Every recorder records the same value and then
+ * counts it in race.recorded; before its k-th reset the resetter notes
+ * race.recorded in race.before[k].  A snapshot against reset g then holds
+ * at most recorded-now minus before[g] samples, plus one in flight per
+ * recorder: a snapshot that mixed in an earlier reset's data holds up to a
+ * whole window more, and a negative difference would show as a huge
+ * count.  Sum and counter must match the count, give or take one sample
+ * in flight per recorder.
+ */
+#define RACE_RECORDERS	2
+#define RACE_RESETS	200
+#define RACE_VALUE	1000
+
+struct hist_race {
+	struct clkstat_metric *m;
+	atomic64_t recorded;
+	u64 before[RACE_RESETS + 1];
+	unsigned int resets;		/* done so far, by the resetter */
+	unsigned int reads, bad;	/* the reader's */
+	struct completion read_done;
+	struct kunit *test;
+};
+
+static int hist_race_recorder(void *arg)
+{
+	struct hist_race *r = arg;
+	unsigned int n = 0;
+
+	while (!kthread_should_stop()) {
+		clkstat_record(r->m, RACE_VALUE);
+		clkstat_count(r->m, 0);
+		atomic64_inc(&r->recorded);
+		if (!(++n % 256))
+			cond_resched();
+	}
+	return 0;
+}
+
+static int hist_race_resetter(void *arg)
+{
+	struct hist_race *r = arg;
+	unsigned int k;
+
+	for (k = 1; k <= RACE_RESETS && !kthread_should_stop(); k++) {
+		/* before[k] is in place before a reader can see reset k. */
+		WRITE_ONCE(r->before[k], atomic64_read(&r->recorded));
+		clkstat_metric_reset(r->m);
+		WRITE_ONCE(r->resets, k);
+		usleep_range(200, 400);
+	}
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+	return 0;
+}
+
+/* One snapshot checked against the bounds above; false if it fails them. */
+static bool hist_race_check(struct hist_race *r)
+{
+	unsigned int slot = clkstat_value_to_slot(RACE_VALUE, 3);
+	u64 sum_per = RACE_VALUE >> clkstat_slot_sum_shift(slot, 3);
+	u64 count, after, bound, sum, ctr;
+	struct clkstat_snapshot s;
+	struct clkstat_cpu_hist *all;
+	bool ok;
+
+	if (clkstat_snapshot_take(&s, r->m))
+		return false;
+	after = atomic64_read(&r->recorded);
+	all = clkstat_snapshot_cpu(&s, s.ncpus);
+	count = clkstat_hist_total(all->slot, r->m->nslots);
+	sum = all->slot[slot].sum;
+	ctr = all->counter[0];
+	bound = after - (s.resets ? READ_ONCE(r->before[s.resets]) : 0) +
+		RACE_RECORDERS;
+	ok = count <= bound && all->slot[slot].count == count &&
+	     sum <= (count + RACE_RECORDERS) * sum_per &&
+	     sum + RACE_RECORDERS * sum_per >= count * sum_per &&
+	     ctr <= count + RACE_RECORDERS && ctr + RACE_RECORDERS >= count;
+	if (!ok && !r->bad)
+		kunit_info(r->test, "reset %llu: count %llu (bound %llu) sum %llu counter %llu",
+			   s.resets, count, bound, sum, ctr);
+	clkstat_snapshot_free(&s);
+	return ok;
+}
+
+static int hist_race_reader(void *arg)
+{
+	struct hist_race *r = arg;
+
+	while (READ_ONCE(r->resets) < RACE_RESETS) {
+		if (!hist_race_check(r))
+			r->bad++;
+		r->reads++;
+		cond_resched();
+	}
+	complete(&r->read_done);
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+	return 0;
+}
+
+static struct task_struct *hist_race_start(struct kunit *test,
+					   int (*fn)(void *), void *arg,
+					   unsigned int cpu, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, arg, "%s", name);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	return t;
+}
+
+static void hist_reset_race(struct kunit *test)
+{
+	struct hist_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *rec[RACE_RECORDERS], *rst, *rd;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	if (num_online_cpus() < RACE_RECORDERS)
+		kunit_skip(test, "needs %d online CPUs", RACE_RECORDERS);
+	r->test = test;
+	init_completion(&r->read_done);
+	r->m = make_metric(test, 3);
+	clkstat_metric_set_recording(r->m, true);
+	for (i = 0; i < RACE_RECORDERS; i++)
+		rec[i] = hist_race_start(test, hist_race_recorder, r, i,
+					 i ? "clkstat_rec1" : "clkstat_rec0");
+	rd = hist_race_start(test, hist_race_reader, r, 0, "clkstat_read");
+	rst = hist_race_start(test, hist_race_resetter, r, 1, "clkstat_rst");
+	wait_for_completion(&r->read_done);
+	kthread_stop(rst);
+	kthread_stop(rd);
+	for (i = 0; i < RACE_RECORDERS; i++)
+		kthread_stop(rec[i]);
+	kunit_info(test, "%u reads, %u resets, %lld samples", r->reads,
+		   READ_ONCE(r->resets), (long long)atomic64_read(&r->recorded));
+	KUNIT_EXPECT_EQ(test, r->bad, 0U);
+	KUNIT_EXPECT_GT(test, r->reads, 0U);
+	clkstat_metric_destroy(r->m);
+}
+
 static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_record_snapshot),
 	KUNIT_CASE(hist_start_stop_reset),
@@ -223,6 +424,8 @@ static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_memory_per_cpu),
 	KUNIT_CASE(hist_get_and_destroy_name),
 	KUNIT_CASE(hist_add_counter),
+	KUNIT_CASE(hist_reset_baseline),
+	KUNIT_CASE(hist_reset_race),
 	{}
 };
 

@@ -15,7 +15,7 @@
 
 #define CLKSTAT_GENL_NAME	"clkstat"
 /* Bumped on any incompatible change; readers refuse another version. */
-#define CLKSTAT_GENL_VERSION	1
+#define CLKSTAT_GENL_VERSION	2
 
 enum clkstat_nl_cmd {
 	CLKSTAT_CMD_UNSPEC,
@@ -75,11 +75,17 @@ enum clkstat_nl_metric_attr {
 	CLKSTAT_A_M_FRAC_BITS,	/* u32 */
 	CLKSTAT_A_M_RECORDING,	/* u8 */
 	CLKSTAT_A_M_CPU,	/* u32: a CPU, or CLKSTAT_CPU_ALL for the sum */
-	CLKSTAT_A_M_MIN,	/* u64 ns; U64_MAX: no sample (first chunk) */
-	CLKSTAT_A_M_MAX,	/* u64 ns (first chunk) */
+	CLKSTAT_A_M_MIN_NS,	/* u64: U64_MAX: no sample (first chunk) */
+	/*
+	 * Not CLKSTAT_A_M_MAX, the attribute count's name: version 1 had
+	 * both, the macro won, and "max" went out with CLKSTAT_A_M_PAD's
+	 * value (10), not its own (8).
+	 */
+	CLKSTAT_A_M_MAX_NS,	/* u64 (first chunk) */
 	CLKSTAT_A_M_COUNTER,	/* nest: CLKSTAT_A_C_* (first chunk, total) */
 	CLKSTAT_A_M_SLOTS,	/* binary: struct clkstat_nl_slot[] */
 	CLKSTAT_A_M_PAD,
+	CLKSTAT_A_M_RESETS,	/* u64: resets since load (first chunk) */
 	__CLKSTAT_A_M_MAX,
 };
 #define CLKSTAT_A_M_MAX (__CLKSTAT_A_M_MAX - 1)

@@ -44,6 +44,8 @@ struct cr_metric {
 	char variant[CR_VARIANT_MAX];
 	unsigned int frac_bits;
 	int recording;
+	int has_resets;		/* live dumps only: snapshot files omit it */
+	uint64_t resets;	/* the module's resets of it since load */
 	size_t ncounters;
 	struct cr_counter counters[CR_COUNTERS_MAX];	/* all CPUs */
 	struct cr_hist total;

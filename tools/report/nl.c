@@ -238,6 +238,10 @@ static struct cr_hist *cr_hist_of(struct cr_run *r, struct nlattr **m)
 	}
 	if (m[CLKSTAT_A_M_RECORDING])
 		met->recording = nla_get_u8(m[CLKSTAT_A_M_RECORDING]);
+	if (m[CLKSTAT_A_M_RESETS]) {
+		met->has_resets = 1;
+		met->resets = nla_get_u64(m[CLKSTAT_A_M_RESETS]);
+	}
 	if (cpu == CR_CPU_ALL)
 		return &met->total;
 	/* The dump sends CPUs in ascending order, each one's chunks together. */
@@ -262,8 +266,9 @@ static int cr_hist_cb(struct nl_msg *msg, void *arg)
 		[CLKSTAT_A_M_FRAC_BITS] = { .type = NLA_U32 },
 		[CLKSTAT_A_M_RECORDING] = { .type = NLA_U8 },
 		[CLKSTAT_A_M_CPU] = { .type = NLA_U32 },
-		[CLKSTAT_A_M_MIN] = { .type = NLA_U64 },
-		[CLKSTAT_A_M_MAX] = { .type = NLA_U64 },
+		[CLKSTAT_A_M_MIN_NS] = { .type = NLA_U64 },
+		[CLKSTAT_A_M_MAX_NS] = { .type = NLA_U64 },
+		[CLKSTAT_A_M_RESETS] = { .type = NLA_U64 },
 	};
 	struct cr_hist_ctx *ctx = arg;
 	struct nlattr *tb[CLKSTAT_A_MAX + 1], *m[CLKSTAT_A_M_MAX + 1];
@@ -287,10 +292,10 @@ static int cr_hist_cb(struct nl_msg *msg, void *arg)
 		goto bad;
 	met = cr_run_find(ctx->run, nla_get_string(m[CLKSTAT_A_M_NAME]),
 			  nla_get_string(m[CLKSTAT_A_M_VARIANT]));
-	if (m[CLKSTAT_A_M_MIN])
-		h->min = nla_get_u64(m[CLKSTAT_A_M_MIN]);
-	if (m[CLKSTAT_A_M_MAX])
-		h->max = nla_get_u64(m[CLKSTAT_A_M_MAX]);
+	if (m[CLKSTAT_A_M_MIN_NS])
+		h->min = nla_get_u64(m[CLKSTAT_A_M_MIN_NS]);
+	if (m[CLKSTAT_A_M_MAX_NS])
+		h->max = nla_get_u64(m[CLKSTAT_A_M_MAX_NS]);
 	/* Counters come with every CPU; the model keeps the all-CPU ones. */
 	if (h == &met->total) {
 		nla_for_each_nested(a, tb[CLKSTAT_A_METRIC], rem) {

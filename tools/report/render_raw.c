@@ -9,6 +9,7 @@
  *   ...
  *   metric ttwu_enqueue.direct cpu all
  *   min 1043 max 15203
+ *   resets 0
  *   counter wakeups 300
  *   counter migrated 12
  *   slot 80 count 15 sum 62970
@@ -17,7 +18,9 @@
  * order and then the sum over CPUs ("all"), as the dump sends them, always
  * (--per-cpu does not matter here).  min and max are printed as held: an
  * empty histogram has min 18446744073709551615 (U64_MAX) and max 0, as the
- * module sends them.  sum is the slot's scaled sum as the module keeps it
+ * module sends them.  "resets" (the module's resets of the metric since
+ * it loaded) is printed for a live dump only: snapshot files do not keep
+ * it.  sum is the slot's scaled sum as the module keeps it
  * (clkstat_slot_sum_shift()).
  *
  * Two differences from the old message-by-message output: a histogram is
@@ -43,6 +46,8 @@ static void cr_raw_hist(FILE *out, const struct cr_metric *m,
 	else
 		fprintf(out, "%" PRIu32 "\n", h->cpu);
 	fprintf(out, "min %" PRIu64 " max %" PRIu64 "\n", h->min, h->max);
+	if (h->cpu == CR_CPU_ALL && m->has_resets)
+		fprintf(out, "resets %" PRIu64 "\n", m->resets);
 	for (i = 0; h->cpu == CR_CPU_ALL && i < m->ncounters; i++)
 		fprintf(out, "counter %s %" PRIu64 "\n", m->counters[i].name,
 			m->counters[i].value);

@@ -63,4 +63,13 @@ for cname, sname in (("clkstat_nl_attr", "clkstat"),
 ops = [d for d in spec["definitions"] if d["name"] == "ctrl-op"][0]
 check("ctrl-op", c_enum("clkstat_nl_ctrl_op"),
       spec_names(ops["entries"], "clkstat-ctrl-"))
+# A macro named like an enum entry wins over it silently (version 1 had
+# CLKSTAT_A_M_MAX as both the "max" attribute and the attribute count).
+macros = set(re.findall(r"#define (\w+)", header))
+for cname in ("clkstat_nl_cmd", "clkstat_nl_attr", "clkstat_nl_metric_attr",
+              "clkstat_nl_counter_attr", "clkstat_nl_event_attr",
+              "clkstat_nl_ctrl_op"):
+    for entry, _ in c_enum(cname):
+        if entry in macros:
+            sys.exit(f"spec_check: {entry} is both an entry of enum {cname} and a macro")
 print("spec_check: spec and header agree")

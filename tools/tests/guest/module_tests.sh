@@ -14,7 +14,7 @@ t_load_files() {
 	done
 	expect_eq "control mode" "$(stat -c %a $D/control)" 600
 	expect_eq "metric mode" "$(stat -c %a $D/ttwu_enqueue.$V)" 400
-	grep -q "^# metric ttwu_enqueue variant $V frac_bits 3 unit ns recording on\$" \
+	grep -q "^# metric ttwu_enqueue variant $V frac_bits 3 unit ns recording on resets 0\$" \
 		"$D/ttwu_enqueue.$V" || fail "bad header: $(head -1 $D/ttwu_enqueue.$V)"
 	grep -q '^try_to_wake_up' "$T/enabled_functions" || fail "try_to_wake_up not hooked"
 	rmmod clkstat
@@ -550,7 +550,7 @@ t_netlink() {
 	echo stop > "$D/control"
 	"$R" info > /tmp/info
 	expect_eq "info" "$(awk '$1 != "version" && $1 != "clocksource" && $1 != "nr_cpus"' /tmp/info | tr '\n' ' ')" \
-		"abi 1 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 events 0 "
+		"abi 2 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 events 0 "
 	expect_eq "clocksource" "$(awk '$1 == "clocksource" { print $2 }' /tmp/info)" "$(cat $CS)"
 	"$R" raw > /tmp/raw
 	# The module puts at most 128 slots in a message: a histogram with more
