@@ -35,7 +35,10 @@
  * shows, as the oracle's model of the state predicts: which metrics
  * record, the tgid filter, the attached variant and the switch count (a
  * switch creates the new variant's metrics, named as the old one's, and
- * starts those whose namesake recorded; reset shows nothing there).
+ * starts those whose namesake recorded).  reset shows in no line of the
+ * control file but in the "resets N" of each metric file's header (in the
+ * control file's folder): after the last input, every metric's count must
+ * be what it was at the start plus the resets the model applied to it.
  *
  * Valid switches to another variant are slow (hooks are detached and
  * attached): at most K of them (--switches, default 20), spread over the
@@ -52,7 +55,7 @@
  * Every run is reproducible from its seed (GSL's mt19937): the same seed,
  * N and starting state (a freshly loaded module with the same parameters)
  * send the same inputs.  Prints "inputs N accepted A rejected R mismatches
- * M huge H nul Z switches S" and exits 0, or 1 at the first mismatch
+ * M huge H nul Z switches S resets T" and exits 0, or 1 at the first mismatch
  * (after printing the seed, the input's number and the input escaped), 2
  * for a usage error, 3 if the control file cannot be used.
  */
@@ -60,6 +63,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +90,7 @@ struct metric {
 	char name[NAME_LEN];
 	char variant[NAME_LEN];
 	bool on;
+	long long resets;	/* its file's header: resets since creation */
 };
 
 /* What the control file shows. */
@@ -400,6 +405,11 @@ static void apply(const struct verdict *v, struct state *s)
 				continue;
 			s->m[i].on = v->op == OP_START;
 		}
+		break;
+	case OP_RESET:
+		for (i = 0; i < s->nm; i++)
+			if (!v->arg[0] || names(&s->m[i], v->arg))
+				s->m[i].resets++;
 		break;
 	case OP_TGID:
 		s->tgid = v->tgid;
@@ -878,20 +888,39 @@ static enum kind make_input(struct input *in, const struct state *s)
 
 /* ---- the control file ---- */
 
+/*
+ * The "resets N" of a metric file's header (in the control file's
+ * folder): -1 if the header has none, -2 if the file cannot be read.
+ */
+static long long read_resets(const char *dir, const struct metric *m)
+{
+	char path[4 * NAME_LEN], line[512], *p;
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, m->name, m->variant);
+	f = fopen(path, "r");
+	if (!f)
+		return -2;
+	if (fgets(line, sizeof(line), f) && (p = strstr(line, " resets ")))
+		n = strtoll(p + 8, NULL, 10);
+	fclose(f);
+	return n;
+}
+
+/*
+ * The control file's text, in one pread(): at offset 0 seq_file generates
+ * the text anew, and a single_open() file gives all of it to a read with
+ * room for it (one system call an input less than reading to EOF, which
+ * counts on the debug kernel).  A text that fills buf is an error.
+ */
 static int read_text(int fd, char *buf, size_t cap)
 {
-	size_t got = 0;
-	ssize_t r;
+	ssize_t r = pread(fd, buf, cap - 1, 0);
 
-	/* Offset 0 makes seq_file generate the text anew. */
-	while ((r = pread(fd, buf + got, cap - 1 - got, got)) > 0) {
-		got += r;
-		if (got == cap - 1)
-			return -1;
-	}
-	if (r < 0)
+	if (r < 0 || (size_t)r == cap - 1)
 		return -1;
-	buf[got] = '\0';
+	buf[r] = '\0';
 	return 0;
 }
 
@@ -1018,8 +1047,16 @@ static int self_test(void)
 		fprintf(stderr, "self-test: switch: %s\n", diff);
 		bad++;
 	}
+	/* reset NAME: that name in every variant; a bare reset: all. */
+	judge((const unsigned char *)"reset ttwu_enqueue", 18, &s, &v);
+	apply(&v, &s);
+	judge((const unsigned char *)"reset", 5, &s, &v);
+	apply(&v, &s);
+	for (i = 0; i < s.nm; i++)
+		bad += s.m[i].resets !=
+		       (strcmp(s.m[i].name, "ttwu_enqueue") ? 1 : 2);
 	printf("self-test: %zu cases, %u wrong\n",
-	       sizeof(cases) / sizeof(*cases) + 3, bad);
+	       sizeof(cases) / sizeof(*cases) + 4, bad);
 	return bad != 0;
 }
 
@@ -1042,14 +1079,17 @@ int main(int argc, char **argv)
 	};
 	static char before[TEXT_MAX], after[TEXT_MAX];
 	unsigned long n, i, seed, accepted = 0, rejected = 0, nhuge = 0,
-		      nnul = 0, nswitch = 0, max_switch = 20;
+		      nnul = 0, nswitch = 0, max_switch = 20, nreset = 0;
 	const char *probes = NULL, *why = NULL;
 	static struct state model, seen;
 	struct input in = { 0 };
 	bool dry = false;
 	char diff[256];
 	int fd, o, ret = 0;
-	char *end;
+	char *end, dir[PATH_MAX], *slash;
+	bool check_resets;
+	int bad_resets = 0;
+	unsigned int m;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -1107,6 +1147,18 @@ int main(int argc, char **argv)
 		close(fd);
 		return 3;
 	}
+	/* The metrics' resets so far, from their files beside control. */
+	check_resets = !dry;
+	snprintf(dir, sizeof(dir), "%s", argv[optind]);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	for (m = 0; m < model.nm && check_resets; m++) {
+		model.m[m].resets = read_resets(dir, &model.m[m]);
+		check_resets = model.m[m].resets >= 0;
+	}
 
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, seed);
@@ -1136,6 +1188,7 @@ int main(int argc, char **argv)
 		nhuge += k == K_HUGE;
 		nnul += memchr(in.b, '\0', in.len) != NULL;
 		nswitch += is_switch(&v, &model);
+		nreset += v.ok && v.op == OP_RESET;
 
 		if (dry) {
 			printf("%lu %s ", i + 1, v.ok ? "accept" : "reject");
@@ -1207,12 +1260,28 @@ mismatch:
 		ret = 1;
 		break;
 	}
-	printf("inputs %lu accepted %lu rejected %lu mismatches %d huge %lu nul %lu switches %lu\n",
-	       accepted + rejected + (ret != 0), accepted, rejected, ret != 0,
-	       nhuge, nnul, nswitch);
+	/*
+	 * reset shows nowhere in the control file; its count does, in each
+	 * metric file's header: after all inputs, as many as the model says.
+	 */
+	for (m = 0; m < model.nm && check_resets && !ret; m++) {
+		long long r = read_resets(dir, &model.m[m]);
+
+		if (r != model.m[m].resets) {
+			fprintf(stderr, "ctl_fuzz: MISMATCH after %lu inputs, seed %lu: metric %s.%s has %lld resets, want %lld\n",
+				n, seed, model.m[m].name, model.m[m].variant, r,
+				model.m[m].resets);
+			bad_resets = 1;
+			break;
+		}
+	}
+	printf("inputs %lu accepted %lu rejected %lu mismatches %d huge %lu nul %lu switches %lu resets %lu%s\n",
+	       accepted + rejected + (ret != 0), accepted, rejected,
+	       (ret != 0) + bad_resets, nhuge, nnul, nswitch, nreset,
+	       check_resets ? "" : " (resets not checked)");
 	close(fd);
 	gsl_rng_free(rng);
 	free(pool);
 	free(in.b);
-	return ret;
+	return ret || bad_resets;
 }
