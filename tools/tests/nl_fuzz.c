@@ -16,9 +16,9 @@
  *     short, at the policy's limit, or up to 64 KiB;
  *   - terminated strings longer than the policy's maximum, up to 64 KiB,
  *     and strings whose NUL comes early, with bytes after it;
- *   - strings exactly at the limit, or with a NUL inside: valid (on
- *     GET_INFO, which ignores them), so that the fuzzer also sees the
- *     policy accept what it should;
+ *   - strings exactly at the limit, or with a NUL inside: valid (on a
+ *     GET_HIST dump, which ignores them), so that the fuzzer also sees
+ *     the policy accept what it should;
  *   - u32 attributes of every wrong length up to 64 KiB, and out of range
  *     (a control operation past the last, a tgid past 4194304);
  *   - unknown attribute types, reply-only ones, type 0;
@@ -44,8 +44,9 @@
  * -ENODATA without an event log, a CTRL that lacks what it needs gets
  * -EINVAL).  Every answer must be the predicted one, a request predicted
  * to be dropped must get none, and a hostile CTRL request must change
- * nothing: GET_INFO's state (and, with --control, the debugfs control
- * file's text, byte for byte) is the same before and after it.  Every
+ * nothing: with --control the debugfs control file's text is the same
+ * byte for byte before and after it, else GET_INFO's state (every CTRL
+ * the handler refuses, one in 20 of those the policy refuses).  Every
  * 1000 requests, and at the end, a well-formed GET_INFO must get a
  * well-formed reply: the family still answers.
  *
@@ -55,10 +56,10 @@
  * what differed.  Runs are reproducible from the seed (GSL's mt19937).
  * Uses libnl only to find the family's id.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +71,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <gsl/gsl_rng.h>
 #include "../../kmod/uapi/clkstat_netlink.h"
 
@@ -79,11 +81,14 @@
 #define METRIC_ID_MAX	47		/* policy: characters, NUL not counted */
 #define VARIANT_MAX	15
 #define CTRL_TIMEOUT_MS	120000		/* no answer in that time: a hang */
+#define BATCH		16		/* requests sent in one sendto() */
+#define BATCH_MSG_MAX	4096		/* larger ones go alone */
 
 static gsl_rng *rng;
 static int fd, family;
 static uint32_t seq;
 static const char *control;
+static int control_fd = -1;
 static bool have_evlog;
 /* Set by a generator whose CTRL names a metric that cannot exist. */
 static bool hint_no_metric;
@@ -403,14 +408,18 @@ static void carrier(struct msg *m)
 
 static size_t some_length(size_t max_ok)
 {
-	switch (rnd(5)) {
+	switch (rnd(10)) {
 	case 0:
-		return 1 + rnd(max_ok + 2);
 	case 1:
-		return max_ok - 1 + rnd(4);	/* around the limit */
 	case 2:
-		return 64 << rnd(7);		/* 64 .. 4096 */
+		return 1 + rnd(max_ok + 2);
 	case 3:
+	case 4:
+		return max_ok - 1 + rnd(4);	/* around the limit */
+	case 5:
+	case 6:
+		return 64 << rnd(7);		/* 64 .. 4096 */
+	case 7:
 		return ATTR_HUGE - NLA_HDRLEN - rnd(8);
 	default:
 		return 1 + rnd(ATTR_HUGE - NLA_HDRLEN);
@@ -450,8 +459,8 @@ static void h_too_long(struct msg *m)
 
 	carrier(m);
 	n = max + 2 + rnd(ATTR_HUGE - NLA_HDRLEN - max - 2);
-	if (chance(40))
-		n = max + 2 + rnd(8);
+	if (chance(60))
+		n = max + 2 + rnd(chance(50) ? 8 : 4096);
 	a = attr(m, t, NULL, n);
 	if (a) {
 		p = (unsigned char *)a + NLA_HDRLEN;
@@ -464,7 +473,11 @@ static void h_too_long(struct msg *m)
 	finish(m);
 }
 
-/* Strings the policy takes: at the limit, or a NUL inside; on GET_INFO. */
+/*
+ * Strings the policy takes: at the limit, or a NUL inside; on a GET_HIST
+ * dump, which ignores them (and answers far sooner than GET_INFO, which
+ * opens a sysfs file each time).
+ */
 static void h_strings_ok(struct msg *m)
 {
 	size_t max, n;
@@ -472,7 +485,7 @@ static void h_strings_ok(struct msg *m)
 	struct nlattr *a;
 	unsigned char *p;
 
-	start(m, CLKSTAT_CMD_GET_INFO, 0);
+	start(m, CLKSTAT_CMD_GET_HIST, NLM_F_DUMP);
 	n = 1 + rnd(max + 1);		/* with its NUL: 1 .. max + 1 */
 	if (chance(50))
 		n = max + 1;
@@ -745,22 +758,16 @@ static int read_answer(uint32_t s, bool wait, struct answer *ans,
 
 	memset(ans, 0, sizeof(*ans));
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
 		struct nlmsghdr *nh = (struct nlmsghdr *)rbuf;
-		ssize_t r;
-		int pr = poll(&p, 1, wait ? CTRL_TIMEOUT_MS : 0);
+		/* Blocking reads time out after CTRL_TIMEOUT_MS (SO_RCVTIMEO). */
+		ssize_t r = recv(fd, rbuf, sizeof(rbuf),
+				 MSG_TRUNC | (wait ? 0 : MSG_DONTWAIT));
 
-		if (pr < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (pr == 0)
-			return 0;	/* nothing (more) to read */
-		r = recv(fd, rbuf, sizeof(rbuf), MSG_TRUNC);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;	/* nothing (more) to read */
 			return -1;
 		}
 		if ((size_t)r > sizeof(rbuf)) {
@@ -879,19 +886,18 @@ static bool same_info(const struct info *x, const struct info *y)
 	       x->switches == y->switches && x->recording == y->recording;
 }
 
+/*
+ * The control file's text in one pread() (as ctl_fuzz reads it): at
+ * offset 0 seq_file makes it anew, all of it for a read with room.
+ */
 static int read_control(char *buf, size_t cap)
 {
-	int cfd = open(control, O_RDONLY);
-	size_t got = 0;
-	ssize_t r = 0;
+	ssize_t r = pread(control_fd, buf, cap - 1, 0);
 
-	if (cfd < 0)
+	if (r < 0 || (size_t)r == cap - 1)
 		return -1;
-	while (got < cap - 1 && (r = read(cfd, buf + got, cap - 1 - got)) > 0)
-		got += r;
-	close(cfd);
-	buf[got] = '\0';
-	return r < 0 || got == cap - 1 ? -1 : 0;
+	buf[r] = '\0';
+	return 0;
 }
 
 static void print_request(FILE *f, const struct msg *m)
@@ -904,6 +910,155 @@ static void print_request(FILE *f, const struct msg *m)
 	if (shown < m->len)
 		fprintf(f, " ...");
 	fputc('\n', f);
+}
+
+static long errors, replies, dropped;	/* answered as predicted */
+
+/*
+ * The answer against the prediction: NULL if it is the one predicted
+ * (and counted), else what differs, in why.
+ */
+static const char *check_answer(const struct expect *ex,
+				const struct answer *ans, char *why, size_t len)
+{
+	if (ex->kind == E_DROP) {
+		if (ans->got) {
+			snprintf(why, len, "answered (%d) but should be dropped: %s",
+				 ans->err, ex->why);
+			return why;
+		}
+		dropped++;
+		return NULL;
+	}
+	if (!ans->got) {
+		snprintf(why, len, "no answer (%s)", ex->why);
+		return why;
+	}
+	if ((ex->kind == E_ERR && ans->err != ex->err) ||
+	    (ex->kind == E_POLICY && ans->err != -EINVAL &&
+	     ans->err != -ERANGE)) {
+		snprintf(why, len,
+			 "answer %d (%s), want %s (%s); kernel says \"%s\"",
+			 ans->err, strerror(-ans->err),
+			 ex->kind == E_POLICY ? "-EINVAL or -ERANGE" :
+			 ex->err ? strerror(-ex->err) : "success",
+			 ex->why, ans->msg);
+		return why;
+	}
+	if (ans->err)
+		errors++;
+	else
+		replies++;
+	return NULL;
+}
+
+/*
+ * Requests that the netlink core takes one after another from one
+ * sendto() go out up to BATCH at a time, and their answers come back
+ * through recvmmsg(): two system calls for the batch instead of two a
+ * request, which on the debug kernel is a third of a request's time.  A
+ * request goes alone if it cannot share a buffer (the core stops at a
+ * netlink header that does not add up, as it must for those predicted
+ * dropped), starts a dump (one per socket at a time), is large, or has
+ * the state checked around it.
+ */
+static struct msg batch[BATCH];
+static struct expect batch_ex[BATCH];
+static long batch_idx[BATCH];
+static int nbatch;
+
+static bool batchable(const struct msg *m, const struct expect *ex,
+		      bool check_state)
+{
+	const struct nlmsghdr *nh = (const struct nlmsghdr *)m->b;
+
+	return ex->kind != E_DROP && !check_state &&
+	       m->len <= BATCH_MSG_MAX && nh->nlmsg_len == m->len &&
+	       (nh->nlmsg_flags & NLM_F_DUMP) == 0;
+}
+
+/* Send batch[0..nb) in one buffer, their answers into ans[]. */
+static int send_batch(int nb, struct answer *ans)
+{
+	static unsigned char buf[BATCH * BATCH_MSG_MAX];
+	static unsigned char rbuf[BATCH][16384];
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	uint32_t first = hdr(&batch[0])->nlmsg_seq;
+	struct mmsghdr mm[BATCH];
+	struct iovec iov[BATCH];
+	int k, got = 0, r;
+	size_t len = 0;
+
+	for (k = 0; k < nb; k++) {
+		memcpy(buf + len, batch[k].b, batch[k].len);
+		memset(buf + len + batch[k].len, 0,
+		       NLMSG_ALIGN(batch[k].len) - batch[k].len);
+		len += NLMSG_ALIGN(batch[k].len);
+		memset(&ans[k], 0, sizeof(ans[k]));
+	}
+	if (sendto(fd, buf, len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) < 0)
+		return -1;
+	while (got < nb) {
+		memset(mm, 0, sizeof(mm));
+		for (k = 0; k < BATCH; k++) {
+			iov[k] = (struct iovec){ rbuf[k], sizeof(rbuf[k]) };
+			mm[k].msg_hdr.msg_iov = &iov[k];
+			mm[k].msg_hdr.msg_iovlen = 1;
+		}
+		/* Waits for one (up to SO_RCVTIMEO), takes what is there. */
+		r = recvmmsg(fd, mm, BATCH, MSG_WAITFORONE, NULL);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;	/* the rest: no answer */
+			return -1;
+		}
+		for (k = 0; k < r; k++) {
+			struct nlmsghdr *nh = (struct nlmsghdr *)rbuf[k];
+			int left = mm[k].msg_len;
+
+			if (mm[k].msg_hdr.msg_flags & MSG_TRUNC) {
+				errno = EMSGSIZE;
+				return -1;
+			}
+			for (; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
+				uint32_t i = nh->nlmsg_seq - first;
+
+				if (i >= (uint32_t)nb || ans[i].got ||
+				    nh->nlmsg_type != NLMSG_ERROR)
+					continue;
+				ans[i].got = true;
+				ans[i].err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+				ext_msg(nh, ans[i].msg, sizeof(ans[i].msg));
+				got++;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Send the pending batch and check its answers: -1 if all are as
+ * predicted, else the index of the first that is not (why says what).
+ */
+static int flush_batch(char *why, size_t len)
+{
+	static struct answer ans[BATCH];
+	int k, n = nbatch;
+
+	if (!n)
+		return -1;
+	nbatch = 0;
+	if (send_batch(n, ans)) {
+		snprintf(why, len, "a batch of %d: %s", n, strerror(errno));
+		return 0;
+	}
+	for (k = 0; k < n; k++)
+		if (check_answer(&batch_ex[k], &ans[k], why, len))
+			return k;
+	return -1;
 }
 
 static void usage(void)
@@ -923,11 +1078,12 @@ int main(int argc, char **argv)
 		h_nest, h_truncated, h_header, h_ctrl,
 	};
 	static char text_before[TEXT_MAX], text_after[TEXT_MAX];
-	static struct msg m;
-	long n, i, errors = 0, replies = 0, dropped = 0;
+	struct msg *m = NULL;
+	long n, i, at = 0;
 	unsigned long seed;
 	struct info info_before, info_after;
 	int one = 1, bufsize = 1 << 20, o, ret = 0;
+	struct timeval timeout = { .tv_sec = CTRL_TIMEOUT_MS / 1000 };
 	char why[512], *end;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -963,6 +1119,7 @@ int main(int argc, char **argv)
 	/* Acks without the request echoed (some are 64 KiB), with extack. */
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
 	/* Room for the largest request (root only; else the defaults do). */
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsize, sizeof(bufsize));
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsize, sizeof(bufsize));
@@ -970,91 +1127,106 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nl_fuzz: GET_INFO failed before the first request\n");
 		return 1;
 	}
+	if (control) {
+		control_fd = open(control, O_RDONLY | O_CLOEXEC);
+		if (control_fd < 0) {
+			perror(control);
+			return 1;
+		}
+	}
 	have_evlog = info_before.ev_entries != 0;
 
 	for (i = 0; i < n; i++) {
 		bool is_hostile = chance(50), check_state;
 		struct answer ans;
 		struct expect ex;
-		int err;
+		int err, k;
 
+		/* Into the batch's next place: it may join the batch. */
+		m = &batch[nbatch];
 		hint_no_metric = false;
 		if (is_hostile)
-			hostile[rnd(sizeof(hostile) / sizeof(*hostile))](&m);
+			hostile[rnd(sizeof(hostile) / sizeof(*hostile))](m);
 		else
-			random_request(&m);
-		ex = predict(&m);
+			random_request(m);
+		ex = predict(m);
 		/*
 		 * A hostile CTRL changes nothing (random ones may): checked
-		 * for every one the handler refuses, and for one in ten of
-		 * those the policy refuses before the handler runs.
+		 * for every one the handler refuses, and for one in 20 of
+		 * those the policy refuses before the handler runs; on the
+		 * control file's text if there is one (it shows all of the
+		 * state, and is cheaper to read than GET_INFO), else on
+		 * GET_INFO's.
 		 */
 		check_state = is_hostile && !ex.changes_state &&
-			      m.len >= NLMSG_HDRLEN + GENL_HDRLEN &&
-			      ((struct genlmsghdr *)NLMSG_DATA(hdr(&m)))->cmd ==
+			      m->len >= NLMSG_HDRLEN + GENL_HDRLEN &&
+			      ((struct genlmsghdr *)NLMSG_DATA(hdr(m)))->cmd ==
 			      CLKSTAT_CMD_CTRL &&
-			      (ex.kind == E_ERR || rnd(10) == 0);
+			      (ex.kind == E_ERR || rnd(20) == 0);
+		if (batchable(m, &ex, check_state)) {
+			batch_ex[nbatch] = ex;
+			batch_idx[nbatch++] = i;
+			if (nbatch == BATCH) {
+				k = flush_batch(why, sizeof(why));
+				if (k >= 0) {
+					at = batch_idx[k];
+					m = &batch[k];
+					goto mismatch;
+				}
+			}
+			goto every_1000;
+		}
+		/* Alone, after the batch generated before it. */
+		k = flush_batch(why, sizeof(why));
+		if (k >= 0) {
+			at = batch_idx[k];
+			m = &batch[k];
+			goto mismatch;
+		}
+		at = i;
 		if (check_state) {
-			if (get_info(&info_before) ||
-			    (control && read_control(text_before, sizeof(text_before)))) {
+			if (control ? read_control(text_before, sizeof(text_before)) :
+			    get_info(&info_before)) {
 				snprintf(why, sizeof(why), "no state before the request");
 				goto mismatch;
 			}
 		}
-
-		err = send_msg(&m);
+		err = send_msg(m);
 		if (err) {
 			/* The socket layer itself refused it: no answer. */
 			snprintf(why, sizeof(why), "sendto: %s (%s)",
 				 strerror(-err), ex.why);
 			goto mismatch;
 		}
-		if (read_answer(hdr(&m)->nlmsg_seq, ex.kind != E_DROP, &ans,
+		if (read_answer(hdr(m)->nlmsg_seq, ex.kind != E_DROP, &ans,
 				NULL, NULL)) {
 			snprintf(why, sizeof(why), "recv: %s", strerror(errno));
 			goto mismatch;
 		}
-		if (ex.kind == E_DROP) {
-			if (ans.got) {
-				snprintf(why, sizeof(why),
-					 "answered (%d) but should be dropped: %s",
-					 ans.err, ex.why);
-				goto mismatch;
-			}
-			dropped++;
-		} else if (!ans.got) {
-			snprintf(why, sizeof(why), "no answer (%s)", ex.why);
+		if (check_answer(&ex, &ans, why, sizeof(why)))
 			goto mismatch;
-		} else if ((ex.kind == E_ERR && ans.err != ex.err) ||
-			   (ex.kind == E_POLICY && ans.err != -EINVAL &&
-			    ans.err != -ERANGE)) {
-			snprintf(why, sizeof(why),
-				 "answer %d (%s), want %s (%s); kernel says \"%s\"",
-				 ans.err, strerror(-ans.err),
-				 ex.kind == E_POLICY ? "-EINVAL or -ERANGE" :
-				 ex.err ? strerror(-ex.err) : "success",
-				 ex.why, ans.msg);
-			goto mismatch;
-		} else if (ans.err) {
-			errors++;
-		} else {
-			replies++;
-		}
-		/* Every answer must be the request's last message. */
 		if (check_state) {
-			if (get_info(&info_after) ||
-			    (control && read_control(text_after, sizeof(text_after)))) {
+			if (control ? read_control(text_after, sizeof(text_after)) :
+			    get_info(&info_after)) {
 				snprintf(why, sizeof(why), "no state after the request");
 				goto mismatch;
 			}
-			if (!same_info(&info_before, &info_after) ||
-			    (control && strcmp(text_before, text_after))) {
+			if (control ? strcmp(text_before, text_after) != 0 :
+			    !same_info(&info_before, &info_after)) {
 				snprintf(why, sizeof(why),
 					 "a refused CTRL (%s) changed the state", ex.why);
 				goto mismatch;
 			}
 		}
+every_1000:
 		if ((i + 1) % 1000 == 0 || i + 1 == n) {
+			k = flush_batch(why, sizeof(why));
+			if (k >= 0) {
+				at = batch_idx[k];
+				m = &batch[k];
+				goto mismatch;
+			}
+			at = i;
 			if (get_info(&info_after)) {
 				snprintf(why, sizeof(why),
 					 "the family no longer answers GET_INFO");
@@ -1064,12 +1236,14 @@ int main(int argc, char **argv)
 		continue;
 mismatch:
 		fprintf(stderr, "nl_fuzz: MISMATCH at request %ld of %ld, seed %lu: %s\n",
-			i + 1, n, seed, why);
-		print_request(stderr, &m);
+			at + 1, n, seed, why);
+		print_request(stderr, m);
 		ret = 1;
 		break;
 	}
 	close(fd);
+	if (control_fd >= 0)
+		close(control_fd);
 	gsl_rng_free(rng);
 	printf("sent %ld errors %ld replies %ld dropped %ld mismatches %d\n",
 	       errors + replies + dropped + ret, errors, replies, dropped, ret);
