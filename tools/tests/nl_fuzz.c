@@ -959,8 +959,9 @@ static const char *check_answer(const struct expect *ex,
  * request, which on the debug kernel is a third of a request's time.  A
  * request goes alone if it cannot share a buffer (the core stops at a
  * netlink header that does not add up, as it must for those predicted
- * dropped), starts a dump (one per socket at a time), is large, or has
- * the state checked around it.
+ * dropped), may start a dump (one per socket at a time: a dump request
+ * refused before its start shares), is large, or has the state checked
+ * around it.
  */
 static struct msg batch[BATCH];
 static struct expect batch_ex[BATCH];
@@ -974,7 +975,9 @@ static bool batchable(const struct msg *m, const struct expect *ex,
 
 	return ex->kind != E_DROP && !check_state &&
 	       m->len <= BATCH_MSG_MAX && nh->nlmsg_len == m->len &&
-	       (nh->nlmsg_flags & NLM_F_DUMP) == 0;
+	       (!(nh->nlmsg_flags & NLM_F_DUMP) || ex->kind == E_POLICY ||
+		(ex->kind == E_ERR &&
+		 (ex->err == -EINVAL || ex->err == -EOPNOTSUPP)));
 }
 
 /* Send batch[0..nb) in one buffer, their answers into ans[]. */
