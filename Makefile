@@ -37,7 +37,7 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/model_test tools/tests/compare_test \
 	     tools/tests/compare_bench tools/tests/twin_test
 
-.PHONY: all module tools check demo bench clean
+.PHONY: all module tools check check-debug demo bench clean
 all: module tools
 
 module:
@@ -162,6 +162,12 @@ tools/tests/buckets_test_portable: tools/tests/buckets_test.c kmod/uapi/clkstat_
 
 check: all
 	tools/tests/run-all.sh
+
+# The whole guest suite and the hardening suites on the debug kernel
+# (KASAN, kmemleak, lockdep, UBSAN): about an hour more than `make check`'s
+# part of it.
+check-debug: all
+	tools/tests/debug.sh --full
 
 demo: all
 	tools/demo.sh

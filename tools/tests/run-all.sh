@@ -1,9 +1,10 @@
 #!/bin/bash
 # Every clkstat test, in order: userspace unit tests (cmocka), the
 # statistics of --compare against scipy and by simulation, kernel style
-# (checkpatch.pl, sparse), KUnit on a test kernel of our own, and the
-# integration tests in a guest on Debian's stock kernel; then the printed
-# benchmarks.  Each stage ends with "N passed, N failed"; the last line
+# (checkpatch.pl, sparse), KUnit on a test kernel of our own, the
+# integration tests in a guest on Debian's stock kernel, and the hardening
+# suites on a debug kernel of our own (KASAN, kmemleak, lockdep, UBSAN,
+# fault injection); then the printed benchmarks.  Each stage ends with "N passed, N failed"; the last line
 # adds them up.  Exit status 0 only if nothing failed.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
@@ -31,6 +32,7 @@ stage stats tools/tests/stats.sh
 stage style tools/tests/style.sh
 stage kunit tools/tests/kunit.sh
 stage guest tools/tests/guest.sh
+stage debug tools/tests/debug.sh
 echo "=== benchmarks (printed, not pass/fail)"
 tools/tests/bench.sh || echo "benchmarks could not run"
 echo "$total_pass passed, $total_fail failed"

@@ -18,12 +18,12 @@ note() { echo "    # $*"; }
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
 
 run() {
-	local name=$1
+	local name=$1 t0=$SECONDS
 	ntest=$((ntest + 1))
 	if ( set -e; "$name" ); then
-		npass=$((npass + 1)); echo "ok $ntest - $name"
+		npass=$((npass + 1)); echo "ok $ntest - $name # $((SECONDS - t0)) s"
 	else
-		nfail=$((nfail + 1)); echo "not ok $ntest - $name"
+		nfail=$((nfail + 1)); echo "not ok $ntest - $name # $((SECONDS - t0)) s"
 	fi
 	rmmod clkstat 2>/dev/null || true
 }

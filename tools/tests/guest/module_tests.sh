@@ -359,8 +359,12 @@ csread_window() {
 	echo 0 > "$T/tracing_on"
 	echo > "$T/trace"
 	echo 1 > "$T/events/clkstat_t/rd/enable"
+	# Reads the window holds whatever the machine's load: 300 rounds of
+	# 2 clock_gettime syscalls per wakeup (hpet has no vDSO), 1200 reads
+	# of read_hpet at least, besides the timer ticks' (a 2 s sleep gave
+	# only 430 reads with the host's cores shared by four guests).
 	( echo reset > "$D/control"; echo start > "$D/control"; echo 1 > "$T/tracing_on"
-	  sleep 2
+	  "$PINGPONG" -n 300 --reads 2 > /dev/null
 	  echo stop > "$D/control"; echo 0 > "$T/tracing_on" )
 	echo 0 > "$T/events/clkstat_t/rd/enable"
 	traced=$(grep -c ' rd: ' "$T/trace" || true)

@@ -1,0 +1,120 @@
+#!/bin/bash
+# hardening_security.sh - what clkstat shows and to whom (issue 7): no
+# kernel pointer in any output, files and commands gated as documented
+# (Documentation/clkstat.rst: debugfs files root-only, netlink reads need
+# CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN), and EPERM for an
+# unprivileged user wherever the module decides.
+set -u
+. "$(dirname "$0")/lib.sh"
+R=$top/tools/clkstat-report
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+# A user with CAP_PERFMON only (and not CAP_SYS_ADMIN).
+PERFMON=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	 --inh-caps=+perfmon --ambient-caps=+perfmon)
+
+# A kernel address as %px or %lx would print it: 0xffff... or a bare
+# 16-digit ffff... (x86_64's kernel half; hashed %p values are 8 digits).
+kptr_re='(0x)?ffff[0-9a-f]{12}'
+
+# Everything clkstat prints, with every probe and the event log, after a
+# workload: every debugfs file, every clkstat-report view of the live
+# module and of a recorded snapshot, the module's parameters, and its
+# kernel log lines.
+t_no_kernel_pointers() {
+	local out=/tmp/sec-out f n=0
+	insmod "$KO" probes=ttwu,tkread,csread,csswitch,clockoff,marker events=256
+	insmod "$KMOD/clkstat_hookbench.ko"
+	"$PINGPONG" -n 100 --reads 2 > /dev/null
+	echo "security scan" > "$D/marker"
+	: > $out
+	for f in "$D"/* /sys/kernel/debug/clkstat_hookbench/* /sys/module/clkstat/parameters/*; do
+		[ -r "$f" ] || continue
+		n=$((n + 1))
+		{ echo "== $f"; cat "$f" 2>/dev/null; } >> $out
+	done
+	for v in info raw events "--json" "--csv" "--format openmetrics" "--per-cpu"; do
+		n=$((n + 1))
+		{ echo "== clkstat-report $v"; "$R" $v; } >> $out 2>&1 ||
+			fail "clkstat-report $v failed: $(tail -1 $out)"
+	done
+	"$R" record -q -o /tmp/sec.json --runs 1 -- "$PINGPONG" -n 20 > /dev/null 2>&1 ||
+		fail "record failed"
+	{ echo "== snapshot"; cat /tmp/sec.json; } >> $out
+	{ echo "== dmesg"; dmesg | grep -i clkstat; } >> $out
+	note "$n outputs, $(wc -c < $out) bytes scanned"
+	echo "    # report: outputs_scanned $((n + 2))"
+	if grep -nEi "$kptr_re" $out | head -5 | grep .; then
+		fail "a kernel address in clkstat's output"
+	fi
+	rmmod clkstat_hookbench
+	rmmod clkstat
+}
+
+# File modes as documented, and nobody gets through: the debugfs mount is
+# root's, and each file refuses a non-root opener even where the
+# directory would let one through.
+t_files_gated() {
+	insmod "$KO" probes=ttwu,marker events=16
+	insmod "$KMOD/clkstat_hookbench.ko"
+	local f mode want
+	for f in "$D"/* /sys/kernel/debug/clkstat_hookbench/*; do
+		case "$(basename "$f")" in
+		control|attach|run) want=600 ;;
+		marker) want=200 ;;
+		*) want=400 ;;
+		esac
+		mode=$(stat -c %a "$f")
+		expect_eq "mode of $f" "$mode" "$want"
+		expect_eq "owner of $f" "$(stat -c %u "$f")" 0
+	done
+	# Through a bind mount of the directory, as if debugfs were open to
+	# all: the files' own modes still refuse nobody.
+	mkdir -p /tmp/dfs
+	mount --bind "$D" /tmp/dfs
+	local rc tried=0
+	for f in /tmp/dfs/*; do
+		tried=$((tried + 1))
+		rc=0; "${NOBODY[@]}" cat "$f" > /dev/null 2>&1 || rc=$?
+		[ "$rc" != 0 ] || { umount /tmp/dfs; fail "nobody read $(basename "$f")"; }
+		rc=0; "${NOBODY[@]}" sh -c "echo stop > $f" 2>/dev/null || rc=$?
+		[ "$rc" != 0 ] || { umount /tmp/dfs; fail "nobody wrote $(basename "$f")"; }
+	done
+	umount /tmp/dfs
+	echo "    # report: eperm_checks $((tried * 2))"
+	rmmod clkstat_hookbench
+	rmmod clkstat
+}
+
+# Netlink: nobody gets EPERM (exit status 4) for every command; a
+# CAP_PERFMON user reads but cannot control; the state is unchanged.
+t_netlink_gated() {
+	insmod "$KO" probes=ttwu events=16
+	local before rc cmd n=0
+	before=$(cat "$D/control")
+	for cmd in info raw events "ctrl stop" "ctrl reset" "ctrl tgid 1" "ctrl variant ftrace"; do
+		n=$((n + 1))
+		rc=0; "${NOBODY[@]}" "$R" $cmd > /dev/null 2>/tmp/sec-err || rc=$?
+		expect_eq "nobody: clkstat-report $cmd exit status" "$rc" 4
+		grep -qi 'not permitted\|EPERM\|permission' /tmp/sec-err ||
+			fail "nobody: $cmd: $(cat /tmp/sec-err)"
+	done
+	for cmd in info raw events; do
+		rc=0; "${PERFMON[@]}" "$R" $cmd > /dev/null 2>&1 || rc=$?
+		expect_eq "CAP_PERFMON: clkstat-report $cmd exit status" "$rc" 0
+	done
+	for cmd in "ctrl stop" "ctrl variant ftrace"; do
+		n=$((n + 1))
+		rc=0; "${PERFMON[@]}" "$R" $cmd > /dev/null 2>&1 || rc=$?
+		expect_eq "CAP_PERFMON: clkstat-report $cmd exit status" "$rc" 4
+	done
+	expect_eq "state after refused commands" "$(cat "$D/control")" "$before"
+	echo "    # report: eperm_checks $n"
+	rmmod clkstat
+}
+
+tests=${*:-t_no_kernel_pointers t_files_gated t_netlink_gated}
+for t in $tests; do
+	run "$t"
+done
+echo "$npass passed, $nfail failed"
+[ "$nfail" = 0 ]
