@@ -58,7 +58,7 @@ fi
 
 DEBUG_MODULE_TESTS="t_load_files t_bad_params t_variant_hooks
 	t_variant_switch t_csswitch t_stop_start_reset t_control_bad_writes"
-DEBUG_SUITES="hardening_kunit.sh hardening_security.sh"
+DEBUG_SUITES="hardening_kunit.sh hardening_security.sh hardening_input.sh"
 if [ "${1:-}" = --full ]; then
 	DEBUG_MODULE_TESTS=""
 	DEBUG_SUITES=$(cd tools/tests/guest && echo hardening_*.sh)
@@ -68,7 +68,9 @@ fi
 # pci=noacpi: PCI interrupt routing from the BIOS's table, not from ACPI's
 # _PRT, whose AML loop runs into ACPICA's 30 s loop timeout under KASAN
 # and TCG (twice per boot, a minute lost).  ACPI itself stays: acpi_pm.
-append="pci=noacpi"
+# log_buf_len: the default 128 kB wrapped within one suite, and the scan
+# below reads the log saved at the end.
+append="pci=noacpi log_buf_len=16M"
 g=$out/guest
 tools/vm/run-guest.sh --kernel "$kbuild/arch/x86/boot/bzImage" --9p-builtin \
 	--append "$append" \
