@@ -154,23 +154,27 @@ bool clkstat_hooks_supported(const struct clkstat_backend *b,
 /**
  * clkstat_func_addr() - address of a kernel function, by name
  * @func: the symbol
+ * @addr: set to its address on success
  *
  * Registering a kprobe resolves the name through kallsyms.  It is
  * registered disabled, so it is never armed: no code is patched.
  *
- * Return: the address, or 0 if there is no such probe-able function.
+ * Return: 0, -ENOENT if the kernel has no such symbol, or another error
+ * of register_kprobe(): -ENOMEM, or -EINVAL where the kernel refuses
+ * kprobes (the kprobe blacklist).
  */
-unsigned long clkstat_func_addr(const char *func)
+int clkstat_func_addr(const char *func, unsigned long *addr)
 {
 	struct kprobe kp = {
 		.symbol_name = func,
 		.flags = KPROBE_FLAG_DISABLED,
 	};
-	unsigned long addr;
+	int ret;
 
-	if (register_kprobe(&kp))
-		return 0;
-	addr = (unsigned long)kp.addr;
+	ret = register_kprobe(&kp);
+	if (ret)
+		return ret;
+	*addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
-	return addr;
+	return 0;
 }

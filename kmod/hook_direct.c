@@ -75,11 +75,16 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	unsigned int i;
 	int ret;
 
-	ip = clkstat_func_addr(h->func);
-	if (!ip) {
+	ret = clkstat_func_addr(h->func, &ip);
+	if (ret == -ENOENT) {
 		pr_err("clkstat: cannot hook %s with a direct call: no such function\n",
 		       h->func);
-		return -ENOENT;
+		return ret;
+	}
+	if (ret) {
+		pr_err("clkstat: cannot hook %s with a direct call: its address not found through a kprobe: %d\n",
+		       h->func, ret);
+		return ret;
 	}
 	/* The fentry site: the function's first instruction after ENDBR. */
 	if (is_endbr(*(u32 *)ip))

@@ -70,11 +70,21 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 	fh->ops.func = clkstat_ftrace_entry;
 	fh->ops.flags = FTRACE_OPS_FL_RECURSION;
 	if (h->exit) {
-		unsigned long addr = clkstat_func_addr(h->func);
+		unsigned long addr;
 
-		fh->wrapper = addr ? clkstat_exit_wrap(h, addr) : 0;
+		ret = clkstat_func_addr(h->func, &addr);
+		if (ret) {
+			if (ret == -ENOENT)
+				pr_err("clkstat: cannot hook %s with ftrace: no such function\n",
+				       h->func);
+			else
+				pr_err("clkstat: cannot hook %s with ftrace: its address not found through a kprobe: %d\n",
+				       h->func, ret);
+			goto err_free;
+		}
+		fh->wrapper = clkstat_exit_wrap(h, addr);
 		if (!fh->wrapper) {
-			ret = addr ? -ENOSPC : -ENOENT;
+			ret = -ENOSPC;
 			goto err_free;
 		}
 		fh->ops.func = clkstat_ftrace_redirect;
@@ -84,6 +94,11 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 
 	ret = ftrace_set_filter(&fh->ops, (unsigned char *)h->func,
 				strlen(h->func), 0);
+	if (ret == -ENOMEM) {
+		pr_err("clkstat: cannot hook %s with ftrace: out of memory\n",
+		       h->func);
+		goto err_free;
+	}
 	if (ret) {
 		pr_err("clkstat: cannot hook %s with ftrace (%d): not in available_filter_functions\n",
 		       h->func, ret);

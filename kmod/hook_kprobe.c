@@ -96,6 +96,23 @@ static int notrace clkstat_kret_exit(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/* Why register_kprobe() or register_kretprobe() refused, for the log. */
+static const char *clkstat_kprobe_why(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "no such function";
+	case -EINVAL:
+		return "the kernel refuses kprobes there (kprobe blacklist: NOKPROBE_SYMBOL, noinstr or entry code)";
+	case -EILSEQ:
+		return "not at an instruction boundary";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		return "refused";
+	}
+}
+
 static int clkstat_kretprobe_register(struct clkstat_hook *h)
 {
 	struct clkstat_kretprobe_hook *kh;
@@ -113,8 +130,8 @@ static int clkstat_kretprobe_register(struct clkstat_hook *h)
 	kh->rp.maxactive = 2 * num_possible_cpus() + 16;
 	ret = register_kretprobe(&kh->rp);
 	if (ret) {
-		pr_err("clkstat: cannot place a kretprobe on %s: %d\n",
-		       h->func, ret);
+		pr_err("clkstat: cannot place a kretprobe on %s: %s (%d)\n",
+		       h->func, clkstat_kprobe_why(ret), ret);
 		kfree(kh);
 		return ret;
 	}
@@ -142,8 +159,8 @@ static int clkstat_kprobe_register(struct clkstat_hook *h, bool int3)
 	}
 	ret = register_kprobe(&kh->kp);
 	if (ret) {
-		pr_err("clkstat: cannot place a kprobe on %s+%u: %d\n",
-		       h->func, kh->kp.offset, ret);
+		pr_err("clkstat: cannot place a kprobe on %s+%u: %s (%d)\n",
+		       h->func, kh->kp.offset, clkstat_kprobe_why(ret), ret);
 		kfree(kh);
 		return ret;
 	}
