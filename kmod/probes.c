@@ -319,11 +319,20 @@ int clkstat_probes_switch(const char *name)
 		}
 		clkstat_bind(old->name, b->name);
 	}
-	if (clkstat_attach(old))
-		pr_err("clkstat: variant %s could not be attached again: nothing is hooked\n",
+	if (clkstat_attach(old)) {
+		/*
+		 * Nothing is attached now: say so, in the control file too,
+		 * and never detach old's hooks again (at unload or the next
+		 * switch), which would hand the backend hooks it does not
+		 * hold.  Old's metrics stay stopped.
+		 */
+		pr_err("clkstat: variant %s could not be attached again: nothing is hooked (variant off)\n",
 		       old->name);
-	else
+		clkstat_backend = &clkstat_backend_off;
+		WRITE_ONCE(clkstat_attached_variant, clkstat_backend_off.name);
+	} else {
 		clkstat_handover_end(old->name, old->name);
+	}
 out:
 	mutex_unlock(&clkstat_probes_lock);
 	return ret;
