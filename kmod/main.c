@@ -41,6 +41,13 @@ static unsigned int events;
 module_param(events, uint, 0444);
 MODULE_PARM_DESC(events, "event log entries per CPU, 0..1048576, 0 for no log (default 0)");
 
+#ifdef CLKSTAT_FAULT_HOOKS
+/* Test only: see clkstat_fault_rename() in probes.c. */
+static char *fault_hook;
+module_param(fault_hook, charp, 0444);
+MODULE_PARM_DESC(fault_hook, "test only (CLKSTAT_FAULT_HOOKS=1 builds): OLD=NEW renames the hook on function or tracepoint OLD to NEW before attaching");
+#endif
+
 #define CLKSTAT_CORR_MIN	64U
 #define CLKSTAT_CORR_MAX	(1U << 20)
 
@@ -112,6 +119,9 @@ static int __init clkstat_init(void)
 		.frac_bits = clkstat_frac_bits,
 		.corr_entries = corr_entries,
 		.backend = clkstat_backend,
+#ifdef CLKSTAT_FAULT_HOOKS
+		.fault_hook = fault_hook,
+#endif
 	});
 	if (ret) {
 		clkstat_evlog_exit();

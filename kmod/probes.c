@@ -160,6 +160,58 @@ static void clkstat_exit_probes(unsigned int n)
 		clkstat_active[n]->exit();
 }
 
+#ifdef CLKSTAT_FAULT_HOOKS
+/* Does @name equal the first @len characters of @spec? */
+static bool clkstat_name_is(const char *name, const char *spec, size_t len)
+{
+	return name && strlen(name) == len && !strncmp(name, spec, len);
+}
+
+/*
+ * Test only, in modules built with CLKSTAT_FAULT_HOOKS=1 (kmod/Kbuild;
+ * tools/tests/debug.sh builds them so, `make` never does): the
+ * fault_hook=OLD=NEW parameter renames the hook of an enabled probe on
+ * function (or tracepoint) OLD to NEW, after the probes' setup and before
+ * their hooks attach.  On a kernel that has every target, a test can so
+ * make any one hook's target missing (a name no kernel has) or not
+ * hookable (a notrace function for the ftrace variants, one on the
+ * kprobe blacklist for the kprobe variants), and see the load, or a
+ * switch, fail and unwind whatever attached before it.
+ */
+static int clkstat_fault_rename(const char *spec)
+{
+	const char *eq = spec ? strchr(spec, '=') : NULL;
+	struct clkstat_hook *h;
+	unsigned int i, j;
+	size_t len;
+
+	if (!spec || !*spec)
+		return 0;
+	if (!eq || eq == spec || !eq[1]) {
+		pr_err("clkstat: fault_hook=%s: not OLD=NEW\n", spec);
+		return -EINVAL;
+	}
+	len = eq - spec;
+	for (i = 0; i < clkstat_nactive; i++) {
+		for (j = 0; j < clkstat_active[i]->nhooks; j++) {
+			h = &clkstat_active[i]->hooks[j];
+			if (clkstat_name_is(h->func, spec, len))
+				h->func = eq + 1;
+			else if (clkstat_name_is(h->tracepoint, spec, len))
+				h->tracepoint = eq + 1;
+			else
+				continue;
+			pr_warn("clkstat: fault_hook: probe %s: hook on %.*s renamed to %s (a test)\n",
+				clkstat_active[i]->name, (int)len, spec, eq + 1);
+			return 0;
+		}
+	}
+	pr_err("clkstat: fault_hook=%s: no enabled probe hooks %.*s\n", spec,
+	       (int)len, spec);
+	return -EINVAL;
+}
+#endif
+
 /**
  * clkstat_probes_start() - set up the chosen probes and attach them
  * @cfg: parameters, with the variant to attach with
@@ -194,7 +246,13 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
 			return ret;
 		}
 	}
+#ifdef CLKSTAT_FAULT_HOOKS
+	ret = clkstat_fault_rename(c.fault_hook);
+	if (!ret)
+		ret = clkstat_attach(c.backend);
+#else
 	ret = clkstat_attach(c.backend);
+#endif
 	if (ret) {
 		clkstat_exit_probes(clkstat_nactive);
 		return ret;

@@ -20,6 +20,9 @@ struct clkstat_probe_cfg {
 	bool with_csread;		/* the csread probe is enabled too */
 	bool with_sampling_probe;	/* ttwu, tkread or csswitch (clockoff) */
 	const struct clkstat_backend *backend;
+#ifdef CLKSTAT_FAULT_HOOKS
+	const char *fault_hook;		/* test only: OLD=NEW, see probes.c */
+#endif
 };
 
 struct clkstat_probe {
