@@ -35,7 +35,8 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/nl_fuzz tools/tests/ctl_fuzz tools/tests/snapshot_test \
 	     tools/tests/render_test tools/tests/render_demo \
 	     tools/tests/model_test tools/tests/compare_test \
-	     tools/tests/compare_bench tools/tests/twin_test
+	     tools/tests/compare_bench tools/tests/twin_test \
+	     tools/tests/fault_load
 
 .PHONY: all module tools check check-debug demo bench clean
 all: module tools
@@ -147,6 +148,10 @@ tools/tests/model_test: tools/tests/model_test.c tools/report/model.c tools/repo
 
 tools/tests/render_demo: tools/tests/render_demo.c tools/tests/hist_build.h $(REPORT_CORE) $(REPORT_HDR)
 	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) -lm
+
+# -z now: no lazy symbol binding between fail-nth and the call under test.
+tools/tests/fault_load: tools/tests/fault_load.c
+	$(CC) $(CFLAGS) -Wl,-z,now -o $@ $<
 
 tools/tests/nl_fuzz: tools/tests/nl_fuzz.c kmod/uapi/clkstat_netlink.h
 	$(CC) $(CFLAGS) $(NL_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(NL_LDLIBS) $(GSL_LDLIBS)
