@@ -3,15 +3,17 @@
  * direct_tramp.S - the trampolines of the "direct" variant, one per
  * direct-call slot (CLKSTAT_DIRECT_SLOTS, hook_direct.c).
  *
- * Entered by a hooked function's fentry call, which register_ftrace_direct()
- * turned into "call clkstat_direct_tramp<N>".  Each trampoline passes its
- * own slot number to the dispatcher, which so finds its hook without a
- * search.  Why one trampoline per slot and not one for all: Linux 6.1's
- * unregister_ftrace_direct() frees the direct_functions entry of an
- * address only when that address's last user goes (the kfree(entry) sits
- * under "if (!direct->count)"), so one trampoline shared by N hooked
- * functions leaked N - 1 entries of 32 bytes per load (kmemleak on the
- * debug kernel, tools/tests/debug.sh).
+ * Entered by a hooked function's fentry call, which
+ * register_ftrace_direct_multi() turned into "call clkstat_direct_tramp<N>"
+ * (or, with other ftrace_ops on the site, ftrace's own trampoline jumps
+ * here with the same stack).  Each trampoline passes its own slot number
+ * to the dispatcher, which so finds its hook without a search.  (One
+ * trampoline per slot came first as the cure of a leak of 6.1's
+ * single-site unregister_ftrace_direct(), which freed the direct_functions
+ * entry of an address only when that address's last user went: one
+ * trampoline shared by N hooked functions leaked N - 1 entries of 32 bytes
+ * per load, kmemleak on the debug kernel.  The multi API, see
+ * hook_direct.c, frees them whatever the trampolines.)
  *
  * The argument registers (and %rax, the vector count of a varargs call)
  * belong to the hooked function and are restored before returning into it.

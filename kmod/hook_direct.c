@@ -2,12 +2,21 @@
 /*
  * hook_direct.c - the "direct" variant: ftrace direct calls.
  *
- * register_ftrace_direct() turns a function's fentry site into a call to
- * the trampoline of one slot (direct_tramp.S): no ftrace_ops list, no
- * ftrace_regs, no recursion bookkeeping, the same mechanism a BPF fentry
- * trampoline uses.  The trampoline saves the argument registers and calls
- * clkstat_direct_dispatch() with the first three arguments and its slot's
- * number.
+ * register_ftrace_direct_multi() turns a function's fentry site into a
+ * call to the trampoline of one slot (direct_tramp.S): no ftrace_ops list,
+ * no ftrace_regs, no recursion bookkeeping, the same mechanism a BPF
+ * fentry trampoline uses.  The trampoline saves the argument registers and
+ * calls clkstat_direct_dispatch() with the first three arguments and its
+ * slot's number.
+ *
+ * Each slot has an ftrace_ops of its own, filtered to its one site: ftrace's
+ * bookkeeping only (alone on a site, the site calls the trampoline
+ * directly), as BPF trampolines use it.  Not 6.1's single-site
+ * register_ftrace_direct(): its unregister allocates (a filter without the
+ * site), and when that fails it warns, drops the site's entry and leaves
+ * the filter holding it, after which ftrace's next update finds a direct
+ * site without a direct call and shuts ftrace down for good (seen with
+ * fail-nth on a variant switch).  Unregistering an ops allocates nothing.
  *
  * A function takes one direct call at a time: while clkstat sits on it, a
  * BPF fentry/fexit program cannot attach there, and the other way round.
@@ -36,6 +45,7 @@ struct clkstat_direct_slot {
 	clkstat_entry_fn fn;		/* an entry hook's handler, or */
 	unsigned long wrapper;		/* an exit hook's wrapper */
 	bool retired;
+	struct ftrace_ops ops;		/* filtered to the site, while attached */
 };
 
 static struct clkstat_direct_slot clkstat_direct_slots[CLKSTAT_DIRECT_SLOTS];
@@ -100,29 +110,43 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 		       h->func, CLKSTAT_DIRECT_SLOTS);
 		return -ENOSPC;
 	}
+	/* A slot's ops is reused only once ftrace is done with it. */
+	memset(&slot->ops, 0, sizeof(slot->ops));
+	ret = ftrace_set_filter_ip(&slot->ops, ip, 0, 0);
+	if (ret) {
+		ftrace_free_filter(&slot->ops);
+		if (ret == -ENOMEM) {
+			pr_err("clkstat: cannot hook %s with a direct call: out of memory\n",
+			       h->func);
+			return ret;
+		}
+		pr_err("clkstat: cannot hook %s with a direct call: not in available_filter_functions\n",
+		       h->func);
+		return -ENODEV;
+	}
 	slot->fn = h->handler;
 	slot->wrapper = 0;
 	if (h->exit) {
 		slot->wrapper = clkstat_exit_wrap(h, ip);
-		if (!slot->wrapper)
+		if (!slot->wrapper) {
+			ftrace_free_filter(&slot->ops);
 			return -ENOSPC;
+		}
 	}
 	slot->retired = false;
 	/* Published before the site is patched, which is a full barrier. */
 	WRITE_ONCE(slot->ret_ip, ip + MCOUNT_INSN_SIZE);
-	ret = register_ftrace_direct(ip, clkstat_direct_tramps[i]);
+	ret = register_ftrace_direct_multi(&slot->ops, clkstat_direct_tramps[i]);
 	if (ret) {
 		WRITE_ONCE(slot->ret_ip, 0);
+		ftrace_free_filter(&slot->ops);
 		if (slot->wrapper)
 			clkstat_exit_unwrap(slot->wrapper);
-		if (ret == -ENODEV)
-			pr_err("clkstat: cannot hook %s with a direct call: not in available_filter_functions\n",
-			       h->func);
-		else if (ret == -EBUSY)
+		if (ret == -EBUSY)
 			pr_err("clkstat: %s already has a direct call (a BPF fentry/fexit program?): use variant=ftrace or variant=kprobe\n",
 			       h->func);
 		else
-			pr_err("clkstat: register_ftrace_direct(%s) failed: %d\n",
+			pr_err("clkstat: register_ftrace_direct_multi(%s) failed: %d\n",
 			       h->func, ret);
 		return ret;
 	}
@@ -134,9 +158,10 @@ static void clkstat_direct_detach(struct clkstat_hook *h)
 {
 	struct clkstat_direct_slot *slot = h->priv;
 
-	WARN_ON(unregister_ftrace_direct(slot->ret_ip - MCOUNT_INSN_SIZE,
-					 clkstat_direct_tramps[slot -
-							clkstat_direct_slots]));
+	/* Unpatches the site; the sync waits for calls still in the trampoline. */
+	WARN_ON(unregister_ftrace_direct_multi(&slot->ops,
+			clkstat_direct_tramps[slot - clkstat_direct_slots]));
+	ftrace_free_filter(&slot->ops);
 	if (slot->wrapper)
 		clkstat_exit_unwrap(slot->wrapper);
 	slot->retired = true;
