@@ -28,6 +28,7 @@
  * from the count before that and publishes it for
  * clkstat_hooked_in_task().
  */
+#include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <asm/ftrace.h>
@@ -181,17 +182,49 @@ static int clkstat_kprobe_int3_attach(struct clkstat_hook *h)
 	return clkstat_kprobe_register(h, true);
 }
 
+/*
+ * Disarm a probe before unregistering it.  Disarming a kprobe that sits on
+ * an fentry site allocates (ftrace's filter without the site).  If that
+ * fails inside unregister_kprobe(), the probe stays registered and armed
+ * while unregister returns as if done; unregister_kretprobe() has freed
+ * the rethook by then too.  Either way the next hit would call into
+ * memory freed after it (seen with fail-nth: a use-after-free in
+ * get_kprobe(), then a kprobe calling a handler whose metrics were gone).
+ * disable_kprobe() reports that failure and leaves the probe as it was,
+ * so it is tried again until memory is there; a disabled probe then
+ * unregisters without allocating.  (The kernel has already counted the
+ * failed disarm in its kprobe-ftrace user count by then, which we cannot
+ * mend: at worst, another kprobe on an fentry site stops firing.)
+ */
+static void clkstat_kprobe_disarm(struct kprobe *kp, const char *func)
+{
+	unsigned int tries = 0;
+	int ret;
+
+	while ((ret = disable_kprobe(kp)) == -ENOMEM && ++tries < 3000) {
+		if (tries == 1)
+			pr_warn("clkstat: cannot disarm the kprobe on %s yet: out of memory; trying again\n",
+				func);
+		msleep(20);
+	}
+	if (ret)
+		pr_err("clkstat: cannot disarm the kprobe on %s: %d\n", func,
+		       ret);
+}
+
 static void clkstat_kprobe_detach(struct clkstat_hook *h)
 {
 	/* Both wait (synchronize_rcu) for handlers, which run non-preemptible. */
 	if (h->exit) {
 		struct clkstat_kretprobe_hook *kh = h->priv;
 
+		clkstat_kprobe_disarm(&kh->rp.kp, h->func);
 		unregister_kretprobe(&kh->rp);
 		kfree(kh);
 	} else {
 		struct clkstat_kprobe_hook *kh = h->priv;
 
+		clkstat_kprobe_disarm(&kh->kp, h->func);
 		unregister_kprobe(&kh->kp);
 		kfree(kh);
 	}
