@@ -61,6 +61,7 @@ static void notrace clkstat_ftrace_redirect(unsigned long ip,
 static int clkstat_ftrace_attach(struct clkstat_hook *h)
 {
 	struct clkstat_ftrace_hook *fh;
+	unsigned long addr;
 	int ret;
 
 	fh = kzalloc(sizeof(*fh), GFP_KERNEL);
@@ -69,19 +70,17 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 	fh->handler = h->handler;
 	fh->ops.func = clkstat_ftrace_entry;
 	fh->ops.flags = FTRACE_OPS_FL_RECURSION;
+	ret = clkstat_func_addr(h->func, &addr);
+	if (ret) {
+		if (ret == -ENOENT)
+			pr_err("clkstat: cannot hook %s with ftrace: no such function\n",
+			       h->func);
+		else
+			pr_err("clkstat: cannot hook %s with ftrace: its address not found through a kprobe: %d\n",
+			       h->func, ret);
+		goto err_free;
+	}
 	if (h->exit) {
-		unsigned long addr;
-
-		ret = clkstat_func_addr(h->func, &addr);
-		if (ret) {
-			if (ret == -ENOENT)
-				pr_err("clkstat: cannot hook %s with ftrace: no such function\n",
-				       h->func);
-			else
-				pr_err("clkstat: cannot hook %s with ftrace: its address not found through a kprobe: %d\n",
-				       h->func, ret);
-			goto err_free;
-		}
 		fh->wrapper = clkstat_exit_wrap(h, addr);
 		if (!fh->wrapper) {
 			ret = -ENOSPC;
@@ -92,17 +91,24 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 				 FTRACE_OPS_FL_IPMODIFY;
 	}
 
-	ret = ftrace_set_filter(&fh->ops, (unsigned char *)h->func,
-				strlen(h->func), 0);
+	/*
+	 * By address, not by name: 6.1's ftrace_set_filter() takes an
+	 * allocation failure while matching the name for a match, returns 0
+	 * and leaves the filter empty, which to ftrace means every function
+	 * (fail-nth on a variant switch: register_ftrace_function() then
+	 * refused the exit hook, and an entry hook would have been called
+	 * for the whole kernel).  ftrace_set_filter_ip() returns the error.
+	 */
+	ret = ftrace_set_filter_ip(&fh->ops, addr, 0, 0);
 	if (ret == -ENOMEM) {
 		pr_err("clkstat: cannot hook %s with ftrace: out of memory\n",
 		       h->func);
-		goto err_free;
+		goto err_filter;
 	}
 	if (ret) {
 		pr_err("clkstat: cannot hook %s with ftrace (%d): not in available_filter_functions\n",
 		       h->func, ret);
-		goto err_free;
+		goto err_filter;
 	}
 	ret = register_ftrace_function(&fh->ops);
 	if (ret) {
