@@ -38,7 +38,7 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/compare_bench tools/tests/twin_test \
 	     tools/tests/fault_load
 
-.PHONY: all module tools check check-debug demo bench clean
+.PHONY: all module tools check check-debug soak demo bench clean
 all: module tools
 
 module:
@@ -151,7 +151,7 @@ tools/tests/render_demo: tools/tests/render_demo.c tools/tests/hist_build.h $(RE
 
 # -z now: no lazy symbol binding between fail-nth and the call under test.
 tools/tests/fault_load: tools/tests/fault_load.c
-	$(CC) $(CFLAGS) -Wl,-z,now -o $@ $<
+	$(CC) $(CFLAGS) $(NL_CFLAGS) -Wl,-z,now -o $@ $< $(NL_LDLIBS)
 
 tools/tests/nl_fuzz: tools/tests/nl_fuzz.c kmod/uapi/clkstat_netlink.h
 	$(CC) $(CFLAGS) $(NL_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(NL_LDLIBS) $(GSL_LDLIBS)
@@ -173,6 +173,11 @@ check: all
 # part of it.
 check-debug: all
 	tools/tests/debug.sh --full
+
+# The soak at full length on Debian's kernel: 1000 load/unload cycles and
+# 1000 variant switches under a wakeup storm (about an hour and a half).
+soak: all
+	CLKSTAT_GUEST_TIMEOUT=7200 tools/tests/guest.sh --suite hardening_soak.sh
 
 demo: all
 	tools/demo.sh

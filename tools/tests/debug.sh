@@ -20,9 +20,10 @@
 # the whole of module_tests.sh takes about an hour there; `make check`
 # has 90 minutes for everything.  The part: every hook variant attached,
 # switched and detached, the exit hooks of csswitch, bad parameters and
-# control writes, reset; the KUnit suites (two CPUs) and the security
-# suite.  --full (`make check-debug`) runs all of module_tests.sh and
-# every hardening_*.sh (Documentation/clkstat-hardening.rst).
+# control writes, reset; the KUnit suites (two CPUs), the security and
+# hostile-input suites, the fault sweeps sampled, a short soak.  --full
+# (`make check-debug`) runs all of module_tests.sh and every
+# hardening_*.sh at full length (Documentation/clkstat-hardening.rst).
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
@@ -58,11 +59,21 @@ fi
 
 DEBUG_MODULE_TESTS="t_load_files t_bad_params t_variant_hooks
 	t_variant_switch t_csswitch t_stop_start_reset t_control_bad_writes"
-DEBUG_SUITES="hardening_kunit.sh hardening_security.sh hardening_input.sh"
+DEBUG_SUITES="hardening_kunit.sh hardening_security.sh hardening_input.sh
+	hardening_faults.sh hardening_soak.sh"
 if [ "${1:-}" = --full ]; then
 	DEBUG_MODULE_TESTS=""
 	DEBUG_SUITES=$(cd tools/tests/guest && echo hardening_*.sh)
 	shift
+elif [ $# = 0 ]; then
+	# The part's lengths: the fault sweeps fail every 13th allocation of
+	# a load or a switch, not every one (every one: about an hour and a
+	# half here); a soak of 20 cycles and 20 switches under kmemleak (the
+	# full 1000 and 1000: `make soak` on Debian's kernel, --full here).
+	# run-guest.sh passes them on to the guest.
+	export CLKSTAT_FAULT_STEP=${CLKSTAT_FAULT_STEP:-13}
+	export CLKSTAT_SOAK_CYCLES=${CLKSTAT_SOAK_CYCLES:-20}
+	export CLKSTAT_SOAK_SWITCHES=${CLKSTAT_SOAK_SWITCHES:-20}
 fi
 
 # pci=noacpi: PCI interrupt routing from the BIOS's table, not from ACPI's

@@ -10,7 +10,8 @@
  *   fault_load N MODULE.ko [PARAM...]     finit_module(2)
  *   fault_load N --write FILE TEXT        one write(2) of TEXT
  *   fault_load --sweep NAME FROM MODULE.ko [PARAM...]
- *                                         N = FROM, FROM+1, ... in turn
+ *                                         N = FROM, FROM+STEP, ... in turn
+ *                                         (FAULT_STEP, default 1)
  *
  * The kernel counts down fail-nth at every fault-injection point this
  * thread passes and fails the one where it reaches 0.  So everything the
@@ -29,8 +30,10 @@
  * succeeded.  Exits 0 if the call succeeded, 1 if it failed, 2 if the
  * tool itself could not run.
  *
- * --sweep loads module NAME with the N-th point failing for N = FROM, ...
- * until a load passes all its points, in one process: a process per load
+ * --sweep loads module NAME with the N-th point failing for N = FROM,
+ * FROM + STEP, ... until a load passes all its points, in one process
+ * (STEP from the environment's FAULT_STEP, default 1: every point; more
+ * samples the points, for a shorter run): a process per load
  * cost the debug kernel a second before the load even began, and a sweep
  * is a thousand loads and more.  Between loads it checks what
  * tools/tests/guest/hardening_faults.sh would: after a failed load, that
@@ -54,13 +57,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
 
 #define FAIL_NTH "/proc/thread-self/fail-nth"
 
@@ -74,6 +76,7 @@ static const struct {
 	{ EPERM, "EPERM" }, { EAGAIN, "EAGAIN" }, { ENOEXEC, "ENOEXEC" },
 	{ EOPNOTSUPP, "EOPNOTSUPP" }, { EILSEQ, "EILSEQ" },
 	{ EKEYREJECTED, "EKEYREJECTED" }, { ETXTBSY, "ETXTBSY" },
+	{ ELOOP, "ELOOP" }, { E2BIG, "E2BIG" }, { EMSGSIZE, "EMSGSIZE" },
 };
 
 static const char *errname(int err)
@@ -172,53 +175,24 @@ static void hooks_now(char *buf)
 
 /*
  * Does the generic netlink family exist?  1 yes, 0 no, -1 on error.
- * Asked of the controller directly, no libnl: cheap enough per load.
+ * The controller resolves the name (libnl); a socket per question, since
+ * a sweep asks between loads only.
  */
 static int genl_family(const char *name)
 {
-	struct {
-		struct nlmsghdr n;
-		struct genlmsghdr g;
-		char attrs[64];
-	} req;
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	char resp[8192];
-	struct nlmsghdr *h = (struct nlmsghdr *)resp;
-	struct nlattr *na = (struct nlattr *)req.attrs;
-	size_t l = strlen(name) + 1;
-	int fd, ret = -1;
-	ssize_t n;
+	struct nl_sock *sk = nl_socket_alloc();
+	int ret = -1;
 
-	if (l > sizeof(req.attrs) - NLA_HDRLEN)
+	if (!sk)
 		return -1;
-	memset(&req, 0, sizeof(req));
-	na->nla_type = CTRL_ATTR_FAMILY_NAME;
-	na->nla_len = NLA_HDRLEN + l;
-	memcpy(req.attrs + NLA_HDRLEN, name, l);
-	req.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + NLA_ALIGN(na->nla_len));
-	req.n.nlmsg_type = GENL_ID_CTRL;
-	req.n.nlmsg_flags = NLM_F_REQUEST;
-	req.n.nlmsg_seq = 1;
-	req.g.cmd = CTRL_CMD_GETFAMILY;
-	req.g.version = 1;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0)
-		return -1;
-	if (sendto(fd, &req, req.n.nlmsg_len, 0, (struct sockaddr *)&sa,
-		   sizeof(sa)) < 0)
-		goto out;
-	n = recv(fd, resp, sizeof(resp), 0);
-	if (n < (ssize_t)NLMSG_HDRLEN || !NLMSG_OK(h, (size_t)n))
-		goto out;
-	if (h->nlmsg_type == NLMSG_ERROR) {
-		const struct nlmsgerr *e = NLMSG_DATA(h);
-
-		ret = e->error == -ENOENT ? 0 : -1;
-	} else {
-		ret = h->nlmsg_type == GENL_ID_CTRL;
+	if (!genl_connect(sk)) {
+		ret = genl_ctrl_resolve(sk, name);
+		if (ret >= 0)
+			ret = 1;
+		else
+			ret = ret == -NLE_OBJ_NOTFOUND ? 0 : -1;
 	}
-out:
-	close(fd);
+	nl_socket_free(sk);
 	return ret;
 }
 
@@ -312,7 +286,9 @@ static int sweep(int argc, char **argv)
 {
 	const char *allowed = getenv("FAULT_ERRNOS");
 	const char *verbose = getenv("FAULT_VERBOSE");
+	const char *stepenv = getenv("FAULT_STEP");
 	unsigned long n, from, loads = 0, injected = 0, survived = 0, points;
+	unsigned long step = 1;
 	static char params[4096];
 	char nth[32], *end;
 	int fd, nthfd, ret, err, nlen;
@@ -327,6 +303,11 @@ static int sweep(int argc, char **argv)
 		return usage();
 	if (join_params(params, sizeof(params), argc, argv, 5))
 		return 2;
+	if (stepenv && *stepenv) {
+		step = strtoul(stepenv, &end, 10);
+		if (*end || !step || step > SWEEP_MAX)
+			return usage();
+	}
 	if (!allowed || !*allowed)
 		allowed = "ENOMEM";
 	fd = open(argv[4], O_RDONLY | O_CLOEXEC);
@@ -346,7 +327,7 @@ static int sweep(int argc, char **argv)
 	hooks_now(hooks0);
 	if (nothing_left(0))
 		return 1;
-	for (n = from; n <= SWEEP_MAX; n++) {
+	for (n = from; n <= SWEEP_MAX; n += step) {
 		nlen = snprintf(nth, sizeof(nth), "%lu", n);
 		if (write(nthfd, nth, nlen) != nlen) {
 			fprintf(stderr, "fault_load: writing %s: %s\n", FAIL_NTH,

@@ -2,13 +2,25 @@
 # Run guest integration tests (tools/tests/guest/module_tests.sh [TEST...]) in a
 # QEMU guest on Debian's stock kernel, then check the guest's console for
 # kernel complaints as one more test.  Last line: "N passed, N failed".
+#
+# usage: guest.sh [TEST...]                   module_tests.sh
+#        guest.sh --suite SCRIPT [TEST...]    another suite of
+#                                             tools/tests/guest/ (the soak)
+# The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*) reach
+# the guest through run-guest.sh.
+# CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
-# Arguments: test names (default: module_tests.sh's own list).
+suite=module_tests.sh
+if [ "${1:-}" = --suite ]; then
+	suite=$2
+	shift 2
+fi
 out=$top/build/guest-tests${1:+-$1}
+[ "$suite" = module_tests.sh ] || out=$top/build/guest-${suite%.sh}${1:+-$1}
 cd "$top"
-tools/vm/run-guest.sh --out "$out" --timeout 1500 -- \
-	bash tools/tests/guest/module_tests.sh "$@" > "$out.log" 2>&1
+tools/vm/run-guest.sh --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" -- \
+	bash "tools/tests/guest/$suite" "$@" > "$out.log" 2>&1
 rc=$?
 # Lines may share the console with firmware escape codes: match anywhere.
 tr -d '\r' < "$out.log" | grep -oE '((not )?ok [0-9]+ - .*|^    .*)' || true

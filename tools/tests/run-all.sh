@@ -2,8 +2,8 @@
 # Every clkstat test, in order: userspace unit tests (cmocka), the
 # statistics of --compare against scipy and by simulation, kernel style
 # (checkpatch.pl, sparse), KUnit on a test kernel of our own, the
-# integration tests in a guest on Debian's stock kernel, and the hardening
-# suites on a debug kernel of our own (KASAN, kmemleak, lockdep, UBSAN,
+# integration tests in a guest on Debian's stock kernel, a short soak
+# there, and the hardening suites on a debug kernel of our own (KASAN, kmemleak, lockdep, UBSAN,
 # fault injection); then the printed benchmarks.  Each stage ends with "N passed, N failed"; the last line
 # adds them up.  Exit status 0 only if nothing failed.
 set -uo pipefail
@@ -32,6 +32,10 @@ stage stats tools/tests/stats.sh
 stage style tools/tests/style.sh
 stage kunit tools/tests/kunit.sh
 stage guest tools/tests/guest.sh
+# The soak, short: CLKSTAT_SOAK_CYCLES load/unload cycles and as many
+# variant switches under the storm (1000 each: `make soak`).
+CLKSTAT_SOAK_CYCLES=${CLKSTAT_SOAK_CYCLES:-50} CLKSTAT_SOAK_SWITCHES=${CLKSTAT_SOAK_SWITCHES:-50} \
+	stage soak tools/tests/guest.sh --suite hardening_soak.sh
 stage debug tools/tests/debug.sh
 echo "=== benchmarks (printed, not pass/fail)"
 tools/tests/bench.sh || echo "benchmarks could not run"

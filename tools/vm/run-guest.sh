@@ -89,6 +89,13 @@ else
 	fi
 	{
 		echo "cd $(printf '%q' "$PWD") || exit 125"
+		# The guest's environment is otherwise empty: the test suites'
+		# knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*, CLKSTAT_*_SEED) go with
+		# the command.
+		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|[A-Z]+_SEED)=' || true; } |
+			while IFS= read -r kv; do
+				printf 'export %q\n' "$kv"
+			done
 		printf 'exec'
 		printf ' %q' "$@"
 		echo
