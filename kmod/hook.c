@@ -154,16 +154,19 @@ bool clkstat_hooks_supported(const struct clkstat_backend *b,
 /**
  * clkstat_func_addr() - address of a kernel function, by name
  * @func: the symbol
+ * @how: the hooking mechanism, for the message if the lookup fails
+ *	 ("ftrace", "a direct call")
  * @addr: set to its address on success
  *
  * Registering a kprobe resolves the name through kallsyms.  It is
- * registered disabled, so it is never armed: no code is patched.
+ * registered disabled, so it is never armed: no code is patched.  A
+ * failure is logged, naming @func and saying why.
  *
  * Return: 0, -ENOENT if the kernel has no such symbol, or another error
  * of register_kprobe(): -ENOMEM, or -EINVAL where the kernel refuses
  * kprobes (the kprobe blacklist).
  */
-int clkstat_func_addr(const char *func, unsigned long *addr)
+int clkstat_func_addr(const char *func, const char *how, unsigned long *addr)
 {
 	struct kprobe kp = {
 		.symbol_name = func,
@@ -172,8 +175,16 @@ int clkstat_func_addr(const char *func, unsigned long *addr)
 	int ret;
 
 	ret = register_kprobe(&kp);
-	if (ret)
+	if (ret == -ENOENT) {
+		pr_err("clkstat: cannot hook %s with %s: no such function\n",
+		       func, how);
 		return ret;
+	}
+	if (ret) {
+		pr_err("clkstat: cannot hook %s with %s: its address not found through a kprobe: %d\n",
+		       func, how, ret);
+		return ret;
+	}
 	*addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
 	return 0;

@@ -96,7 +96,7 @@ void clkstat_hooks_detach(const struct clkstat_backend *b,
 bool clkstat_hooks_supported(const struct clkstat_backend *b,
 			     const struct clkstat_hook *hooks, unsigned int n);
 
-int clkstat_func_addr(const char *func, unsigned long *addr);
+int clkstat_func_addr(const char *func, const char *how, unsigned long *addr);
 
 /* hook_exit.c: exit hooks for the direct and ftrace variants. */
 unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr);

@@ -85,17 +85,9 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	unsigned int i;
 	int ret;
 
-	ret = clkstat_func_addr(h->func, &ip);
-	if (ret == -ENOENT) {
-		pr_err("clkstat: cannot hook %s with a direct call: no such function\n",
-		       h->func);
+	ret = clkstat_func_addr(h->func, "a direct call", &ip);
+	if (ret)
 		return ret;
-	}
-	if (ret) {
-		pr_err("clkstat: cannot hook %s with a direct call: its address not found through a kprobe: %d\n",
-		       h->func, ret);
-		return ret;
-	}
 	/* The fentry site: the function's first instruction after ENDBR. */
 	if (is_endbr(*(u32 *)ip))
 		ip += ENDBR_INSN_SIZE;

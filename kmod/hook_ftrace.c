@@ -70,16 +70,9 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 	fh->handler = h->handler;
 	fh->ops.func = clkstat_ftrace_entry;
 	fh->ops.flags = FTRACE_OPS_FL_RECURSION;
-	ret = clkstat_func_addr(h->func, &addr);
-	if (ret) {
-		if (ret == -ENOENT)
-			pr_err("clkstat: cannot hook %s with ftrace: no such function\n",
-			       h->func);
-		else
-			pr_err("clkstat: cannot hook %s with ftrace: its address not found through a kprobe: %d\n",
-			       h->func, ret);
+	ret = clkstat_func_addr(h->func, "ftrace", &addr);
+	if (ret)
 		goto err_free;
-	}
 	if (h->exit) {
 		fh->wrapper = clkstat_exit_wrap(h, addr);
 		if (!fh->wrapper) {
