@@ -28,7 +28,6 @@
  * from the count before that and publishes it for
  * clkstat_hooked_in_task().
  */
-#include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <asm/ftrace.h>
@@ -190,26 +189,37 @@ static int clkstat_kprobe_int3_attach(struct clkstat_hook *h)
  * the rethook by then too.  Either way the next hit would call into
  * memory freed after it (seen with fail-nth: a use-after-free in
  * get_kprobe(), then a kprobe calling a handler whose metrics were gone).
- * disable_kprobe() reports that failure and leaves the probe as it was,
- * so it is tried again until memory is there; a disabled probe then
- * unregisters without allocating.  (The kernel has already counted the
- * failed disarm in its kprobe-ftrace user count by then, which we cannot
- * mend: at worst, another kprobe on an fentry site stops firing.)
+ * disable_kprobe() reports that failure instead.
+ *
+ * It must not be retried, though.  6.1's __disarm_kprobe_ftrace() counts
+ * the probe out of kprobe_ftrace_enabled before the allocation that
+ * fails, and does not count it back in: a second disarm counts it out
+ * twice.  The count then stays below the number of armed probes until
+ * reboot, and kprobes' ftrace_ops is no longer registered when the next
+ * probes are armed: every ftrace-based kprobe of the kernel, ours and
+ * everyone's, stops firing (seen as a kprobe variant that recorded
+ * nothing after a failed switch).  So after the failure the probe is
+ * marked disabled, which is what the kernel's count now says it is: the
+ * ftrace handler skips a disabled probe, and unregister takes a disabled
+ * probe out of the hash without disarming it again.  The site stays in
+ * kprobes' ftrace filter, where the handler finds no probe and returns.
+ * Nobody else writes this probe's flags: it is ours, and kprobes changes
+ * them only when asked to about this probe, which only clkstat does.
+ * (A breakpoint's disarm cannot fail; -EINVAL means not registered, which
+ * unregister then takes as done.)
  */
 static void clkstat_kprobe_disarm(struct kprobe *kp, const char *func)
 {
-	unsigned int tries = 0;
-	int ret;
+	int ret = disable_kprobe(kp);
 
-	while ((ret = disable_kprobe(kp)) == -ENOMEM && ++tries < 3000) {
-		if (tries == 1)
-			pr_warn("clkstat: cannot disarm the kprobe on %s yet: out of memory; trying again\n",
-				func);
-		msleep(20);
-	}
-	if (ret)
+	if (ret == -ENOMEM && kprobe_ftrace(kp)) {
+		pr_warn("clkstat: cannot disarm the kprobe on %s: out of memory; marked disabled, its site left in kprobes' ftrace filter\n",
+			func);
+		kp->flags |= KPROBE_FLAG_DISABLED;
+	} else if (ret) {
 		pr_err("clkstat: cannot disarm the kprobe on %s: %d\n", func,
 		       ret);
+	}
 }
 
 static void clkstat_kprobe_detach(struct clkstat_hook *h)
