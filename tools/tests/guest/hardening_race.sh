@@ -63,7 +63,7 @@ t_race_readers() {
 	local slack; slack=$(nproc)
 	local nl_prev_r=-1 nl_prev_n=0 resets1
 	insmod "$KO" probes=ttwu
-	storm_start
+	storm_niced_start
 	( while :; do echo "reset ttwu_enqueue_local.$V" > "$D/control"; sleep 0.02; done ) &
 	local resetter=$!
 	( while :; do echo "stop ttwu_enqueue_migrated.$V" > "$D/control"; sleep 0.05
@@ -104,7 +104,7 @@ t_race_readers() {
 	done
 	kill "$resetter" "$toggler" "$reader2" 2>/dev/null
 	wait "$resetter" "$toggler" "$reader2" 2>/dev/null
-	storm_stop
+	storm_niced_stop
 	[ "$rc" = 0 ] || fail "$why"
 	resets1=$(head -1 "$D/ttwu_enqueue_local.$V" | awk '{ print $NF }')
 	note "$n debugfs reads, $((n / 5)) netlink dumps, $resets1 resets of ttwu_enqueue_local"

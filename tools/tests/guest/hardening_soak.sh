@@ -33,21 +33,6 @@ log_bad() { since_mark | grep -E "$BAD" | head -20 || true; }
 # /proc/stat's busy and total jiffies of each CPU, one line each.
 cpu_times() { awk '$1 ~ /^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
 
-# The wakeup storm: one hackbench loop per CPU, each in a process group
-# of its own (setsid) so that stopping it stops its hackbench too.  One
-# loop alone leaves a CPU idle while it starts its next round.  At nice
-# 19 it takes all the CPU time the test's own steps leave them, without
-# starving those (at nice 0, 40 hackbench processes leave the shell that
-# loads and unloads a fortieth of a CPU on a kernel without autogroups).
-soak_storm_start() {
-	local i
-	STORMS=""
-	for i in $(seq "$(nproc)"); do
-		setsid nice -n 19 bash -c 'while :; do hackbench -g 2 -f 5 -l 200 -P >/dev/null 2>&1 || sleep 0.1; done' &
-		STORMS="$STORMS $!"
-	done
-}
-
 # The clocksource switched every second, hpet and acpi_pm in turn; the
 # number of switches made is kept in /tmp/soak-cs.  Builtins only (the
 # second's wait a read timing out on a FIFO nobody writes): under the
@@ -72,11 +57,10 @@ cs_switcher_start() {
 
 soak_stop() {
 	local p
-	for p in ${STORMS:-} ${CSW:-}; do
-		kill -- "-$p" 2>/dev/null || true
-	done
+	storm_niced_stop
+	[ -z "${CSW:-}" ] || kill -- "-$CSW" 2>/dev/null || true
 	wait 2>/dev/null || true
-	STORMS="" CSW=""
+	CSW=""
 	[ -z "${CS0:-}" ] || echo "$CS0" > $CS
 }
 
@@ -87,7 +71,7 @@ soak_start() {
 	grep -qw hpet $ACS && grep -qw acpi_pm $ACS ||
 		fail "clocksources hpet and acpi_pm needed, this kernel has: $(cat $ACS)"
 	trap soak_stop EXIT
-	soak_storm_start
+	storm_niced_start
 	cs_switcher_start
 	sleep 2
 	cpu_times > /tmp/soak-cpu0; sleep 3; cpu_times > /tmp/soak-cpu1

@@ -68,6 +68,33 @@ storm_stop() {
 	pkill hackbench 2>/dev/null || true
 }
 
+# The wakeup storm the hardening suites run beside their own steps: one
+# hackbench loop per CPU, each in a process group of its own (setsid) so
+# that stopping it stops its hackbench too.  One loop alone leaves a CPU
+# idle while it starts its next round.  At nice 19 it takes all the CPU
+# time the test's own steps leave them, without starving those (at nice 0,
+# 40 hackbench processes leave the shell that loads and unloads a
+# fortieth of a CPU on a kernel without autogroups).
+storm_niced_start() {
+	local i
+	STORMS=""
+	for i in $(seq "$(nproc)"); do
+		setsid nice -n 19 bash -c 'while :; do hackbench -g 2 -f 5 -l 200 -P >/dev/null 2>&1 || sleep 0.1; done' &
+		STORMS="$STORMS $!"
+	done
+}
+
+storm_niced_stop() {
+	local p
+	for p in ${STORMS:-}; do
+		kill -- "-$p" 2>/dev/null || true
+	done
+	for p in ${STORMS:-}; do
+		wait "$p" 2>/dev/null || true
+	done
+	STORMS=""
+}
+
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
 # Kernel log since the last mark(): tests never clear the log, so that the
