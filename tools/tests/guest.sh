@@ -4,14 +4,23 @@
 # kernel complaints as one more test.  Last line: "N passed, N failed".
 #
 # usage: guest.sh [TEST...]                   module_tests.sh
-#        guest.sh --suite SCRIPT [TEST...]    another suite of
-#                                             tools/tests/guest/ (the soak)
+#        guest.sh [--fault-hooks] --suite SCRIPT [TEST...]
+#                                             another suite of
+#                                             tools/tests/guest/ (the soak);
+#                                             --fault-hooks: with modules
+#                                             built with the test-only
+#                                             fault hooks (fault-modules.sh)
 # The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*) reach
 # the guest through run-guest.sh.
 # CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 suite=module_tests.sh
+fault_hooks=0
+if [ "${1:-}" = --fault-hooks ]; then
+	fault_hooks=1
+	shift
+fi
 if [ "${1:-}" = --suite ]; then
 	suite=$2
 	shift 2
@@ -19,6 +28,15 @@ fi
 out=$top/build/guest-tests${1:+-$1}
 [ "$suite" = module_tests.sh ] || out=$top/build/guest-${suite%.sh}${1:+-$1}
 cd "$top"
+if [ $fault_hooks = 1 ]; then
+	kdir=${KDIR:-$(ls -d /lib/modules/*/build | sort -V | tail -1)}
+	if ! tools/tests/fault-modules.sh "$out-kmod" -C "$kdir"; then
+		echo "guest: the modules with fault hooks did not build; see $out-kmod.log"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+	export CLKSTAT_KMOD=$out-kmod/kmod
+fi
 tools/vm/run-guest.sh --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" -- \
 	bash "tools/tests/guest/$suite" "$@" > "$out.log" 2>&1
 rc=$?

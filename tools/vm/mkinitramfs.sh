@@ -46,5 +46,7 @@ case "$mode" in
 	exit 2
 	;;
 esac
-(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
-mv "$out.tmp" "$out"
+# Two guests may start at once and pack the same image: each writes its
+# own file and renames it into place, which is atomic.
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp.$$"
+mv "$out.tmp.$$" "$out"

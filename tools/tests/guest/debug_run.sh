@@ -3,9 +3,9 @@
 # run the guest suites, then have kmemleak scan and save what it found
 # and the whole kernel log to the results folder RESULTS.
 #
-# usage: debug_run.sh RESULTS                 module_tests.sh (the tests in
-#                                             DEBUG_MODULE_TESTS, or all),
-#                                             then DEBUG_SUITES
+# usage: debug_run.sh RESULTS                 the suites in DEBUG_SUITES,
+#                                             each SCRIPT (all its tests)
+#                                             or SCRIPT:TEST,TEST
 #        debug_run.sh RESULTS SCRIPT [TEST...] one suite
 # Every suite prints its own "N passed, N failed" line.
 set -u
@@ -18,11 +18,9 @@ echo clear > $K
 if [ $# -gt 0 ]; then
 	bash "$@"
 else
-	# Unquoted: the list's words are the test names.
-	# shellcheck disable=SC2086
-	bash "$here/module_tests.sh" ${DEBUG_MODULE_TESTS:-}
 	for s in ${DEBUG_SUITES:-}; do
-		bash "$here/$s"
+		# shellcheck disable=SC2046
+		bash "$here/${s%%:*}" $([ "${s#*:}" = "$s" ] || echo "${s#*:}" | tr , ' ')
 	done
 fi
 rmmod clkstat_hookbench clkstat_bench clkstat 2>/dev/null
