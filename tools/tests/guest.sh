@@ -10,8 +10,8 @@
 #                                             --fault-hooks: with modules
 #                                             built with the test-only
 #                                             fault hooks (fault-modules.sh)
-# The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*) reach
-# the guest through run-guest.sh.
+# The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*,
+# CLKSTAT_RACE_*) reach the guest through run-guest.sh.
 # CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
