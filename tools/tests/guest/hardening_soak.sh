@@ -56,7 +56,6 @@ cs_switcher_start() {
 }
 
 soak_stop() {
-	local p
 	storm_niced_stop
 	[ -z "${CSW:-}" ] || kill -- "-$CSW" 2>/dev/null || true
 	wait 2>/dev/null || true
