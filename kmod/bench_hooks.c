@@ -85,7 +85,7 @@ noinline __noclone void clkstat_bench_target(unsigned long a0,
 					     unsigned long a2)
 {
 	WRITE_ONCE(bench_sink, a0 + a1 + a2);
-	trace_clkstat_bench_hit(a0);
+	trace_clkstat_bench_hit_tp(a0);
 }
 
 /* The same work in every variant: count the call. */
@@ -98,7 +98,7 @@ static void notrace bench_handler(unsigned long a0, unsigned long a1,
 static struct clkstat_hook bench_hook = {
 	.func = "clkstat_bench_target",
 	.handler = bench_handler,
-	.tp = &__tracepoint_clkstat_bench_hit,
+	.tp = &__tracepoint_clkstat_bench_hit_tp,
 	.tp_handler = bench_handler,
 };
 

@@ -4,15 +4,15 @@
  * direct-call slot (CLKSTAT_DIRECT_SLOTS, hook_direct.c).
  *
  * Entered by a hooked function's fentry call, which
- * register_ftrace_direct_multi() turned into "call clkstat_direct_tramp<N>"
- * (or, with other ftrace_ops on the site, ftrace's own trampoline jumps
+ * clkstat_register_direct() turned into "call clkstat_direct_tramp<N>"
+ * (or, with other ftrace_ops on the site, ftrace's own trampoline returns
  * here with the same stack).  Each trampoline passes its own slot number
  * to the dispatcher, which so finds its hook without a search.  (One
  * trampoline per slot came first as the cure of a leak of 6.1's
  * single-site unregister_ftrace_direct(), which freed the direct_functions
  * entry of an address only when that address's last user went: one
  * trampoline shared by N hooked functions leaked N - 1 entries of 32 bytes
- * per load, kmemleak on the debug kernel.  The multi API, see
+ * per load, kmemleak on the debug kernel.  The ops-based API, see
  * hook_direct.c, frees them whatever the trampolines.)
  *
  * The argument registers (and %rax, the vector count of a varargs call)
@@ -23,16 +23,30 @@
  * it and returns there, so that the wrapper runs in the hooked function's
  * place and returns to its caller.  %r11 carries the address: it is
  * call-clobbered and holds nothing at a function's entry.
+ *
+ * IBT: nothing jumps or calls here indirectly.  The fentry site calls a
+ * trampoline directly, ftrace_regs_caller reaches it by RET, and the
+ * trampoline reaches a wrapper by RET, which IBT does not check.  Each
+ * trampoline still starts with ENDBR64 (SYM_TYPED_FUNC_START), as the
+ * kernel's own direct-call samples do: its address is stored as data
+ * (clkstat_direct_tramps), which objtool accepts only for an ENDBR
+ * target, and should a future kernel reach a direct trampoline by an
+ * indirect jump it lands on one.  The entry is counted for call depth
+ * tracking (CALL_DEPTH_ACCOUNT), since the fentry call that enters it
+ * went through no call thunk, and its RET is counted out.
  */
+#include <linux/cfi_types.h>
 #include <linux/linkage.h>
 #include <asm/nospec-branch.h>
+#include "compat.h"
 
 #define CLKSTAT_DIRECT_SLOTS	16
 
 .macro clkstat_tramp n
-SYM_FUNC_START(clkstat_direct_tramp\n)
+SYM_TYPED_FUNC_START(clkstat_direct_tramp\n)
 	pushq	%rbp
 	movq	%rsp, %rbp
+	CALL_DEPTH_ACCOUNT
 	pushq	%rdi
 	pushq	%rsi
 	pushq	%rdx

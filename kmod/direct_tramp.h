@@ -12,7 +12,7 @@
 
 /*
  * Slot N's trampoline, never called from C: its address goes to
- * register_ftrace_direct_multi().
+ * clkstat_register_direct().
  */
 extern const unsigned long clkstat_direct_tramps[CLKSTAT_DIRECT_SLOTS];
 

@@ -7,6 +7,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/string.h>
+#include <asm/ftrace.h>
 #include "hook.h"
 
 /*
@@ -35,6 +36,35 @@ const struct clkstat_backend clkstat_backend_off = {
 	.detach = clkstat_off_detach,
 	.sync = clkstat_off_sync,
 };
+
+/*
+ * A variant this kernel cannot have (kmod/Kbuild leaves its file out):
+ * attaching anything with it fails, naming the kernel option it needs.
+ */
+#define CLKSTAT_BACKEND_MISSING(sym, vname, option)			\
+static int clkstat_##sym##_missing(struct clkstat_hook *h)		\
+{									\
+	pr_err("clkstat: variant %s needs %s, which this kernel lacks\n",	\
+	       vname, option);						\
+	return -EOPNOTSUPP;						\
+}									\
+const struct clkstat_backend clkstat_backend_##sym = {			\
+	.name = vname,							\
+	.attach = clkstat_##sym##_missing,				\
+	.detach = clkstat_off_detach,					\
+	.sync = clkstat_off_sync,					\
+}
+
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+CLKSTAT_BACKEND_MISSING(direct, "direct",
+			"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS");
+#endif
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+CLKSTAT_BACKEND_MISSING(ftrace, "ftrace", "CONFIG_DYNAMIC_FTRACE_WITH_ARGS");
+#endif
+#ifndef CONFIG_TRACEPOINTS
+CLKSTAT_BACKEND_MISSING(tracepoint, "tracepoint", "CONFIG_TRACEPOINTS");
+#endif
 
 static const struct clkstat_backend *const clkstat_backends[] = {
 	&clkstat_backend_direct,
@@ -151,20 +181,40 @@ bool clkstat_hooks_supported(const struct clkstat_backend *b,
 	return true;
 }
 
+/*
+ * What an fentry site holds: the 5-byte nop the kernel left there at boot,
+ * or a call (into ftrace, a trampoline, a direct call) once someone hooks
+ * it.  Not an ENDBR64 (f3 0f 1e fa), its sealed forms, or a function's
+ * first real instruction.
+ */
+static const u8 clkstat_nop5[MCOUNT_INSN_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+static bool clkstat_is_fentry_site(unsigned long addr)
+{
+	const u8 *insn = (const u8 *)addr;
+
+	return insn[0] == 0xe8 || !memcmp(insn, clkstat_nop5, MCOUNT_INSN_SIZE);
+}
+
 /**
- * clkstat_func_addr() - address of a kernel function, by name
+ * clkstat_func_addr() - the fentry site of a kernel function, by name
  * @func: the symbol
  * @how: the hooking mechanism, for the message if the lookup fails
  *	 ("ftrace", "a direct call")
- * @addr: set to its address on success
+ * @addr: set to the address of the function's fentry call on success
  *
- * Registering a kprobe resolves the name through kallsyms.  It is
- * registered disabled, so it is never armed: no code is patched.  A
+ * Registering a kprobe resolves the name through kallsyms; kprobes puts a
+ * probe on a function's name at its fentry site, past an ENDBR64 on IBT
+ * kernels.  It is registered disabled, so it is never armed: no code is
+ * patched.  The exit hooks call the function's body at @addr +
+ * MCOUNT_INSN_SIZE (hook_exit.c), so the instruction at @addr is checked
+ * to be an fentry site, whatever kprobes does on a future kernel.  A
  * failure is logged, naming @func and saying why.
  *
- * Return: 0, -ENOENT if the kernel has no such symbol, or another error
- * of register_kprobe(): -ENOMEM, or -EINVAL where the kernel refuses
- * kprobes (the kprobe blacklist).
+ * Return: 0, -ENOENT if the kernel has no such symbol, -ENODEV if it does
+ * not start with an fentry call (not traceable), or another error of
+ * register_kprobe(): -ENOMEM, or -EINVAL where the kernel refuses kprobes
+ * (the kprobe blacklist).
  */
 int clkstat_func_addr(const char *func, const char *how, unsigned long *addr)
 {
@@ -185,7 +235,12 @@ int clkstat_func_addr(const char *func, const char *how, unsigned long *addr)
 		       func, how, ret);
 		return ret;
 	}
-	*addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
+	if (!clkstat_is_fentry_site((unsigned long)kp.addr)) {
+		pr_err("clkstat: cannot hook %s with %s: it does not start with an fentry call (not traceable)\n",
+		       func, how);
+		return -ENODEV;
+	}
+	*addr = (unsigned long)kp.addr;
 	return 0;
 }

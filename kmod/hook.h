@@ -103,4 +103,19 @@ unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr);
 void clkstat_exit_unwrap(unsigned long wrapper);
 void clkstat_exit_wait(void);
 
+/**
+ * clkstat_exit_call_body() - call a hooked function's body, IBT-safe
+ * @a0: its first argument
+ * @a1: its second
+ * @a2: its third
+ * @body: its fentry site plus MCOUNT_INSN_SIZE
+ *
+ * In hook_exit_call.S: reaches @body by RET, not by an indirect call,
+ * since @body has no ENDBR64.  Called by the exit wrappers only.
+ *
+ * Return: what the hooked function returned.
+ */
+unsigned long clkstat_exit_call_body(unsigned long a0, unsigned long a1,
+				     unsigned long a2, unsigned long body);
+
 #endif /* _CLKSTAT_HOOK_H */

@@ -2,21 +2,23 @@
 /*
  * hook_direct.c - the "direct" variant: ftrace direct calls.
  *
- * register_ftrace_direct_multi() turns a function's fentry site into a
- * call to the trampoline of one slot (direct_tramp.S): no ftrace_ops list,
- * no ftrace_regs, no recursion bookkeeping, the same mechanism a BPF
- * fentry trampoline uses.  The trampoline saves the argument registers and
- * calls clkstat_direct_dispatch() with the first three arguments and its
- * slot's number.
+ * clkstat_register_direct() (compat.h: register_ftrace_direct() since
+ * 6.4, register_ftrace_direct_multi() before) turns a function's fentry
+ * site into a call to the trampoline of one slot (direct_tramp.S): no
+ * ftrace_ops list, no ftrace_regs, no recursion bookkeeping, the same
+ * mechanism a BPF fentry trampoline uses.  The trampoline saves the
+ * argument registers and calls clkstat_direct_dispatch() with the first
+ * three arguments and its slot's number.
  *
- * Each slot has an ftrace_ops of its own, filtered to its one site: ftrace's
- * bookkeeping only (alone on a site, the site calls the trampoline
- * directly), as BPF trampolines use it.  Not 6.1's single-site
- * register_ftrace_direct(): its unregister allocates (a filter without the
- * site), and when that fails it warns, drops the site's entry and leaves
- * the filter holding it, after which ftrace's next update finds a direct
- * site without a direct call and shuts ftrace down for good (seen with
- * fail-nth on a variant switch).  Unregistering an ops allocates nothing.
+ * Each slot has an ftrace_ops of its own, filtered to its one site:
+ * ftrace's bookkeeping only (alone on a site, the site calls the
+ * trampoline directly), as BPF trampolines use it.  Not 6.1's single-site
+ * register_ftrace_direct(ip, addr): its unregister allocates (a filter
+ * without the site), and when that fails it warns, drops the site's entry
+ * and leaves the filter holding it, after which ftrace's next update finds
+ * a direct site without a direct call and shuts ftrace down for good (seen
+ * with fail-nth on a variant switch).  Unregistering an ops allocates
+ * nothing.
  *
  * A function takes one direct call at a time: while clkstat sits on it, a
  * BPF fentry/fexit program cannot attach there, and the other way round.
@@ -27,13 +29,9 @@
 #include <linux/ftrace.h>
 #include <linux/rcupdate.h>
 #include <asm/ftrace.h>
-#include <asm/ibt.h>
+#include "compat.h"
 #include "direct_tramp.h"
 #include "hook.h"
-
-#if !defined(CONFIG_X86_64) || !defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
-#error "clkstat's direct hooks need x86_64 with DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
-#endif
 
 /*
  * ret_ip (the hooked site plus MCOUNT_INSN_SIZE) is set while a hook is attached and until the next sync after
@@ -88,9 +86,6 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	ret = clkstat_func_addr(h->func, "a direct call", &ip);
 	if (ret)
 		return ret;
-	/* The fentry site: the function's first instruction after ENDBR. */
-	if (is_endbr(*(u32 *)ip))
-		ip += ENDBR_INSN_SIZE;
 	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
 		if (!clkstat_direct_slots[i].ret_ip) {
 			slot = &clkstat_direct_slots[i];
@@ -128,7 +123,7 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	slot->retired = false;
 	/* Published before the site is patched, which is a full barrier. */
 	WRITE_ONCE(slot->ret_ip, ip + MCOUNT_INSN_SIZE);
-	ret = register_ftrace_direct_multi(&slot->ops, clkstat_direct_tramps[i]);
+	ret = clkstat_register_direct(&slot->ops, clkstat_direct_tramps[i]);
 	if (ret) {
 		WRITE_ONCE(slot->ret_ip, 0);
 		ftrace_free_filter(&slot->ops);
@@ -138,7 +133,7 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 			pr_err("clkstat: %s already has a direct call (a BPF fentry/fexit program?): use variant=ftrace or variant=kprobe\n",
 			       h->func);
 		else
-			pr_err("clkstat: register_ftrace_direct_multi(%s) failed: %d\n",
+			pr_err("clkstat: cannot hook %s with a direct call: %d\n",
 			       h->func, ret);
 		return ret;
 	}
@@ -151,7 +146,7 @@ static void clkstat_direct_detach(struct clkstat_hook *h)
 	struct clkstat_direct_slot *slot = h->priv;
 
 	/* Unpatches the site; the sync waits for calls still in the trampoline. */
-	WARN_ON(unregister_ftrace_direct_multi(&slot->ops,
+	WARN_ON(clkstat_unregister_direct(&slot->ops,
 			clkstat_direct_tramps[slot - clkstat_direct_slots]));
 	ftrace_free_filter(&slot->ops);
 	if (slot->wrapper)

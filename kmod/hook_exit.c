@@ -4,13 +4,20 @@
  *
  * Neither mechanism sees a function return.  Instead, for an exit hook,
  * the variant sends the call to a wrapper of ours in place of the hooked
- * function: the direct trampoline drops its return address and jumps to
- * it, the ftrace callback sets regs->ip to it.  The wrapper then runs as
- * if the hooked function's caller had called it: it calls enter, then the
- * hooked function's body (its address plus MCOUNT_INSN_SIZE, past the
- * fentry site, so the hook does not fire again), then exit with the
- * return value, and returns that value to the caller.  This is how BPF's
- * fexit trampolines and livepatch-style ftrace hooks work.
+ * function: the direct trampoline drops its return address and returns
+ * to it, the ftrace callback sets the saved ip to it and ftrace returns
+ * there.  The wrapper then runs as if the hooked function's caller had
+ * called it: it calls enter, then the hooked function's body (its fentry
+ * site plus MCOUNT_INSN_SIZE, so that the hook does not fire again), then
+ * exit with the return value, and returns that value to the caller.  This
+ * is how BPF's fexit trampolines and livepatch-style ftrace hooks work.
+ *
+ * IBT: the body has no ENDBR64, so the wrapper must not call it
+ * indirectly.  clkstat_exit_call_body() (hook_exit_call.S) transfers to
+ * it by RET instead, which IBT does not check, and the wrapper itself is
+ * entered by RET too.  The measured interval stays what it was: enter's
+ * timestamp and exit's are taken in the wrapper, around a direct call
+ * and one push-and-return, on every kernel.
  *
  * Hence the limits in hook.h: the wrapper passes three integer arguments
  * on and returns one integer.  The per-call state (the cookie) lives on
@@ -30,18 +37,14 @@
 #include <asm/ftrace.h>
 #include "hook.h"
 
-/* The wrapper calls the body indirectly, and a body has no ENDBR. */
-#ifdef CONFIG_X86_KERNEL_IBT
-#error "clkstat's exit hooks do not support IBT kernels yet"
-#endif
-
 #define CLKSTAT_EXIT_SLOTS	8
 
-typedef unsigned long (*clkstat_body_fn)(unsigned long a0, unsigned long a1,
-					 unsigned long a2);
+typedef unsigned long (*clkstat_wrapper_fn)(unsigned long a0,
+					    unsigned long a1,
+					    unsigned long a2);
 
 struct clkstat_exit_slot {
-	clkstat_body_fn body;	/* the hooked function past its fentry site */
+	unsigned long body;	/* the hooked function past its fentry site */
 	clkstat_enter_fn enter;
 	clkstat_exit_fn exit;
 	bool used;
@@ -61,7 +64,7 @@ clkstat_exit_call(struct clkstat_exit_slot *s, unsigned long a0,
 
 	this_cpu_inc(clkstat_exit_inflight);
 	cookie = s->enter(a0, a1, a2);
-	ret = s->body(a0, a1, a2);
+	ret = clkstat_exit_call_body(a0, a1, a2, s->body);
 	s->exit(cookie, ret);
 	this_cpu_dec(clkstat_exit_inflight);
 	return ret;
@@ -84,7 +87,8 @@ CLKSTAT_EXIT_WRAPPER(5)
 CLKSTAT_EXIT_WRAPPER(6)
 CLKSTAT_EXIT_WRAPPER(7)
 
-static const clkstat_body_fn clkstat_exit_wrappers[CLKSTAT_EXIT_SLOTS] = {
+/* Entered by RET only (the direct trampoline, ftrace_regs_caller). */
+static const clkstat_wrapper_fn clkstat_exit_wrappers[CLKSTAT_EXIT_SLOTS] = {
 	clkstat_exit_wrapper_0, clkstat_exit_wrapper_1,
 	clkstat_exit_wrapper_2, clkstat_exit_wrapper_3,
 	clkstat_exit_wrapper_4, clkstat_exit_wrapper_5,
@@ -110,7 +114,7 @@ unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr)
 
 		if (s->used)
 			continue;
-		s->body = (clkstat_body_fn)(addr + MCOUNT_INSN_SIZE);
+		s->body = addr + MCOUNT_INSN_SIZE;
 		s->enter = h->enter;
 		s->exit = h->exit;
 		s->used = true;

@@ -5,24 +5,25 @@
  *
  * On x86_64 with DYNAMIC_FTRACE_WITH_ARGS the callback sees the hooked
  * function's argument registers in fregs without FTRACE_OPS_FL_SAVE_REGS,
- * which keeps the trampoline cheap.  The ops handles its own recursion
+ * which keeps the trampoline cheap (read through clkstat_fregs_arg(),
+ * compat.h: 6.12 hides struct ftrace_regs behind accessors).  The ops handles its own recursion
  * (FTRACE_OPS_FL_RECURSION) so that ftrace can call it without the
  * assist wrapper when it is alone on the site.
  *
  * An exit hook's ops also saves the registers and may modify the ip
  * (FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY): its callback sends
- * the call to a wrapper (hook_exit.c) by setting regs->ip.  Only one
- * IPMODIFY ops fits on a function (livepatch is one).
+ * the call to a wrapper (hook_exit.c) by setting regs->ip; ftrace then
+ * returns there (a RET, which IBT does not check).  Only one IPMODIFY ops
+ * fits on a function (livepatch is one).
+ *
+ * IBT: ftrace calls the callbacks indirectly; they are address-taken C
+ * functions, which the compiler starts with ENDBR64.
  */
 #include <linux/ftrace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "compat.h"
 #include "hook.h"
-
-/* The argument registers are read from x86_64's struct pt_regs. */
-#if !defined(CONFIG_X86_64) || !defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
-#error "clkstat's ftrace hooks need x86_64 with DYNAMIC_FTRACE_WITH_ARGS"
-#endif
 
 struct clkstat_ftrace_hook {
 	struct ftrace_ops ops;
@@ -42,7 +43,8 @@ static void notrace clkstat_ftrace_entry(unsigned long ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	fh->handler(fregs->regs.di, fregs->regs.si, fregs->regs.dx);
+	fh->handler(clkstat_fregs_arg(fregs, 0), clkstat_fregs_arg(fregs, 1),
+		    clkstat_fregs_arg(fregs, 2));
 	ftrace_test_recursion_unlock(bit);
 }
 

@@ -7,8 +7,9 @@
  * through ftrace: the ftrace trampoline plus the kprobe layer (pt_regs
  * saved in full, kprobe lookup, per-CPU kprobe state).
  *
- * kprobe-int3: a kprobe on the first instruction after the fentry site,
- * where ftrace cannot help: the classic breakpoint, trap, handler and
+ * kprobe-int3: a kprobe on the first instruction after the fentry site
+ * (found by address: past an ENDBR64 on IBT kernels), where ftrace cannot
+ * help: the classic breakpoint, trap, handler and
  * single-step (or emulation) of the displaced instruction.  It carries a
  * post_handler, which keeps the optimizer from turning the breakpoint into
  * a jump, so the variant measures the int3 path it is named after.  The
@@ -153,18 +154,38 @@ static int clkstat_kprobe_register(struct clkstat_hook *h, bool int3)
 	kh->kp.symbol_name = h->func;
 	kh->kp.pre_handler = clkstat_kprobe_pre;
 	if (int3) {
+		unsigned long fentry;
+
+		/*
+		 * The instruction after the fentry call, by address: on an
+		 * IBT kernel the fentry call follows an ENDBR64, and
+		 * "func + MCOUNT_INSN_SIZE" would land inside it.
+		 */
+		ret = clkstat_func_addr(h->func, "a kprobe past its fentry call",
+					&fentry);
+		if (ret) {
+			kfree(kh);
+			return ret;
+		}
+		kh->kp.symbol_name = NULL;
+		kh->kp.addr = (kprobe_opcode_t *)(fentry + MCOUNT_INSN_SIZE);
 		kh->kp.pre_handler = clkstat_kprobe_int3_pre;
-		kh->kp.offset = MCOUNT_INSN_SIZE;
 		kh->kp.post_handler = clkstat_kprobe_post;
 	}
 	ret = register_kprobe(&kh->kp);
 	if (ret) {
-		pr_err("clkstat: cannot place a kprobe on %s+%u: %s (%d)\n",
-		       h->func, kh->kp.offset, clkstat_kprobe_why(ret), ret);
+		if (int3)
+			pr_err("clkstat: cannot place a kprobe on %pS: %s (%d)\n",
+			       kh->kp.addr, clkstat_kprobe_why(ret), ret);
+		else
+			pr_err("clkstat: cannot place a kprobe on %s+%u: %s (%d)\n",
+			       h->func, kh->kp.offset, clkstat_kprobe_why(ret),
+			       ret);
 		kfree(kh);
 		return ret;
 	}
-	pr_info("clkstat: kprobe on %s+%u is %s\n", h->func, kh->kp.offset,
+	/* Where it sits (past an ENDBR64 on IBT kernels) and what it is. */
+	pr_info("clkstat: kprobe on %pS is %s\n", kh->kp.addr,
 		kprobe_ftrace(&kh->kp) ? "ftrace-based" :
 		kprobe_optimized(&kh->kp) ? "optimized" : "a breakpoint");
 	h->priv = kh;

@@ -29,6 +29,7 @@
 #include <linux/atomic.h>
 #include <linux/clocksource.h>
 #include <linux/math64.h>
+#include <linux/pid.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 #include "evlog.h"

@@ -7,6 +7,7 @@
  * trace_marker.  It hooks nothing, and needs the event log (events=N).
  */
 #include <linux/ctype.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>

@@ -37,6 +37,7 @@
  *   busy        table entry in use by another CPU at that instant: dropped
  *   switch_lost wakeups pending when the variant was switched to this one
  */
+#include <linux/pid.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include "control.h"

@@ -31,6 +31,7 @@
  *   switch_lost  wakeups pending when the variant was switched to this
  *              one: their enqueue, if any, is not matched
  */
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include "control.h"

@@ -57,7 +57,7 @@ int BPF_PROG(ovh_fexit, unsigned long a0, unsigned long a1, unsigned long a2)
 	return 0;
 }
 
-SEC("tp_btf/clkstat_bench_hit")
+SEC("tp_btf/clkstat_bench_hit_tp")
 int BPF_PROG(ovh_tp, unsigned long a0)
 {
 	count();

@@ -339,8 +339,8 @@ t_missing_target() {
 	missing kprobe ttwu ttwu_do_activate=$no "cannot place a kprobe on $no+0: no such function (-2)"
 	missing kprobe ttwu,tkread ktime_get=$bl "cannot place a kprobe on $bl+0: the kernel refuses kprobes there"
 	missing kprobe ttwu,csswitch timekeeping_notify=$no "cannot place a kretprobe on $no: no such function (-2)"
-	missing kprobe-int3 ttwu try_to_wake_up=$no "cannot place a kprobe on $no+5: no such function (-2)"
-	missing kprobe-int3 ttwu ttwu_do_activate=$bl "cannot place a kprobe on $bl+5: the kernel refuses kprobes there"
+	missing kprobe-int3 ttwu try_to_wake_up=$no "cannot hook $no with a kprobe past its fentry call: no such function"
+	missing kprobe-int3 ttwu ttwu_do_activate=$bl "cannot hook $bl with a kprobe past its fentry call: its address not found through a kprobe: -22"
 	missing tracepoint ttwu sched_waking=clkstat_no_such_tp "no tracepoint clkstat_no_such_tp in this kernel"
 	missing tracepoint ttwu sched_wakeup=clkstat_no_such_tp "no tracepoint clkstat_no_such_tp in this kernel"
 

@@ -115,7 +115,7 @@ log_only_expected() {
 		text == e { done = 1; exit }
 		text ~ /\\x(0[0-9a-f]|1[0-9a-f]|7f)/ { print "raw control character: " text; next }
 		text ~ /^clkstat: control: / || text ~ /^[a-z_]+: [0-9]+ callbacks suppressed$/ ||
-		text ~ /^clkstat: kprobe on [a-z_0-9]+\+[0-9]+ is / || text == "clkstat: unloaded" ||
+		text ~ /^clkstat: kprobe on [a-z_0-9]+\+0x[0-9a-f]+\/0x[0-9a-f]+ is / || text == "clkstat: unloaded" ||
 		text == "random: crng init done" || text ~ extra { n++; next }
 		{ print "unexpected: " text }
 		END { if (!done) print "no end mark: the capture stopped early"; else if (!n) print "no warning at all" }' /tmp/hi-kmsg)

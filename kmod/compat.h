@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - every difference between the kernels clkstat supports (6.1,
+ * 6.12 LTS, 7.x) that its code meets, and nothing else.  Code elsewhere
+ * calls these helpers and never tests a kernel version itself.
+ *
+ * Included from C and from the assembly of the trampolines.
+ */
+#ifndef _CLKSTAT_COMPAT_H
+#define _CLKSTAT_COMPAT_H
+
+#include <linux/version.h>
+
+#ifdef __ASSEMBLY__
+
+#include <asm/cpufeatures.h>
+#include <asm/nospec-branch.h>
+
+/*
+ * Call depth tracking (6.2+, CALL_THUNKS): code entered by a call that
+ * no call thunk accounted for (an ftrace site calling a trampoline)
+ * counts itself in with the assembler macro CALL_DEPTH_ACCOUNT, as the
+ * kernel's own trampolines do.  Before 6.2 there is nothing to count.
+ */
+#ifndef X86_FEATURE_CALL_DEPTH
+.macro CALL_DEPTH_ACCOUNT
+.endm
+#endif
+
+/*
+ * A return that is really a jump (the address was pushed, not called):
+ * on call-depth-tracking CPUs a plain ret, which does not count out a
+ * call the depth never counted in, as ftrace_regs_caller does it.
+ */
+.macro CLKSTAT_RET_AS_JUMP
+#ifdef X86_FEATURE_CALL_DEPTH
+	ALTERNATIVE __stringify(RET), __stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
+#else
+	RET
+#endif
+.endm
+
+#else /* !__ASSEMBLY__ */
+
+#include <linux/ftrace.h>
+#include <linux/tracepoint.h>
+#include <linux/types.h>
+
+/*
+ * The hooked function's argument @n (0-based) in an ftrace_ops callback.
+ * 6.12 hides struct ftrace_regs behind accessors; 6.1 has none and keeps
+ * a struct pt_regs inside.
+ */
+#ifdef ftrace_regs_get_argument
+#define clkstat_fregs_arg(fregs, n)	ftrace_regs_get_argument(fregs, n)
+#else
+#define clkstat_fregs_arg(fregs, n)	regs_get_kernel_argument(&(fregs)->regs, n)
+#endif
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * ftrace direct calls for an ftrace_ops already filtered to its sites:
+ * the ops-based API was register_ftrace_direct_multi() until 6.3 and
+ * took the name register_ftrace_direct() in 6.4 (the single-site API
+ * of that name went away).  Either answers -EBUSY for a site that
+ * already has a direct call.
+ */
+#if KERNEL_VERSION(6, 4, 0) <= LINUX_VERSION_CODE
+static inline int clkstat_register_direct(struct ftrace_ops *ops,
+					  unsigned long tramp)
+{
+	return register_ftrace_direct(ops, tramp);
+}
+
+/* The filter is the caller's to free, as with 6.1's API. */
+static inline int clkstat_unregister_direct(struct ftrace_ops *ops,
+					    unsigned long tramp)
+{
+	return unregister_ftrace_direct(ops, tramp, false);
+}
+#else
+static inline int clkstat_register_direct(struct ftrace_ops *ops,
+					  unsigned long tramp)
+{
+	return register_ftrace_direct_multi(ops, tramp);
+}
+
+static inline int clkstat_unregister_direct(struct ftrace_ops *ops,
+					    unsigned long tramp)
+{
+	return unregister_ftrace_direct_multi(ops, tramp);
+}
+#endif
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS */
+
+/*
+ * A raw tracepoint of clkstat's own (DECLARE_TRACE): since 6.16 the
+ * kernel appends "_tp" to the name it is given (trace_NAME_tp(),
+ * __tracepoint_NAME_tp; DECLARE_TRACE_EVENT came with that to keep the
+ * old naming for trace events), so clkstat names its tracepoints with
+ * that suffix on every kernel and adds it itself where the kernel does
+ * not.  Userspace (BPF tp_btf programs) sees the same name everywhere.
+ */
+#ifdef DECLARE_TRACE_EVENT
+#define CLKSTAT_DECLARE_TRACE_TP(name, proto, args)			\
+	DECLARE_TRACE(name, PARAMS(proto), PARAMS(args))
+#else
+#define CLKSTAT_DECLARE_TRACE_TP(name, proto, args)			\
+	DECLARE_TRACE(name##_tp, PARAMS(proto), PARAMS(args))
+#endif
+
+#endif /* __ASSEMBLY__ */
+
+#endif /* _CLKSTAT_COMPAT_H */
