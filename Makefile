@@ -165,6 +165,48 @@ tools/tests/buckets_test: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h
 tools/tests/buckets_test_portable: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h kunit/bucket_ref.h
 	$(CC) $(CFLAGS) -DCLKSTAT_PORTABLE_MSB -o $@ $< $(TEST_LDLIBS)
 
+# make install: clkstat.ko alone (CLKSTAT_BENCH=0, kmod/Kbuild: the benchmark
+# modules are test instruments), built for KDIR and installed by kbuild's
+# modules_install into $(INSTALL_MOD_PATH)/lib/modules/KREL/updates/kmod/,
+# then depmod for that kernel; make uninstall removes it (README.md,
+# "Installing").  KREL is the release the module is built for, as its
+# vermagic says (Debian's headers have 6.1.192 in kernel.release and
+# override it).  Packagers: DESTDIR or INSTALL_MOD_PATH stages the install;
+# depmod runs only on a tree that holds the kernel's own modules.order, so
+# not on a package's staging directory.  Kbuild's own depmod step says
+# "missing 'System.map'" on Debian's headers and skips; ours follows it.
+# Kbuild would also sign on install (CONFIG_MODULE_SIG_ALL) with the
+# kernel's own key, which only a self-built kernel's tree has: without its
+# certificate in KDIR that step is skipped instead of failing noisily.
+KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+INSTALL_MOD_PATH ?= $(DESTDIR)
+MODDIR = $(INSTALL_MOD_PATH)/lib/modules/$(KREL)
+NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.x509),,CONFIG_MODULE_SIG_ALL=)
+DEPMOD ?= depmod
+define depmod_krel
+	@if [ -e "$(MODDIR)/modules.order" ]; then \
+		echo "  DEPMOD  $(KREL)"; \
+		$(DEPMOD) $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") "$(KREL)"; \
+	else \
+		echo "  DEPMOD  skipped: no kernel modules in $(MODDIR); run depmod $(KREL) where they are"; \
+	fi
+endef
+
+.PHONY: install uninstall
+install:
+	@test -n "$(KREL)" || { echo "no kernel build tree at KDIR=$(KDIR): install linux-headers or set KDIR"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CLKSTAT_BENCH=0 modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CLKSTAT_BENCH=0 KERNELRELEASE=$(KREL) \
+		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) INSTALL_MOD_DIR=updates $(NOSIGN) \
+		modules_install
+	$(depmod_krel)
+
+uninstall:
+	@test -n "$(KREL)" || { echo "no kernel build tree at KDIR=$(KDIR): set KDIR to the one installed for"; exit 1; }
+	rm -f $(foreach s,.ko .ko.xz .ko.gz .ko.zst,$(MODDIR)/updates/kmod/clkstat$(s))
+	@rmdir --ignore-fail-on-non-empty $(MODDIR)/updates/kmod $(MODDIR)/updates 2>/dev/null || true
+	$(depmod_krel)
+
 check: all
 	tools/tests/run-all.sh
 

@@ -28,6 +28,8 @@ pkgs=(
 	python3-yaml
 	# workloads and the independent counts in the guest
 	rt-tests procps util-linux
+	# dkms.conf's builds (tools/tests/dkms.sh: add, build, install, remove)
+	dkms
 	# a BPF fentry program for the direct-call conflict test
 	bpftrace
 	# BPF: clang for the BPF objects, bpftool for vmlinux.h and the

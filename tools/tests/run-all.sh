@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every clkstat test: userspace unit tests (cmocka), the statistics of
 # --compare against scipy and by simulation, kernel style (checkpatch.pl,
-# sparse), KUnit on a test kernel of our own, the integration tests in a
+# sparse), the installs (dkms, make install) for every kernel with
+# headers, KUnit on a test kernel of our own, the integration tests in a
 # guest on Debian's stock kernel, a short soak, the security, race and
 # missing-target suites there, and the hardening suites on a debug kernel
 # of our own (KASAN, kmemleak, lockdep, UBSAN, fault injection); then the
@@ -151,6 +152,8 @@ kernels=$!
 stage unit tools/tests/unit.sh
 stage stats tools/tests/stats.sh
 stage style tools/tests/style.sh
+# dkms and make install for every kernel with headers, on the host.
+stage dkms tools/tests/dkms.sh
 wait "$kernels"
 tail -1 build/kernels.log
 stage kunit tools/tests/kunit.sh
