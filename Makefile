@@ -47,19 +47,25 @@ module:
 	$(MAKE) module-btf
 
 # BPF fentry, fexit and tp_btf on clkstat_hookbench.ko's target need the
-# module's BTF.  Kbuild skips it ("unavailability of vmlinux": Debian's
-# headers have none), so pahole adds it, split against the BTF of the
-# kernel the module is for, taken from that kernel's own image.
+# module's BTF.  Kbuild skips it where the headers have no vmlinux
+# (Debian's 6.1: "unavailability of vmlinux"; 6.12's ship one and kbuild
+# adds it), so pahole adds it, split against the BTF of the kernel the
+# module is for, taken from that kernel's own image.
 .PHONY: module-btf
-module-btf: build/bpf/vmlinux
+module-btf: build/bpf/vmlinux-$(KVER)
 	@if ! readelf -S kmod/clkstat_hookbench.ko | grep -q '\.BTF'; then \
 		echo "  PAHOLE  kmod/clkstat_hookbench.ko (BTF, base $<)"; \
 		pahole -J --btf_base $< kmod/clkstat_hookbench.ko; \
 	fi
 
+# -fms-extensions: 7.x's vmlinux.h declares anonymous structs by tag
+# inside others ("struct ns_tree;"), which clang 14 takes only as an
+# extension.
+BPF_CLANG_FLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf \
+		  -fms-extensions -Wno-microsoft-anon-tag $(BPF_CFLAGS) -Wall -Werror
+
 build/bpf/overhead.bpf.o: tools/bpf/overhead.bpf.c build/bpf/vmlinux.h
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf \
-		$(BPF_CFLAGS) -Wall -Werror -c $< -o $@
+	$(CLANG) $(BPF_CLANG_FLAGS) -c $< -o $@
 
 build/bpf/overhead.skel.h: build/bpf/overhead.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
@@ -107,17 +113,18 @@ tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR) $(TWIN_HDR) build/bpf/twin.ske
 $(EXTRACT_VMLINUX):
 	CLKSTAT_CACHE=$(CLKSTAT_CACHE) tools/vm/build-test-kernel.sh --extract-only >/dev/null
 
-build/bpf/vmlinux: $(KIMAGE) | $(EXTRACT_VMLINUX)
+# One per kernel: a module's BTF must be split against its own kernel's.
+build/bpf/vmlinux-$(KVER): $(KIMAGE) | $(EXTRACT_VMLINUX)
 	@mkdir -p build/bpf
 	$(EXTRACT_VMLINUX) $(KIMAGE) > $@.tmp && mv $@.tmp $@
 
-build/bpf/vmlinux.h: build/bpf/vmlinux
+# CO-RE: one kernel's types serve every kernel; they are KDIR's.
+build/bpf/vmlinux.h: build/bpf/vmlinux-$(KVER)
 	$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 # -mcpu=v3: atomic compare-and-swap for min and max (kernel 5.12 and on).
 build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clkstat_buckets.h build/bpf/vmlinux.h
-	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Ibuild/bpf \
-		$(BPF_CFLAGS) -Wall -Werror -c $< -o $@
+	$(CLANG) $(BPF_CLANG_FLAGS) -mcpu=v3 -c $< -o $@
 
 build/bpf/twin.skel.h: build/bpf/twin.bpf.o
 	$(BPFTOOL) gen skeleton $< name twin_bpf > $@.tmp && mv $@.tmp $@
