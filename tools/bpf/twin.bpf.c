@@ -75,22 +75,8 @@ struct {
 	__type(value, struct twin_pending);
 } tkw_pending SEC(".maps");
 
-/*
- * x86's per-CPU preempt count moved between the kernels clkstat supports:
- * the variable __preempt_count (an int) on 6.1, a field of pcpu_hot from
- * 6.2 to 6.14, __preempt_count again (an unsigned long, whose low 32 bits
- * hold the count) on 7.x.  Both are weak ksyms: libbpf loads the one this
- * kernel has and leaves the other's address 0, and the verifier drops the
- * branch that reads it.  pcpu_hot's type is a local flavour (CO-RE matches
- * it to the kernel's struct pcpu_hot), so that a vmlinux.h from a kernel
- * without it still compiles this.
- */
-struct pcpu_hot___clkstat {
-	int preempt_count;
-} __attribute__((preserve_access_index));
-
-extern const int __preempt_count __ksym __weak;
-extern const struct pcpu_hot___clkstat pcpu_hot __ksym __weak;
+/* The per-CPU preempt count of x86 on 6.1 (pcpu_hot from 6.2 on). */
+extern const int __preempt_count __ksym;
 
 static __always_inline int rec_on(void)
 {
@@ -112,21 +98,12 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 	return BPF_CORE_READ(p, thread_info.cpu);
 }
 
-static __always_inline int preempt_count_now(void)
-{
-	if (&__preempt_count)
-		return *(const int *)bpf_this_cpu_ptr(&__preempt_count);
-	if (&pcpu_hot)
-		return ((const struct pcpu_hot___clkstat *)
-			bpf_this_cpu_ptr(&pcpu_hot))->preempt_count;
-	/* Neither: twin.c refuses to load such a kernel. */
-	return NMI_MASK;
-}
-
 /* in_task(): not in an NMI, a hard IRQ or a softirq. */
 static __always_inline int in_task_ctx(void)
 {
-	return !(preempt_count_now() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+	const int *pc = bpf_this_cpu_ptr(&__preempt_count);
+
+	return !(*pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
 }
 
 

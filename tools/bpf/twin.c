@@ -123,13 +123,6 @@ static int twin_check_targets(struct cr_twin *t, const struct btf *vmlinux)
 	char tp[96];
 	size_t i;
 
-	/* twin.bpf.c's task-context test reads one of these (weak ksyms). */
-	if (btf__find_by_name_kind(vmlinux, "__preempt_count", BTF_KIND_VAR) < 0 &&
-	    btf__find_by_name_kind(vmlinux, "pcpu_hot", BTF_KIND_VAR) < 0) {
-		fprintf(stderr, "clkstat-report: %s: the kernel's BTF has neither __preempt_count nor pcpu_hot: the twin cannot tell a task's events from an interrupt's\n",
-			vn);
-		return CR_ERR;
-	}
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 
