@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 #include <asm/ftrace.h>
+#include <asm/nops.h>
 #include "hook.h"
 
 /*
@@ -182,12 +183,13 @@ bool clkstat_hooks_supported(const struct clkstat_backend *b,
 }
 
 /*
- * What an fentry site holds: the 5-byte nop the kernel left there at boot,
+ * What an fentry site holds: the 5-byte nop the kernel left there at boot
+ * (x86_nops[5], the same bytes ftrace writes),
  * or a call (into ftrace, a trampoline, a direct call) once someone hooks
  * it.  Not an ENDBR64 (f3 0f 1e fa), its sealed forms, or a function's
  * first real instruction.
  */
-static const u8 clkstat_nop5[MCOUNT_INSN_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const u8 clkstat_nop5[MCOUNT_INSN_SIZE] = { BYTES_NOP5 };
 
 static bool clkstat_is_fentry_site(unsigned long addr)
 {
