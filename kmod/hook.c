@@ -239,7 +239,7 @@ int clkstat_func_addr(const char *func, const char *how, unsigned long *addr)
 	}
 	unregister_kprobe(&kp);
 	if (!clkstat_is_fentry_site((unsigned long)kp.addr)) {
-		pr_err("clkstat: cannot hook %s with %s: it does not start with an fentry call (not traceable)\n",
+		pr_err("clkstat: cannot hook %s with %s: not traceable (no fentry call; not in available_filter_functions)\n",
 		       func, how);
 		return -ENODEV;
 	}
