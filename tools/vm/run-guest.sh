@@ -25,10 +25,11 @@
 # DIR (a host folder) writable at the same path.  --payload runs a
 # self-contained PAYLOAD_DIR/run.sh from the initramfs instead (for kernels
 # without 9p); its results are read from the console.  The console goes to
-# DIR/console.log and to stdout.  DIR and the current folder must not be
-# under /tmp, /run or /var/tmp: the guest mounts tmpfs there.  In 9p mode
-# the initramfs (cached in build/vm per kernel version) carries the
-# kernel's own virtio and 9p modules.
+# DIR/console.log and to stdout.  The guest mounts tmpfs on /tmp, /run and
+# /var/tmp; DIR and the current folder may still be below them (a clone in
+# /tmp): guest-init mounts them again on top.  In 9p mode the initramfs
+# (cached in build/vm per kernel version) carries the kernel's own virtio
+# and 9p modules.
 # Why single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can
 # keep executing a stale translation of code the guest kernel has patched.
 # Caught in the act (Documentation/clkstat.rst, "QEMU and code patching"):
@@ -66,11 +67,15 @@ done
 mkdir -p "$out"
 out=$(realpath "$out")
 rm -f "$out/rc" "$out/console.log"
-case "$out/" in
-/tmp/*|/run/*|/var/tmp/*)
-	echo "run-guest: --out $out is hidden by the guest's tmpfs; use another folder" >&2
-	exit 2 ;;
-esac
+# In 9p mode both reach guest-init on the kernel command line, split on
+# spaces; and a tmpfs the guest mounts must not be what they are.
+for p in "$out" "$PWD"; do
+	[ -z "$payload" ] || break
+	case "$p" in
+	*[[:space:]]*) echo "run-guest: '$p' has a space; the guest cannot mount it" >&2; exit 2 ;;
+	/tmp|/run|/var/tmp) echo "run-guest: $p itself is a tmpfs in the guest; use a folder below it" >&2; exit 2 ;;
+	esac
+done
 
 # image_release IMAGE: the kernel release an x86 bzImage names in its
 # header (the string at 0x200 plus the 16-bit offset at 0x20e).
@@ -133,7 +138,7 @@ else
 	} > "$out/cmd.sh"
 	virtfs=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$out,mount_tag=results,security_model=none,multidevs=remap")
-	append="$append clkstat_out=$out"
+	append="$append clkstat_out=$out clkstat_cwd=$PWD"
 fi
 
 read -r -a extra <<< "${CLKSTAT_QEMU_ARGS:-}"
