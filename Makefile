@@ -11,8 +11,11 @@
 # (`uname -r`): the machine that builds may run another kernel than the
 # one the module is for.  The scripts make runs get the line as
 # CLKSTAT_KVER.
-KVER ?= $(shell tools/vm/kernels.sh default)
-KINFO := $(shell tools/vm/kernels.sh info $(KVER))
+# (A copy of Makefile, Kbuild and kmod/ alone, as tools/tests/dkms.sh
+# makes for `make install KDIR=...`, has no kernels.sh: nothing to ask.)
+KERNELS_SH = $(wildcard tools/vm/kernels.sh)
+KVER ?= $(if $(KERNELS_SH),$(shell $(KERNELS_SH) default))
+KINFO := $(if $(KERNELS_SH),$(shell $(KERNELS_SH) info $(KVER)))
 kinfo = $(patsubst $(1)=%,%,$(filter $(1)=%,$(KINFO)))
 KDIR ?= $(call kinfo,kdir)
 KIMAGE ?= $(call kinfo,image)
@@ -125,6 +128,7 @@ $(EXTRACT_VMLINUX):
 
 # One per kernel: a module's BTF must be split against its own kernel's.
 build/bpf/vmlinux-$(KRELEASE): $(KIMAGE) | $(EXTRACT_VMLINUX)
+	@test -n "$(KIMAGE)" || { echo "no kernel image for KVER=$(KVER): run tools/install-deps.sh, or set KIMAGE and KRELEASE"; exit 1; }
 	@mkdir -p build/bpf
 	$(EXTRACT_VMLINUX) $(KIMAGE) > $@.tmp && mv $@.tmp $@
 
