@@ -3,10 +3,25 @@
 # kmod/clkstat_bench.ko, kmod/clkstat_hookbench.ko) and the userspace tools; `make check` runs every test, `make demo` the
 # demo in a QEMU guest, `make bench` the printed benchmarks.
 #
-# KDIR is the kernel build tree to build against.  It defaults to the newest
-# /lib/modules/*/build, never to `uname -r`: the machine that builds may run
-# another kernel than the one the module is for.
-KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)
+# KVER names the kernel line to build for and to boot in the guests
+# (tools/vm/kernels.sh: 6.1, 6.12, 7.3; default 6.12): `make demo KVER=6.1`.
+# KDIR, the kernel build tree to build against, KIMAGE, the image the BPF
+# objects and the hookbench's BTF are built for, and KRELEASE, its full
+# version, are that line's unless given; never the running kernel's
+# (`uname -r`): the machine that builds may run another kernel than the
+# one the module is for.  The scripts make runs get the line as
+# CLKSTAT_KVER.
+# (A copy of Makefile, Kbuild and kmod/ alone, as tools/tests/dkms.sh
+# makes for `make install KDIR=...`, has no kernels.sh: nothing to ask.)
+KERNELS_SH = $(wildcard tools/vm/kernels.sh)
+KVER ?= $(if $(KERNELS_SH),$(shell $(KERNELS_SH) default))
+KINFO := $(if $(KERNELS_SH),$(shell $(KERNELS_SH) info $(KVER)))
+kinfo = $(patsubst $(1)=%,%,$(filter $(1)=%,$(KINFO)))
+KDIR ?= $(call kinfo,kdir)
+KIMAGE ?= $(call kinfo,image)
+KRELEASE ?= $(call kinfo,kver)
+KCHROOT := $(filter-out '',$(call kinfo,chroot))
+export CLKSTAT_KVER := $(KVER)
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
@@ -24,9 +39,6 @@ BPF_CFLAGS = $(shell pkg-config --cflags libbpf 2>/dev/null)
 BPF_LDLIBS = $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 CLANG ?= clang
-# The kernel the BPF twin is built for: the image of KDIR's version.
-KVER = $(notdir $(patsubst %/build,%,$(KDIR)))
-KIMAGE ?= /boot/vmlinuz-$(KVER)
 CLKSTAT_CACHE ?= /var/cache/clkstat
 EXTRACT_VMLINUX = $(CLKSTAT_CACHE)/linux-source-6.1/scripts/extract-vmlinux
 
@@ -42,7 +54,8 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 all: module tools
 
 module:
-	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers or set KDIR"; exit 1; }
+	@test -n "$(KDIR)" || { echo "no kernel build tree for KVER=$(KVER): run tools/install-deps.sh, or set KDIR"; exit 1; }
+	@test -z "$(KCHROOT)" || { echo "KVER=$(KVER) builds in a chroot, not in place: tools/vm/kernels.sh build $(KVER) OUT (tools/tests/guest.sh --kver $(KVER) does)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	$(MAKE) module-btf
 
@@ -52,7 +65,7 @@ module:
 # adds it), so pahole adds it, split against the BTF of the kernel the
 # module is for, taken from that kernel's own image.
 .PHONY: module-btf
-module-btf: build/bpf/vmlinux-$(KVER)
+module-btf: build/bpf/vmlinux-$(KRELEASE)
 	@if ! readelf -S kmod/clkstat_hookbench.ko | grep -q '\.BTF'; then \
 		echo "  PAHOLE  kmod/clkstat_hookbench.ko (BTF, base $<)"; \
 		pahole -J --btf_base $< kmod/clkstat_hookbench.ko; \
@@ -114,12 +127,13 @@ $(EXTRACT_VMLINUX):
 	CLKSTAT_CACHE=$(CLKSTAT_CACHE) tools/vm/build-test-kernel.sh --extract-only >/dev/null
 
 # One per kernel: a module's BTF must be split against its own kernel's.
-build/bpf/vmlinux-$(KVER): $(KIMAGE) | $(EXTRACT_VMLINUX)
+build/bpf/vmlinux-$(KRELEASE): $(KIMAGE) | $(EXTRACT_VMLINUX)
+	@test -n "$(KIMAGE)" || { echo "no kernel image for KVER=$(KVER): run tools/install-deps.sh, or set KIMAGE and KRELEASE"; exit 1; }
 	@mkdir -p build/bpf
 	$(EXTRACT_VMLINUX) $(KIMAGE) > $@.tmp && mv $@.tmp $@
 
 # CO-RE: one kernel's types serve every kernel; they are KDIR's.
-build/bpf/vmlinux.h: build/bpf/vmlinux-$(KVER)
+build/bpf/vmlinux.h: build/bpf/vmlinux-$(KRELEASE)
 	$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 # -mcpu=v3: atomic compare-and-swap for min and max (kernel 5.12 and on).
@@ -238,6 +252,6 @@ bench: all
 	tools/tests/bench.sh
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -f $(TOOLS) $(UNIT_TESTS)
 	rm -rf build

@@ -1,16 +1,24 @@
 #!/bin/bash
-# The demo: boot a QEMU guest on Debian's stock kernel, load clkstat with the
-# ttwu and tkread probes (default variant, direct), run a wakeup-heavy
-# workload (hackbench, then the pinned ping-pong reading the clock after
-# each wakeup), and print the report: clkstat-report's table and histogram
-# of the headline metric, every metric's summary, then `record` of 4 runs
-# alternating the direct and kprobe variants, reported per variant from the
-# snapshot file, their bootstrap comparison, the same against the BPF
-# twin (ftrace and bpf-fentry alternated), and one debugfs file.
+# The demo: boot a QEMU guest on a Debian kernel (the line CLKSTAT_KVER
+# names, which `make demo` sets from KVER; else tools/vm/kernels.sh's
+# default, 6.12), load clkstat with the ttwu and tkread probes (default
+# variant, direct), run a wakeup-heavy workload (hackbench, then the
+# pinned ping-pong reading the clock after each wakeup), and print the
+# report: clkstat-report's table and histogram of the headline metric,
+# every metric's summary, then `record` of 4 runs alternating the direct
+# and kprobe variants, reported per variant from the snapshot file, their
+# bootstrap comparison, the same against the BPF twin (ftrace and
+# bpf-fentry alternated), and one debugfs file.
+#
+# Only the demo's part of the console is shown.  run-guest.sh's own
+# messages (why a guest could not start) go to stderr, past the filter;
+# and when the guest fails before the demo's first line, the end of its
+# console is shown, so that the reason always reaches the user.
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
 mkdir -p build
+set +e
 tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	set -e
 	R=tools/clkstat-report
@@ -49,7 +57,21 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	$R -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv
 	echo "### cat /sys/kernel/debug/clkstat/ttwu_tkread.direct | grep -v \"^slot\"   (the last run, for people)"
 	grep -v "^slot" /sys/kernel/debug/clkstat/ttwu_tkread.direct
-	rmmod clkstat' 2>&1 | tr -d '\r' |
+	rmmod clkstat' | tr -d '\r' |
 	# The first line shares the console with firmware escape codes.
 	sed -e 's/^.*### insmod/### insmod/' | sed -n '/^### insmod/,$p' |
 	grep -v '^\[ *[0-9.]*\] reboot'
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" != 0 ]; then
+	if [ ! -f build/demo/console.log ]; then
+		echo "demo: failed before the guest started (exit status $rc)" >&2
+		exit "$rc"
+	fi
+	if ! grep -q '### insmod' build/demo/console.log; then
+		echo "demo: the guest's console ended with:" >&2
+		tr -d '\r' < build/demo/console.log | tail -15 >&2
+	fi
+	echo "demo: failed (exit status $rc); the whole console: build/demo/console.log" >&2
+	exit "$rc"
+fi

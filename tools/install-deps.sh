@@ -7,10 +7,13 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 pkgs=(
-	# the target kernel and its headers (the module is built for it)
+	# the 6.1 line's kernel and headers (the module is built for it; the
+	# other lines come from tools/vm/kernels.sh, below)
 	linux-image-amd64 linux-headers-amd64
 	# the QEMU guest and its initramfs
 	qemu-system-x86 busybox-static cpio
+	# the 7.3 line's trixie chroot (tools/vm/kernels.sh)
+	debootstrap
 	# the KUnit test kernel, checkpatch.pl and kunit.py
 	linux-source-6.1 flex bison bc libssl-dev libelf-dev dwarves xz-utils
 	# builds, checks and tests
@@ -58,4 +61,10 @@ if [ ! -x "$promdir/usr/bin/promtool" ] && ! command -v promtool > /dev/null; th
 	dpkg-deb -x "$tmp"/prometheus_*.deb "$promdir.new"
 	rm -rf "$tmp" "$promdir" && mv "$promdir.new" "$promdir"
 fi
+# The kernel lines: 6.1 (above), and 6.12 from bookworm-backports,
+# installed system-wide (about 1 minute on a fresh machine; seconds when
+# it is there).  7.3 lives in a chroot in the cache, fetched on its first
+# use (tools/vm/kernels.sh info 7.3 and what calls it: about a minute;
+# tools/vm/kernels.sh fetch 7.3 does it at once).
+"$(dirname "$0")/vm/kernels.sh" fetch 6.1 6.12
 echo "install-deps: all present" >&2

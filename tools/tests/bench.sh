@@ -27,6 +27,8 @@ tools/vm/run-guest.sh --out build/bench --timeout 1500 -- bash -c '
 	insmod kmod/clkstat.ko probes=ttwu,tkread
 	tools/clkstat-report overhead --only storm --storm-rounds 5 --storm-loops 2000 '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat' > build/bench.log 2>&1 || {
+	# run-guest.sh's own reason, if the guest never ran
+	grep -E '^(run-guest|kernels.sh):' build/bench.log >&2
 	echo "bench: guest run failed; see build/bench/console.log" >&2
 	exit 1
 }

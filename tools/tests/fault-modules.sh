@@ -1,26 +1,25 @@
 #!/bin/bash
 # Build clkstat's modules with the test-only fault hooks
 # (CLKSTAT_FAULT_HOOKS=1: the fault_hook= parameter, kmod/Kbuild), which
-# `make` never builds, from a copy of the sources in OUT (no objects of
-# kmod/'s own build), against the kernel build tree MAKE_ARGS name.
-# With --kunit, the KUnit suites too (OUT/kunit/clkstat_test.ko).
+# `make` never builds, for a kernel line or against a kernel build tree:
+# tools/vm/kernels.sh build does the work (a copy of the sources in OUT,
+# without kmod/'s own objects).  With --kunit, the KUnit suites too
+# (OUT/kunit/clkstat_test.ko).
 #
-# usage: fault-modules.sh [--kunit] OUT MAKE_ARGS...
-#   Debian's headers:   fault-modules.sh build/fault -C /lib/modules/V/build
-#   an O= build tree:   fault-modules.sh OUT -C SOURCE O=BUILD
+# usage: fault-modules.sh [--kunit] OUT LINE [VAR=VALUE...]
+#        fault-modules.sh [--kunit] OUT -C TREE [VAR=VALUE...]
+#   a line (tools/vm/kernels.sh):  fault-modules.sh build/fault 6.1
+#   an O= build tree:              fault-modules.sh OUT -C SOURCE O=BUILD
 # The modules land in OUT/kmod; the log in OUT.log.  Exit status 0 or 1.
 set -euo pipefail
-top=$(realpath "$(dirname "$0")/../..")
-kunit=0
-[ "${1:-}" = --kunit ] && { kunit=1; shift; }
-out=$(realpath -m "$1"); shift
-rm -rf "$out"
-mkdir -p "$out"
-tar -C "$top" -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-	--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
-	--exclude=Module.symvers Kbuild kmod kunit | tar -C "$out" -x
-if ! make "$@" M="$out" CLKSTAT_FAULT_HOOKS=1 modules > "$out.log" 2>&1 ||
-   { [ $kunit = 1 ] && ! make "$@" M="$out" CLKSTAT_KUNIT=1 modules >> "$out.log" 2>&1; }; then
-	tail -20 "$out.log" >&2
-	exit 1
+here=$(dirname "$(realpath "$0")")
+kunit=()
+[ "${1:-}" = --kunit ] && { kunit=(--kunit); shift; }
+out=$1; shift
+if [ "${1:-}" = -C ]; then
+	# An absolute path: kernels.sh takes it for a tree, not a line.
+	target=$(realpath "$2"); shift 2
+else
+	target=$1; shift
 fi
+exec "$here/../vm/kernels.sh" build "${kunit[@]}" "$target" "$out" CLKSTAT_FAULT_HOOKS=1 "$@"

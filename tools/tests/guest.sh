@@ -1,15 +1,21 @@
 #!/bin/bash
 # Run guest integration tests (tools/tests/guest/module_tests.sh [TEST...]) in a
-# QEMU guest on Debian's stock kernel, then check the guest's console for
+# QEMU guest on one of Debian's kernels, then check the guest's console for
 # kernel complaints as one more test.  Last line: "N passed, N failed".
 #
-# usage: guest.sh [TEST...]                   module_tests.sh
-#        guest.sh [--fault-hooks] --suite SCRIPT [TEST...]
+# usage: guest.sh [--kver LINE] [TEST...]     module_tests.sh
+#        guest.sh [--kver LINE] [--fault-hooks] --suite SCRIPT [TEST...]
 #                                             another suite of
 #                                             tools/tests/guest/ (the soak);
 #                                             --fault-hooks: with modules
 #                                             built with the test-only
 #                                             fault hooks (fault-modules.sh)
+# --kver LINE: the kernel line (tools/vm/kernels.sh: 6.1, 6.12, 7.3);
+# without it, the one CLKSTAT_KVER names (`make check` sets it from its
+# KVER), else kernels.sh's default.  The modules are built for that line
+# (tools/vm/kernels.sh build) unless CLKSTAT_KMOD names modules already
+# built for it.  Everything goes to build/LINE/ (guest-tests*, guest-SUITE*
+# and their -kmod builds), so that two lines can run at once.
 # The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*,
 # CLKSTAT_RACE_*) reach the guest through run-guest.sh.
 # CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
@@ -17,27 +23,36 @@ set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 suite=module_tests.sh
 fault_hooks=0
-if [ "${1:-}" = --fault-hooks ]; then
-	fault_hooks=1
-	shift
-fi
-if [ "${1:-}" = --suite ]; then
-	suite=$2
-	shift 2
-fi
-out=$top/build/guest-tests${1:+-$1}
-[ "$suite" = module_tests.sh ] || out=$top/build/guest-${suite%.sh}${1:+-$1}
+kline=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kver) kline=$2; shift 2 ;;
+	--fault-hooks) fault_hooks=1; shift ;;
+	--suite) suite=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 cd "$top"
-if [ $fault_hooks = 1 ]; then
-	kdir=${KDIR:-$(ls -d /lib/modules/*/build | sort -V | tail -1)}
-	if ! tools/tests/fault-modules.sh "$out-kmod" -C "$kdir"; then
-		echo "guest: the modules with fault hooks did not build; see $out-kmod.log"
+kline=${kline:-${CLKSTAT_KVER:-$(tools/vm/kernels.sh default)}}
+tools/vm/kernels.sh lines | grep -qxF -- "$kline" || {
+	echo "guest: unknown kernel line '$kline' (lines: $(tools/vm/kernels.sh lines | xargs))"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+mkdir -p "build/$kline"
+out=$top/build/$kline/guest-tests${1:+-$1}
+[ "$suite" = module_tests.sh ] || out=$top/build/$kline/guest-${suite%.sh}${1:+-$1}
+if [ -z "${CLKSTAT_KMOD:-}" ]; then
+	vars=()
+	[ $fault_hooks = 0 ] || vars=(CLKSTAT_FAULT_HOOKS=1)
+	if ! tools/vm/kernels.sh build "$kline" "$out-kmod" "${vars[@]}"; then
+		echo "guest: the modules did not build for $kline; see $out-kmod.log"
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
 	export CLKSTAT_KMOD=$out-kmod/kmod
 fi
-tools/vm/run-guest.sh --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" -- \
+tools/vm/run-guest.sh --kver "$kline" --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" -- \
 	bash "tools/tests/guest/$suite" "$@" > "$out.log" 2>&1
 rc=$?
 # Lines may share the console with firmware escape codes: match anywhere.
@@ -46,6 +61,8 @@ line=$(tr -d '\r' < "$out.log" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail 
 passed=$(echo "$line" | awk '{ print $1 }')
 failed=$(echo "$line" | awk '{ print $3 }')
 if [ -z "$line" ]; then
+	# run-guest.sh's own reason, if it gave one (a guest that never ran)
+	grep '^run-guest:' "$out.log" >&2
 	echo "guest: no result line (guest exit status $rc); see $out/console.log" >&2
 	passed=0 failed=1
 fi

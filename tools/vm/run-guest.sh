@@ -4,7 +4,12 @@
 # usage: run-guest.sh [options] --out DIR -- COMMAND [ARG...]
 #        run-guest.sh [options] --out DIR --payload PAYLOAD_DIR
 # Options:
-#   --kernel IMAGE   kernel to boot (default: newest Debian /boot/vmlinuz-*)
+#   --kver LINE      boot that kernel line's image (tools/vm/kernels.sh:
+#                    6.1, 6.12, 7.3) with its own virtio and 9p modules
+#   --kernel IMAGE   boot IMAGE instead; its modules are those of
+#                    /lib/modules/<the version IMAGE names>
+#                    Neither: the line CLKSTAT_KVER names (`make` sets it
+#                    from its KVER), else kernels.sh's default line (6.12).
 #   --9p-builtin     IMAGE has virtio and 9p built in (the debug kernel):
 #                    the initramfs carries no modules
 #   --smp N          vCPUs (default 2)     --mem MB  memory (default 1024)
@@ -20,10 +25,11 @@
 # DIR (a host folder) writable at the same path.  --payload runs a
 # self-contained PAYLOAD_DIR/run.sh from the initramfs instead (for kernels
 # without 9p); its results are read from the console.  The console goes to
-# DIR/console.log and to stdout.  DIR and the current folder must not be
-# under /tmp, /run or /var/tmp: the guest mounts tmpfs there.  In 9p mode
-# the initramfs carries the virtio and 9p modules of the newest
-# /lib/modules, so --kernel must be that version, or --9p-builtin.
+# DIR/console.log and to stdout.  The guest mounts tmpfs on /tmp, /run and
+# /var/tmp; DIR and the current folder may still be below them (a clone in
+# /tmp): guest-init mounts them again on top.  In 9p mode the initramfs
+# (cached in build/vm per kernel version) carries the kernel's own virtio
+# and 9p modules.
 # Why single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can
 # keep executing a stale translation of code the guest kernel has patched.
 # Caught in the act (Documentation/clkstat.rst, "QEMU and code patching"):
@@ -38,11 +44,12 @@ set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 top=$(realpath "$here/../..")
 
-accel=tcg,thread=single kernel="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload=""
+accel=tcg,thread=single kernel="" line="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
+	--kver) line=$2; shift 2 ;;
 	--9p-builtin) builtin9p=1; shift ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -56,17 +63,45 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || { echo "run-guest: --out DIR is required" >&2; exit 2; }
 [ -n "$payload" ] || [ $# -gt 0 ] || { echo "run-guest: no command" >&2; exit 2; }
+[ -z "$kernel" ] || [ -z "$line" ] || { echo "run-guest: --kver or --kernel, not both" >&2; exit 2; }
 mkdir -p "$out"
 out=$(realpath "$out")
-case "$out/" in
-/tmp/*|/run/*|/var/tmp/*)
-	echo "run-guest: --out $out is hidden by the guest's tmpfs; use another folder" >&2
-	exit 2 ;;
-esac
 rm -f "$out/rc" "$out/console.log"
+# In 9p mode both reach guest-init on the kernel command line, split on
+# spaces; and a tmpfs the guest mounts must not be what they are.
+for p in "$out" "$PWD"; do
+	[ -z "$payload" ] || break
+	case "$p" in
+	*[[:space:]]*) echo "run-guest: '$p' has a space; the guest cannot mount it" >&2; exit 2 ;;
+	/tmp|/run|/var/tmp) echo "run-guest: $p itself is a tmpfs in the guest; use a folder below it" >&2; exit 2 ;;
+	esac
+done
 
-kver=$(ls /lib/modules | sort -V | tail -1)
-[ -n "$kernel" ] || kernel=/boot/vmlinuz-$kver
+# image_release IMAGE: the kernel release an x86 bzImage names in its
+# header (the string at 0x200 plus the 16-bit offset at 0x20e).
+image_release() {
+	local off
+	[ "$(dd if="$1" bs=1 skip=$((0x202)) count=4 2>/dev/null)" = HdrS ] || return 0
+	off=$(od -An -tu2 -j $((0x20e)) -N2 "$1" | tr -d ' ')
+	dd if="$1" bs=1 skip=$((off + 0x200)) count=128 2>/dev/null | tr '\0' '\n' | head -1 | cut -d' ' -f1
+}
+
+if [ -z "$kernel" ]; then
+	line=${line:-${CLKSTAT_KVER:-$("$here/kernels.sh" default)}}
+	# kver, image, moddir (and kdir, chroot) of the line
+	info=$("$here/kernels.sh" info "$line") || exit 2
+	eval "$info"
+	# shellcheck disable=SC2154  # image: from kernels.sh info
+	kernel=$image
+else
+	[ -r "$kernel" ] || { echo "run-guest: cannot read kernel $kernel" >&2; exit 2; }
+	kver=$(image_release "$kernel")
+	moddir=/lib/modules/$kver
+	if [ -z "$payload" ] && [ $builtin9p = 0 ] && { [ -z "$kver" ] || [ ! -d "$moddir" ]; }; then
+		echo "run-guest: no modules for $kernel (version '$kver') in /lib/modules: use --kver LINE, or --9p-builtin" >&2
+		exit 2
+	fi
+fi
 [ -r "$kernel" ] || { echo "run-guest: cannot read kernel $kernel" >&2; exit 2; }
 
 cache=$top/build/vm
@@ -81,7 +116,7 @@ else
 		mkargs=(--9p-builtin)
 	else
 		initrd=$cache/initramfs-9p-$kver.cpio.gz
-		mkargs=(--9p "$kver")
+		mkargs=(--9p "$moddir")
 	fi
 	if [ ! -f "$initrd" ] || [ "$initrd" -ot "$here/guest-init" ] ||
 	   [ "$initrd" -ot "$here/mkinitramfs.sh" ]; then
@@ -103,7 +138,7 @@ else
 	} > "$out/cmd.sh"
 	virtfs=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$out,mount_tag=results,security_model=none,multidevs=remap")
-	append="$append clkstat_out=$out"
+	append="$append clkstat_out=$out clkstat_cwd=$PWD"
 fi
 
 read -r -a extra <<< "${CLKSTAT_QEMU_ARGS:-}"
