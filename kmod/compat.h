@@ -43,6 +43,7 @@
 #else /* !__ASSEMBLY__ */
 
 #include <linux/ftrace.h>
+#include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <linux/types.h>
 
@@ -107,6 +108,49 @@ static inline int clkstat_unregister_direct(struct ftrace_ops *ops,
 #else
 #define CLKSTAT_DECLARE_TRACE_TP(name, proto, args)			\
 	DECLARE_TRACE(name##_tp, PARAMS(proto), PARAMS(args))
+#endif
+
+/*
+ * Where a woken task is enqueued.  6.12 brought EEVDF's delayed dequeue:
+ * a fair task that blocks with negative lag stays on its runqueue
+ * (se.sched_delayed), and its wakeup re-enqueues it in ttwu_runnable()
+ * with enqueue_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED), never
+ * reaching ttwu_do_activate().  enqueue_task() is global from 6.12 on
+ * (static inline before) and sees both kinds: ttwu_do_activate()'s,
+ * through activate_task(ENQUEUE_WAKEUP), and the delayed one.
+ *
+ * Its other calls are told apart by what kernel/sched/sched.h (which
+ * modules cannot include) keeps stable on every line: ENQUEUE_WAKEUP
+ * and ENQUEUE_RESTORE are 0x01 and 0x02, TASK_ON_RQ_QUEUED is 1.  Only
+ * ttwu_do_activate() passes ENQUEUE_WAKEUP.  A delayed task is also
+ * enqueued by a migration (p->on_rq is TASK_ON_RQ_MIGRATING then) and
+ * by priority and class changes (ENQUEUE_RESTORE); neither is a wakeup.
+ * ENQUEUE_DELAYED itself moved (0x200 on 6.12, 0x20 on 7.x), so the
+ * delayed enqueue is told by the task's sched_delayed, which the fair
+ * class clears only inside the enqueue.  No header macro marks the
+ * change, hence the version test.
+ */
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+#define CLKSTAT_ENQUEUE_FUNC		"enqueue_task"
+#define CLKSTAT_ENQUEUE_WAKEUP		0x01
+#define CLKSTAT_ENQUEUE_RESTORE		0x02
+#define CLKSTAT_TASK_ON_RQ_QUEUED	1
+static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
+					  unsigned long flags)
+{
+	if (flags & CLKSTAT_ENQUEUE_WAKEUP)
+		return true;
+	return !(flags & CLKSTAT_ENQUEUE_RESTORE) &&
+	       READ_ONCE(p->se.sched_delayed) &&
+	       READ_ONCE(p->on_rq) == CLKSTAT_TASK_ON_RQ_QUEUED;
+}
+#else
+#define CLKSTAT_ENQUEUE_FUNC		"ttwu_do_activate"
+static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
+					  unsigned long flags)
+{
+	return true;
+}
 #endif
 
 #endif /* __ASSEMBLY__ */

@@ -34,6 +34,7 @@
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
+#include "compat.h"
 #include "control.h"
 #include "corr.h"
 #include "evlog.h"
@@ -177,11 +178,18 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 	}
 }
 
-/* ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags, ...) */
+/*
+ * ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags, ...)
+ * before 6.12, enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+ * from 6.12 on, where only a wakeup's enqueue counts (compat.h).
+ */
 static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
-				     unsigned long wake_flags)
+				     unsigned long flags)
 {
-	ttwu_enqueued((struct task_struct *)task);
+	struct task_struct *p = (struct task_struct *)task;
+
+	if (clkstat_wakeup_enqueue(p, flags))
+		ttwu_enqueued(p);
 }
 
 /* sched_wakeup(struct task_struct *p) */
@@ -194,7 +202,7 @@ static void notrace ttwu_tp_wakeup(unsigned long task, unsigned long unused1,
 static struct clkstat_hook ttwu_hooks[] = {
 	{ .func = "try_to_wake_up", .handler = ttwu_on_wakeup,
 	  .tracepoint = "sched_waking", .tp_handler = ttwu_tp_waking },
-	{ .func = "ttwu_do_activate", .handler = ttwu_on_activate,
+	{ .func = CLKSTAT_ENQUEUE_FUNC, .handler = ttwu_on_activate,
 	  .tracepoint = "sched_wakeup", .tp_handler = ttwu_tp_wakeup },
 };
 

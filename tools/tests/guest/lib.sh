@@ -12,6 +12,23 @@ T=/sys/kernel/tracing
 PINGPONG=$top/tools/workload/clkstat-pingpong
 npass=0 nfail=0 ntest=0
 
+# What differs between the kernel lines, as kmod/compat.h says it:
+# - ENQ: the function probe ttwu closes a wakeup at.  Kernels with EEVDF's
+#   delayed dequeue (6.12 on, DELAY_DEQUEUE among the scheduler features,
+#   NO_ or not) re-enqueue some woken tasks without ttwu_do_activate().
+# - FENTRY: where a function's fentry call sits, 0x0 or 0x4 past an
+#   ENDBR64 (IBT kernels, functions whose address is taken); kprobes on a
+#   function's name sit there, kprobe-int3's right after (0x5 or 0x9).
+if grep -qE '(^| )(NO_)?DELAY_DEQUEUE( |$)' /sys/kernel/debug/sched/features 2>/dev/null; then
+	ENQ=enqueue_task
+	DELAY_DEQUEUE=1
+else
+	ENQ=ttwu_do_activate
+	DELAY_DEQUEUE=0
+fi
+FENTRY='0x[04]' INT3='0x[59]'
+HOOKED_RE="^(try_to_wake_up|$ENQ)( |\$)"
+
 fail() { echo "    FAIL: $*" >&2; exit 1; }
 note() { echo "    # $*"; }
 # expect_eq WHAT GOT WANT
@@ -41,17 +58,33 @@ field() {
 # The number of sched_waking events in the trace buffer.
 trace_count() { grep -c ' sched_waking: ' "$T/trace" || true; }
 
-trace_setup() {	# trace_setup FILTER: count sched_waking, buffer off for now
+# trace_migrated: wakeups whose task sched_wakeup found on another CPU than
+# sched_waking did (both print task_cpu(p) as target_cpu): the kernel's
+# own count of what clkstat calls migrated.
+trace_migrated() {
+	sed -n 's/.* \(sched_waking\|sched_wakeup\): .* pid=\([0-9]*\) .* target_cpu=\([0-9]*\).*/\1 \2 \3/p' "$T/trace" |
+		awk '$1 == "sched_waking" { cpu[$2] = $3 + 0; next }
+		     ($2 in cpu) { n += ($3 + 0 != cpu[$2]); delete cpu[$2] }
+		     END { print n + 0 }'
+}
+
+trace_setup() {	# trace_setup FILTER: sched_waking and sched_wakeup, buffer off for now
+	local e
 	echo 0 > "$T/tracing_on"
 	echo > "$T/trace"
 	echo 4096 > "$T/buffer_size_kb"
-	echo "$1" > "$T/events/sched/sched_waking/filter"
-	echo 1 > "$T/events/sched/sched_waking/enable"
+	for e in sched_waking sched_wakeup; do
+		echo "$1" > "$T/events/sched/$e/filter"
+		echo 1 > "$T/events/sched/$e/enable"
+	done
 }
 
 trace_off() {
-	echo 0 > "$T/events/sched/sched_waking/enable"
-	echo 0 > "$T/events/sched/sched_waking/filter"
+	local e
+	for e in sched_waking sched_wakeup; do
+		echo 0 > "$T/events/sched/$e/enable"
+		echo 0 > "$T/events/sched/$e/filter"
+	done
 	echo 0 > "$T/tracing_on"
 	echo > "$T/trace"
 }
