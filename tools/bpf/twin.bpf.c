@@ -75,8 +75,26 @@ struct {
 	__type(value, struct twin_pending);
 } tkw_pending SEC(".maps");
 
-/* The per-CPU preempt count of x86 on 6.1 (pcpu_hot from 6.2 on). */
-extern const int __preempt_count __ksym;
+/*
+ * x86's per-CPU preempt count moved between kernel lines: an int
+ * __preempt_count on 6.1, pcpu_hot.preempt_count from 6.2 to 6.14, an
+ * unsigned long __preempt_count again from 6.15 (7.x).  A typed ksym names
+ * one type, and a weak typed ksym that vmlinux lacks sends libbpf through
+ * every module's BTF (BPF_BTF_GET_NEXT_ID, which valgrind cannot follow).
+ * So the two are typeless weak ksyms, resolved from kallsyms: a per-CPU
+ * variable's address there is its per-CPU offset (0 where the kernel has
+ * none of that name), and this CPU's copy lies this_cpu_off (on every
+ * line) beyond it.  The bits tested are in the low 32, which
+ * little-endian x86 keeps first in an unsigned long too.  twin.c refuses
+ * a kernel with neither, before loading.
+ */
+extern const void __preempt_count __ksym __weak;
+extern const void pcpu_hot __ksym __weak;
+extern const unsigned long this_cpu_off __ksym;
+
+struct pcpu_hot___clkstat {
+	int preempt_count;
+} __attribute__((preserve_access_index));
 
 static __always_inline int rec_on(void)
 {
@@ -98,12 +116,27 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 	return BPF_CORE_READ(p, thread_info.cpu);
 }
 
-/* in_task(): not in an NMI, a hard IRQ or a softirq. */
+/*
+ * in_task(): not in an NMI, a hard IRQ or a softirq.  libbpf fixes the
+ * ksyms' addresses in the code, so the verifier follows only the branch
+ * of this kernel: on 6.1 and 7.x the CO-RE offset into pcpu_hot (which
+ * their BTF lacks, so libbpf poisons it) is never reached.
+ */
 static __always_inline int in_task_ctx(void)
 {
-	const int *pc = bpf_this_cpu_ptr(&__preempt_count);
+	unsigned long at = *(const unsigned long *)bpf_this_cpu_ptr(&this_cpu_off);
+	__u32 pc;
 
-	return !(*pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+	if ((unsigned long)&__preempt_count)
+		at += (unsigned long)&__preempt_count;
+	else if ((unsigned long)&pcpu_hot)
+		at += (unsigned long)&pcpu_hot +
+		      bpf_core_field_offset(struct pcpu_hot___clkstat, preempt_count);
+	else
+		return 0;
+	if (bpf_probe_read_kernel(&pc, sizeof(pc), (const void *)at))
+		return 0;
+	return !(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
 }
 
 

@@ -123,6 +123,13 @@ static int twin_check_targets(struct cr_twin *t, const struct btf *vmlinux)
 	char tp[96];
 	size_t i;
 
+	/* Where twin.bpf.c's in_task_ctx() looks for the preempt count. */
+	if (btf__find_by_name_kind(vmlinux, "__preempt_count", BTF_KIND_VAR) < 0 &&
+	    btf__find_by_name_kind(vmlinux, "pcpu_hot", BTF_KIND_VAR) < 0) {
+		fprintf(stderr, "clkstat-report: %s: this kernel has neither __preempt_count nor pcpu_hot (x86's per-CPU preempt count) in its BTF: the twin cannot tell a task's clock reads from an interrupt's\n",
+			vn);
+		return CR_ERR;
+	}
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 
