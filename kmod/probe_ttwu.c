@@ -3,6 +3,8 @@
  * probe_ttwu.c - wakeup to enqueue: from entry of try_to_wake_up(p) to entry
  * of ttwu_do_activate() for the same task, which puts it on the target
  * CPU's runqueue, possibly on another CPU after a trip through the wakelist.
+ * From 6.12 on the end is the entry of enqueue_task() for a wakeup, which
+ * delayed dequeue's re-enqueue reaches too (kmod/compat.h).
  *
  * In the tracepoint variant the two ends are sched_waking (in
  * try_to_wake_up() once the state matched) and sched_wakeup (in

@@ -43,6 +43,8 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
 const volatile __u32 filter_tgid;	/* 0: every task */
 const volatile __u32 with_tkread;	/* ttwu and tkread both loaded */
+const volatile __u32 enqueue_task_hooked; /* the enqueue programs are on
+					   * enqueue_task() (6.12 on) */
 
 /* Written by twin.c through the mmap'ed .bss. */
 __u32 recording;
@@ -95,6 +97,38 @@ extern const unsigned long this_cpu_off __ksym;
 struct pcpu_hot___clkstat {
 	int preempt_count;
 } __attribute__((preserve_access_index));
+
+/*
+ * kmod/compat.h's clkstat_wakeup_enqueue(): on 6.12 and later the twin, as
+ * the module, closes a wakeup at enqueue_task(), which delayed dequeue's
+ * re-enqueue reaches and ttwu_do_activate() does not.  The constants are
+ * kernel/sched/sched.h's, the same on every line.
+ */
+#define ENQUEUE_WAKEUP		0x01
+#define ENQUEUE_RESTORE		0x02
+#define TASK_ON_RQ_QUEUED	1
+
+struct sched_entity___clkstat {
+	unsigned char sched_delayed;
+} __attribute__((preserve_access_index));
+
+struct task_struct___clkstat {
+	struct sched_entity___clkstat se;
+	int on_rq;
+} __attribute__((preserve_access_index));
+
+static __always_inline int wakeup_enqueue(struct task_struct *p, __u64 flags)
+{
+	struct task_struct___clkstat *t = (void *)p;
+
+	if (!enqueue_task_hooked || (flags & ENQUEUE_WAKEUP))
+		return 1;
+	if ((flags & ENQUEUE_RESTORE) ||
+	    !bpf_core_field_exists(t->se.sched_delayed))
+		return 0;
+	return BPF_CORE_READ(t, se.sched_delayed) &&
+	       BPF_CORE_READ(t, on_rq) == TASK_ON_RQ_QUEUED;
+}
 
 static __always_inline int rec_on(void)
 {
@@ -380,10 +414,12 @@ int BPF_PROG(fe_ttwu, struct task_struct *p, unsigned int state)
 	return 0;
 }
 
+/* ttwu_do_activate(rq, p, wake_flags, rf) or enqueue_task(rq, p, flags) */
 SEC("fentry/ttwu_do_activate")
-int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p)
+int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p, int flags)
 {
-	on_enqueue(p);
+	if (wakeup_enqueue(p, flags))
+		on_enqueue(p);
 	return 0;
 }
 
@@ -426,9 +462,10 @@ int BPF_KPROBE(kp_ttwu, struct task_struct *p, unsigned int state)
 }
 
 SEC("kprobe/ttwu_do_activate")
-int BPF_KPROBE(kp_activate, struct rq *rq, struct task_struct *p)
+int BPF_KPROBE(kp_activate, struct rq *rq, struct task_struct *p, int flags)
 {
-	on_enqueue(p);
+	if (wakeup_enqueue(p, flags))
+		on_enqueue(p);
 	return 0;
 }
 

@@ -28,6 +28,15 @@
 #include "twin_model.h"
 #include "twin.skel.h"
 
+/*
+ * Where a woken task is enqueued, as kmod/compat.h says: enqueue_task() on
+ * kernels with delayed dequeue (6.12 on: sched_entity has sched_delayed),
+ * ttwu_do_activate() before.  The programs are written for the latter
+ * (their SEC names); twin_load_attach() aims them at the former.
+ */
+#define TWIN_ENQUEUE_OLD	"ttwu_do_activate"
+#define TWIN_ENQUEUE_NEW	"enqueue_task"
+
 /* Which program runs which probe, in which variant, on which function. */
 struct twin_prog {
 	const char *prog;	/* the program's name in twin.bpf.c */
@@ -44,9 +53,9 @@ struct twin_prog {
 
 static const struct twin_prog twin_progs[] = {
 	{ "fe_ttwu", TWIN_P_TTWU, TV_FENTRY, "try_to_wake_up", 0 },
-	{ "fe_activate", TWIN_P_TTWU, TV_FENTRY, "ttwu_do_activate", 0 },
+	{ "fe_activate", TWIN_P_TTWU, TV_FENTRY, TWIN_ENQUEUE_OLD, 0 },
 	{ "kp_ttwu", TWIN_P_TTWU, TV_KPROBE, "try_to_wake_up", 0 },
-	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, "ttwu_do_activate", 0 },
+	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, TWIN_ENQUEUE_OLD, 0 },
 	{ "tp_waking", TWIN_P_TTWU, TV_TP, "sched_waking", 0 },
 	{ "tp_wakeup", TWIN_P_TTWU, TV_TP, "sched_wakeup", 0 },
 	TWIN_TK_FUNCS(TK)
@@ -69,7 +78,25 @@ struct cr_twin {
 	/* The kernel's recursion misses of ttwu's programs at start. */
 	uint64_t misses0;
 	char func[TWIN_NPROGS][64];	/* each program's target */
+	int enqueue_task;	/* the enqueue programs hook enqueue_task() */
 };
+
+static int twin_delayed_dequeue(const struct btf *vmlinux)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
+
+	id = btf__find_by_name_kind(vmlinux, "sched_entity", BTF_KIND_STRUCT);
+	if (id < 0)
+		return 0;
+	t = btf__type_by_id(vmlinux, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(vmlinux, m->name_off), "sched_delayed"))
+			return 1;
+	return 0;
+}
 
 static int twin_print(enum libbpf_print_level level, const char *fmt,
 		      va_list ap)
@@ -194,6 +221,7 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	t->skel->rodata->filter_tgid = cfg->tgid;
 	t->skel->rodata->with_tkread =
 		twin_metric_enabled(t->probes, TM_TKW);
+	t->skel->rodata->enqueue_task_hooked = t->enqueue_task;
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 		int want = p->variant == t->variant && (p->probe & t->probes);
@@ -274,8 +302,6 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 		free(t);
 		return CR_USAGE;
 	}
-	for (i = 0; i < TWIN_NPROGS; i++)
-		twin_target(twin_progs[i].func, t->func[i], sizeof(t->func[i]));
 	n = libbpf_num_possible_cpus();
 	if (n <= 0) {
 		fprintf(stderr, "clkstat-report: %s: cannot count the possible CPUs\n",
@@ -291,6 +317,14 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 			cfg->variant);
 		free(t);
 		return CR_ERR;
+	}
+	t->enqueue_task = twin_delayed_dequeue(vmlinux);
+	for (i = 0; i < TWIN_NPROGS; i++) {
+		const char *f = twin_progs[i].func;
+
+		if (t->enqueue_task && !strcmp(f, TWIN_ENQUEUE_OLD))
+			f = TWIN_ENQUEUE_NEW;
+		twin_target(f, t->func[i], sizeof(t->func[i]));
 	}
 	st = twin_check_targets(t, vmlinux);
 	btf__free(vmlinux);

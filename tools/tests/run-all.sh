@@ -1,10 +1,11 @@
 #!/bin/bash
 # Every clkstat test: userspace unit tests (cmocka), the statistics of
 # --compare against scipy and by simulation, kernel style (checkpatch.pl,
-# sparse), the installs (dkms, make install) for every kernel with
-# headers, KUnit on a test kernel of our own, the integration tests in a
-# guest on Debian's stock kernel, a short soak, the security, race and
-# missing-target suites there, and the hardening suites on a debug kernel
+# sparse), a warning-free build for each kernel line (6.1, 6.12, 7.3),
+# the installs (dkms, make install) for every kernel with headers, KUnit
+# on a test kernel of our own, the integration tests in a guest on
+# Debian's 6.12 (all of them), 6.1 (a part) and 7.3 (a smoke suite), a
+# short soak, the security, race and missing-target suites on 6.12, and the hardening suites on a debug kernel
 # of our own (KASAN, kmemleak, lockdep, UBSAN, fault injection); then the
 # printed benchmarks.  Each stage ends with "N passed, N failed"; the last
 # line adds them up.  Exit status 0 only if nothing failed.
@@ -68,12 +69,27 @@ stage() { run_stage --tee "$@"; count_stage "$1"; }
 
 # The guest stages, longest first (as measured here; the debug kernel's
 # first, as the ones that grow most on a slower machine).
-QUEUE="debug-faults debug-input guest soak race missing security"
+# The whole suite runs on 6.12, the line most users are on (kernels.sh's
+# default); 6.1 runs a representative part of it, 7.3 a smoke suite.
+QUEUE="debug-faults debug-input guest soak race guest-6.1 smoke-7.3 missing security"
+# 6.1: loading, every variant exact against the truth and ftrace, tkread,
+# switching, exits, netlink, recording, unload under load, the BPF twin.
+GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
+	t_variant_hooks t_variants_exact t_tkread_migrate t_tkread_variants
+	t_variant_switch t_variant_off t_csswitch t_exit_hooks_switch_loop
+	t_netlink t_record t_rmmod_under_load t_bpf_twin_agree t_bpf_record
+	t_bpf_csswitch"
+# 7.3: load, every variant counting against the truth, a switch, exits,
+# the BPF twin, unload, a clean log (t_dmesg_clean always runs).
+SMOKE_73="t_load_files t_variants_exact t_tkread_variants t_variant_switch
+	t_csswitch t_bpf_record"
 queue_cmd() {
 	case "$1" in
 	debug-faults) echo tools/tests/debug.sh --part faults ;;
 	debug-input) echo tools/tests/debug.sh --part input ;;
-	guest) echo tools/tests/guest.sh ;;
+	guest) echo tools/tests/guest.sh --kver 6.12 ;;
+	guest-6.1) echo tools/tests/guest.sh --kver 6.1 $GUEST_61 ;;
+	smoke-7.3) echo tools/tests/guest.sh --kver 7.3 $SMOKE_73 ;;
 	# The soak, short: CLKSTAT_SOAK_CYCLES load/unload cycles and as
 	# many variant switches under the storm (1000 each: `make soak`).
 	soak) echo env CLKSTAT_SOAK_CYCLES="${CLKSTAT_SOAK_CYCLES:-50}" \
@@ -116,7 +132,7 @@ queue_worker() {
 # failures they found.
 hardening_report() {
 	local st failed=0 line f
-	echo "=== hardening report (Debian's kernel: soak, security, race, missing; debug kernel: debug-*)"
+	echo "=== hardening report (Debian's 6.12: soak, security, race, missing; debug kernel: debug-*)"
 	for st in soak security race missing debug-input debug-faults; do
 		tr -d '\r' < "build/stage-$st.log" | awk -v k="$st" '
 			$1 == "#" && $2 == "report:" { print (k ~ /^debug/ ? "debug" : "debian"), $3, $4 }'
@@ -152,6 +168,8 @@ kernels=$!
 stage unit tools/tests/unit.sh
 stage stats tools/tests/stats.sh
 stage style tools/tests/style.sh
+# Each kernel line's build, warning-free (7.3 fetched here, once).
+stage builds tools/tests/kernel-builds.sh
 # dkms and make install for every kernel with headers, on the host.
 stage dkms tools/tests/dkms.sh
 wait "$kernels"

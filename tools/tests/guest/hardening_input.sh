@@ -54,10 +54,13 @@ still_counts() {
 	local wakeups migrated c
 	echo "variant $V" > "$D/control"
 	echo start > "$D/control"
-	timeout 300 "$PINGPONG" -n 300 --migrate --control "$D/control" > /tmp/hi-truth ||
+	trace_setup 'comm ~ "clkpp-*"'
+	timeout 300 "$PINGPONG" -n 300 --migrate --control "$D/control" --tracing "$T" > /tmp/hi-truth ||
 		fail "the workload failed after the fuzzing"
 	wakeups=$(awk '$1 == "wakeups" { print $2 }' /tmp/hi-truth)
-	migrated=$(awk '$1 == "migrated" { print $2 }' /tmp/hi-truth)
+	expect_migrated "$(awk '$1 == "migrated" { print $2 }' /tmp/hi-truth)"
+	trace_off
+	migrated=$MIGRATED
 	expect_eq "truth: wakeups" "$wakeups" 600
 	expect_eq "wakeups counter" "$(field ttwu_enqueue wakeups)" "$wakeups"
 	expect_eq "ttwu_enqueue count" "$(field ttwu_enqueue count)" "$wakeups"

@@ -68,6 +68,21 @@ trace_migrated() {
 		     END { print n + 0 }'
 }
 
+# expect_migrated TRUTH: set MIGRATED to the migrated wakeups to expect of
+# the traced run: the workload's TRUTH, which ftrace's count must equal;
+# with delayed dequeue ftrace's count, since --migrate's affinity change
+# moves a delayed (still queued) task at once and its wakeup is local.
+expect_migrated() {
+	local traced; traced=$(trace_migrated)
+	if [ "$DELAY_DEQUEUE" = 1 ]; then
+		note "migrated: $traced of the workload's $1 (delayed dequeue)"
+		MIGRATED=$traced
+	else
+		expect_eq "migrated wakeups (ftrace)" "$traced" "$1"
+		MIGRATED=$1
+	fi
+}
+
 trace_setup() {	# trace_setup FILTER: sched_waking and sched_wakeup, buffer off for now
 	local e
 	echo 0 > "$T/tracing_on"

@@ -1,0 +1,62 @@
+#!/bin/bash
+# The build check of every kernel line clkstat supports (tools/vm/kernels.sh
+# lines: 6.1, 6.12, 7.3): clkstat.ko and the bench modules built against
+# each line's own headers and kbuild (7.3's in its trixie chroot) with
+# `kernels.sh build --strict`, which fails on any compiler, objtool or
+# modpost warning in the log.  objtool runs as each kernel's kbuild runs it
+# (on 6.12 and 7.3 with --ibt, so a missing ENDBR64 or an indirect jump
+# objtool cannot follow is a warning here).  Each module built is checked
+# for its vermagic (the line's version) and, where the kernel has IBT, for
+# the ENDBR64 the direct trampolines start with.  A line not fetched yet is
+# fetched (7.3: about a minute, once).  Last line: "N passed, N failed".
+set -uo pipefail
+top=$(realpath "$(dirname "$0")/../..")
+cd "$top" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
+indent() { sed 's/^/#   /'; }
+
+# endbr_at KO SYMBOL: does SYMBOL's code in KO start with ENDBR64?
+endbr_at() {
+	# awk reads to the end: objdump must not die of a closed pipe.
+	objdump -d --no-show-raw-insn "$1" 2>/dev/null |
+		awk -v s="<$2>:" 'found == 1 { print; found = 2 } $2 == s { found = 1 }' |
+		grep -q endbr64
+}
+
+for line in $(tools/vm/kernels.sh lines); do
+	out=build/strict-$line
+	t0=$SECONDS
+	if ! info=$(tools/vm/kernels.sh info "$line" 2>&1); then
+		not_ok "$line: no kernel: $info"
+		continue
+	fi
+	# kver= image= moddir= kdir= chroot=, quoted for the shell.
+	eval "$info"
+	if ! tools/vm/kernels.sh build --strict "$line" "$out" > "$out.out" 2>&1; then
+		not_ok "$line ($kver): the build is not clean"
+		indent < "$out.out"
+		continue
+	fi
+	ok "$line ($kver): clkstat.ko and the bench modules, no compiler, objtool or modpost warning ($((SECONDS - t0)) s)"
+	for ko in clkstat clkstat_bench clkstat_hookbench; do
+		vm=$(modinfo -F vermagic "$out/kmod/$ko.ko" 2>/dev/null | awk '{ print $1 }')
+		if [ "$vm" = "$kver" ]; then
+			ok "$line: $ko.ko's vermagic is $kver"
+		else
+			not_ok "$line: $ko.ko's vermagic is '$vm', not $kver"
+		fi
+	done
+	# The line's config: in the chroot for 7.3.
+	if grep -qx 'CONFIG_X86_KERNEL_IBT=y' "$chroot$kdir/.config"; then
+		if endbr_at "$out/kmod/clkstat.ko" clkstat_direct_tramp0 &&
+		   endbr_at "$out/kmod/clkstat.ko" clkstat_direct_tramp15; then
+			ok "$line: IBT kernel: the direct trampolines start with ENDBR64"
+		else
+			not_ok "$line: IBT kernel: a direct trampoline without ENDBR64"
+		fi
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
