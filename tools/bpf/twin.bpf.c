@@ -93,10 +93,12 @@ struct {
 extern const void __preempt_count __ksym __weak;
 extern const void pcpu_hot __ksym __weak;
 extern const unsigned long this_cpu_off __ksym;
-
-struct pcpu_hot___clkstat {
-	int preempt_count;
-} __attribute__((preserve_access_index));
+/*
+ * preempt_count's offset in struct pcpu_hot, from the kernel's BTF by
+ * twin.c: a CO-RE relocation against a struct vmlinux lacks (6.1, 7.x)
+ * would send libbpf through every module's BTF looking for it.
+ */
+const volatile __u32 pcpu_hot_pc_off;
 
 /*
  * kmod/compat.h's clkstat_wakeup_enqueue(): on 6.12 and later the twin, as
@@ -150,12 +152,7 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 	return BPF_CORE_READ(p, thread_info.cpu);
 }
 
-/*
- * in_task(): not in an NMI, a hard IRQ or a softirq.  libbpf fixes the
- * ksyms' addresses in the code, so the verifier follows only the branch
- * of this kernel: on 6.1 and 7.x the CO-RE offset into pcpu_hot (which
- * their BTF lacks, so libbpf poisons it) is never reached.
- */
+/* in_task(): not in an NMI, a hard IRQ or a softirq. */
 static __always_inline int in_task_ctx(void)
 {
 	unsigned long at = *(const unsigned long *)bpf_this_cpu_ptr(&this_cpu_off);
@@ -164,8 +161,7 @@ static __always_inline int in_task_ctx(void)
 	if ((unsigned long)&__preempt_count)
 		at += (unsigned long)&__preempt_count;
 	else if ((unsigned long)&pcpu_hot)
-		at += (unsigned long)&pcpu_hot +
-		      bpf_core_field_offset(struct pcpu_hot___clkstat, preempt_count);
+		at += (unsigned long)&pcpu_hot + pcpu_hot_pc_off;
 	else
 		return 0;
 	if (bpf_probe_read_kernel(&pc, sizeof(pc), (const void *)at))

@@ -79,23 +79,26 @@ struct cr_twin {
 	uint64_t misses0;
 	char func[TWIN_NPROGS][64];	/* each program's target */
 	int enqueue_task;	/* the enqueue programs hook enqueue_task() */
+	unsigned int pcpu_hot_pc_off;	/* preempt_count in pcpu_hot (6.2-6.14) */
 };
 
-static int twin_delayed_dequeue(const struct btf *vmlinux)
+/* The byte offset of STRUCT's MEMBER in the kernel's BTF, or -1. */
+static long twin_member_offset(const struct btf *vmlinux, const char *st,
+			       const char *member)
 {
 	const struct btf_member *m;
 	const struct btf_type *t;
 	int id, i;
 
-	id = btf__find_by_name_kind(vmlinux, "sched_entity", BTF_KIND_STRUCT);
+	id = btf__find_by_name_kind(vmlinux, st, BTF_KIND_STRUCT);
 	if (id < 0)
-		return 0;
+		return -1;
 	t = btf__type_by_id(vmlinux, id);
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(vmlinux, m->name_off), "sched_delayed"))
-			return 1;
-	return 0;
+		if (!strcmp(btf__name_by_offset(vmlinux, m->name_off), member))
+			return btf_member_bit_offset(t, i) / 8;
+	return -1;
 }
 
 static int twin_print(enum libbpf_print_level level, const char *fmt,
@@ -152,8 +155,8 @@ static int twin_check_targets(struct cr_twin *t, const struct btf *vmlinux)
 
 	/* Where twin.bpf.c's in_task_ctx() looks for the preempt count. */
 	if (btf__find_by_name_kind(vmlinux, "__preempt_count", BTF_KIND_VAR) < 0 &&
-	    btf__find_by_name_kind(vmlinux, "pcpu_hot", BTF_KIND_VAR) < 0) {
-		fprintf(stderr, "clkstat-report: %s: this kernel has neither __preempt_count nor pcpu_hot (x86's per-CPU preempt count) in its BTF: the twin cannot tell a task's clock reads from an interrupt's\n",
+	    twin_member_offset(vmlinux, "pcpu_hot", "preempt_count") < 0) {
+		fprintf(stderr, "clkstat-report: %s: this kernel has neither __preempt_count nor pcpu_hot.preempt_count (x86's per-CPU preempt count) in its BTF: the twin cannot tell a task's clock reads from an interrupt's\n",
 			vn);
 		return CR_ERR;
 	}
@@ -222,6 +225,7 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	t->skel->rodata->with_tkread =
 		twin_metric_enabled(t->probes, TM_TKW);
 	t->skel->rodata->enqueue_task_hooked = t->enqueue_task;
+	t->skel->rodata->pcpu_hot_pc_off = t->pcpu_hot_pc_off;
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 		int want = p->variant == t->variant && (p->probe & t->probes);
@@ -275,6 +279,7 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 {
 	struct cr_twin *t;
 	struct btf *vmlinux;
+	long off;
 	int v, st, n;
 	size_t i;
 
@@ -318,7 +323,9 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 		free(t);
 		return CR_ERR;
 	}
-	t->enqueue_task = twin_delayed_dequeue(vmlinux);
+	t->enqueue_task = twin_member_offset(vmlinux, "sched_entity", "sched_delayed") >= 0;
+	off = twin_member_offset(vmlinux, "pcpu_hot", "preempt_count");
+	t->pcpu_hot_pc_off = off < 0 ? 0 : off;
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const char *f = twin_progs[i].func;
 
