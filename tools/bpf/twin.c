@@ -82,23 +82,44 @@ struct cr_twin {
 	unsigned int pcpu_hot_pc_off;	/* preempt_count in pcpu_hot (6.2-6.14) */
 };
 
-/* The byte offset of STRUCT's MEMBER in the kernel's BTF, or -1. */
+/*
+ * The byte offset of @member in the struct or union of type @id, looking
+ * into anonymous members too (pcpu_hot's fields sit in an anonymous
+ * struct inside an anonymous union), or -1.
+ */
+static long twin_member_in(const struct btf *btf, int id, const char *member,
+			   int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+	long off;
+	int i;
+
+	if (!t || depth > 4 || !(btf_is_struct(t) || btf_is_union(t)))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+
+		if (name && !strcmp(name, member))
+			return btf_member_bit_offset(t, i) / 8;
+		if (name && *name)
+			continue;
+		off = twin_member_in(btf, btf__resolve_type(btf, m->type),
+				     member, depth + 1);
+		if (off >= 0)
+			return btf_member_bit_offset(t, i) / 8 + off;
+	}
+	return -1;
+}
+
+/* The byte offset of struct @st's @member in the kernel's BTF, or -1. */
 static long twin_member_offset(const struct btf *vmlinux, const char *st,
 			       const char *member)
 {
-	const struct btf_member *m;
-	const struct btf_type *t;
-	int id, i;
+	int id = btf__find_by_name_kind(vmlinux, st, BTF_KIND_STRUCT);
 
-	id = btf__find_by_name_kind(vmlinux, st, BTF_KIND_STRUCT);
-	if (id < 0)
-		return -1;
-	t = btf__type_by_id(vmlinux, id);
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(vmlinux, m->name_off), member))
-			return btf_member_bit_offset(t, i) / 8;
-	return -1;
+	return id < 0 ? -1 : twin_member_in(vmlinux, id, member, 0);
 }
 
 static int twin_print(enum libbpf_print_level level, const char *fmt,
