@@ -331,17 +331,17 @@ t_missing_target() {
 	# The first hook, the last of a probe (the ones before unwound), one
 	# in the middle of a later probe (a whole probe unwound), exit hooks.
 	missing direct ttwu try_to_wake_up=$no "cannot hook $no with a direct call: no such function"
-	missing direct ttwu ttwu_do_activate=$notrace "cannot hook $notrace with a direct call: not traceable (no fentry call; not in available_filter_functions)"
+	missing direct ttwu $ENQ=$notrace "cannot hook $notrace with a direct call: not traceable (no fentry call; not in available_filter_functions)"
 	missing direct ttwu,csread read_hpet=$no "cannot hook $no with a direct call: no such function"
 	missing ftrace ttwu,tkread ktime_get_ts64=$no "cannot hook $no with ftrace: no such function"
 	missing ftrace ttwu try_to_wake_up=$notrace "cannot hook $notrace with ftrace: not traceable (no fentry call; not in available_filter_functions)"
 	missing ftrace ttwu,csswitch timekeeping_notify=$no "cannot hook $no with ftrace: no such function"
-	missing kprobe ttwu ttwu_do_activate=$no "cannot place a kprobe on $no+0: no such function (-2)"
+	missing kprobe ttwu $ENQ=$no "cannot place a kprobe on $no+0: no such function (-2)"
 	missing kprobe ttwu,tkread ktime_get=$bl "cannot place a kprobe on $bl+0: the kernel refuses kprobes there"
 	missing kprobe ttwu,csswitch timekeeping_notify=$no "cannot place a kretprobe on $no: no such function (-2)"
 	missing kprobe-int3 ttwu try_to_wake_up=$no "cannot hook $no with a kprobe past its fentry call: no such function"
 	missing kprobe-int3 ttwu try_to_wake_up=$notrace "cannot hook $notrace with a kprobe past its fentry call: not traceable (no fentry call; not in available_filter_functions)"
-	missing kprobe-int3 ttwu ttwu_do_activate=$bl "cannot hook $bl with a kprobe past its fentry call: its address not found through a kprobe: -22"
+	missing kprobe-int3 ttwu $ENQ=$bl "cannot hook $bl with a kprobe past its fentry call: its address not found through a kprobe: -22"
 	missing tracepoint ttwu sched_waking=clkstat_no_such_tp "no tracepoint clkstat_no_such_tp in this kernel"
 	missing tracepoint ttwu sched_wakeup=clkstat_no_such_tp "no tracepoint clkstat_no_such_tp in this kernel"
 
@@ -349,7 +349,7 @@ t_missing_target() {
 	# and the old variant stays attached and records.
 	local rc=0
 	mark
-	insmod "$KO" variant=tracepoint probes=ttwu fault_hook=ttwu_do_activate=$no
+	insmod "$KO" variant=tracepoint probes=ttwu fault_hook=$ENQ=$no
 	echo "variant direct" > "$D/control" 2>/dev/null || rc=$?
 	[ "$rc" != 0 ] || fail "switch to direct succeeded"
 	since_mark | grep -qF "cannot hook $no with a direct call: no such function" ||
