@@ -8,7 +8,9 @@
 # objtool cannot follow is a warning here).  Each module built is checked
 # for its vermagic (the line's version) and, where the kernel has IBT, for
 # the ENDBR64 the direct trampolines start with.  A line not fetched yet is
-# fetched (7.3: about a minute, once).  Last line: "N passed, N failed".
+# fetched (7.3: about a minute, once).  Then a kernel config without
+# direct calls: the build leaves the direct variant out and keeps its
+# refusal by name.  Last line: "N passed, N failed".
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top" || exit 1
@@ -58,5 +60,50 @@ for line in $(tools/vm/kernels.sh lines); do
 		fi
 	fi
 done
+
+# A kernel without a variant's ftrace feature: 6.12's headers with
+# CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS taken out of their config (a
+# copy; the links into kbuild made absolute).  The build must stay clean,
+# leave the direct variant's code out and keep the stand-in that refuses
+# it by name at load.  Build only: a module built against an edited
+# config has struct layouts (ftrace_ops) that are not the running
+# kernel's, so it is never loaded.
+nodirect() {
+	local src tree=build/strict-nodirect-tree out=build/strict-nodirect opt=CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS l
+	eval "$(tools/vm/kernels.sh info 6.12)" || return 1
+	src=$(realpath "$kdir")
+	rm -rf "$tree"
+	cp -a "$src" "$tree"
+	for l in scripts tools; do
+		[ ! -L "$tree/$l" ] || ln -sfn "$(realpath "$src/$l")" "$tree/$l"
+	done
+	sed -i "/^$opt=/d" "$tree/.config" "$tree/include/config/auto.conf"
+	sed -i "/^#define $opt 1\$/d" "$tree/include/generated/autoconf.h"
+	if grep -q "$opt" "$tree/include/config/auto.conf" "$tree/include/generated/autoconf.h"; then
+		not_ok "no-direct-calls tree: $opt still set"
+		return
+	fi
+	if ! tools/vm/kernels.sh build --strict "$(realpath "$tree")" "$out" > "$out.out" 2>&1; then
+		not_ok "a 6.12 config without $opt: the build is not clean"
+		indent < "$out.out"
+		return
+	fi
+	ok "a 6.12 config without $opt: clkstat.ko builds without a warning"
+	if nm "$out/kmod/clkstat.ko" | grep -c ' clkstat_direct_tramp0$' > /dev/null; then
+		not_ok "without $opt: the direct trampolines are still built in"
+	else
+		ok "without $opt: no direct trampolines, no direct-call code"
+	fi
+	l=$(strings "$out/kmod/clkstat.ko")
+	if grep -qx "$opt" <<< "$l" &&
+	   grep -q 'variant %s needs %s, which this kernel lacks' <<< "$l" &&
+	   nm "$out/kmod/clkstat.ko" | grep -c ' clkstat_direct_missing$' > /dev/null; then
+		ok "without $opt: the load refuses variant direct naming $opt"
+	else
+		not_ok "without $opt: no message naming $opt in clkstat.ko"
+	fi
+}
+nodirect || not_ok "no-direct-calls tree: 6.12 is not there"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
