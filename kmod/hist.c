@@ -289,12 +289,22 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 	for_each_possible_cpu(cpu) {
 		live = per_cpu_ptr(m->cpu, cpu);
 		base = clkstat_hist_at(m->base, stride, cpu);
-		for (i = 0; i < m->ncounters; i++)
-			base->counter[i] = READ_ONCE(live->counter[i]);
+		/*
+		 * Slots before counters, the opposite of a snapshot's
+		 * reads: a probe records a sample and then counts it, so a
+		 * sample recorded on another CPU between the two copies
+		 * then falls after the reset for the slots and before it
+		 * for the counters.  As with a snapshot (counters read
+		 * first), a counter may lag the samples it counts but never
+		 * runs ahead of them by more than those in flight (it did,
+		 * by 23 under KASAN, when the counters were copied first).
+		 */
 		for (i = 0; i < m->nslots; i++) {
 			base->slot[i].count = READ_ONCE(live->slot[i].count);
 			base->slot[i].sum = READ_ONCE(live->slot[i].sum);
 		}
+		for (i = 0; i < m->ncounters; i++)
+			base->counter[i] = READ_ONCE(live->counter[i]);
 		WRITE_ONCE(live->min, U64_MAX);
 		WRITE_ONCE(live->max, 0);
 	}
