@@ -104,7 +104,8 @@ REPORT_COMPARE = tools/report/boot.c tools/report/compare.c \
 		 tools/report/compare_render.c
 # The BPF twin (tools/bpf): loader, and its kernel-free part.
 TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_model.c
-TWIN_HDR = tools/bpf/twin.h tools/bpf/twin_model.h tools/bpf/twin_shared.h
+TWIN_HDR = tools/bpf/twin.h tools/bpf/twin_model.h tools/bpf/twin_shared.h \
+	   kmod/uapi/clkstat_wakeup.h
 # overhead: the hook variants' costs, with BPF programs of its own (libbpf)
 # and the twin's for the wakeup storm.
 REPORT_OVERHEAD = tools/report/overhead.c tools/report/overhead_bpf.c \
@@ -137,7 +138,8 @@ build/bpf/vmlinux.h: build/bpf/vmlinux-$(KRELEASE)
 	$(BPFTOOL) btf dump file $< format c > $@.tmp && mv $@.tmp $@
 
 # -mcpu=v3: atomic compare-and-swap for min and max (kernel 5.12 and on).
-build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clkstat_buckets.h build/bpf/vmlinux.h
+build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clkstat_buckets.h \
+		     kmod/uapi/clkstat_wakeup.h build/bpf/vmlinux.h
 	$(CLANG) $(BPF_CLANG_FLAGS) -mcpu=v3 -c $< -o $@
 
 build/bpf/twin.skel.h: build/bpf/twin.bpf.o

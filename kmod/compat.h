@@ -46,6 +46,7 @@
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <linux/types.h>
+#include "uapi/clkstat_wakeup.h"
 
 /*
  * The hooked function's argument @n (0-based) in an ftrace_ops callback.
@@ -111,30 +112,14 @@ static inline int clkstat_unregister_direct(struct ftrace_ops *ops,
 #endif
 
 /*
- * Where a woken task is enqueued.  6.12 brought EEVDF's delayed dequeue:
- * a fair task that blocks with negative lag stays on its runqueue
- * (se.sched_delayed), and its wakeup re-enqueues it in ttwu_runnable()
- * with enqueue_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED), never
- * reaching ttwu_do_activate().  enqueue_task() is global from 6.12 on
- * (static inline before) and sees both kinds: ttwu_do_activate()'s,
- * through activate_task(ENQUEUE_WAKEUP), and the delayed one.
- *
- * Its other calls are told apart by what kernel/sched/sched.h (which
- * modules cannot include) keeps stable on every line: ENQUEUE_WAKEUP
- * and ENQUEUE_RESTORE are 0x01 and 0x02, TASK_ON_RQ_QUEUED is 1.  Only
- * ttwu_do_activate() passes ENQUEUE_WAKEUP.  A delayed task is also
- * enqueued by a migration (p->on_rq is TASK_ON_RQ_MIGRATING then) and
- * by priority and class changes (ENQUEUE_RESTORE); neither is a wakeup.
- * ENQUEUE_DELAYED itself moved (0x200 on 6.12, 0x20 on 7.x), so the
- * delayed enqueue is told by the task's sched_delayed, which the fair
- * class clears only inside the enqueue.  No header macro marks the
- * change, hence the version test.
+ * Where probe ttwu ends a wakeup (uapi/clkstat_wakeup.h says what and why,
+ * for the BPF twin too): ttwu_do_activate() before 6.12, enqueue_task()
+ * for a wakeup from 6.12 on, where delayed dequeue re-enqueues some woken
+ * tasks without ttwu_do_activate().  No header macro marks that change,
+ * hence the version test.
  */
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
-#define CLKSTAT_ENQUEUE_FUNC		"enqueue_task"
-#define CLKSTAT_ENQUEUE_WAKEUP		0x01
-#define CLKSTAT_ENQUEUE_RESTORE		0x02
-#define CLKSTAT_TASK_ON_RQ_QUEUED	1
+#define CLKSTAT_ENQUEUE_FUNC		CLKSTAT_ENQUEUE_FUNC_NEW
 static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 					  unsigned long flags)
 {
@@ -145,7 +130,7 @@ static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 	       READ_ONCE(p->on_rq) == CLKSTAT_TASK_ON_RQ_QUEUED;
 }
 #else
-#define CLKSTAT_ENQUEUE_FUNC		"ttwu_do_activate"
+#define CLKSTAT_ENQUEUE_FUNC		CLKSTAT_ENQUEUE_FUNC_OLD
 static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 					  unsigned long flags)
 {

@@ -29,6 +29,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
+#include "../../kmod/uapi/clkstat_wakeup.h"
 #include "twin_shared.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -103,12 +104,9 @@ const volatile __u32 pcpu_hot_pc_off;
 /*
  * kmod/compat.h's clkstat_wakeup_enqueue(): on 6.12 and later the twin, as
  * the module, closes a wakeup at enqueue_task(), which delayed dequeue's
- * re-enqueue reaches and ttwu_do_activate() does not.  The constants are
- * kernel/sched/sched.h's, the same on every line.
+ * re-enqueue reaches and ttwu_do_activate() does not
+ * (kmod/uapi/clkstat_wakeup.h).
  */
-#define ENQUEUE_WAKEUP		0x01
-#define ENQUEUE_RESTORE		0x02
-#define TASK_ON_RQ_QUEUED	1
 
 struct sched_entity___clkstat {
 	unsigned char sched_delayed;
@@ -123,13 +121,13 @@ static __always_inline int wakeup_enqueue(struct task_struct *p, __u64 flags)
 {
 	struct task_struct___clkstat *t = (void *)p;
 
-	if (!enqueue_task_hooked || (flags & ENQUEUE_WAKEUP))
+	if (!enqueue_task_hooked || (flags & CLKSTAT_ENQUEUE_WAKEUP))
 		return 1;
-	if ((flags & ENQUEUE_RESTORE) ||
+	if ((flags & CLKSTAT_ENQUEUE_RESTORE) ||
 	    !bpf_core_field_exists(t->se.sched_delayed))
 		return 0;
 	return BPF_CORE_READ(t, se.sched_delayed) &&
-	       BPF_CORE_READ(t, on_rq) == TASK_ON_RQ_QUEUED;
+	       BPF_CORE_READ(t, on_rq) == CLKSTAT_TASK_ON_RQ_QUEUED;
 }
 
 static __always_inline int rec_on(void)

@@ -23,19 +23,11 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "../../kmod/uapi/clkstat_wakeup.h"
 #include "../report/status.h"
 #include "twin.h"
 #include "twin_model.h"
 #include "twin.skel.h"
-
-/*
- * Where a woken task is enqueued, as kmod/compat.h says: enqueue_task() on
- * kernels with delayed dequeue (6.12 on: sched_entity has sched_delayed),
- * ttwu_do_activate() before.  The programs are written for the latter
- * (their SEC names); twin_load_attach() aims them at the former.
- */
-#define TWIN_ENQUEUE_OLD	"ttwu_do_activate"
-#define TWIN_ENQUEUE_NEW	"enqueue_task"
 
 /* Which program runs which probe, in which variant, on which function. */
 struct twin_prog {
@@ -53,9 +45,9 @@ struct twin_prog {
 
 static const struct twin_prog twin_progs[] = {
 	{ "fe_ttwu", TWIN_P_TTWU, TV_FENTRY, "try_to_wake_up", 0 },
-	{ "fe_activate", TWIN_P_TTWU, TV_FENTRY, TWIN_ENQUEUE_OLD, 0 },
+	{ "fe_activate", TWIN_P_TTWU, TV_FENTRY, CLKSTAT_ENQUEUE_FUNC_OLD, 0 },
 	{ "kp_ttwu", TWIN_P_TTWU, TV_KPROBE, "try_to_wake_up", 0 },
-	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, TWIN_ENQUEUE_OLD, 0 },
+	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, CLKSTAT_ENQUEUE_FUNC_OLD, 0 },
 	{ "tp_waking", TWIN_P_TTWU, TV_TP, "sched_waking", 0 },
 	{ "tp_wakeup", TWIN_P_TTWU, TV_TP, "sched_wakeup", 0 },
 	TWIN_TK_FUNCS(TK)
@@ -79,7 +71,7 @@ struct cr_twin {
 	uint64_t misses0;
 	char func[TWIN_NPROGS][64];	/* each program's target */
 	int enqueue_task;	/* the enqueue programs hook enqueue_task() */
-	unsigned int pcpu_hot_pc_off;	/* preempt_count in pcpu_hot (6.2-6.14) */
+	long pcpu_hot_pc_off;	/* preempt_count in pcpu_hot (6.2-6.14), or -1 */
 };
 
 /*
@@ -176,7 +168,7 @@ static int twin_check_targets(struct cr_twin *t, const struct btf *vmlinux)
 
 	/* Where twin.bpf.c's in_task_ctx() looks for the preempt count. */
 	if (btf__find_by_name_kind(vmlinux, "__preempt_count", BTF_KIND_VAR) < 0 &&
-	    twin_member_offset(vmlinux, "pcpu_hot", "preempt_count") < 0) {
+	    t->pcpu_hot_pc_off < 0) {
 		fprintf(stderr, "clkstat-report: %s: this kernel has neither __preempt_count nor pcpu_hot.preempt_count (x86's per-CPU preempt count) in its BTF: the twin cannot tell a task's clock reads from an interrupt's\n",
 			vn);
 		return CR_ERR;
@@ -246,7 +238,8 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	t->skel->rodata->with_tkread =
 		twin_metric_enabled(t->probes, TM_TKW);
 	t->skel->rodata->enqueue_task_hooked = t->enqueue_task;
-	t->skel->rodata->pcpu_hot_pc_off = t->pcpu_hot_pc_off;
+	t->skel->rodata->pcpu_hot_pc_off =
+		t->pcpu_hot_pc_off < 0 ? 0 : t->pcpu_hot_pc_off;
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 		int want = p->variant == t->variant && (p->probe & t->probes);
@@ -300,7 +293,6 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 {
 	struct cr_twin *t;
 	struct btf *vmlinux;
-	long off;
 	int v, st, n;
 	size_t i;
 
@@ -344,14 +336,18 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 		free(t);
 		return CR_ERR;
 	}
+	/*
+	 * Delayed dequeue (6.12 on) shows as sched_entity.sched_delayed: the
+	 * enqueue programs are written for ttwu_do_activate() (their SEC
+	 * names) and aimed at enqueue_task() there.
+	 */
 	t->enqueue_task = twin_member_offset(vmlinux, "sched_entity", "sched_delayed") >= 0;
-	off = twin_member_offset(vmlinux, "pcpu_hot", "preempt_count");
-	t->pcpu_hot_pc_off = off < 0 ? 0 : off;
+	t->pcpu_hot_pc_off = twin_member_offset(vmlinux, "pcpu_hot", "preempt_count");
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const char *f = twin_progs[i].func;
 
-		if (t->enqueue_task && !strcmp(f, TWIN_ENQUEUE_OLD))
-			f = TWIN_ENQUEUE_NEW;
+		if (t->enqueue_task && !strcmp(f, CLKSTAT_ENQUEUE_FUNC_OLD))
+			f = CLKSTAT_ENQUEUE_FUNC_NEW;
 		twin_target(f, t->func[i], sizeof(t->func[i]));
 	}
 	st = twin_check_targets(t, vmlinux);

@@ -69,7 +69,7 @@ done
 # config has struct layouts (ftrace_ops) that are not the running
 # kernel's, so it is never loaded.
 nodirect() {
-	local src tree=build/strict-nodirect-tree out=build/strict-nodirect opt=CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS l
+	local src tree=build/strict-nodirect-tree out=build/strict-nodirect opt=CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS l strs
 	eval "$(tools/vm/kernels.sh info 6.12)" || return 1
 	src=$(realpath "$kdir")
 	rm -rf "$tree"
@@ -94,9 +94,9 @@ nodirect() {
 	else
 		ok "without $opt: no direct trampolines, no direct-call code"
 	fi
-	l=$(strings "$out/kmod/clkstat.ko")
-	if grep -qx "$opt" <<< "$l" &&
-	   grep -q 'variant %s needs %s, which this kernel lacks' <<< "$l" &&
+	strs=$(strings "$out/kmod/clkstat.ko")
+	if grep -qx "$opt" <<< "$strs" &&
+	   grep -q 'variant %s needs %s, which this kernel lacks' <<< "$strs" &&
 	   nm "$out/kmod/clkstat.ko" | grep -c ' clkstat_direct_missing$' > /dev/null; then
 		ok "without $opt: the load refuses variant direct naming $opt"
 	else
