@@ -299,6 +299,14 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 		 * runs ahead of them by more than those in flight (it did,
 		 * by 23 under KASAN, when the counters were copied first).
 		 */
+		/*
+		 * Not preemptible while copying one CPU: a recorder that
+		 * preempted us between a slot's count and its sum would tear
+		 * that slot's baseline by all it recorded meanwhile, for the
+		 * whole epoch.  Another CPU can still record in the gap of a
+		 * few instructions (its sample is then in flight).
+		 */
+		preempt_disable();
 		for (i = 0; i < m->nslots; i++) {
 			base->slot[i].count = READ_ONCE(live->slot[i].count);
 			base->slot[i].sum = READ_ONCE(live->slot[i].sum);
@@ -307,6 +315,7 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 			base->counter[i] = READ_ONCE(live->counter[i]);
 		WRITE_ONCE(live->min, U64_MAX);
 		WRITE_ONCE(live->max, 0);
+		preempt_enable();
 	}
 	m->resets++;
 	mutex_unlock(&clkstat_reset_lock);
@@ -370,6 +379,8 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 			continue;
 		src = per_cpu_ptr(m->cpu, cpu);
 		base = clkstat_hist_at(m->base, s->stride, cpu);
+		/* As in clkstat_metric_reset(): one CPU's copy in one go. */
+		preempt_disable();
 		dst->min = READ_ONCE(src->min);
 		dst->max = READ_ONCE(src->max);
 		all->min = min(all->min, dst->min);
@@ -387,6 +398,7 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 			all->slot[i].count += dst->slot[i].count;
 			all->slot[i].sum += dst->slot[i].sum;
 		}
+		preempt_enable();
 	}
 	mutex_unlock(&clkstat_reset_lock);
 	return 0;

@@ -16,7 +16,10 @@ K=/sys/kernel/debug/kmemleak
 # What the kernel allocated while booting is not ours to judge.
 echo clear > $K
 if [ $# -gt 0 ]; then
-	bash "$@"
+	# A suite of tools/tests/guest/ by its name, as debug.sh documents.
+	s=$1; shift
+	[ -f "$s" ] || s=$here/$s
+	bash "$s" "$@"
 else
 	for s in ${DEBUG_SUITES:-}; do
 		# shellcheck disable=SC2046
