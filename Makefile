@@ -40,7 +40,7 @@ BPF_LDLIBS = $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -l
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 CLANG ?= clang
 CLKSTAT_CACHE ?= /var/cache/clkstat
-EXTRACT_VMLINUX = $(CLKSTAT_CACHE)/linux-source-6.1/scripts/extract-vmlinux
+EXTRACT_VMLINUX = $(CLKSTAT_CACHE)/linux-source-6.12/scripts/extract-vmlinux
 
 TOOLS = tools/workload/clkstat-pingpong tools/clkstat-report
 UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \

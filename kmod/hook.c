@@ -39,8 +39,9 @@ const struct clkstat_backend clkstat_backend_off = {
 };
 
 /*
- * A variant this kernel cannot have (kmod/Kbuild leaves its file out):
- * attaching anything with it fails, naming the kernel option it needs.
+ * A variant this kernel cannot have (kmod/Kbuild leaves its file out): a
+ * load or a switch naming it is refused up front (.needs), and attaching
+ * anything with it would fail too, naming the kernel option it needs.
  */
 #define CLKSTAT_BACKEND_MISSING(sym, vname, option)			\
 static int clkstat_##sym##_missing(struct clkstat_hook *h)		\
@@ -54,6 +55,7 @@ const struct clkstat_backend clkstat_backend_##sym = {			\
 	.attach = clkstat_##sym##_missing,				\
 	.detach = clkstat_off_detach,					\
 	.sync = clkstat_off_sync,					\
+	.needs = option,						\
 }
 
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS

@@ -62,6 +62,12 @@ struct clkstat_backend {
 	void (*detach)(struct clkstat_hook *h);
 	/* Wait until no handler of a detached hook can be running. */
 	void (*sync)(void);
+	/*
+	 * The kernel option a variant this kernel lacks needs (kmod/Kbuild
+	 * left it out), or NULL: a load or a switch naming it is refused
+	 * before anything changes.
+	 */
+	const char *needs;
 };
 
 extern const struct clkstat_backend clkstat_backend_direct;

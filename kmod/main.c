@@ -83,6 +83,11 @@ static int clkstat_check_params(void)
 		       (int)strlen(variant), variant, known);
 		return -EINVAL;
 	}
+	if (clkstat_backend->needs) {
+		pr_err("clkstat: variant=%s needs %s, which this kernel lacks\n",
+		       clkstat_backend->name, clkstat_backend->needs);
+		return -EINVAL;
+	}
 	ret = clkstat_probes_select(probes);
 	if (ret)
 		return ret;

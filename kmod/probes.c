@@ -331,7 +331,8 @@ static void clkstat_handover_end(const char *from, const char *to)
  * @name: the variant
  *
  * Return: 0 (also when @name is the current variant), -EINVAL for an
- * unknown variant or one that cannot run an enabled probe (logged), or
+ * unknown variant, one this kernel lacks or one that cannot run an
+ * enabled probe (logged), or
  * the error of a failed attach, after which the old variant is attached
  * again.
  */
@@ -352,6 +353,12 @@ int clkstat_probes_switch(const char *name)
 	}
 	if (b == old)
 		goto out;
+	if (b->needs) {
+		pr_warn_ratelimited("clkstat: control: variant %s needs %s, which this kernel lacks\n",
+				    name, b->needs);
+		ret = -EINVAL;
+		goto out;
+	}
 	bad = clkstat_probes_unsupported(b);
 	if (bad) {
 		pr_warn_ratelimited("clkstat: control: variant %s cannot run probe %s: the kernel has no tracepoint for it\n",

@@ -14,8 +14,9 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio
 	# the 7.3 line's trixie chroot (tools/vm/kernels.sh)
 	debootstrap
-	# the KUnit test kernel, checkpatch.pl and kunit.py
-	linux-source-6.1 flex bison bc libssl-dev libelf-dev dwarves xz-utils
+	# the KUnit and debug test kernels, checkpatch.pl and kunit.py (from
+	# linux-source-6.12, which tools/vm/kernels.sh fetch 6.12 installs)
+	flex bison bc libssl-dev libelf-dev dwarves xz-utils
 	# builds, checks and tests
 	build-essential kmod sparse libcmocka-dev valgrind python3
 	# clkstat-report: generic netlink through libnl, snapshots through json-c

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The guest suites on the debug kernel: Debian's linux-source-6.1 built
+# The guest suites on the debug kernel: Debian's linux-source-6.12 built
 # with KASAN, kmemleak, lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, UBSAN,
 # DEBUG_LIST and fault injection (tools/vm/debug.config), with clkstat's
 # modules built against it (kmod/ keeps the build for Debian's kernel).
@@ -35,7 +35,7 @@ set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
 cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
-src=$cache/linux-source-6.1
+src=$cache/linux-source-6.12
 part=""
 if [ "${1:-}" = --part ]; then
 	part=$2
@@ -48,7 +48,7 @@ fi
 out=$top/build/debug${part:+-$part}
 mkdir -p "$out"
 
-if ! kbuild=$(tools/vm/build-test-kernel.sh kunit/kernel.config tools/vm/debug.config 2> "$out/kernel-build.log"); then
+if ! kbuild=$(tools/vm/build-test-kernel.sh debug 2> "$out/kernel-build.log"); then
 	tail -20 "$out/kernel-build.log" >&2
 	echo "debug: the debug kernel did not build; see $out/kernel-build.log"
 	echo "0 passed, 1 failed"

@@ -1,16 +1,17 @@
 #!/bin/bash
-# Run clkstat's KUnit suites: build (or reuse) the KUnit test kernel from
-# Debian's linux-source-6.1, build kunit/ as an external module against it,
-# boot it in QEMU with the module in the initramfs, and parse the KTAP it
-# prints with the kernel's own tools/testing/kunit/kunit.py.
+# Run clkstat's KUnit suites: build (or reuse) the lean test kernel from
+# Debian's linux-source-6.12 (build-test-kernel.sh lean), build kunit/ as
+# an external module against it, boot it in QEMU with the module in the
+# initramfs, and parse the KTAP it prints with the kernel's own
+# tools/testing/kunit/kunit.py.
 # Last line: "N passed, N failed".
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
-src=$cache/linux-source-6.1
+src=$cache/linux-source-6.12
 out=$top/build/kunit
 
-kbuild=$("$top/tools/vm/build-test-kernel.sh" "$top/kunit/kernel.config")
+kbuild=$("$top/tools/vm/build-test-kernel.sh" lean)
 make -s -C "$src" O="$kbuild" M="$top" CLKSTAT_KUNIT=1 KBUILD_MODPOST_WARN=1 \
 	modules 2>&1 | grep -v 'unresolved symbol\|undefined!' >&2 || true
 [ -f "$top/kunit/clkstat_test.ko" ] || { echo "kunit: module build failed" >&2; echo "0 passed, 1 failed"; exit 1; }

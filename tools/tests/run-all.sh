@@ -71,7 +71,7 @@ stage() { run_stage --tee "$@"; count_stage "$1"; }
 # first, as the ones that grow most on a slower machine).
 # The whole suite runs on 6.12, the line most users are on (kernels.sh's
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
-QUEUE="debug-faults debug-input guest soak race guest-6.1 smoke-7.3 missing security"
+QUEUE="debug-faults debug-input guest soak race guest-6.1 smoke-7.3 missing security lean"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin.
 GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
@@ -103,6 +103,8 @@ queue_cmd() {
 	race) echo tools/tests/guest.sh --suite hardening_race.sh ;;
 	missing) echo tools/tests/guest.sh --fault-hooks --suite hardening_faults.sh t_missing_target ;;
 	security) echo tools/tests/guest.sh --suite hardening_security.sh ;;
+	# A kernel without some variants (the lean kernel, static ftrace).
+	lean) echo tools/tests/lean.sh ;;
 	esac
 }
 
@@ -159,13 +161,13 @@ hardening_report() {
 }
 
 t_all=$SECONDS
-# The test kernels (cached in /var/cache/clkstat; about 8 minutes on 2
-# cores when they are not).  A failed build shows in the stages that need
+# The test kernels, debug and lean (cached in /var/cache/clkstat; about
+# 11 minutes on 2 cores when they are not).  A failed build shows in the stages that need
 # the kernel: they build it again and report.
 (
 	t0=$SECONDS
-	tools/vm/build-test-kernel.sh kunit/kernel.config tools/vm/debug.config &&
-	tools/vm/build-test-kernel.sh kunit/kernel.config
+	tools/vm/build-test-kernel.sh debug &&
+	tools/vm/build-test-kernel.sh lean
 	echo "=== test kernels: $((SECONDS - t0)) s (exit status $?)"
 ) > build/kernels.log 2>&1 &
 kernels=$!

@@ -1,11 +1,11 @@
 #!/bin/bash
-# Kernel style: checkpatch.pl (from Debian's linux-source-6.1) on every
+# Kernel style: checkpatch.pl (from Debian's linux-source-6.12) on every
 # kernel source file, and sparse over the module build for each kernel
 # whose headers are installed.  One test each.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
-src=${CLKSTAT_CACHE:-/var/cache/clkstat}/linux-source-6.1
+src=${CLKSTAT_CACHE:-/var/cache/clkstat}/linux-source-6.12
 [ -d "$src" ] || tools/vm/build-test-kernel.sh --extract-only >/dev/null
 pass=0 fail=0
 files=$(ls kmod/*.c kmod/*.h kmod/*.S kmod/uapi/*.h kunit/*.c kunit/*.h |

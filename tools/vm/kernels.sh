@@ -186,7 +186,11 @@ fetch_6_12() {
 	6.12.*) ;;
 	*) die "bookworm-backports' linux-headers-amd64 depends on '$kver', not a 6.12 kernel" ;;
 	esac
-	apt_install "${bpo[@]}" -- "linux-image-$kver-unsigned" "linux-headers-$kver"
+	# linux-source-6.12: the KUnit and debug test kernels' source
+	# (build-test-kernel.sh), whichever of bookworm's security updates and
+	# bookworm-backports has it.
+	apt_install "${bpo[@]}" -- "linux-image-$kver-unsigned" "linux-headers-$kver" \
+		linux-source-6.12
 	write_env 6.12 "$kver"
 	note "6.12: $kver"
 }
@@ -359,7 +363,7 @@ info() {
 
 # vmlinux_elf KVER IMAGE: the ELF image of IMAGE (module BTF's base),
 # extracted once with the kernel's own extract-vmlinux (from Debian's
-# linux-source-6.1, unpacked by build-test-kernel.sh).
+# linux-source-6.12, unpacked by build-test-kernel.sh).
 vmlinux_elf() {
 	local f=$kcache/vmlinux-$1 src
 	if [ ! -s "$f" ]; then

@@ -173,7 +173,7 @@ bad_param() {
 	since_mark | grep -qF "$want" || fail "insmod $*: no '$want' in the log: $(since_mark | tail -3)"
 	! loaded || fail "module loaded after insmod $*"
 	[ ! -e "$D" ] || fail "$D exists after insmod $*"
-	! grep -q '^try_to_wake_up' "$T/enabled_functions" || fail "hook left after insmod $*"
+	! grep -qs '^try_to_wake_up' "$T/enabled_functions" || fail "hook left after insmod $*"
 }
 
 # The same, and that line is the only one of clkstat's (a bad parameter
@@ -184,4 +184,60 @@ bad_param_one() {
 	local n
 	n=$(since_mark | grep -v "$MARK" | grep 'clkstat' | grep -vc 'taint' || true)
 	[ "$n" = 1 ] || fail "insmod ${*:2}: $n lines in the log: $(since_mark | tail -4)"
+}
+
+# The workload opens and closes the window itself while both of its threads
+# are asleep, and the tgid filter keeps every other task out, so the counts
+# must be exact: no tolerance.  ftrace counts sched_waking for the same two
+# threads over the same window, as an independent count.
+pingpong_exact() {
+	local rounds=$1; shift
+	insmod "$KO" variant="$V"
+	trace_setup 'comm ~ "clkpp-*"'
+	timeout 300 "$PINGPONG" -n "$rounds" --control "$D/control" --tracing "$T" "$@" > /tmp/truth ||
+		fail "workload failed or hung"
+	local traced; traced=$(trace_count)
+	cat /tmp/truth | sed 's/^/    # truth: /'
+	note "module: $(grep ^summary $D/ttwu_enqueue.$V)"
+	local wakeups migrated local_
+	wakeups=$(awk '$1 == "wakeups" { print $2 }' /tmp/truth)
+	expect_migrated "$(awk '$1 == "migrated" { print $2 }' /tmp/truth)"
+	trace_off
+	migrated=$MIGRATED local_=$((wakeups - MIGRATED))
+	expect_eq "sched_waking events (ftrace)" "$traced" "$wakeups"
+	expect_eq "wakeups counter" "$(field ttwu_enqueue wakeups)" "$wakeups"
+	expect_eq "ttwu_enqueue count" "$(field ttwu_enqueue count)" "$wakeups"
+	expect_eq "migrated counter" "$(field ttwu_enqueue migrated)" "$migrated"
+	expect_eq "ttwu_enqueue_migrated count" "$(field ttwu_enqueue_migrated count)" "$migrated"
+	expect_eq "ttwu_enqueue_local count" "$(field ttwu_enqueue_local count)" "$local_"
+	for c in unmatched replaced evicted busy; do
+		expect_eq "$c" "$(field ttwu_enqueue $c)" 0
+	done
+	check_consistent ttwu_enqueue
+}
+
+# The slot lines add up to the summary, the p column ends at 1, and the
+# summary is ordered: min <= p50 <= p90 <= p99 <= p99.9 <= max.
+check_consistent() {
+	awk -v m="$1" '
+		$1 == "slot" && $4 == "all" { n += $8; p = $12 }
+		$1 == "summary" {
+			for (i = 2; i < NF; i += 2) s[$i] = $(i + 1)
+		}
+		END {
+			if (n != s["count"]) { print m ": slots add up to " n ", summary says " s["count"]; exit 1 }
+			if (n > 0 && p != "1.000000") { print m ": last p is " p; exit 1 }
+			if (n > 0 && !(s["min"] <= s["p50"] && s["p50"] <= s["p90"] && s["p90"] <= s["p99"] &&
+			      s["p99"] <= s["p99.9"] && s["p99.9"] <= s["max"] && s["min"] <= s["mean"] &&
+			      s["mean"] <= s["max"] && s["min"] > 0)) { print m ": summary out of order: " $0; exit 1 }
+		}' "$D/$1.$V" || fail "inconsistent $1.$V"
+}
+
+# The whole log of the run (no test clears it): no complaint of the kernel.
+t_dmesg_clean() {
+	# The whole log of the run: no test clears it.
+	if dmesg | grep -E 'Oops|BUG:|WARNING:|Call Trace|general protection|stack-protector'; then
+		fail "kernel complained"
+	fi
+	true
 }

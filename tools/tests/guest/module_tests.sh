@@ -48,53 +48,6 @@ t_params_at_limits() {
 	rmmod clkstat
 }
 
-# The workload opens and closes the window itself while both of its threads
-# are asleep, and the tgid filter keeps every other task out, so the counts
-# must be exact: no tolerance.  ftrace counts sched_waking for the same two
-# threads over the same window, as an independent count.
-pingpong_exact() {
-	local rounds=$1; shift
-	insmod "$KO" variant="$V"
-	trace_setup 'comm ~ "clkpp-*"'
-	timeout 300 "$PINGPONG" -n "$rounds" --control "$D/control" --tracing "$T" "$@" > /tmp/truth ||
-		fail "workload failed or hung"
-	local traced; traced=$(trace_count)
-	cat /tmp/truth | sed 's/^/    # truth: /'
-	note "module: $(grep ^summary $D/ttwu_enqueue.$V)"
-	local wakeups migrated local_
-	wakeups=$(awk '$1 == "wakeups" { print $2 }' /tmp/truth)
-	expect_migrated "$(awk '$1 == "migrated" { print $2 }' /tmp/truth)"
-	trace_off
-	migrated=$MIGRATED local_=$((wakeups - MIGRATED))
-	expect_eq "sched_waking events (ftrace)" "$traced" "$wakeups"
-	expect_eq "wakeups counter" "$(field ttwu_enqueue wakeups)" "$wakeups"
-	expect_eq "ttwu_enqueue count" "$(field ttwu_enqueue count)" "$wakeups"
-	expect_eq "migrated counter" "$(field ttwu_enqueue migrated)" "$migrated"
-	expect_eq "ttwu_enqueue_migrated count" "$(field ttwu_enqueue_migrated count)" "$migrated"
-	expect_eq "ttwu_enqueue_local count" "$(field ttwu_enqueue_local count)" "$local_"
-	for c in unmatched replaced evicted busy; do
-		expect_eq "$c" "$(field ttwu_enqueue $c)" 0
-	done
-	check_consistent ttwu_enqueue
-}
-
-# The slot lines add up to the summary, the p column ends at 1, and the
-# summary is ordered: min <= p50 <= p90 <= p99 <= p99.9 <= max.
-check_consistent() {
-	awk -v m="$1" '
-		$1 == "slot" && $4 == "all" { n += $8; p = $12 }
-		$1 == "summary" {
-			for (i = 2; i < NF; i += 2) s[$i] = $(i + 1)
-		}
-		END {
-			if (n != s["count"]) { print m ": slots add up to " n ", summary says " s["count"]; exit 1 }
-			if (n > 0 && p != "1.000000") { print m ": last p is " p; exit 1 }
-			if (n > 0 && !(s["min"] <= s["p50"] && s["p50"] <= s["p90"] && s["p90"] <= s["p99"] &&
-			      s["p99"] <= s["p99.9"] && s["p99.9"] <= s["max"] && s["min"] <= s["mean"] &&
-			      s["mean"] <= s["max"] && s["min"] > 0)) { print m ": summary out of order: " $0; exit 1 }
-		}' "$D/$1.$V" || fail "inconsistent $1.$V"
-}
-
 t_pingpong_local() { pingpong_exact 2000; }
 t_pingpong_migrate() { pingpong_exact 1000 --migrate; }
 
@@ -1307,14 +1260,6 @@ PY
 		fail "message: $(cat /tmp/ovh_err)"
 	rmmod clkstat || fail "rmmod clkstat"
 	bpftool prog show | grep -q ovh_ && fail "BPF programs left loaded"
-	true
-}
-
-t_dmesg_clean() {
-	# The whole log of the run: no test clears it.
-	if dmesg | grep -E 'Oops|BUG:|WARNING:|Call Trace|general protection|stack-protector'; then
-		fail "kernel complained"
-	fi
 	true
 }
 
