@@ -41,13 +41,8 @@ t_missing_refused_at_load() {
 
 # The others: exact against the truth and ftrace, local and migrating.
 t_present_exact() {
-	local v
-	for v in $PRESENT; do
-		note "variant $v"
-		( V=$v
-		  pingpong_exact 300; rmmod clkstat
-		  pingpong_exact 300 --migrate; rmmod clkstat ) || fail "variant $v"
-	done
+	# shellcheck disable=SC2086
+	variants_exact $PRESENT
 }
 
 # A switch to a missing variant is EINVAL with a line naming the option,
@@ -90,9 +85,5 @@ t_missing_refused_at_switch() {
 
 tests=${*:-t_kernel_lacks t_missing_refused_at_load t_present_exact
 	t_missing_refused_at_switch}
-for t in $tests; do
-	run "$t"
-done
-run t_dmesg_clean
-echo "$npass passed, $nfail failed"
-[ "$nfail" = 0 ]
+# shellcheck disable=SC2086
+run_suite $tests

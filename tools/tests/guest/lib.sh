@@ -45,6 +45,18 @@ run() {
 	rmmod clkstat 2>/dev/null || true
 }
 
+# run_suite TEST...: each test, then t_dmesg_clean, then the suite's
+# closing line "N passed, N failed"; the status says whether all passed.
+run_suite() {
+	local t
+	for t in "$@"; do
+		run "$t"
+	done
+	run t_dmesg_clean
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" = 0 ]
+}
+
 loaded() { grep -q '^clkstat ' /proc/modules; }
 
 # field METRIC KEY: a summary value or counter of METRIC.$V
@@ -214,6 +226,18 @@ pingpong_exact() {
 		expect_eq "$c" "$(field ttwu_enqueue $c)" 0
 	done
 	check_consistent ttwu_enqueue
+}
+
+# variants_exact VARIANT...: pingpong_exact through each, local and
+# migrating, each on a fresh load.
+variants_exact() {
+	local v
+	for v in "$@"; do
+		note "variant $v"
+		( V=$v
+		  pingpong_exact 300; rmmod clkstat
+		  pingpong_exact 300 --migrate; rmmod clkstat ) || fail "variant $v"
+	done
 }
 
 # The slot lines add up to the summary, the p column ends at 1, and the

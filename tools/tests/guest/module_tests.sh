@@ -53,13 +53,7 @@ t_pingpong_migrate() { pingpong_exact 1000 --migrate; }
 
 # The same exact counts through every variant, local and migrating.
 t_variants_exact() {
-	local v
-	for v in direct ftrace kprobe kprobe-int3 tracepoint; do
-		note "variant $v"
-		( V=$v
-		  pingpong_exact 300; rmmod clkstat
-		  pingpong_exact 300 --migrate; rmmod clkstat ) || fail "variant $v"
-	done
+	variants_exact direct ftrace kprobe kprobe-int3 tracepoint
 }
 
 # Each variant hooks what it says it does, as the kernel's own lists show,
@@ -1280,9 +1274,5 @@ if [ "$(cat "$CS")" != hpet ]; then
 	echo "    # clocksource: $(cat "$CS") -> hpet for the suite"
 	echo hpet > "$CS"
 fi
-for t in $tests; do
-	run "$t"
-done
-run t_dmesg_clean
-echo "$npass passed, $nfail failed"
-[ "$nfail" = 0 ]
+# shellcheck disable=SC2086
+run_suite $tests
