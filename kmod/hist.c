@@ -298,8 +298,7 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 		 * first), a counter may lag the samples it counts but never
 		 * runs ahead of them by more than those in flight (it did,
 		 * by 23 under KASAN, when the counters were copied first).
-		 */
-		/*
+		 *
 		 * Not preemptible while copying one CPU: a recorder that
 		 * preempted us between a slot's count and its sum would tear
 		 * that slot's baseline by all it recorded meanwhile, for the

@@ -332,9 +332,8 @@ static void clkstat_handover_end(const char *from, const char *to)
  *
  * Return: 0 (also when @name is the current variant), -EINVAL for an
  * unknown variant, one this kernel lacks or one that cannot run an
- * enabled probe (logged), or
- * the error of a failed attach, after which the old variant is attached
- * again.
+ * enabled probe (logged), or the error of a failed attach, after which
+ * the old variant is attached again.
  */
 int clkstat_probes_switch(const char *name)
 {
