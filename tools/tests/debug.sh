@@ -34,8 +34,6 @@
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
-cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
-src=$cache/linux-source-6.12
 part=""
 if [ "${1:-}" = --part ]; then
 	part=$2
@@ -54,6 +52,7 @@ if ! kbuild=$(tools/vm/build-test-kernel.sh debug 2> "$out/kernel-build.log"); t
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+src=$(tools/vm/build-test-kernel.sh --extract-only)
 
 # The modules, with the fault-injection hooks (CLKSTAT_FAULT_HOOKS, see
 # kmod/Kbuild), and the KUnit suites (hardening_kunit.sh): the debug

@@ -9,8 +9,6 @@
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
-cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
-src=$cache/linux-source-6.12
 out=$top/build/lean
 mkdir -p "$out"
 passed=0 failed=0
@@ -21,6 +19,7 @@ if ! kbuild=$(tools/vm/build-test-kernel.sh lean 2> "$out/kernel-build.log"); th
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+src=$(tools/vm/build-test-kernel.sh --extract-only)
 if tools/vm/kernels.sh build --strict "$src" "$out/src" O="$kbuild" > "$out/build.out" 2>&1; then
 	echo "ok - clkstat's modules build against the lean kernel without a warning"
 	passed=$((passed + 1))

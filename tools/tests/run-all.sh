@@ -162,8 +162,8 @@ hardening_report() {
 
 t_all=$SECONDS
 # The test kernels, debug and lean (cached in /var/cache/clkstat; about
-# 11 minutes on 2 cores when they are not).  A failed build shows in the stages that need
-# the kernel: they build it again and report.
+# 11 minutes on 2 cores when they are not).  A failed build shows in the
+# stages that need the kernel: they build it again and report.
 (
 	t0=$SECONDS
 	tools/vm/build-test-kernel.sh debug &&

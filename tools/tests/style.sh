@@ -5,8 +5,7 @@
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
-src=${CLKSTAT_CACHE:-/var/cache/clkstat}/linux-source-6.12
-[ -d "$src" ] || tools/vm/build-test-kernel.sh --extract-only >/dev/null
+src=$(tools/vm/build-test-kernel.sh --extract-only)
 pass=0 fail=0
 files=$(ls kmod/*.c kmod/*.h kmod/*.S kmod/uapi/*.h kunit/*.c kunit/*.h |
 	grep -v "\.mod\.c$" | grep -v '^kmod/compat\.h$')

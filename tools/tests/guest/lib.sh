@@ -259,7 +259,6 @@ check_consistent() {
 
 # The whole log of the run (no test clears it): no complaint of the kernel.
 t_dmesg_clean() {
-	# The whole log of the run: no test clears it.
 	if dmesg | grep -E 'Oops|BUG:|WARNING:|Call Trace|general protection|stack-protector'; then
 		fail "kernel complained"
 	fi
