@@ -35,6 +35,7 @@
 #include "evlog.h"
 #include "hist.h"
 #include "probes.h"
+#include "uapi/clkstat_catalog.h"
 
 enum { CSR_HPET, CSR_ACPI_PM, CSR_N };
 
@@ -48,11 +49,8 @@ static const char *const csr_cs_names[CSR_N] = {
 	[CSR_ACPI_PM] = "acpi_pm",
 };
 
-enum { CSW_SWITCHES, CSW_FAILED, CSW_NCOUNTERS };
-
-static const char *const csw_counter_names[CSW_NCOUNTERS] = {
-	[CSW_SWITCHES] = "switches",
-	[CSW_FAILED] = "failed",
+static const char *const csw_counter_names[CLKSTAT_CSW_NCOUNTERS] = {
+	CLKSTAT_CSW_COUNTERS(CLKSTAT_CAT_NAME)
 };
 
 static struct clkstat_metric *csr_metric[CSR_N];
@@ -161,9 +159,9 @@ static void notrace csw_exit(u64 t0, unsigned long ret)
 		clkstat_evlog_add(CLKSTAT_EV_CS_SWITCH_EXIT, now, csw_cur_id,
 				  task_pid_nr(current), &ns, csw_cur_name);
 	clkstat_clockoff_sample(now);
-	clkstat_count(csw_metric, CSW_SWITCHES);
+	clkstat_count(csw_metric, CLKSTAT_CSW_SWITCHES);
 	if ((int)ret)
-		clkstat_count(csw_metric, CSW_FAILED);
+		clkstat_count(csw_metric, CLKSTAT_CSW_FAILED);
 	if (csw_first_read && clkstat_metric_recording(csw_first_read))
 		atomic64_set(&csw_pending_exit, now);
 }
@@ -237,7 +235,7 @@ static int csswitch_bind(const char *variant)
 	struct clkstat_metric *m, *first = NULL;
 
 	m = clkstat_metric_get("csswitch", variant, cs_frac_bits,
-			       csw_counter_names, CSW_NCOUNTERS);
+			       csw_counter_names, CLKSTAT_CSW_NCOUNTERS);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	if (csw_with_csread) {

@@ -45,47 +45,15 @@
 #include "evlog.h"
 #include "hist.h"
 #include "probes.h"
+#include "uapi/clkstat_catalog.h"
 
-enum {
-	TK_CLOCK_GETTIME,
-	TK_KTIME_GET,
-	TK_WITH_OFFSET,
-	TK_RAW,
-	TK_TS64,
-	TK_REAL_TS64,
-	TK_RAW_TS64,
-	TK_NFUNCS
+/* tkread's counters: one per hooked function, named after it. */
+static const char *const tk_func_names[CLKSTAT_TK_NFUNCS] = {
+	CLKSTAT_TK_FUNCS(CLKSTAT_CAT_NAME)
 };
 
-static const char *const tk_func_names[TK_NFUNCS] = {
-	[TK_CLOCK_GETTIME] = "__x64_sys_clock_gettime",
-	[TK_KTIME_GET] = "ktime_get",
-	[TK_WITH_OFFSET] = "ktime_get_with_offset",
-	[TK_RAW] = "ktime_get_raw",
-	[TK_TS64] = "ktime_get_ts64",
-	[TK_REAL_TS64] = "ktime_get_real_ts64",
-	[TK_RAW_TS64] = "ktime_get_raw_ts64",
-};
-
-enum {
-	TKW_MIGRATED,
-	TKW_NO_ENQUEUE,
-	TKW_STALE,
-	TKW_REPLACED,
-	TKW_EVICTED,
-	TKW_BUSY,
-	TKW_SWITCH_LOST,
-	TKW_NCOUNTERS
-};
-
-static const char *const tkw_counter_names[TKW_NCOUNTERS] = {
-	[TKW_MIGRATED] = "migrated",
-	[TKW_NO_ENQUEUE] = "no_enqueue",
-	[TKW_STALE] = "stale",
-	[TKW_REPLACED] = "replaced",
-	[TKW_EVICTED] = "evicted",
-	[TKW_BUSY] = "busy",
-	[TKW_SWITCH_LOST] = "switch_lost",
+static const char *const tkw_counter_names[CLKSTAT_TKW_NCOUNTERS] = {
+	CLKSTAT_TKW_COUNTERS(CLKSTAT_CAT_NAME)
 };
 
 static struct clkstat_metric *tk_reads, *tkw_all;
@@ -100,11 +68,11 @@ struct clkstat_metric *clkstat_ttwu_tkread;
 static void notrace tkw_count_put(enum clkstat_corr_put_result r)
 {
 	if (r == CLKSTAT_CORR_REPLACED)
-		clkstat_count(clkstat_ttwu_tkread, TKW_REPLACED);
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_REPLACED);
 	else if (r == CLKSTAT_CORR_EVICTED)
-		clkstat_count(clkstat_ttwu_tkread, TKW_EVICTED);
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_EVICTED);
 	else if (r == CLKSTAT_CORR_BUSY)
-		clkstat_count(clkstat_ttwu_tkread, TKW_BUSY);
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
 }
 
 /**
@@ -157,20 +125,20 @@ static void notrace tkw_first_read(struct task_struct *p)
 	case CLKSTAT_CORR_ABSENT:
 		return;
 	case CLKSTAT_CORR_CONTENDED:
-		clkstat_count(clkstat_ttwu_tkread, TKW_BUSY);
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
 		return;
 	default:
 		break;
 	}
 	if (v.epoch != clkstat_current_epoch()) {
-		clkstat_count(clkstat_ttwu_tkread, TKW_STALE);
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_STALE);
 		return;
 	}
 	now = clkstat_now();
 	delta = now > v.ts ? now - v.ts : 0;
 	clkstat_record(clkstat_ttwu_tkread, delta);
 	if (v.migrated) {
-		clkstat_count(clkstat_ttwu_tkread, TKW_MIGRATED);
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
 		clkstat_record(tkw_migrated, delta);
 	} else {
 		clkstat_record(tkw_local, delta);
@@ -181,7 +149,7 @@ static void notrace tkw_first_read(struct task_struct *p)
 	if (v.ts2)
 		clkstat_record(tkw_enqueue, now > v.ts2 ? now - v.ts2 : 0);
 	else
-		clkstat_count(clkstat_ttwu_tkread, TKW_NO_ENQUEUE);
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_NO_ENQUEUE);
 }
 
 static void notrace tk_read(unsigned int func)
@@ -197,29 +165,18 @@ static void notrace tk_read(unsigned int func)
 		tkw_first_read(p);
 }
 
-#define TK_HANDLER(idx, fn)						\
-static void notrace fn(unsigned long a0, unsigned long a1,		\
-		       unsigned long a2)				\
+/* One handler per hooked function: its counter is its index. */
+#define TK_HANDLER(id, fn)						\
+static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
+			       unsigned long a2)			\
 {									\
-	tk_read(idx);							\
+	tk_read(CLKSTAT_TK_##id);					\
 }
+CLKSTAT_TK_FUNCS(TK_HANDLER)
 
-TK_HANDLER(TK_CLOCK_GETTIME, tk_on_clock_gettime)
-TK_HANDLER(TK_KTIME_GET, tk_on_ktime_get)
-TK_HANDLER(TK_WITH_OFFSET, tk_on_with_offset)
-TK_HANDLER(TK_RAW, tk_on_raw)
-TK_HANDLER(TK_TS64, tk_on_ts64)
-TK_HANDLER(TK_REAL_TS64, tk_on_real_ts64)
-TK_HANDLER(TK_RAW_TS64, tk_on_raw_ts64)
-
-static struct clkstat_hook tk_hooks[TK_NFUNCS] = {
-	[TK_CLOCK_GETTIME] = { .handler = tk_on_clock_gettime },
-	[TK_KTIME_GET] = { .handler = tk_on_ktime_get },
-	[TK_WITH_OFFSET] = { .handler = tk_on_with_offset },
-	[TK_RAW] = { .handler = tk_on_raw },
-	[TK_TS64] = { .handler = tk_on_ts64 },
-	[TK_REAL_TS64] = { .handler = tk_on_real_ts64 },
-	[TK_RAW_TS64] = { .handler = tk_on_raw_ts64 },
+#define TK_HOOK(id, fn)	[CLKSTAT_TK_##id] = { .handler = tk_on_##fn },
+static struct clkstat_hook tk_hooks[CLKSTAT_TK_NFUNCS] = {
+	CLKSTAT_TK_FUNCS(TK_HOOK)
 };
 
 static void tkread_exit(void)
@@ -242,12 +199,12 @@ static int tkread_bind(const char *variant)
 	int ret;
 
 	reads = clkstat_metric_get("tkread", variant, tk_frac_bits,
-				   tk_func_names, TK_NFUNCS);
+				   tk_func_names, CLKSTAT_TK_NFUNCS);
 	ret = PTR_ERR_OR_ZERO(reads);
 	if (ret || !tk_with_ttwu)
 		goto out;
 	all = clkstat_metric_get("ttwu_tkread", variant, tk_frac_bits,
-				 tkw_counter_names, TKW_NCOUNTERS);
+				 tkw_counter_names, CLKSTAT_TKW_NCOUNTERS);
 	mig = clkstat_metric_get("ttwu_tkread_migrated", variant,
 				 tk_frac_bits, NULL, 0);
 	loc = clkstat_metric_get("ttwu_tkread_local", variant, tk_frac_bits,
@@ -263,7 +220,7 @@ static int tkread_bind(const char *variant)
 	lost = tkw_all && tkw_all->handover ?
 	       clkstat_corr_pending(&tkw_corr, clkstat_current_epoch()) : 0;
 	if (lost)
-		clkstat_metric_add_counter(all, TKW_SWITCH_LOST, lost);
+		clkstat_metric_add_counter(all, CLKSTAT_TKW_SWITCH_LOST, lost);
 out:
 	if (ret)
 		return ret;
@@ -282,7 +239,7 @@ static int tkread_init(const struct clkstat_probe_cfg *cfg)
 	unsigned int i;
 	int ret = 0;
 
-	for (i = 0; i < TK_NFUNCS; i++)
+	for (i = 0; i < CLKSTAT_TK_NFUNCS; i++)
 		tk_hooks[i].func = tk_func_names[i];
 	tk_frac_bits = cfg->frac_bits;
 	tk_with_ttwu = cfg->with_ttwu;
@@ -301,5 +258,5 @@ struct clkstat_probe clkstat_probe_tkread = {
 	.bind = tkread_bind,
 	.exit = tkread_exit,
 	.hooks = tk_hooks,
-	.nhooks = TK_NFUNCS,
+	.nhooks = CLKSTAT_TK_NFUNCS,
 };

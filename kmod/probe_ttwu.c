@@ -42,26 +42,10 @@
 #include "evlog.h"
 #include "hist.h"
 #include "probes.h"
+#include "uapi/clkstat_catalog.h"
 
-enum {
-	TTWU_WAKEUPS,
-	TTWU_MIGRATED,
-	TTWU_UNMATCHED,
-	TTWU_REPLACED,
-	TTWU_EVICTED,
-	TTWU_BUSY,
-	TTWU_SWITCH_LOST,
-	TTWU_NCOUNTERS
-};
-
-static const char *const ttwu_counter_names[TTWU_NCOUNTERS] = {
-	[TTWU_WAKEUPS] = "wakeups",
-	[TTWU_MIGRATED] = "migrated",
-	[TTWU_UNMATCHED] = "unmatched",
-	[TTWU_REPLACED] = "replaced",
-	[TTWU_EVICTED] = "evicted",
-	[TTWU_BUSY] = "busy",
-	[TTWU_SWITCH_LOST] = "switch_lost",
+static const char *const ttwu_counter_names[CLKSTAT_TTWU_NCOUNTERS] = {
+	CLKSTAT_TTWU_COUNTERS(CLKSTAT_CAT_NAME)
 };
 
 static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
@@ -86,7 +70,7 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 		clkstat_tkread_on_wakeup(p, now, id);
 	if (!rec)
 		return;
-	clkstat_count(ttwu_all, TTWU_WAKEUPS);
+	clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
 	if (id)
 		clkstat_evlog_add(CLKSTAT_EV_WAKEUP, now, id, task_pid_nr(p),
 				  NULL, NULL);
@@ -98,13 +82,13 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	};
 	switch (clkstat_corr_put(&ttwu_corr, p, &v)) {
 	case CLKSTAT_CORR_REPLACED:
-		clkstat_count(ttwu_all, TTWU_REPLACED);
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_REPLACED);
 		break;
 	case CLKSTAT_CORR_EVICTED:
-		clkstat_count(ttwu_all, TTWU_EVICTED);
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_EVICTED);
 		break;
 	case CLKSTAT_CORR_BUSY:
-		clkstat_count(ttwu_all, TTWU_BUSY);
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
 		break;
 	default:
 		break;
@@ -151,16 +135,16 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 		return;
 	switch (clkstat_corr_take(&ttwu_corr, p, &v)) {
 	case CLKSTAT_CORR_ABSENT:
-		clkstat_count(ttwu_all, TTWU_UNMATCHED);
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
 		return;
 	case CLKSTAT_CORR_CONTENDED:
-		clkstat_count(ttwu_all, TTWU_BUSY);
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
 		return;
 	default:
 		break;
 	}
 	if (v.epoch != clkstat_current_epoch()) {
-		clkstat_count(ttwu_all, TTWU_UNMATCHED);
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	if (!now)
@@ -173,7 +157,7 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 				  &delta, NULL);
 	/* set_task_cpu() has already moved p to the target CPU. */
 	if (task_cpu(p) != v.cpu) {
-		clkstat_count(ttwu_all, TTWU_MIGRATED);
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
 		clkstat_record(ttwu_migrated, delta);
 	} else {
 		clkstat_record(ttwu_local, delta);
@@ -224,7 +208,7 @@ static int ttwu_bind(const char *variant)
 	int ret;
 
 	all = clkstat_metric_get("ttwu_enqueue", variant, ttwu_frac_bits,
-				 ttwu_counter_names, TTWU_NCOUNTERS);
+				 ttwu_counter_names, CLKSTAT_TTWU_NCOUNTERS);
 	mig = clkstat_metric_get("ttwu_enqueue_migrated", variant,
 				 ttwu_frac_bits, NULL, 0);
 	loc = clkstat_metric_get("ttwu_enqueue_local", variant,
@@ -242,7 +226,7 @@ static int ttwu_bind(const char *variant)
 	lost = ttwu_all && ttwu_all->handover ?
 	       clkstat_corr_pending(&ttwu_corr, clkstat_current_epoch()) : 0;
 	if (lost)
-		clkstat_metric_add_counter(all, TTWU_SWITCH_LOST, lost);
+		clkstat_metric_add_counter(all, CLKSTAT_TTWU_SWITCH_LOST, lost);
 	ttwu_all = all;
 	ttwu_migrated = mig;
 	ttwu_local = loc;

@@ -252,12 +252,12 @@ static __always_inline void pending_put(void *map, __u64 key,
 	long err;
 
 	if (old && old->epoch == v->epoch)
-		count(metric, TC_REPLACED);
+		count(metric, CLKSTAT_TTWU_REPLACED);
 	err = bpf_map_update_elem(map, &key, v, BPF_ANY);
 	if (err == -E2BIG)
-		count(metric, TC_EVICTED);
+		count(metric, CLKSTAT_TTWU_EVICTED);
 	else if (err)
-		count(metric, TC_BUSY);
+		count(metric, CLKSTAT_TTWU_BUSY);
 }
 
 /*
@@ -288,7 +288,7 @@ static __always_inline void on_wakeup(struct task_struct *p)
 	v.epoch = cur_epoch();
 	if (with_tkread)
 		pending_put(&tkw_pending, (__u64)p, &v, TM_TKW);
-	count(TM_TTWU, TC_WAKEUPS);
+	count(TM_TTWU, CLKSTAT_TTWU_WAKEUPS);
 	pending_put(&ttwu_pending, (__u64)p, &v, TM_TTWU);
 }
 
@@ -312,18 +312,18 @@ static __always_inline void on_enqueue(struct task_struct *p)
 	}
 	r = pending_take(&ttwu_pending, (__u64)p, &v);
 	if (r < 0) {
-		count(TM_TTWU, TC_BUSY);
+		count(TM_TTWU, CLKSTAT_TTWU_BUSY);
 		return;
 	}
 	if (!r || v.epoch != cur_epoch()) {
-		count(TM_TTWU, TC_UNMATCHED);
+		count(TM_TTWU, CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	/* The fast clock may step back by a few ns across an update. */
 	delta = now > v.ts ? now - v.ts : 0;
 	record(TM_TTWU, delta);
 	if (task_cpu_of(p) != v.cpu) {
-		count(TM_TTWU, TC_MIGRATED);
+		count(TM_TTWU, CLKSTAT_TTWU_MIGRATED);
 		record(TM_TTWU_MIG, delta);
 	} else {
 		record(TM_TTWU_LOC, delta);
@@ -350,18 +350,18 @@ static __always_inline void on_tkread(__u32 func)
 	if (!r)
 		return;
 	if (r < 0) {
-		count(TM_TKW, TKC_BUSY);
+		count(TM_TKW, CLKSTAT_TKW_BUSY);
 		return;
 	}
 	if (v.epoch != cur_epoch()) {
-		count(TM_TKW, TKC_STALE);
+		count(TM_TKW, CLKSTAT_TKW_STALE);
 		return;
 	}
 	now = bpf_ktime_get_ns();
 	delta = now > v.ts ? now - v.ts : 0;
 	record(TM_TKW, delta);
 	if (v.migrated) {
-		count(TM_TKW, TKC_MIGRATED);
+		count(TM_TKW, CLKSTAT_TKW_MIGRATED);
 		record(TM_TKW_MIG, delta);
 	} else {
 		record(TM_TKW_LOC, delta);
@@ -369,7 +369,7 @@ static __always_inline void on_tkread(__u32 func)
 	if (v.ts2)
 		record(TM_TKW_ENQ, now > v.ts2 ? now - v.ts2 : 0);
 	else
-		count(TM_TKW, TKC_NO_ENQUEUE);
+		count(TM_TKW, CLKSTAT_TKW_NO_ENQUEUE);
 }
 
 static __always_inline void on_csw_enter(void)
@@ -385,9 +385,9 @@ static __always_inline void on_csw_exit(long ret)
 	if (!rec_on() || !t0)
 		return;
 	record(TM_CSSWITCH, now > t0 ? now - t0 : 0);
-	count(TM_CSSWITCH, CSC_SWITCHES);
+	count(TM_CSSWITCH, CLKSTAT_CSW_SWITCHES);
 	if ((int)ret)
-		count(TM_CSSWITCH, CSC_FAILED);
+		count(TM_CSSWITCH, CLKSTAT_CSW_FAILED);
 }
 
 /*
@@ -417,21 +417,21 @@ int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p, int flags)
 	return 0;
 }
 
-#define TK_PROGS(idx, fn)						\
+#define TK_PROGS(id, fn)						\
 SEC("fentry/" #fn)							\
 int BPF_PROG(fe_tk_##fn)						\
 {									\
-	on_tkread(idx);							\
+	on_tkread(CLKSTAT_TK_##id);							\
 	return 0;							\
 }									\
 SEC("kprobe/" #fn)							\
 int BPF_KPROBE(kp_tk_##fn)						\
 {									\
-	on_tkread(idx);							\
+	on_tkread(CLKSTAT_TK_##id);							\
 	return 0;							\
 }
 
-TWIN_TK_FUNCS(TK_PROGS)
+CLKSTAT_TK_FUNCS(TK_PROGS)
 
 SEC("fentry/timekeeping_notify")
 int BPF_PROG(fe_csw_enter, struct clocksource *cs)

@@ -38,7 +38,7 @@ struct twin_prog {
 	int retprobe;
 };
 
-/* tkread's programs, as twin.bpf.c makes them from TWIN_TK_FUNCS. */
+/* tkread's programs, as twin.bpf.c makes them from CLKSTAT_TK_FUNCS. */
 #define TK(idx, fn)							\
 	{ "fe_tk_" #fn, TWIN_P_TKREAD, TV_FENTRY, #fn, 0 },		\
 	{ "kp_tk_" #fn, TWIN_P_TKREAD, TV_KPROBE, #fn, 0 },
@@ -50,7 +50,7 @@ static const struct twin_prog twin_progs[] = {
 	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, CLKSTAT_ENQUEUE_FUNC_OLD, 0 },
 	{ "tp_waking", TWIN_P_TTWU, TV_TP, "sched_waking", 0 },
 	{ "tp_wakeup", TWIN_P_TTWU, TV_TP, "sched_wakeup", 0 },
-	TWIN_TK_FUNCS(TK)
+	CLKSTAT_TK_FUNCS(TK)
 	{ "fe_csw_enter", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 0 },
 	{ "fe_csw_exit", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 1 },
 	{ "kp_csw_enter", TWIN_P_CSSWITCH, TV_KPROBE, "timekeeping_notify", 0 },
@@ -468,7 +468,7 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 		 * module's busy entry.
 		 */
 		if (k == TM_TTWU)
-			m->counters[TC_BUSY].value += twin_misses(t) - t->misses0;
+			m->counters[CLKSTAT_TTWU_BUSY].value += twin_misses(t) - t->misses0;
 	}
 	free(buf);
 	return CR_OK;

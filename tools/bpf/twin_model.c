@@ -29,25 +29,21 @@ const char *const twin_metric_names[TM_N] = {
 	[TM_CSSWITCH] = "csswitch",
 };
 
-static const char *const ttwu_counters[TC_N] = {
-	[TC_WAKEUPS] = "wakeups", [TC_MIGRATED] = "migrated",
-	[TC_UNMATCHED] = "unmatched", [TC_REPLACED] = "replaced",
-	[TC_EVICTED] = "evicted", [TC_BUSY] = "busy",
-	[TC_SWITCH_LOST] = "switch_lost",
+/* The counters' names, from the module's catalog. */
+static const char *const ttwu_counters[CLKSTAT_TTWU_NCOUNTERS] = {
+	CLKSTAT_TTWU_COUNTERS(CLKSTAT_CAT_NAME)
 };
 
-static const char *const tkw_counters[TKC_N] = {
-	[TKC_MIGRATED] = "migrated", [TKC_NO_ENQUEUE] = "no_enqueue",
-	[TKC_STALE] = "stale", [TKC_REPLACED] = "replaced",
-	[TKC_EVICTED] = "evicted", [TKC_BUSY] = "busy",
-	[TKC_SWITCH_LOST] = "switch_lost",
+static const char *const tkw_counters[CLKSTAT_TKW_NCOUNTERS] = {
+	CLKSTAT_TKW_COUNTERS(CLKSTAT_CAT_NAME)
 };
 
-#define TK_NAME(idx, fn)	[idx] = #fn,
-static const char *const tk_counters[TK_NFUNCS] = { TWIN_TK_FUNCS(TK_NAME) };
+static const char *const tk_counters[CLKSTAT_TK_NFUNCS] = {
+	CLKSTAT_TK_FUNCS(CLKSTAT_CAT_NAME)
+};
 
-static const char *const csw_counters[CSC_N] = {
-	[CSC_SWITCHES] = "switches", [CSC_FAILED] = "failed",
+static const char *const csw_counters[CLKSTAT_CSW_NCOUNTERS] = {
+	CLKSTAT_CSW_COUNTERS(CLKSTAT_CAT_NAME)
 };
 
 int twin_variant_parse(const char *name)
@@ -120,16 +116,16 @@ const char *const *twin_counter_names(unsigned int m, unsigned int *n)
 {
 	switch (m) {
 	case TM_TTWU:
-		*n = TC_N;
+		*n = CLKSTAT_TTWU_NCOUNTERS;
 		return ttwu_counters;
 	case TM_TKREAD:
-		*n = TK_NFUNCS;
+		*n = CLKSTAT_TK_NFUNCS;
 		return tk_counters;
 	case TM_TKW:
-		*n = TKC_N;
+		*n = CLKSTAT_TKW_NCOUNTERS;
 		return tkw_counters;
 	case TM_CSSWITCH:
-		*n = CSC_N;
+		*n = CLKSTAT_CSW_NCOUNTERS;
 		return csw_counters;
 	}
 	*n = 0;

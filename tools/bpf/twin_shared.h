@@ -2,7 +2,8 @@
 /*
  * twin_shared.h - what twin.bpf.c and twin.c both need to agree on: the
  * metric indices of the "hists" map and the layout of one metric's
- * per-CPU value.  No includes: each side brings its own __u64.
+ * per-CPU value.  No includes but the catalog, which has none: each side
+ * brings its own __u64.
  */
 #ifndef CLKSTAT_BPF_TWIN_SHARED_H
 #define CLKSTAT_BPF_TWIN_SHARED_H
@@ -21,38 +22,12 @@ enum twin_metric {
 	TM_N
 };
 
-/* Counters of ttwu_enqueue, in the module's order (probe_ttwu.c). */
-enum {
-	TC_WAKEUPS, TC_MIGRATED, TC_UNMATCHED, TC_REPLACED, TC_EVICTED,
-	TC_BUSY, TC_SWITCH_LOST, TC_N
-};
-
-/* Counters of ttwu_tkread (probe_tkread.c). */
-enum {
-	TKC_MIGRATED, TKC_NO_ENQUEUE, TKC_STALE, TKC_REPLACED, TKC_EVICTED,
-	TKC_BUSY, TKC_SWITCH_LOST, TKC_N
-};
-
 /*
- * The functions tkread hooks, X(counter index, function), in the module's
- * order (probe_tkread.c): the one list the counter enum and names, the
- * BPF programs and the loader's program table are all made from.
+ * The counters of each metric and the functions tkread hooks: the
+ * module's catalog, CLKSTAT_TTWU_*, CLKSTAT_TKW_*, CLKSTAT_TK_* and
+ * CLKSTAT_CSW_*.
  */
-#define TWIN_TK_FUNCS(X)						\
-	X(TK_CLOCK_GETTIME, __x64_sys_clock_gettime)			\
-	X(TK_KTIME_GET, ktime_get)					\
-	X(TK_WITH_OFFSET, ktime_get_with_offset)			\
-	X(TK_RAW, ktime_get_raw)					\
-	X(TK_TS64, ktime_get_ts64)					\
-	X(TK_REAL_TS64, ktime_get_real_ts64)				\
-	X(TK_RAW_TS64, ktime_get_raw_ts64)
-
-/* Counters of tkread: one per hooked function. */
-#define TWIN_TK_ENUM(idx, fn)	idx,
-enum { TWIN_TK_FUNCS(TWIN_TK_ENUM) TK_NFUNCS };
-
-/* Counters of csswitch (probe_clocksource.c). */
-enum { CSC_SWITCHES, CSC_FAILED, CSC_N };
+#include "../../kmod/uapi/clkstat_catalog.h"
 
 #define TWIN_MAX_COUNTERS	8	/* as CLKSTAT_MAX_COUNTERS */
 

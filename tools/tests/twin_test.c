@@ -85,26 +85,26 @@ static void test_fill(void **state)
 	c0->slot[s5].sum = 10;
 	c0->nmin = ~5ULL;
 	c0->max = 5;
-	c0->counter[TC_WAKEUPS] = 3;
-	c0->counter[TC_UNMATCHED] = 1;
+	c0->counter[CLKSTAT_TTWU_WAKEUPS] = 3;
+	c0->counter[CLKSTAT_TTWU_UNMATCHED] = 1;
 	c2->slot[s5].count = 1;
 	c2->slot[s5].sum = 5;
 	c2->slot[s1000].count = 1;
 	c2->slot[s1000].sum = 1000;
 	c2->nmin = ~5ULL;
 	c2->max = 1000;
-	c2->counter[TC_WAKEUPS] = 2;
+	c2->counter[CLKSTAT_TTWU_WAKEUPS] = 2;
 	/* A slot past frac_bits' range is never looked at. */
 	c2->slot[CLKSTAT_NSLOTS(k)].count = 99;
 	assert_int_equal(twin_fill_metric(&m, TM_TTWU, "bpf-tp", k, 0, buf, 3), 0);
 	assert_string_equal(m.name, "ttwu_enqueue");
 	assert_string_equal(m.variant, "bpf-tp");
 	assert_int_equal(m.frac_bits, 3);
-	assert_int_equal(m.ncounters, TC_N);
-	assert_string_equal(m.counters[TC_WAKEUPS].name, "wakeups");
-	assert_string_equal(m.counters[TC_SWITCH_LOST].name, "switch_lost");
-	assert_int_equal(m.counters[TC_WAKEUPS].value, 5);
-	assert_int_equal(m.counters[TC_UNMATCHED].value, 1);
+	assert_int_equal(m.ncounters, CLKSTAT_TTWU_NCOUNTERS);
+	assert_string_equal(m.counters[CLKSTAT_TTWU_WAKEUPS].name, "wakeups");
+	assert_string_equal(m.counters[CLKSTAT_TTWU_SWITCH_LOST].name, "switch_lost");
+	assert_int_equal(m.counters[CLKSTAT_TTWU_WAKEUPS].value, 5);
+	assert_int_equal(m.counters[CLKSTAT_TTWU_UNMATCHED].value, 1);
 	assert_int_equal(m.total.cpu, CR_CPU_ALL);
 	assert_int_equal(m.total.min, 5);
 	assert_int_equal(m.total.max, 1000);
@@ -123,16 +123,16 @@ static void test_fill(void **state)
 
 	/* No sample anywhere: min UINT64_MAX, no CPU, counters only. */
 	memset(buf, 0, 3 * TWIN_HIST_STRIDE);
-	((twin_hist_t *)buf)->counter[TK_TS64] = 7;
+	((twin_hist_t *)buf)->counter[CLKSTAT_TK_TS64] = 7;
 	memset(&m, 0, sizeof(m));
 	assert_int_equal(twin_fill_metric(&m, TM_TKREAD, "bpf-kprobe", k, 1, buf, 3), 0);
 	assert_int_equal(m.total.min, UINT64_MAX);
 	assert_int_equal(m.total.max, 0);
 	assert_int_equal(m.total.nslots, 0);
 	assert_int_equal(m.ncpus, 0);
-	assert_int_equal(m.ncounters, TK_NFUNCS);
-	assert_string_equal(m.counters[TK_TS64].name, "ktime_get_ts64");
-	assert_int_equal(m.counters[TK_TS64].value, 7);
+	assert_int_equal(m.ncounters, CLKSTAT_TK_NFUNCS);
+	assert_string_equal(m.counters[CLKSTAT_TK_TS64].name, "ktime_get_ts64");
+	assert_int_equal(m.counters[CLKSTAT_TK_TS64].value, 7);
 	assert_int_equal(m.recording, 1);
 	cr_metric_free(&m);
 	/* A metric with no counters. */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * clkstat_catalog.h - what clkstat measures, written once for the module,
+ * the BPF twin and the tools: the hook variants, the metrics, each
+ * metric's counters and the functions probe tkread hooks.
+ *
+ * Each list is an X-macro: a user defines X(...) and expands the list,
+ * for an enum, a table of names or a table of programs.  Adding a counter
+ * is one line here; the enums and name tables below follow, and so do
+ * the module's metrics (kmod/probe_*.c), the BPF twin's maps and names
+ * (tools/bpf/) and the tools that print them.  No includes: the BPF
+ * programs include it too.
+ */
+#ifndef _UAPI_CLKSTAT_CATALOG_H
+#define _UAPI_CLKSTAT_CATALOG_H
+
+/*
+ * clkstat.ko's hook variants, X(ID, name), in the order the module lists
+ * them (the control file, variant= in modinfo).
+ */
+#define CLKSTAT_VARIANTS(X)						\
+	X(DIRECT, "direct")						\
+	X(FTRACE, "ftrace")						\
+	X(KPROBE, "kprobe")						\
+	X(KPROBE_INT3, "kprobe-int3")					\
+	X(TRACEPOINT, "tracepoint")					\
+	X(OFF, "off")
+
+/*
+ * The metrics, X(ID, name, probe): each is one histogram per variant,
+ * named NAME.VARIANT in debugfs and over netlink.  probe is what
+ * probes= enables to create it.
+ */
+#define CLKSTAT_METRICS(X)						\
+	X(TTWU_ENQUEUE, ttwu_enqueue, ttwu)				\
+	X(TTWU_ENQUEUE_MIGRATED, ttwu_enqueue_migrated, ttwu)		\
+	X(TTWU_ENQUEUE_LOCAL, ttwu_enqueue_local, ttwu)			\
+	X(TKREAD, tkread, tkread)					\
+	X(TTWU_TKREAD, ttwu_tkread, tkread)				\
+	X(TTWU_TKREAD_MIGRATED, ttwu_tkread_migrated, tkread)		\
+	X(TTWU_TKREAD_LOCAL, ttwu_tkread_local, tkread)			\
+	X(ENQUEUE_TKREAD, enqueue_tkread, tkread)			\
+	X(CSREAD_HPET, csread_hpet, csread)				\
+	X(CSREAD_ACPI_PM, csread_acpi_pm, csread)			\
+	X(CSSWITCH, csswitch, csswitch)					\
+	X(CSSWITCH_FIRST_READ, csswitch_first_read, csswitch)		\
+	X(CLOCKOFF, clockoff, clockoff)					\
+	X(CLOCKOFF_NEG, clockoff_neg, clockoff)
+
+/*
+ * Counters of ttwu_enqueue, X(ID, name), in the order of the metric's
+ * counter array (their meaning: kmod/probe_ttwu.c).
+ */
+#define CLKSTAT_TTWU_COUNTERS(X)					\
+	X(WAKEUPS, wakeups)						\
+	X(MIGRATED, migrated)						\
+	X(UNMATCHED, unmatched)						\
+	X(REPLACED, replaced)						\
+	X(EVICTED, evicted)						\
+	X(BUSY, busy)							\
+	X(SWITCH_LOST, switch_lost)
+
+/* Counters of ttwu_tkread (kmod/probe_tkread.c). */
+#define CLKSTAT_TKW_COUNTERS(X)						\
+	X(MIGRATED, migrated)						\
+	X(NO_ENQUEUE, no_enqueue)					\
+	X(STALE, stale)							\
+	X(REPLACED, replaced)						\
+	X(EVICTED, evicted)						\
+	X(BUSY, busy)							\
+	X(SWITCH_LOST, switch_lost)
+
+/*
+ * The functions probe tkread hooks, X(ID, function): tkread has one
+ * counter per function, named after it, in this order.
+ */
+#define CLKSTAT_TK_FUNCS(X)						\
+	X(CLOCK_GETTIME, __x64_sys_clock_gettime)			\
+	X(KTIME_GET, ktime_get)						\
+	X(WITH_OFFSET, ktime_get_with_offset)				\
+	X(RAW, ktime_get_raw)						\
+	X(TS64, ktime_get_ts64)						\
+	X(REAL_TS64, ktime_get_real_ts64)				\
+	X(RAW_TS64, ktime_get_raw_ts64)
+
+/* Counters of csswitch (kmod/probe_clocksource.c). */
+#define CLKSTAT_CSW_COUNTERS(X)						\
+	X(SWITCHES, switches)						\
+	X(FAILED, failed)
+
+/* The enums the lists make: CLKSTAT_<LIST>_<ID>, then the count. */
+#define CLKSTAT_CAT_VARIANT_ENUM(id, name)	CLKSTAT_VARIANT_##id,
+enum clkstat_variant_id {
+	CLKSTAT_VARIANTS(CLKSTAT_CAT_VARIANT_ENUM)
+	CLKSTAT_NVARIANTS
+};
+
+#define CLKSTAT_CAT_METRIC_ENUM(id, name, probe)	CLKSTAT_METRIC_##id,
+enum clkstat_metric_id {
+	CLKSTAT_METRICS(CLKSTAT_CAT_METRIC_ENUM)
+	CLKSTAT_NMETRICS
+};
+
+#define CLKSTAT_CAT_TTWU_ENUM(id, name)	CLKSTAT_TTWU_##id,
+enum clkstat_ttwu_counter {
+	CLKSTAT_TTWU_COUNTERS(CLKSTAT_CAT_TTWU_ENUM)
+	CLKSTAT_TTWU_NCOUNTERS
+};
+
+#define CLKSTAT_CAT_TKW_ENUM(id, name)	CLKSTAT_TKW_##id,
+enum clkstat_tkw_counter {
+	CLKSTAT_TKW_COUNTERS(CLKSTAT_CAT_TKW_ENUM)
+	CLKSTAT_TKW_NCOUNTERS
+};
+
+#define CLKSTAT_CAT_TK_ENUM(id, fn)	CLKSTAT_TK_##id,
+enum clkstat_tk_func {
+	CLKSTAT_TK_FUNCS(CLKSTAT_CAT_TK_ENUM)
+	CLKSTAT_TK_NFUNCS
+};
+
+#define CLKSTAT_CAT_CSW_ENUM(id, name)	CLKSTAT_CSW_##id,
+enum clkstat_csw_counter {
+	CLKSTAT_CSW_COUNTERS(CLKSTAT_CAT_CSW_ENUM)
+	CLKSTAT_CSW_NCOUNTERS
+};
+
+/*
+ * For name tables: X-callbacks that give an entry's name as a string,
+ * for example
+ *	static const char *const names[] = {
+ *		CLKSTAT_TTWU_COUNTERS(CLKSTAT_CAT_NAME)
+ *	};
+ */
+#define CLKSTAT_CAT_NAME(id, name)		#name,
+#define CLKSTAT_CAT_STRING(id, name)		name,
+#define CLKSTAT_CAT_METRIC_NAME(id, name, probe)	#name,
+
+#endif /* _UAPI_CLKSTAT_CATALOG_H */
