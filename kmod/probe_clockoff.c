@@ -18,6 +18,7 @@
 #include <linux/sched/clock.h>
 #include "hist.h"
 #include "probes.h"
+#include "uapi/clkstat_catalog.h"
 
 struct clkstat_metric *clkstat_clockoff;
 static struct clkstat_metric *clockoff_neg;
@@ -43,19 +44,19 @@ static void clockoff_exit(void)
 {
 	WRITE_ONCE(clkstat_clockoff, NULL);
 	clockoff_neg = NULL;
-	clkstat_metric_destroy_name("clockoff_neg");
-	clkstat_metric_destroy_name("clockoff");
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(CLOCKOFF_NEG));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(CLOCKOFF));
 }
 
 static int clockoff_bind(const char *variant)
 {
 	struct clkstat_metric *pos, *neg;
 
-	pos = clkstat_metric_get("clockoff", variant, clockoff_frac_bits,
+	pos = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF), variant, clockoff_frac_bits,
 				 NULL, 0);
 	if (IS_ERR(pos))
 		return PTR_ERR(pos);
-	neg = clkstat_metric_get("clockoff_neg", variant, clockoff_frac_bits,
+	neg = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF_NEG), variant, clockoff_frac_bits,
 				 NULL, 0);
 	if (IS_ERR(neg))
 		return PTR_ERR(neg);

@@ -39,9 +39,9 @@
 
 enum { CSR_HPET, CSR_ACPI_PM, CSR_N };
 
-static const char *const csr_metric_names[CSR_N] = {
-	[CSR_HPET] = "csread_hpet",
-	[CSR_ACPI_PM] = "csread_acpi_pm",
+static const enum clkstat_metric_id csr_metric_ids[CSR_N] = {
+	[CSR_HPET] = CLKSTAT_METRIC_CSREAD_HPET,
+	[CSR_ACPI_PM] = CLKSTAT_METRIC_CSREAD_ACPI_PM,
 };
 
 static const char *const csr_cs_names[CSR_N] = {
@@ -177,7 +177,7 @@ static void csread_exit(void)
 
 	for (i = 0; i < CSR_N; i++) {
 		csr_metric[i] = NULL;
-		clkstat_metric_destroy_name(csr_metric_names[i]);
+		clkstat_metric_destroy_name(clkstat_metric_names[csr_metric_ids[i]]);
 	}
 }
 
@@ -187,7 +187,7 @@ static int csread_bind(const char *variant)
 	unsigned int i;
 
 	for (i = 0; i < CSR_N; i++) {
-		m[i] = clkstat_metric_get(csr_metric_names[i], variant,
+		m[i] = clkstat_metric_get(clkstat_metric_names[csr_metric_ids[i]], variant,
 					  cs_frac_bits, NULL, 0);
 		if (IS_ERR(m[i]))
 			return PTR_ERR(m[i]);
@@ -225,8 +225,8 @@ static void csswitch_exit(void)
 {
 	WRITE_ONCE(csw_first_read, NULL);
 	csw_metric = NULL;
-	clkstat_metric_destroy_name("csswitch_first_read");
-	clkstat_metric_destroy_name("csswitch");
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(CSSWITCH_FIRST_READ));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(CSSWITCH));
 	atomic64_set(&csw_pending_exit, 0);
 }
 
@@ -234,12 +234,12 @@ static int csswitch_bind(const char *variant)
 {
 	struct clkstat_metric *m, *first = NULL;
 
-	m = clkstat_metric_get("csswitch", variant, cs_frac_bits,
+	m = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH), variant, cs_frac_bits,
 			       csw_counter_names, CLKSTAT_CSW_NCOUNTERS);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	if (csw_with_csread) {
-		first = clkstat_metric_get("csswitch_first_read", variant,
+		first = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH_FIRST_READ), variant,
 					   cs_frac_bits, NULL, 0);
 		if (IS_ERR(first))
 			return PTR_ERR(first);

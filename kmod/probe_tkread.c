@@ -174,7 +174,8 @@ static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
 }
 CLKSTAT_TK_FUNCS(TK_HANDLER)
 
-#define TK_HOOK(id, fn)	[CLKSTAT_TK_##id] = { .handler = tk_on_##fn },
+#define TK_HOOK(id, fn)							\
+	[CLKSTAT_TK_##id] = { .handler = tk_on_##fn },
 static struct clkstat_hook tk_hooks[CLKSTAT_TK_NFUNCS] = {
 	CLKSTAT_TK_FUNCS(TK_HOOK)
 };
@@ -183,11 +184,11 @@ static void tkread_exit(void)
 {
 	WRITE_ONCE(clkstat_ttwu_tkread, NULL);
 	tkw_all = tkw_enqueue = tkw_local = tkw_migrated = tk_reads = NULL;
-	clkstat_metric_destroy_name("enqueue_tkread");
-	clkstat_metric_destroy_name("ttwu_tkread_local");
-	clkstat_metric_destroy_name("ttwu_tkread_migrated");
-	clkstat_metric_destroy_name("ttwu_tkread");
-	clkstat_metric_destroy_name("tkread");
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(ENQUEUE_TKREAD));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TKREAD));
 	clkstat_corr_free(&tkw_corr);
 }
 
@@ -198,18 +199,18 @@ static int tkread_bind(const char *variant)
 	unsigned long lost;
 	int ret;
 
-	reads = clkstat_metric_get("tkread", variant, tk_frac_bits,
+	reads = clkstat_metric_get(CLKSTAT_MNAME(TKREAD), variant, tk_frac_bits,
 				   tk_func_names, CLKSTAT_TK_NFUNCS);
 	ret = PTR_ERR_OR_ZERO(reads);
 	if (ret || !tk_with_ttwu)
 		goto out;
-	all = clkstat_metric_get("ttwu_tkread", variant, tk_frac_bits,
+	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD), variant, tk_frac_bits,
 				 tkw_counter_names, CLKSTAT_TKW_NCOUNTERS);
-	mig = clkstat_metric_get("ttwu_tkread_migrated", variant,
+	mig = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED), variant,
 				 tk_frac_bits, NULL, 0);
-	loc = clkstat_metric_get("ttwu_tkread_local", variant, tk_frac_bits,
+	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL), variant, tk_frac_bits,
 				 NULL, 0);
-	enq = clkstat_metric_get("enqueue_tkread", variant, tk_frac_bits,
+	enq = clkstat_metric_get(CLKSTAT_MNAME(ENQUEUE_TKREAD), variant, tk_frac_bits,
 				 NULL, 0);
 	/* What did get created stays registered until exit. */
 	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:

@@ -195,9 +195,9 @@ static struct clkstat_hook ttwu_hooks[] = {
 static void ttwu_exit(void)
 {
 	ttwu_local = ttwu_migrated = ttwu_all = NULL;
-	clkstat_metric_destroy_name("ttwu_enqueue_local");
-	clkstat_metric_destroy_name("ttwu_enqueue_migrated");
-	clkstat_metric_destroy_name("ttwu_enqueue");
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_LOCAL));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_MIGRATED));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE));
 	clkstat_corr_free(&ttwu_corr);
 }
 
@@ -207,11 +207,11 @@ static int ttwu_bind(const char *variant)
 	unsigned long lost;
 	int ret;
 
-	all = clkstat_metric_get("ttwu_enqueue", variant, ttwu_frac_bits,
+	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE), variant, ttwu_frac_bits,
 				 ttwu_counter_names, CLKSTAT_TTWU_NCOUNTERS);
-	mig = clkstat_metric_get("ttwu_enqueue_migrated", variant,
+	mig = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE_MIGRATED), variant,
 				 ttwu_frac_bits, NULL, 0);
-	loc = clkstat_metric_get("ttwu_enqueue_local", variant,
+	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE_LOCAL), variant,
 				 ttwu_frac_bits, NULL, 0);
 	/* What did get created stays registered until exit. */
 	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:

@@ -22,6 +22,9 @@
 #include "hist.h"
 #include "probes.h"
 
+const char *const clkstat_metric_names[CLKSTAT_NMETRICS] =
+	CLKSTAT_METRIC_NAMES_INIT;
+
 static struct clkstat_probe *const clkstat_known_probes[] = {
 	&clkstat_probe_ttwu,
 	&clkstat_probe_tkread,

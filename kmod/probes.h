@@ -12,6 +12,7 @@
 #include <asm/tsc.h>
 #include "hist.h"
 #include "hook.h"
+#include "uapi/clkstat_catalog.h"
 
 struct clkstat_probe_cfg {
 	unsigned int frac_bits;
@@ -41,6 +42,10 @@ struct clkstat_probe {
 	struct clkstat_hook *hooks;
 	unsigned int nhooks;
 };
+
+/* The metrics' names by catalog ID (uapi/clkstat_catalog.h). */
+extern const char *const clkstat_metric_names[CLKSTAT_NMETRICS];
+#define CLKSTAT_MNAME(id)	clkstat_metric_names[CLKSTAT_METRIC_##id]
 
 /* The frac_bits parameter (main.c). */
 extern unsigned int clkstat_frac_bits;

@@ -136,4 +136,7 @@ enum clkstat_csw_counter {
 #define CLKSTAT_CAT_STRING(id, name)		name,
 #define CLKSTAT_CAT_METRIC_NAME(id, name, probe)	#name,
 
+/* The metrics' names by ID, for the one table each program keeps. */
+#define CLKSTAT_METRIC_NAMES_INIT { CLKSTAT_METRICS(CLKSTAT_CAT_METRIC_NAME) }
+
 #endif /* _UAPI_CLKSTAT_CATALOG_H */

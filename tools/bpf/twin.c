@@ -454,7 +454,7 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 		if (bpf_map__lookup_elem(t->skel->maps.hists, &k, sizeof(k),
 					 buf, sz, 0)) {
 			fprintf(stderr, "clkstat-report: %s: reading %s: %s\n",
-				vn, twin_metric_names[k], strerror(errno));
+				vn, twin_metric_name(k), strerror(errno));
 			free(buf);
 			return CR_ERR;
 		}

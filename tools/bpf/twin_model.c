@@ -16,18 +16,19 @@ const char *const twin_variant_names[TV_N] = {
 	[TV_TP] = "bpf-tp",
 };
 
-/* The module's metric names (probe_ttwu.c, probe_tkread.c, ...). */
-const char *const twin_metric_names[TM_N] = {
-	[TM_TTWU] = "ttwu_enqueue",
-	[TM_TTWU_MIG] = "ttwu_enqueue_migrated",
-	[TM_TTWU_LOC] = "ttwu_enqueue_local",
-	[TM_TKREAD] = "tkread",
-	[TM_TKW] = "ttwu_tkread",
-	[TM_TKW_MIG] = "ttwu_tkread_migrated",
-	[TM_TKW_LOC] = "ttwu_tkread_local",
-	[TM_TKW_ENQ] = "enqueue_tkread",
-	[TM_CSSWITCH] = "csswitch",
+/* The module's metric names, from its catalog. */
+static const char *const clkstat_metric_names[CLKSTAT_NMETRICS] =
+	CLKSTAT_METRIC_NAMES_INIT;
+
+#define TWIN_METRIC_ID(tm, id)	[tm] = CLKSTAT_METRIC_##id,
+static const enum clkstat_metric_id twin_metric_ids[TM_N] = {
+	TWIN_METRICS(TWIN_METRIC_ID)
 };
+
+const char *twin_metric_name(enum twin_metric m)
+{
+	return clkstat_metric_names[twin_metric_ids[m]];
+}
 
 /* The counters' names, from the module's catalog. */
 static const char *const ttwu_counters[CLKSTAT_TTWU_NCOUNTERS] = {
@@ -165,7 +166,7 @@ int twin_fill_metric(struct cr_metric *m, unsigned int idx,
 	twin_hist_t *sum;
 	int err = 0;
 
-	snprintf(m->name, sizeof(m->name), "%s", twin_metric_names[idx]);
+	snprintf(m->name, sizeof(m->name), "%s", twin_metric_name(idx));
 	snprintf(m->variant, sizeof(m->variant), "%s", variant);
 	m->frac_bits = frac_bits;
 	m->recording = recording;

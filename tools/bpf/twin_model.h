@@ -23,7 +23,8 @@
 enum twin_variant { TV_KPROBE, TV_FENTRY, TV_TP, TV_N };
 
 extern const char *const twin_variant_names[TV_N];
-extern const char *const twin_metric_names[TM_N];
+/* A metric's name, as the module's (the catalog's). */
+const char *twin_metric_name(enum twin_metric m);
 
 /* The variant's index, or -1. */
 int twin_variant_parse(const char *name);

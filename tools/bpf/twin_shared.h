@@ -8,26 +8,30 @@
 #ifndef CLKSTAT_BPF_TWIN_SHARED_H
 #define CLKSTAT_BPF_TWIN_SHARED_H
 
-/* Index of each metric in the hists map (and in twin_metric_names[]). */
-enum twin_metric {
-	TM_TTWU,		/* ttwu_enqueue */
-	TM_TTWU_MIG,		/* ttwu_enqueue_migrated */
-	TM_TTWU_LOC,		/* ttwu_enqueue_local */
-	TM_TKREAD,		/* tkread: counters only */
-	TM_TKW,			/* ttwu_tkread */
-	TM_TKW_MIG,		/* ttwu_tkread_migrated */
-	TM_TKW_LOC,		/* ttwu_tkread_local */
-	TM_TKW_ENQ,		/* enqueue_tkread */
-	TM_CSSWITCH,		/* csswitch */
-	TM_N
-};
-
 /*
  * The counters of each metric and the functions tkread hooks: the
  * module's catalog, CLKSTAT_TTWU_*, CLKSTAT_TKW_*, CLKSTAT_TK_* and
  * CLKSTAT_CSW_*.
  */
 #include "../../kmod/uapi/clkstat_catalog.h"
+
+/*
+ * The metrics the twin keeps, X(index, catalog ID), in the order of the
+ * hists map (its names: twin_metric_name()).  tkread keeps counters only.
+ */
+#define TWIN_METRICS(X)							\
+	X(TM_TTWU, TTWU_ENQUEUE)					\
+	X(TM_TTWU_MIG, TTWU_ENQUEUE_MIGRATED)				\
+	X(TM_TTWU_LOC, TTWU_ENQUEUE_LOCAL)				\
+	X(TM_TKREAD, TKREAD)						\
+	X(TM_TKW, TTWU_TKREAD)						\
+	X(TM_TKW_MIG, TTWU_TKREAD_MIGRATED)				\
+	X(TM_TKW_LOC, TTWU_TKREAD_LOCAL)				\
+	X(TM_TKW_ENQ, ENQUEUE_TKREAD)					\
+	X(TM_CSSWITCH, CSSWITCH)
+
+#define TWIN_METRIC_ENUM(tm, id)	tm,
+enum twin_metric { TWIN_METRICS(TWIN_METRIC_ENUM) TM_N };
 
 #define TWIN_MAX_COUNTERS	8	/* as CLKSTAT_MAX_COUNTERS */
 

@@ -65,7 +65,7 @@ static void test_metrics_enabled(void **state)
 	assert_false(twin_metric_enabled(TWIN_P_TTWU, TM_TKW_ENQ));
 	assert_true(twin_metric_enabled(TWIN_P_CSSWITCH, TM_CSSWITCH));
 	assert_false(twin_metric_enabled(TWIN_P_TTWU, TM_CSSWITCH));
-	assert_string_equal(twin_metric_names[TM_TKW_ENQ], "enqueue_tkread");
+	assert_string_equal(twin_metric_name(TM_TKW_ENQ), "enqueue_tkread");
 }
 
 /* Two CPUs' map values: CPU 1 empty, CPU 0 and 2 with samples. */
