@@ -131,8 +131,7 @@ static int bench_kretprobe_register(void)
 
 /* Index 0 is nothing attached; the last one is the kretprobe. */
 static const char *const hb_variants[] = {
-	"none", "direct", "ftrace", "kprobe", "kprobe-int3", "tracepoint",
-	"kretprobe",
+	"none", CLKSTAT_HOOK_VARIANTS(CLKSTAT_CAT_VARIANT_NAME) "kretprobe",
 };
 
 #define HB_NONE		0

@@ -32,7 +32,7 @@ static void clkstat_off_sync(void)
 }
 
 const struct clkstat_backend clkstat_backend_off = {
-	.name = "off",
+	.name = CLKSTAT_VNAME(OFF),
 	.attach = clkstat_off_attach,
 	.detach = clkstat_off_detach,
 	.sync = clkstat_off_sync,

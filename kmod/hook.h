@@ -17,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
+#include "uapi/clkstat_catalog.h"
 
 /*
  * Called with the hooked function's first three arguments, or with a

@@ -175,7 +175,7 @@ static void clkstat_direct_sync(void)
 }
 
 const struct clkstat_backend clkstat_backend_direct = {
-	.name = "direct",
+	.name = CLKSTAT_VNAME(DIRECT),
 	.attach = clkstat_direct_attach,
 	.detach = clkstat_direct_detach,
 	.sync = clkstat_direct_sync,

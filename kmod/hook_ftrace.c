@@ -150,7 +150,7 @@ static void clkstat_ftrace_sync(void)
 }
 
 const struct clkstat_backend clkstat_backend_ftrace = {
-	.name = "ftrace",
+	.name = CLKSTAT_VNAME(FTRACE),
 	.attach = clkstat_ftrace_attach,
 	.detach = clkstat_ftrace_detach,
 	.sync = clkstat_ftrace_sync,

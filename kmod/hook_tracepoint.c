@@ -75,7 +75,7 @@ static void clkstat_tp_sync(void)
 }
 
 const struct clkstat_backend clkstat_backend_tracepoint = {
-	.name = "tracepoint",
+	.name = CLKSTAT_VNAME(TRACEPOINT),
 	.attach = clkstat_tp_attach,
 	.detach = clkstat_tp_detach,
 	.sync = clkstat_tp_sync,

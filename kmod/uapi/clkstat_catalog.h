@@ -15,16 +15,38 @@
 #define _UAPI_CLKSTAT_CATALOG_H
 
 /*
- * clkstat.ko's hook variants, X(ID, name), in the order the module lists
- * them (the control file, variant= in modinfo).
+ * The variants, each a name and a list entry X(ID): clkstat.ko's that hook
+ * (CLKSTAT_HOOK_VARIANTS), all of clkstat.ko's in the order the module
+ * lists them (CLKSTAT_VARIANTS: the control file, variant= in modinfo),
+ * and the BPF twin's (CLKSTAT_TWIN_VARIANTS).  CLKSTAT_VNAME(ID) is the
+ * name, a string constant, for static initializers.
  */
+#define CLKSTAT_VNAME_DIRECT		"direct"
+#define CLKSTAT_VNAME_FTRACE		"ftrace"
+#define CLKSTAT_VNAME_KPROBE		"kprobe"
+#define CLKSTAT_VNAME_KPROBE_INT3	"kprobe-int3"
+#define CLKSTAT_VNAME_TRACEPOINT	"tracepoint"
+#define CLKSTAT_VNAME_OFF		"off"
+#define CLKSTAT_VNAME_BPF_KPROBE	"bpf-kprobe"
+#define CLKSTAT_VNAME_BPF_FENTRY	"bpf-fentry"
+#define CLKSTAT_VNAME_BPF_TP		"bpf-tp"
+#define CLKSTAT_VNAME(id)		CLKSTAT_VNAME_##id
+
+#define CLKSTAT_HOOK_VARIANTS(X)					\
+	X(DIRECT)							\
+	X(FTRACE)							\
+	X(KPROBE)							\
+	X(KPROBE_INT3)							\
+	X(TRACEPOINT)
+
 #define CLKSTAT_VARIANTS(X)						\
-	X(DIRECT, "direct")						\
-	X(FTRACE, "ftrace")						\
-	X(KPROBE, "kprobe")						\
-	X(KPROBE_INT3, "kprobe-int3")					\
-	X(TRACEPOINT, "tracepoint")					\
-	X(OFF, "off")
+	CLKSTAT_HOOK_VARIANTS(X)					\
+	X(OFF)
+
+#define CLKSTAT_TWIN_VARIANTS(X)					\
+	X(BPF_KPROBE)							\
+	X(BPF_FENTRY)							\
+	X(BPF_TP)
 
 /*
  * The metrics, X(ID, name, probe): each is one histogram per variant,
@@ -89,7 +111,7 @@
 	X(FAILED, failed)
 
 /* The enums the lists make: CLKSTAT_<LIST>_<ID>, then the count. */
-#define CLKSTAT_CAT_VARIANT_ENUM(id, name)	CLKSTAT_VARIANT_##id,
+#define CLKSTAT_CAT_VARIANT_ENUM(id)	CLKSTAT_VARIANT_##id,
 enum clkstat_variant_id {
 	CLKSTAT_VARIANTS(CLKSTAT_CAT_VARIANT_ENUM)
 	CLKSTAT_NVARIANTS
@@ -133,7 +155,7 @@ enum clkstat_csw_counter {
  *	};
  */
 #define CLKSTAT_CAT_NAME(id, name)		#name,
-#define CLKSTAT_CAT_STRING(id, name)		name,
+#define CLKSTAT_CAT_VARIANT_NAME(id)		CLKSTAT_VNAME(id),
 #define CLKSTAT_CAT_METRIC_NAME(id, name, probe)	#name,
 
 /* The metrics' names by ID, for the one table each program keeps. */

@@ -10,10 +10,9 @@
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "twin_model.h"
 
+/* In enum twin_variant's order, the catalog's. */
 const char *const twin_variant_names[TV_N] = {
-	[TV_KPROBE] = "bpf-kprobe",
-	[TV_FENTRY] = "bpf-fentry",
-	[TV_TP] = "bpf-tp",
+	CLKSTAT_TWIN_VARIANTS(CLKSTAT_CAT_VARIANT_NAME)
 };
 
 /* The module's metric names, from its catalog. */

@@ -20,12 +20,14 @@
 #include "overhead.h"
 #include "status.h"
 #include "../bpf/twin.h"
+#include "../../kmod/uapi/clkstat_catalog.h"
 
 extern char **environ;
 
+/* Nothing attached, then clkstat.ko's hook variants and the twin's. */
 static const char *const cr_ovh_storm_rows[] = {
-	"none", "direct", "ftrace", "kprobe", "kprobe-int3", "tracepoint",
-	"bpf-kprobe", "bpf-fentry", "bpf-tp",
+	"none", CLKSTAT_HOOK_VARIANTS(CLKSTAT_CAT_VARIANT_NAME)
+	CLKSTAT_TWIN_VARIANTS(CLKSTAT_CAT_VARIANT_NAME)
 };
 #define CR_OVH_NSTORM (sizeof(cr_ovh_storm_rows) / sizeof(cr_ovh_storm_rows[0]))
 #define CR_OVH_MAX_ROUNDS 100
