@@ -19,13 +19,7 @@ pid_t clkstat_filter_tgid;
  */
 const char *clkstat_attached_variant;
 
-static const char *const clkstat_op_names[] = {
-	[CLKSTAT_OP_START] = "start",
-	[CLKSTAT_OP_STOP] = "stop",
-	[CLKSTAT_OP_RESET] = "reset",
-	[CLKSTAT_OP_TGID] = "tgid",
-	[CLKSTAT_OP_VARIANT] = "variant",
-};
+static const char *const clkstat_op_names[] = CLKSTAT_CTRL_WORDS_INIT;
 
 /*
  * White space as the control file's documentation defines it: space, \t,
@@ -86,7 +80,7 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 	if (n >= sizeof(arg) || clkstat_next_word(&buf, extra, sizeof(extra)))
 		return -EINVAL;
 
-	if (cmd->op == CLKSTAT_OP_TGID) {
+	if (cmd->op == CLKSTAT_CTRL_TGID) {
 		/* Digits only: kstrtouint() would also take "+5" (and "-0"). */
 		for (i = 0; i < n; i++)
 			if (!isdigit(arg[i]))
@@ -96,7 +90,7 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 		cmd->tgid = tgid;
 		return 0;
 	}
-	if (cmd->op == CLKSTAT_OP_VARIANT) {
+	if (cmd->op == CLKSTAT_CTRL_VARIANT) {
 		/* Whether the variant exists is the switch's to say. */
 		if (!n || n >= sizeof(cmd->variant))
 			return -EINVAL;
@@ -128,16 +122,16 @@ int clkstat_control_parse_write(const char *buf, size_t len,
 	return clkstat_control_parse(buf, cmd);
 }
 
-static void clkstat_apply(struct clkstat_metric *m, enum clkstat_op op)
+static void clkstat_apply(struct clkstat_metric *m, enum clkstat_nl_ctrl_op op)
 {
 	switch (op) {
-	case CLKSTAT_OP_START:
+	case CLKSTAT_CTRL_START:
 		clkstat_metric_set_recording(m, true);
 		break;
-	case CLKSTAT_OP_STOP:
+	case CLKSTAT_CTRL_STOP:
 		clkstat_metric_set_recording(m, false);
 		break;
-	case CLKSTAT_OP_RESET:
+	case CLKSTAT_CTRL_RESET:
 		clkstat_metric_reset(m);
 		break;
 	default:
@@ -175,7 +169,7 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd)
 	struct clkstat_metric *m;
 	bool found = false;
 
-	if (cmd->op == CLKSTAT_OP_TGID) {
+	if (cmd->op == CLKSTAT_CTRL_TGID) {
 		WRITE_ONCE(clkstat_filter_tgid, cmd->tgid);
 		return 0;
 	}
@@ -184,7 +178,7 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd)
 		if (cmd->metric[0] && strcmp(m->id, cmd->metric) &&
 		    strcmp(m->name, cmd->metric))
 			continue;
-		if (cmd->op == CLKSTAT_OP_START && !clkstat_startable(m))
+		if (cmd->op == CLKSTAT_CTRL_START && !clkstat_startable(m))
 			continue;
 		clkstat_apply(m, cmd->op);
 		found = true;

@@ -20,20 +20,14 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 #include "hist.h"
+#include "uapi/clkstat_netlink.h"
 
 /* Longest control command accepted, newline included. */
 #define CLKSTAT_CONTROL_MAX	64
 
-enum clkstat_op {
-	CLKSTAT_OP_START,
-	CLKSTAT_OP_STOP,
-	CLKSTAT_OP_RESET,
-	CLKSTAT_OP_TGID,
-	CLKSTAT_OP_VARIANT,
-};
-
+/* A command: its operation is netlink's, CLKSTAT_CTRL_* (the catalog's). */
 struct clkstat_cmd {
-	enum clkstat_op op;
+	enum clkstat_nl_ctrl_op op;
 	char metric[CLKSTAT_ID_MAX];	/* empty: every metric */
 	pid_t tgid;
 	char variant[CLKSTAT_VARIANT_MAX];

@@ -100,7 +100,7 @@ static int clkstat_check_params(void)
 	return 0;
 }
 
-static void clkstat_set_all(enum clkstat_op op)
+static void clkstat_set_all(enum clkstat_nl_ctrl_op op)
 {
 	struct clkstat_cmd cmd = { .op = op };
 
@@ -142,7 +142,7 @@ static int __init clkstat_init(void)
 		clkstat_evlog_exit();
 		return ret;
 	}
-	clkstat_set_all(CLKSTAT_OP_START);
+	clkstat_set_all(CLKSTAT_CTRL_START);
 	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u\n",
 		probes, clkstat_backend->name, clkstat_frac_bits);
 	return 0;
@@ -151,7 +151,7 @@ static int __init clkstat_init(void)
 static void __exit clkstat_exit(void)
 {
 	clkstat_netlink_exit();
-	clkstat_set_all(CLKSTAT_OP_STOP);
+	clkstat_set_all(CLKSTAT_CTRL_STOP);
 	clkstat_debugfs_exit();
 	clkstat_probes_stop();
 	clkstat_evlog_exit();

@@ -129,19 +129,13 @@ static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct clkstat_cmd cmd = {};
-	static const enum clkstat_op ops[] = {
-		[CLKSTAT_CTRL_START] = CLKSTAT_OP_START,
-		[CLKSTAT_CTRL_STOP] = CLKSTAT_OP_STOP,
-		[CLKSTAT_CTRL_RESET] = CLKSTAT_OP_RESET,
-		[CLKSTAT_CTRL_TGID] = CLKSTAT_OP_TGID,
-		[CLKSTAT_CTRL_VARIANT] = CLKSTAT_OP_VARIANT,
-	};
 	u32 op;
 
 	if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_CTRL_OP))
 		return -EINVAL;
 	op = nla_get_u32(a[CLKSTAT_A_CTRL_OP]);
-	cmd.op = ops[op];
+	/* One enum for both: the policy bounds op by CLKSTAT_CTRL_MAX. */
+	cmd.op = op;
 	switch (op) {
 	case CLKSTAT_CTRL_TGID:
 		if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_TGID))

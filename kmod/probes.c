@@ -437,7 +437,7 @@ int clkstat_command(const struct clkstat_cmd *cmd)
 	int ret;
 
 	mutex_lock(&clkstat_command_lock);
-	if (cmd->op == CLKSTAT_OP_VARIANT)
+	if (cmd->op == CLKSTAT_CTRL_VARIANT)
 		ret = clkstat_probes_switch(cmd->variant);
 	else
 		ret = clkstat_control_exec(cmd);

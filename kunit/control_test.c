@@ -12,20 +12,20 @@ static void control_parse_good(struct kunit *test)
 	struct clkstat_cmd c;
 
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start\n", &c), 0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_START);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_START);
 	KUNIT_EXPECT_STREQ(test, c.metric, "");
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop ttwu_enqueue", &c), 0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_STOP);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_STOP);
 	KUNIT_EXPECT_STREQ(test, c.metric, "ttwu_enqueue");
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("  reset\tm1\t\n", &c), 0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_RESET);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_RESET);
 	KUNIT_EXPECT_STREQ(test, c.metric, "m1");
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 4242\n", &c), 0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_TGID);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_TGID);
 	KUNIT_EXPECT_EQ(test, c.tgid, 4242);
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("variant kprobe-int3\n", &c),
 			0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_VARIANT);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_VARIANT);
 	KUNIT_EXPECT_STREQ(test, c.variant, "kprobe-int3");
 	/* 15 characters: the longest variant name */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("variant abcdefghijklmno", &c),
@@ -41,7 +41,7 @@ static void control_parse_good(struct kunit *test)
 	/* Every white space character of the documentation. */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("\v\fstop\r\tm2\r\n", &c),
 			0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_STOP);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_STOP);
 	KUNIT_EXPECT_STREQ(test, c.metric, "m2");
 	/* tgid: decimal digits up to 4194304, leading zeros allowed */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 4194304", &c), 0);
@@ -76,7 +76,7 @@ static void control_parse_write(struct kunit *test)
 	struct clkstat_cmd c;
 
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("start\n", 6, &c), 0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_START);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_START);
 	/* A NUL anywhere, the end included, refuses the write. */
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("start\0stop", 10, &c),
 			-EINVAL);
@@ -92,7 +92,7 @@ static void control_parse_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write(buf,
 							  CLKSTAT_CONTROL_MAX,
 							  &c), 0);
-	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_OP_STOP);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_STOP);
 	buf[CLKSTAT_CONTROL_MAX] = ' ';
 	buf[CLKSTAT_CONTROL_MAX + 1] = '\0';
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write(buf,

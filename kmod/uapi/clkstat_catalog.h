@@ -110,6 +110,20 @@
 	X(SWITCHES, switches)						\
 	X(FAILED, failed)
 
+/*
+ * The control operations, X(ID, word): the words of the control file
+ * (kmod/control.h) and netlink's CLKSTAT_CTRL_ID (clkstat_netlink.h,
+ * whose values they are: append only).  start, stop and reset take an
+ * optional metric (CLKSTAT_A_METRIC_ID), tgid a number (CLKSTAT_A_TGID,
+ * at most CLKSTAT_TGID_MAX), variant a name (CLKSTAT_A_VARIANT).
+ */
+#define CLKSTAT_CTRL_OPS(X)						\
+	X(START, start)							\
+	X(STOP, stop)							\
+	X(RESET, reset)							\
+	X(TGID, tgid)							\
+	X(VARIANT, variant)
+
 /* The enums the lists make: CLKSTAT_<LIST>_<ID>, then the count. */
 #define CLKSTAT_CAT_VARIANT_ENUM(id)	CLKSTAT_VARIANT_##id,
 enum clkstat_variant_id {
@@ -157,6 +171,12 @@ enum clkstat_csw_counter {
 #define CLKSTAT_CAT_NAME(id, name)		#name,
 #define CLKSTAT_CAT_VARIANT_NAME(id)		CLKSTAT_VNAME(id),
 #define CLKSTAT_CAT_METRIC_NAME(id, name, probe)	#name,
+
+/* netlink's enum clkstat_nl_ctrl_op (clkstat_netlink.h) is made with it. */
+#define CLKSTAT_CAT_CTRL_ENUM(id, word)	CLKSTAT_CTRL_##id,
+
+/* The control operations' words by CLKSTAT_CTRL_*. */
+#define CLKSTAT_CTRL_WORDS_INIT { CLKSTAT_CTRL_OPS(CLKSTAT_CAT_NAME) }
 
 /* The metrics' names by ID, for the one table each program keeps. */
 #define CLKSTAT_METRIC_NAMES_INIT { CLKSTAT_METRICS(CLKSTAT_CAT_METRIC_NAME) }

@@ -12,6 +12,7 @@
 #define _UAPI_CLKSTAT_NETLINK_H
 
 #include <linux/types.h>
+#include "clkstat_catalog.h"
 
 #define CLKSTAT_GENL_NAME	"clkstat"
 /* Bumped on any incompatible change; readers refuse another version. */
@@ -33,13 +34,12 @@ enum clkstat_nl_cmd {
 };
 #define CLKSTAT_CMD_MAX (__CLKSTAT_CMD_MAX - 1)
 
-/* CLKSTAT_A_CTRL_OP values: as the debugfs control commands. */
+/*
+ * CLKSTAT_A_CTRL_OP values: the control operations of the catalog
+ * (clkstat_catalog.h, CLKSTAT_CTRL_OPS), the debugfs control commands.
+ */
 enum clkstat_nl_ctrl_op {
-	CLKSTAT_CTRL_START,	/* [CLKSTAT_A_METRIC_ID] */
-	CLKSTAT_CTRL_STOP,	/* [CLKSTAT_A_METRIC_ID] */
-	CLKSTAT_CTRL_RESET,	/* [CLKSTAT_A_METRIC_ID] */
-	CLKSTAT_CTRL_TGID,	/* CLKSTAT_A_TGID */
-	CLKSTAT_CTRL_VARIANT,	/* CLKSTAT_A_VARIANT */
+	CLKSTAT_CTRL_OPS(CLKSTAT_CAT_CTRL_ENUM)
 	__CLKSTAT_CTRL_MAX,
 };
 #define CLKSTAT_CTRL_MAX (__CLKSTAT_CTRL_MAX - 1)

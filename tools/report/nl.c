@@ -363,13 +363,7 @@ static int cr_ignore_cb(struct nl_msg *msg, void *arg)
 
 int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 {
-	static const char *const ops[] = {
-		[CLKSTAT_CTRL_START] = "start",
-		[CLKSTAT_CTRL_STOP] = "stop",
-		[CLKSTAT_CTRL_RESET] = "reset",
-		[CLKSTAT_CTRL_TGID] = "tgid",
-		[CLKSTAT_CTRL_VARIANT] = "variant",
-	};
+	static const char *const ops[] = CLKSTAT_CTRL_WORDS_INIT;
 	struct nl_msg *msg;
 	char what[96];
 	unsigned int i;
@@ -398,7 +392,7 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 	if (i == CLKSTAT_CTRL_TGID) {
 		errno = 0;
 		v = strtol(arg, &end, 10);
-		if (errno || *end || v < 0 || v > 4194304) {
+		if (errno || *end || v < 0 || v > CLKSTAT_TGID_MAX) {
 			fprintf(stderr, "clkstat-report: ctrl tgid: '%s' is not a tgid\n",
 				arg);
 			nlmsg_free(msg);

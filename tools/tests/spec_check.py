@@ -12,6 +12,15 @@ import yaml
 top = sys.argv[1]
 spec = yaml.safe_load(open(f"{top}/Documentation/netlink/specs/clkstat.yaml"))
 header = open(f"{top}/kmod/uapi/clkstat_netlink.h").read()
+catalog = open(f"{top}/kmod/uapi/clkstat_catalog.h").read()
+
+
+def ctrl_ops():
+    """CLKSTAT_CTRL_* in order: the catalog's CLKSTAT_CTRL_OPS list, which
+    enum clkstat_nl_ctrl_op expands."""
+    body = re.search(r"#define CLKSTAT_CTRL_OPS\(X\)(.*?)\n\n", catalog, re.S).group(1)
+    return [("CLKSTAT_CTRL_" + m, i)
+            for i, m in enumerate(re.findall(r"X\((\w+), \w+\)", body))]
 
 
 def c_enum(name):
@@ -61,7 +70,9 @@ for cname, sname in (("clkstat_nl_attr", "clkstat"),
     check(f"attributes {sname}", c_enum(cname),
           spec_names(sets[sname]["attributes"], sets[sname]["name-prefix"]))
 ops = [d for d in spec["definitions"] if d["name"] == "ctrl-op"][0]
-check("ctrl-op", c_enum("clkstat_nl_ctrl_op"),
+if "CLKSTAT_CTRL_OPS(CLKSTAT_CAT_CTRL_ENUM)" not in header:
+    sys.exit("spec_check: enum clkstat_nl_ctrl_op is no longer the catalog's list")
+check("ctrl-op", ctrl_ops(),
       spec_names(ops["entries"], "clkstat-ctrl-"))
 # A macro named like an enum entry wins over it silently (version 1 had
 # CLKSTAT_A_M_MAX as both the "max" attribute and the attribute count).
@@ -69,7 +80,8 @@ macros = set(re.findall(r"#define (\w+)", header))
 for cname in ("clkstat_nl_cmd", "clkstat_nl_attr", "clkstat_nl_metric_attr",
               "clkstat_nl_counter_attr", "clkstat_nl_event_attr",
               "clkstat_nl_ctrl_op"):
-    for entry, _ in c_enum(cname):
+    entries = ctrl_ops() if cname == "clkstat_nl_ctrl_op" else c_enum(cname)
+    for entry, _ in entries:
         if entry in macros:
             sys.exit(f"spec_check: {entry} is both an entry of enum {cname} and a macro")
 print("spec_check: spec and header agree")
