@@ -16,13 +16,11 @@
 #include <linux/preempt.h>
 #include <linux/list.h>
 #include "uapi/clkstat_buckets.h"
+#include "uapi/clkstat_catalog.h"
 #include "uapi/clkstat_hist_math.h"
 
-#define CLKSTAT_NAME_MAX	32
-#define CLKSTAT_VARIANT_MAX	16
 /* A metric's identity: "name.variant", e.g. "ttwu_enqueue.direct". */
 #define CLKSTAT_ID_MAX		(CLKSTAT_NAME_MAX + CLKSTAT_VARIANT_MAX)
-#define CLKSTAT_MAX_COUNTERS	8
 
 /* One CPU's share of a metric.  min is U64_MAX while the CPU has no sample. */
 struct clkstat_cpu_hist {

@@ -15,6 +15,14 @@
 #define _UAPI_CLKSTAT_CATALOG_H
 
 /*
+ * Limits every side keeps to: a metric's name and a variant's name, with
+ * their NUL, and the counters one metric can have.
+ */
+#define CLKSTAT_NAME_MAX	32
+#define CLKSTAT_VARIANT_MAX	16
+#define CLKSTAT_MAX_COUNTERS	8
+
+/*
  * The variants, each a name and a list entry X(ID): clkstat.ko's that hook
  * (CLKSTAT_HOOK_VARIANTS), all of clkstat.ko's in the order the module
  * lists them (CLKSTAT_VARIANTS: the control file, variant= in modinfo),

@@ -33,7 +33,7 @@
 #define TWIN_METRIC_ENUM(tm, id)	tm,
 enum twin_metric { TWIN_METRICS(TWIN_METRIC_ENUM) TM_N };
 
-#define TWIN_MAX_COUNTERS	8	/* as CLKSTAT_MAX_COUNTERS */
+#define TWIN_MAX_COUNTERS	CLKSTAT_MAX_COUNTERS
 
 /*
  * One CPU's share of one metric.  nmin holds ~min, so that the map's

@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include "../../kmod/uapi/clkstat_netlink.h"
 
-#define CR_NAME_MAX	32	/* as the module's CLKSTAT_NAME_MAX */
-#define CR_VARIANT_MAX	16	/* as CLKSTAT_VARIANT_MAX */
-#define CR_COUNTERS_MAX	8	/* as CLKSTAT_MAX_COUNTERS */
+#define CR_NAME_MAX	CLKSTAT_NAME_MAX
+#define CR_VARIANT_MAX	CLKSTAT_VARIANT_MAX
+#define CR_COUNTERS_MAX	CLKSTAT_MAX_COUNTERS
 #define CR_CPU_ALL	CLKSTAT_CPU_ALL
 
 /* A non-empty slot; sum scaled by clkstat_slot_sum_shift() as in the module. */
