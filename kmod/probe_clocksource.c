@@ -126,9 +126,9 @@ static void notrace csr_exit_acpi_pm(u64 t0, unsigned long ret)
 }
 
 static struct clkstat_hook csr_hooks[CSR_N] = {
-	[CSR_HPET] = { .func = "read_hpet", .enter = csr_enter,
+	[CSR_HPET] = { .func = CLKSTAT_FUNC_CSREAD_HPET, .enter = csr_enter,
 		       .exit = csr_exit_hpet },
-	[CSR_ACPI_PM] = { .func = "acpi_pm_read", .enter = csr_enter,
+	[CSR_ACPI_PM] = { .func = CLKSTAT_FUNC_CSREAD_ACPI_PM, .enter = csr_enter,
 			  .exit = csr_exit_acpi_pm },
 };
 
@@ -167,7 +167,7 @@ static void notrace csw_exit(u64 t0, unsigned long ret)
 }
 
 static struct clkstat_hook csw_hooks[] = {
-	{ .func = "timekeeping_notify", .enter = csw_enter,
+	{ .func = CLKSTAT_FUNC_CSSWITCH, .enter = csw_enter,
 	  .exit = csw_exit },
 };
 

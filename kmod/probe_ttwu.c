@@ -186,10 +186,10 @@ static void notrace ttwu_tp_wakeup(unsigned long task, unsigned long unused1,
 }
 
 static struct clkstat_hook ttwu_hooks[] = {
-	{ .func = "try_to_wake_up", .handler = ttwu_on_wakeup,
-	  .tracepoint = "sched_waking", .tp_handler = ttwu_tp_waking },
+	{ .func = CLKSTAT_FUNC_TTWU, .handler = ttwu_on_wakeup,
+	  .tracepoint = CLKSTAT_TP_TTWU, .tp_handler = ttwu_tp_waking },
 	{ .func = CLKSTAT_ENQUEUE_FUNC, .handler = ttwu_on_activate,
-	  .tracepoint = "sched_wakeup", .tp_handler = ttwu_tp_wakeup },
+	  .tracepoint = CLKSTAT_TP_ENQUEUE, .tp_handler = ttwu_tp_wakeup },
 };
 
 static void ttwu_exit(void)

@@ -78,6 +78,19 @@
 	X(CLOCKOFF_NEG, clockoff_neg, clockoff)
 
 /*
+ * What the probes hook besides tkread's functions (CLKSTAT_TK_FUNCS):
+ * functions, and the tracepoints the tracepoint variant and bpf-tp use in
+ * their place.  Where ttwu ends a wakeup depends on the kernel line:
+ * clkstat_wakeup.h.
+ */
+#define CLKSTAT_FUNC_TTWU		"try_to_wake_up"
+#define CLKSTAT_TP_TTWU			"sched_waking"
+#define CLKSTAT_TP_ENQUEUE		"sched_wakeup"
+#define CLKSTAT_FUNC_CSSWITCH		"timekeeping_notify"
+#define CLKSTAT_FUNC_CSREAD_HPET	"read_hpet"
+#define CLKSTAT_FUNC_CSREAD_ACPI_PM	"acpi_pm_read"
+
+/*
  * Counters of ttwu_enqueue, X(ID, name), in the order of the metric's
  * counter array (their meaning: kmod/probe_ttwu.c).
  */

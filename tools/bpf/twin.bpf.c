@@ -401,7 +401,7 @@ static __always_inline void on_ttwu(struct task_struct *p, unsigned int state)
 }
 
 /* bpf-fentry */
-SEC("fentry/try_to_wake_up")
+SEC("fentry/" CLKSTAT_FUNC_TTWU)
 int BPF_PROG(fe_ttwu, struct task_struct *p, unsigned int state)
 {
 	on_ttwu(p, state);
@@ -409,7 +409,7 @@ int BPF_PROG(fe_ttwu, struct task_struct *p, unsigned int state)
 }
 
 /* ttwu_do_activate(rq, p, wake_flags, rf) or enqueue_task(rq, p, flags) */
-SEC("fentry/ttwu_do_activate")
+SEC("fentry/" CLKSTAT_ENQUEUE_FUNC_OLD)
 int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p, int flags)
 {
 	if (wakeup_enqueue(p, flags))
@@ -433,14 +433,14 @@ int BPF_KPROBE(kp_tk_##fn)						\
 
 CLKSTAT_TK_FUNCS(TK_PROGS)
 
-SEC("fentry/timekeeping_notify")
+SEC("fentry/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_PROG(fe_csw_enter, struct clocksource *cs)
 {
 	on_csw_enter();
 	return 0;
 }
 
-SEC("fexit/timekeeping_notify")
+SEC("fexit/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_PROG(fe_csw_exit, struct clocksource *cs, int ret)
 {
 	on_csw_exit(ret);
@@ -448,14 +448,14 @@ int BPF_PROG(fe_csw_exit, struct clocksource *cs, int ret)
 }
 
 /* bpf-kprobe */
-SEC("kprobe/try_to_wake_up")
+SEC("kprobe/" CLKSTAT_FUNC_TTWU)
 int BPF_KPROBE(kp_ttwu, struct task_struct *p, unsigned int state)
 {
 	on_ttwu(p, state);
 	return 0;
 }
 
-SEC("kprobe/ttwu_do_activate")
+SEC("kprobe/" CLKSTAT_ENQUEUE_FUNC_OLD)
 int BPF_KPROBE(kp_activate, struct rq *rq, struct task_struct *p, int flags)
 {
 	if (wakeup_enqueue(p, flags))
@@ -463,14 +463,14 @@ int BPF_KPROBE(kp_activate, struct rq *rq, struct task_struct *p, int flags)
 	return 0;
 }
 
-SEC("kprobe/timekeeping_notify")
+SEC("kprobe/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_KPROBE(kp_csw_enter)
 {
 	on_csw_enter();
 	return 0;
 }
 
-SEC("kretprobe/timekeeping_notify")
+SEC("kretprobe/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_KRETPROBE(kp_csw_exit, int ret)
 {
 	on_csw_exit(ret);
@@ -478,14 +478,14 @@ int BPF_KRETPROBE(kp_csw_exit, int ret)
 }
 
 /* bpf-tp: sched_waking fires once the state matched. */
-SEC("tp_btf/sched_waking")
+SEC("tp_btf/" CLKSTAT_TP_TTWU)
 int BPF_PROG(tp_waking, struct task_struct *p)
 {
 	on_wakeup(p);
 	return 0;
 }
 
-SEC("tp_btf/sched_wakeup")
+SEC("tp_btf/" CLKSTAT_TP_ENQUEUE)
 int BPF_PROG(tp_wakeup, struct task_struct *p)
 {
 	on_enqueue(p);

@@ -44,17 +44,17 @@ struct twin_prog {
 	{ "kp_tk_" #fn, TWIN_P_TKREAD, TV_KPROBE, #fn, 0 },
 
 static const struct twin_prog twin_progs[] = {
-	{ "fe_ttwu", TWIN_P_TTWU, TV_FENTRY, "try_to_wake_up", 0 },
+	{ "fe_ttwu", TWIN_P_TTWU, TV_FENTRY, CLKSTAT_FUNC_TTWU, 0 },
 	{ "fe_activate", TWIN_P_TTWU, TV_FENTRY, CLKSTAT_ENQUEUE_FUNC_OLD, 0 },
-	{ "kp_ttwu", TWIN_P_TTWU, TV_KPROBE, "try_to_wake_up", 0 },
+	{ "kp_ttwu", TWIN_P_TTWU, TV_KPROBE, CLKSTAT_FUNC_TTWU, 0 },
 	{ "kp_activate", TWIN_P_TTWU, TV_KPROBE, CLKSTAT_ENQUEUE_FUNC_OLD, 0 },
-	{ "tp_waking", TWIN_P_TTWU, TV_TP, "sched_waking", 0 },
-	{ "tp_wakeup", TWIN_P_TTWU, TV_TP, "sched_wakeup", 0 },
+	{ "tp_waking", TWIN_P_TTWU, TV_TP, CLKSTAT_TP_TTWU, 0 },
+	{ "tp_wakeup", TWIN_P_TTWU, TV_TP, CLKSTAT_TP_ENQUEUE, 0 },
 	CLKSTAT_TK_FUNCS(TK)
-	{ "fe_csw_enter", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 0 },
-	{ "fe_csw_exit", TWIN_P_CSSWITCH, TV_FENTRY, "timekeeping_notify", 1 },
-	{ "kp_csw_enter", TWIN_P_CSSWITCH, TV_KPROBE, "timekeeping_notify", 0 },
-	{ "kp_csw_exit", TWIN_P_CSSWITCH, TV_KPROBE, "timekeeping_notify", 1 },
+	{ "fe_csw_enter", TWIN_P_CSSWITCH, TV_FENTRY, CLKSTAT_FUNC_CSSWITCH, 0 },
+	{ "fe_csw_exit", TWIN_P_CSSWITCH, TV_FENTRY, CLKSTAT_FUNC_CSSWITCH, 1 },
+	{ "kp_csw_enter", TWIN_P_CSSWITCH, TV_KPROBE, CLKSTAT_FUNC_CSSWITCH, 0 },
+	{ "kp_csw_exit", TWIN_P_CSSWITCH, TV_KPROBE, CLKSTAT_FUNC_CSSWITCH, 1 },
 };
 
 #define TWIN_NPROGS	(sizeof(twin_progs) / sizeof(twin_progs[0]))
