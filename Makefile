@@ -92,7 +92,7 @@ tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 # is also linked into its unit tests; the netlink and record parts are not.
 REPORT_HDR = $(wildcard tools/report/*.h) kmod/uapi/clkstat_netlink.h \
 	     kmod/uapi/clkstat_buckets.h kmod/uapi/clkstat_hist_math.h \
-	     kmod/version.h
+	     kmod/uapi/clkstat_version.h kmod/uapi/clkstat_catalog.h
 REPORT_CORE = tools/report/model.c tools/report/stats.c \
 	      tools/report/render_text.c tools/report/render_csv.c \
 	      tools/report/render_json.c tools/report/render_openmetrics.c \
@@ -139,7 +139,7 @@ build/bpf/vmlinux.h: build/bpf/vmlinux-$(KRELEASE)
 
 # -mcpu=v3: atomic compare-and-swap for min and max (kernel 5.12 and on).
 build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clkstat_buckets.h \
-		     kmod/uapi/clkstat_wakeup.h build/bpf/vmlinux.h
+		     kmod/uapi/clkstat_wakeup.h kmod/uapi/clkstat_catalog.h build/bpf/vmlinux.h
 	$(CLANG) $(BPF_CLANG_FLAGS) -mcpu=v3 -c $< -o $@
 
 build/bpf/twin.skel.h: build/bpf/twin.bpf.o

@@ -18,7 +18,7 @@
 #include "hist.h"
 #include "netlink.h"
 #include "probes.h"
-#include "version.h"
+#include "uapi/clkstat_version.h"
 
 static char *probes = "ttwu";
 module_param(probes, charp, 0444);

@@ -31,7 +31,7 @@
 #include "netlink.h"
 #include "probes.h"
 #include "uapi/clkstat_netlink.h"
-#include "version.h"
+#include "uapi/clkstat_version.h"
 
 #define CLKSTAT_NL_SLOTS	128
 

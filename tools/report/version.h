@@ -3,7 +3,7 @@
 #ifndef CLKSTAT_REPORT_VERSION_H
 #define CLKSTAT_REPORT_VERSION_H
 
-#include "../../kmod/version.h"
+#include "../../kmod/uapi/clkstat_version.h"
 #define CLKSTAT_REPORT_VERSION	CLKSTAT_MODULE_VERSION
 
 #endif

@@ -11,7 +11,7 @@
 #   - `make install` and `make uninstall` into a temporary INSTALL_MOD_PATH
 #     laid out as a kernel's module tree: the file placed, found by depmod,
 #     removed (only for kernels whose DKMS build passed).
-# And dkms.conf's PACKAGE_VERSION against kmod/version.h.  Each kernel's
+# And dkms.conf's PACKAGE_VERSION against kmod/uapi/clkstat_version.h.  Each kernel's
 # times are printed.  Needs root and dkms; refuses to run where clkstat is
 # already known to dkms, and leaves the machine as it found it (a trap
 # removes what it added, on failure too).  Last line: "N passed, N failed".
@@ -36,15 +36,15 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 since_ms() { local d=$(($(now_ms) - $1)); printf '%d.%d' $((d / 1000)) $((d % 1000 / 100)); }
 indent() { sed 's/^/#   /'; }
 
-# One place for the version: kmod/version.h.  dkms.conf repeats it as a
+# One place for the version: kmod/uapi/clkstat_version.h.  dkms.conf repeats it as a
 # literal (dkms.conf says why); this is the check that they agree.
-ver=$(sed -n 's/^#define[[:space:]]\{1,\}CLKSTAT_MODULE_VERSION[[:space:]]\{1,\}"\(.*\)"[[:space:]]*$/\1/p' kmod/version.h)
+ver=$(sed -n 's/^#define[[:space:]]\{1,\}CLKSTAT_MODULE_VERSION[[:space:]]\{1,\}"\(.*\)"[[:space:]]*$/\1/p' kmod/uapi/clkstat_version.h)
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' dkms.conf)
 conf_ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 if [ -n "$ver" ] && [ "$conf_ver" = "$ver" ] && [ "$name" = clkstat ]; then
-	ok "dkms.conf: clkstat $conf_ver, kmod/version.h's CLKSTAT_MODULE_VERSION"
+	ok "dkms.conf: clkstat $conf_ver, kmod/uapi/clkstat_version.h's CLKSTAT_MODULE_VERSION"
 else
-	not_ok "dkms.conf: PACKAGE_NAME '$name', PACKAGE_VERSION '$conf_ver'; kmod/version.h says '$ver'"
+	not_ok "dkms.conf: PACKAGE_NAME '$name', PACKAGE_VERSION '$conf_ver'; kmod/uapi/clkstat_version.h says '$ver'"
 	finish
 fi
 
