@@ -155,12 +155,12 @@ static struct dentry *hb_dir;
 
 static void hb_detach(void)
 {
-	const struct clkstat_backend *b;
+	const struct clkstat_variant *b;
 
 	if (hb_attached == HB_KRETPROBE) {
 		unregister_kretprobe(&bench_kretprobe);
 	} else if (hb_attached != HB_NONE) {
-		b = clkstat_backend_find(hb_variants[hb_attached]);
+		b = clkstat_variant_find(hb_variants[hb_attached]);
 		if (b)
 			clkstat_hooks_detach(b, &bench_hook, 1);
 	}
@@ -170,7 +170,7 @@ static void hb_detach(void)
 /* Detach what is attached, attach variant @v; on failure none is. */
 static int hb_attach(unsigned int v)
 {
-	const struct clkstat_backend *b;
+	const struct clkstat_variant *b;
 	int ret;
 
 	if (v == hb_attached)
@@ -181,7 +181,7 @@ static int hb_attach(unsigned int v)
 	if (v == HB_KRETPROBE) {
 		ret = bench_kretprobe_register();
 	} else {
-		b = clkstat_backend_find(hb_variants[v]);
+		b = clkstat_variant_find(hb_variants[v]);
 		ret = b ? clkstat_hooks_attach(b, &bench_hook, 1) : -EINVAL;
 	}
 	if (ret) {

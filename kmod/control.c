@@ -13,12 +13,6 @@
 
 pid_t clkstat_filter_tgid;
 
-/*
- * The variant whose hooks are attached, set by probes.c; NULL lets any
- * metric start (KUnit, which attaches nothing).
- */
-const char *clkstat_attached_variant;
-
 static const char *const clkstat_op_names[] = CLKSTAT_CTRL_WORDS_INIT;
 
 /*
@@ -144,27 +138,27 @@ static void clkstat_apply(struct clkstat_metric *m, enum clkstat_nl_ctrl_op op)
  * variant's, and one left "recording" would count from a half-attached
  * state when the probes are switched to it.  A switch decides their state.
  */
-static bool clkstat_startable(const struct clkstat_metric *m)
+static bool clkstat_startable(const struct clkstat_metric *m,
+			      const char *attached)
 {
-	const char *v = READ_ONCE(clkstat_attached_variant);
-
-	return !v || !strcmp(m->variant, v);
+	return !attached || !strcmp(m->variant, attached);
 }
 
 /**
- * clkstat_control_exec() - carry out a parsed command
- * @cmd: from clkstat_control_parse()
+ * clkstat_control_exec() - carry out a parsed command on the metrics
+ * @cmd: from clkstat_control_parse(), anything but a variant switch
+ * @attached: the variant whose hooks are attached (probes.c's), or NULL
+ *	to let any metric start (KUnit, which attaches nothing)
  *
  * A metric is named by its identity (ttwu_enqueue.direct) or by its name
  * alone (ttwu_enqueue), which means that metric in every variant.  stop
- * and reset act on every variant; start only on the attached one's (see
- * clkstat_attached_variant).
+ * and reset act on every variant; start only on the attached one's.
  *
  * Return: 0, or -EINVAL when the command names no metric it can act on:
  * none of that name, or for start none of the attached variant (nothing
  * is changed then).
  */
-int clkstat_control_exec(const struct clkstat_cmd *cmd)
+int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached)
 {
 	struct clkstat_metric *m;
 	bool found = false;
@@ -178,7 +172,7 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd)
 		if (cmd->metric[0] && strcmp(m->id, cmd->metric) &&
 		    strcmp(m->name, cmd->metric))
 			continue;
-		if (cmd->op == CLKSTAT_CTRL_START && !clkstat_startable(m))
+		if (cmd->op == CLKSTAT_CTRL_START && !clkstat_startable(m, attached))
 			continue;
 		clkstat_apply(m, cmd->op);
 		found = true;

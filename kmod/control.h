@@ -8,7 +8,8 @@
  *   tgid N           record only tasks of thread group N (0: every task);
  *                    N is decimal digits, 0..CLKSTAT_TGID_MAX (4194304)
  *   variant NAME     feed the probes through another hook variant
- *                    (carried out by probes.c, not clkstat_control_exec())
+ *                    (carried out by probes.c, not clkstat_control_exec():
+ *                    command.c dispatches)
  *
  * Words are separated by white space (space, \t, \n, \v, \f, \r), which
  * may also surround the command.  One write() is one command: a NUL byte
@@ -36,11 +37,10 @@ struct clkstat_cmd {
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd);
 int clkstat_control_parse_write(const char *buf, size_t len,
 				struct clkstat_cmd *cmd);
-int clkstat_control_exec(const struct clkstat_cmd *cmd);
+int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached);
 
 /* The tgid filter, read locklessly by the probes. */
 extern pid_t clkstat_filter_tgid;
-extern const char *clkstat_attached_variant;
 
 static inline bool clkstat_task_selected(const struct task_struct *p)
 {

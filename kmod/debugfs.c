@@ -22,13 +22,16 @@
 #include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/notifier.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include "command.h"
 #include "control.h"
 #include "debugfs.h"
 #include "evlog.h"
 #include "hist.h"
+#include "probe_marker.h"
 #include "probes.h"
 
 static struct dentry *clkstat_dir;
@@ -322,16 +325,39 @@ static const struct file_operations clkstat_marker_fops = {
 	.llseek = noop_llseek,
 };
 
+/* A metric's file, created and removed as the store says (hist.c). */
+static int clkstat_debugfs_notify(struct notifier_block *nb,
+				  unsigned long event, void *data)
+{
+	struct clkstat_metric *m = data;
+
+	if (IS_ERR_OR_NULL(clkstat_dir))
+		return NOTIFY_DONE;
+	if (event == CLKSTAT_METRIC_ADDED)
+		debugfs_create_file(m->id, 0400, clkstat_dir, m,
+				    &clkstat_metric_fops);
+	else if (event == CLKSTAT_METRIC_REMOVED)
+		debugfs_lookup_and_remove(m->id, clkstat_dir);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block clkstat_debugfs_nb = {
+	.notifier_call = clkstat_debugfs_notify,
+};
+
 /**
  * clkstat_debugfs_init() - create /sys/kernel/debug/clkstat and its files
  *
- * Creates the control file and one file per registered metric, so it runs
- * after the probes have created their metrics.  As the debugfs API
- * intends, a failure here is not fatal: it only leaves files missing (and
- * says so in the kernel log), the probes record all the same.
+ * Creates the control file and one file per metric: those registered now
+ * and, through the store's notifier, those created later (a variant's
+ * metrics appear when the probes are first switched to it).  As the
+ * debugfs API intends, a failure here is not fatal: it only leaves files
+ * missing (and says so in the kernel log), the probes record all the same.
  */
 void clkstat_debugfs_init(void)
 {
+	struct clkstat_metric *m;
+
 	clkstat_dir = debugfs_create_dir("clkstat", NULL);
 	if (IS_ERR(clkstat_dir))
 		pr_warn("clkstat: no debugfs directory (%ld); metrics still record\n",
@@ -344,27 +370,13 @@ void clkstat_debugfs_init(void)
 	if (clkstat_marker_active())
 		debugfs_create_file("marker", 0200, clkstat_dir, NULL,
 				    &clkstat_marker_fops);
-	clkstat_debugfs_add_files();
-}
-
-/**
- * clkstat_debugfs_add_files() - a file for each metric that has none yet
- *
- * Metrics of a variant appear when the probes are first switched to it.
- * Metrics are destroyed only after clkstat_debugfs_exit(), so a file
- * never outlives its metric.
- */
-void clkstat_debugfs_add_files(void)
-{
-	struct clkstat_metric *m;
-
+	clkstat_metric_notifier_register(&clkstat_debugfs_nb);
 	if (IS_ERR_OR_NULL(clkstat_dir))
 		return;
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node)
-		if (!m->file)
-			m->file = debugfs_create_file(m->id, 0400, clkstat_dir,
-						      m, &clkstat_metric_fops);
+		debugfs_create_file(m->id, 0400, clkstat_dir, m,
+				    &clkstat_metric_fops);
 	clkstat_registry_unlock();
 }
 
@@ -376,6 +388,7 @@ void clkstat_debugfs_add_files(void)
  */
 void clkstat_debugfs_exit(void)
 {
+	clkstat_metric_notifier_unregister(&clkstat_debugfs_nb);
 	debugfs_remove_recursive(clkstat_dir);
 	clkstat_dir = NULL;
 }

@@ -4,7 +4,6 @@
 #define _CLKSTAT_DEBUGFS_H
 
 void clkstat_debugfs_init(void);
-void clkstat_debugfs_add_files(void);
 void clkstat_debugfs_exit(void);
 
 #endif /* _CLKSTAT_DEBUGFS_H */

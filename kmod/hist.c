@@ -9,6 +9,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "hist.h"
@@ -22,6 +23,45 @@ static DEFINE_MUTEX(clkstat_metrics_lock);
  * clkstat_metrics_lock where both are held.
  */
 static DEFINE_MUTEX(clkstat_reset_lock);
+/*
+ * Told of every metric created and of every metric about to be freed, so
+ * that the exports (debugfs's files) follow the store without the store
+ * or the probes knowing them.  Called outside clkstat_metrics_lock: a
+ * subscriber may create or remove files, and wait for their readers.
+ */
+static BLOCKING_NOTIFIER_HEAD(clkstat_metric_chain);
+
+/**
+ * clkstat_metric_notifier_register() - be told of metrics created and destroyed
+ * @nb: its notifier_call gets CLKSTAT_METRIC_ADDED or CLKSTAT_METRIC_REMOVED
+ *	and the metric, in process context
+ *
+ * Metrics that exist already are not announced: the subscriber walks the
+ * registry for them after registering.
+ *
+ * Return: 0 (as blocking_notifier_chain_register()).
+ */
+int clkstat_metric_notifier_register(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&clkstat_metric_chain, nb);
+}
+
+/**
+ * clkstat_metric_notifier_unregister() - no longer be told
+ * @nb: as registered
+ *
+ * Returns once no call to @nb runs.
+ */
+void clkstat_metric_notifier_unregister(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&clkstat_metric_chain, nb);
+}
+
+static void clkstat_metric_notify(unsigned long event,
+				  struct clkstat_metric *m)
+{
+	blocking_notifier_call_chain(&clkstat_metric_chain, event, m);
+}
 
 /**
  * clkstat_metric_cpu_bytes() - memory one CPU's share of a metric takes
@@ -109,6 +149,7 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 	}
 	list_add_tail(&m->node, &clkstat_metrics);
 	mutex_unlock(&clkstat_metrics_lock);
+	clkstat_metric_notify(CLKSTAT_METRIC_ADDED, m);
 	return m;
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_create);
@@ -152,6 +193,7 @@ void clkstat_metric_destroy(struct clkstat_metric *m)
 {
 	if (IS_ERR_OR_NULL(m))
 		return;
+	clkstat_metric_notify(CLKSTAT_METRIC_REMOVED, m);
 	mutex_lock(&clkstat_metrics_lock);
 	list_del(&m->node);
 	mutex_unlock(&clkstat_metrics_lock);
@@ -175,8 +217,10 @@ void clkstat_metric_destroy_name(const char *name)
 		if (!strcmp(m->name, name))
 			list_move(&m->node, &doomed);
 	mutex_unlock(&clkstat_metrics_lock);
-	list_for_each_entry_safe(m, tmp, &doomed, node)
+	list_for_each_entry_safe(m, tmp, &doomed, node) {
+		clkstat_metric_notify(CLKSTAT_METRIC_REMOVED, m);
 		clkstat_metric_free(m);
+	}
 }
 
 /**

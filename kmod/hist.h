@@ -51,8 +51,6 @@ struct clkstat_metric {
 	void *base;
 	u64 resets;			/* resets since creation, same lock */
 	struct list_head node;		/* in the registry */
-	void *file;			/* debugfs.c's, once it has a file */
-	bool handover;			/* probes.c's, during a variant switch */
 };
 
 /* A copy of a metric taken outside the hot path, for readers. */
@@ -93,6 +91,16 @@ void clkstat_metric_reset(struct clkstat_metric *m);
 void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
 				u64 n);
 size_t clkstat_metric_cpu_bytes(unsigned int frac_bits);
+
+/* What a metric notifier is told, with the metric as its data. */
+enum clkstat_metric_event {
+	CLKSTAT_METRIC_ADDED,		/* created and registered */
+	CLKSTAT_METRIC_REMOVED,		/* about to be freed */
+};
+
+struct notifier_block;
+int clkstat_metric_notifier_register(struct notifier_block *nb);
+void clkstat_metric_notifier_unregister(struct notifier_block *nb);
 
 /* Iterate the registry; callers hold clkstat_registry_lock(). */
 void clkstat_registry_lock(void);

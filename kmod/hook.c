@@ -31,7 +31,7 @@ static void clkstat_off_sync(void)
 {
 }
 
-const struct clkstat_backend clkstat_backend_off = {
+const struct clkstat_variant clkstat_variant_off = {
 	.name = CLKSTAT_VNAME(OFF),
 	.attach = clkstat_off_attach,
 	.detach = clkstat_off_detach,
@@ -43,14 +43,14 @@ const struct clkstat_backend clkstat_backend_off = {
  * load or a switch naming it is refused up front (.needs), and attaching
  * anything with it would fail too, naming the kernel option it needs.
  */
-#define CLKSTAT_BACKEND_MISSING(sym, vname, option)			\
+#define CLKSTAT_VARIANT_MISSING(sym, vname, option)			\
 static int clkstat_##sym##_missing(struct clkstat_hook *h)		\
 {									\
 	pr_err("clkstat: variant %s needs %s, which this kernel lacks\n",	\
 	       vname, option);						\
 	return -EOPNOTSUPP;						\
 }									\
-const struct clkstat_backend clkstat_backend_##sym = {			\
+const struct clkstat_variant clkstat_variant_##sym = {			\
 	.name = vname,							\
 	.attach = clkstat_##sym##_missing,				\
 	.detach = clkstat_off_detach,					\
@@ -59,71 +59,71 @@ const struct clkstat_backend clkstat_backend_##sym = {			\
 }
 
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-CLKSTAT_BACKEND_MISSING(direct, "direct",
+CLKSTAT_VARIANT_MISSING(direct, "direct",
 			"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS");
 #endif
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
-CLKSTAT_BACKEND_MISSING(ftrace, "ftrace", "CONFIG_DYNAMIC_FTRACE_WITH_ARGS");
+CLKSTAT_VARIANT_MISSING(ftrace, "ftrace", "CONFIG_DYNAMIC_FTRACE_WITH_ARGS");
 #endif
 #ifndef CONFIG_TRACEPOINTS
-CLKSTAT_BACKEND_MISSING(tracepoint, "tracepoint", "CONFIG_TRACEPOINTS");
+CLKSTAT_VARIANT_MISSING(tracepoint, "tracepoint", "CONFIG_TRACEPOINTS");
 #endif
 
-static const struct clkstat_backend *const clkstat_backends[] = {
-	&clkstat_backend_direct,
-	&clkstat_backend_ftrace,
-	&clkstat_backend_kprobe,
-	&clkstat_backend_kprobe_int3,
-	&clkstat_backend_tracepoint,
-	&clkstat_backend_off,
+static const struct clkstat_variant *const clkstat_variants[] = {
+	&clkstat_variant_direct,
+	&clkstat_variant_ftrace,
+	&clkstat_variant_kprobe,
+	&clkstat_variant_kprobe_int3,
+	&clkstat_variant_tracepoint,
+	&clkstat_variant_off,
 };
 
 /**
- * clkstat_backend_find() - a variant by name
+ * clkstat_variant_find() - a variant by name
  * @name: direct, ftrace, kprobe, kprobe-int3, tracepoint or off
  *
- * Return: the backend, or NULL.
+ * Return: the variant, or NULL.
  */
-const struct clkstat_backend *clkstat_backend_find(const char *name)
+const struct clkstat_variant *clkstat_variant_find(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(clkstat_backends); i++)
-		if (!strcmp(clkstat_backends[i]->name, name))
-			return clkstat_backends[i];
+	for (i = 0; i < ARRAY_SIZE(clkstat_variants); i++)
+		if (!strcmp(clkstat_variants[i]->name, name))
+			return clkstat_variants[i];
 	return NULL;
 }
-EXPORT_SYMBOL_GPL(clkstat_backend_find);
+EXPORT_SYMBOL_GPL(clkstat_variant_find);
 
 /**
- * clkstat_backend_names() - every variant's name, for messages
+ * clkstat_variant_names() - every variant's name, for messages
  * @buf: where to write them, separated by ", "
  * @len: its size
  */
-void clkstat_backend_names(char *buf, size_t len)
+void clkstat_variant_names(char *buf, size_t len)
 {
 	unsigned int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(clkstat_backends); i++) {
+	for (i = 0; i < ARRAY_SIZE(clkstat_variants); i++) {
 		if (i)
 			strlcat(buf, ", ", len);
-		strlcat(buf, clkstat_backends[i]->name, len);
+		strlcat(buf, clkstat_variants[i]->name, len);
 	}
 }
 
 /**
  * clkstat_hooks_attach() - attach every hook of a probe, or none
- * @b: the backend (variant)
+ * @b: the variant
  * @hooks: the hooks
  * @n: how many
  *
  * On failure the hooks attached so far are detached again, in reverse
- * order, and the backend's error (already reported by it) is returned.
+ * order, and the variant's error (already reported by it) is returned.
  *
  * Return: 0 or a negative errno.
  */
-int clkstat_hooks_attach(const struct clkstat_backend *b,
+int clkstat_hooks_attach(const struct clkstat_variant *b,
 			 struct clkstat_hook *hooks, unsigned int n)
 {
 	unsigned int i;
@@ -142,13 +142,13 @@ EXPORT_SYMBOL_GPL(clkstat_hooks_attach);
 
 /**
  * clkstat_hooks_detach() - detach what clkstat_hooks_attach() attached
- * @b: the backend it was attached with
+ * @b: the variant it was attached with
  * @hooks: the hooks
  * @n: how many
  *
  * When this returns, no handler of these hooks is running or can run.
  */
-void clkstat_hooks_detach(const struct clkstat_backend *b,
+void clkstat_hooks_detach(const struct clkstat_variant *b,
 			  struct clkstat_hook *hooks, unsigned int n)
 {
 	unsigned int i = n;
@@ -161,8 +161,8 @@ void clkstat_hooks_detach(const struct clkstat_backend *b,
 EXPORT_SYMBOL_GPL(clkstat_hooks_detach);
 
 /**
- * clkstat_hooks_supported() - can this backend attach all of these hooks?
- * @b: the backend
+ * clkstat_hooks_supported() - can this variant attach all of these hooks?
+ * @b: the variant
  * @hooks: the hooks
  * @n: how many
  *
@@ -171,12 +171,12 @@ EXPORT_SYMBOL_GPL(clkstat_hooks_detach);
  *
  * Return: true if every hook has what @b needs.
  */
-bool clkstat_hooks_supported(const struct clkstat_backend *b,
+bool clkstat_hooks_supported(const struct clkstat_variant *b,
 			     const struct clkstat_hook *hooks, unsigned int n)
 {
 	unsigned int i;
 
-	if (b != &clkstat_backend_tracepoint)
+	if (b != &clkstat_variant_tracepoint)
 		return true;
 	for (i = 0; i < n; i++)
 		if (!hooks[i].tracepoint && !hooks[i].tp)

@@ -7,7 +7,7 @@
  * A probe describes what it wants as clkstat_hook entries: a function name
  * and a handler that receives the function's first three arguments, and
  * optionally a tracepoint standing in for that function in the
- * "tracepoint" variant.  A backend (hook_direct.c, hook_ftrace.c,
+ * "tracepoint" variant.  A variant (hook_direct.c, hook_ftrace.c,
  * hook_kprobe.c, hook_tracepoint.c) attaches them.  Neither side knows the
  * other's details.
  */
@@ -52,10 +52,10 @@ struct clkstat_hook {
 	clkstat_entry_fn tp_handler;
 	/* Or the tracepoint itself, e.g. a module's own (found by address). */
 	struct tracepoint *tp;
-	void *priv;			/* the backend's, while attached */
+	void *priv;			/* the variant's, while attached */
 };
 
-struct clkstat_backend {
+struct clkstat_variant {
 	const char *name;		/* the variant, part of a metric's name */
 	/* Attach one hook; reports its own errors with pr_err. */
 	int (*attach)(struct clkstat_hook *h);
@@ -71,15 +71,15 @@ struct clkstat_backend {
 	const char *needs;
 };
 
-extern const struct clkstat_backend clkstat_backend_direct;
-extern const struct clkstat_backend clkstat_backend_ftrace;
-extern const struct clkstat_backend clkstat_backend_kprobe;
-extern const struct clkstat_backend clkstat_backend_kprobe_int3;
-extern const struct clkstat_backend clkstat_backend_tracepoint;
-extern const struct clkstat_backend clkstat_backend_off;
+extern const struct clkstat_variant clkstat_variant_direct;
+extern const struct clkstat_variant clkstat_variant_ftrace;
+extern const struct clkstat_variant clkstat_variant_kprobe;
+extern const struct clkstat_variant clkstat_variant_kprobe_int3;
+extern const struct clkstat_variant clkstat_variant_tracepoint;
+extern const struct clkstat_variant clkstat_variant_off;
 
-const struct clkstat_backend *clkstat_backend_find(const char *name);
-void clkstat_backend_names(char *buf, size_t len);
+const struct clkstat_variant *clkstat_variant_find(const char *name);
+void clkstat_variant_names(char *buf, size_t len);
 /*
  * Set by the kprobe-int3 variant around its handler calls: whether the
  * code that hit the breakpoint ran in task context.  The int3 trap enters
@@ -96,11 +96,11 @@ static __always_inline bool clkstat_hooked_in_task(void)
 	return this_cpu_read(clkstat_int3_in_task);
 }
 
-int clkstat_hooks_attach(const struct clkstat_backend *b,
+int clkstat_hooks_attach(const struct clkstat_variant *b,
 			 struct clkstat_hook *hooks, unsigned int n);
-void clkstat_hooks_detach(const struct clkstat_backend *b,
+void clkstat_hooks_detach(const struct clkstat_variant *b,
 			  struct clkstat_hook *hooks, unsigned int n);
-bool clkstat_hooks_supported(const struct clkstat_backend *b,
+bool clkstat_hooks_supported(const struct clkstat_variant *b,
 			     const struct clkstat_hook *hooks, unsigned int n);
 
 int clkstat_func_addr(const char *func, const char *how, unsigned long *addr);

@@ -174,7 +174,7 @@ static void clkstat_direct_sync(void)
 	}
 }
 
-const struct clkstat_backend clkstat_backend_direct = {
+const struct clkstat_variant clkstat_variant_direct = {
 	.name = CLKSTAT_VNAME(DIRECT),
 	.attach = clkstat_direct_attach,
 	.detach = clkstat_direct_detach,

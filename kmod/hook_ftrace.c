@@ -149,7 +149,7 @@ static void clkstat_ftrace_sync(void)
 	clkstat_exit_wait();
 }
 
-const struct clkstat_backend clkstat_backend_ftrace = {
+const struct clkstat_variant clkstat_variant_ftrace = {
 	.name = CLKSTAT_VNAME(FTRACE),
 	.attach = clkstat_ftrace_attach,
 	.detach = clkstat_ftrace_detach,

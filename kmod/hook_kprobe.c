@@ -267,14 +267,14 @@ static void clkstat_kprobe_sync(void)
 {
 }
 
-const struct clkstat_backend clkstat_backend_kprobe = {
+const struct clkstat_variant clkstat_variant_kprobe = {
 	.name = CLKSTAT_VNAME(KPROBE),
 	.attach = clkstat_kprobe_attach,
 	.detach = clkstat_kprobe_detach,
 	.sync = clkstat_kprobe_sync,
 };
 
-const struct clkstat_backend clkstat_backend_kprobe_int3 = {
+const struct clkstat_variant clkstat_variant_kprobe_int3 = {
 	.name = CLKSTAT_VNAME(KPROBE_INT3),
 	.attach = clkstat_kprobe_int3_attach,
 	.detach = clkstat_kprobe_detach,

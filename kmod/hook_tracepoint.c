@@ -74,7 +74,7 @@ static void clkstat_tp_sync(void)
 	tracepoint_synchronize_unregister();
 }
 
-const struct clkstat_backend clkstat_backend_tracepoint = {
+const struct clkstat_variant clkstat_variant_tracepoint = {
 	.name = CLKSTAT_VNAME(TRACEPOINT),
 	.attach = clkstat_tp_attach,
 	.detach = clkstat_tp_detach,

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "command.h"
 #include "control.h"
 #include "debugfs.h"
 #include "evlog.h"
@@ -48,10 +49,10 @@ module_param(fault_hook, charp, 0444);
 MODULE_PARM_DESC(fault_hook, "test only (CLKSTAT_FAULT_HOOKS=1 builds): OLD=NEW renames the hook on function or tracepoint OLD to NEW before attaching");
 #endif
 
-#define CLKSTAT_CORR_MIN	64U
-#define CLKSTAT_CORR_MAX	(1U << 20)
+#define CLKSTAT_PENDING_MIN	64U
+#define CLKSTAT_PENDING_MAX	(1U << 20)
 
-static const struct clkstat_backend *clkstat_backend;
+static const struct clkstat_variant *clkstat_load_variant;
 
 static int clkstat_check_params(void)
 {
@@ -63,10 +64,10 @@ static int clkstat_check_params(void)
 		       clkstat_frac_bits, CLKSTAT_FRAC_BITS_MAX);
 		return -EINVAL;
 	}
-	if (!is_power_of_2(corr_entries) || corr_entries < CLKSTAT_CORR_MIN ||
-	    corr_entries > CLKSTAT_CORR_MAX) {
+	if (!is_power_of_2(corr_entries) || corr_entries < CLKSTAT_PENDING_MIN ||
+	    corr_entries > CLKSTAT_PENDING_MAX) {
 		pr_err("clkstat: corr_entries=%u: not a power of two in %u..%u\n",
-		       corr_entries, CLKSTAT_CORR_MIN, CLKSTAT_CORR_MAX);
+		       corr_entries, CLKSTAT_PENDING_MIN, CLKSTAT_PENDING_MAX);
 		return -EINVAL;
 	}
 	if (events > CLKSTAT_EVENTS_MAX) {
@@ -74,27 +75,27 @@ static int clkstat_check_params(void)
 		       CLKSTAT_EVENTS_MAX);
 		return -EINVAL;
 	}
-	clkstat_backend = clkstat_backend_find(variant);
-	if (!clkstat_backend) {
+	clkstat_load_variant = clkstat_variant_find(variant);
+	if (!clkstat_load_variant) {
 		char known[96];
 
-		clkstat_backend_names(known, sizeof(known));
+		clkstat_variant_names(known, sizeof(known));
 		pr_err("clkstat: variant=%*pE: unknown variant (known: %s)\n",
 		       (int)strlen(variant), variant, known);
 		return -EINVAL;
 	}
-	if (clkstat_backend->needs) {
+	if (clkstat_load_variant->needs) {
 		pr_err("clkstat: variant=%s needs %s, which this kernel lacks\n",
-		       clkstat_backend->name, clkstat_backend->needs);
+		       clkstat_load_variant->name, clkstat_load_variant->needs);
 		return -EINVAL;
 	}
 	ret = clkstat_probes_select(probes);
 	if (ret)
 		return ret;
-	bad = clkstat_probes_unsupported(clkstat_backend);
+	bad = clkstat_probes_unsupported(clkstat_load_variant);
 	if (bad) {
 		pr_err("clkstat: probe %s cannot run with variant=%s: the kernel has no tracepoint for it (use direct, ftrace or kprobe)\n",
-		       bad, clkstat_backend->name);
+		       bad, clkstat_load_variant->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -102,9 +103,7 @@ static int clkstat_check_params(void)
 
 static void clkstat_set_all(enum clkstat_nl_ctrl_op op)
 {
-	struct clkstat_cmd cmd = { .op = op };
-
-	clkstat_control_exec(&cmd);
+	clkstat_command(&(struct clkstat_cmd){ .op = op });
 }
 
 static int __init clkstat_init(void)
@@ -122,8 +121,8 @@ static int __init clkstat_init(void)
 	}
 	ret = clkstat_probes_start(&(struct clkstat_probe_cfg){
 		.frac_bits = clkstat_frac_bits,
-		.corr_entries = corr_entries,
-		.backend = clkstat_backend,
+		.pending_entries = corr_entries,
+		.variant = clkstat_load_variant,
 #ifdef CLKSTAT_FAULT_HOOKS
 		.fault_hook = fault_hook,
 #endif
@@ -144,7 +143,7 @@ static int __init clkstat_init(void)
 	}
 	clkstat_set_all(CLKSTAT_CTRL_START);
 	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u\n",
-		probes, clkstat_backend->name, clkstat_frac_bits);
+		probes, clkstat_load_variant->name, clkstat_frac_bits);
 	return 0;
 }
 

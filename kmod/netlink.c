@@ -25,6 +25,7 @@
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include "command.h"
 #include "control.h"
 #include "evlog.h"
 #include "hist.h"

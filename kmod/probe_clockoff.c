@@ -17,6 +17,7 @@
  */
 #include <linux/sched/clock.h>
 #include "hist.h"
+#include "probe_clockoff.h"
 #include "probes.h"
 #include "uapi/clkstat_catalog.h"
 
@@ -48,7 +49,8 @@ static void clockoff_exit(void)
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(CLOCKOFF));
 }
 
-static int clockoff_bind(const char *variant)
+static int clockoff_bind(const char *variant,
+			 const struct clkstat_handover *h)
 {
 	struct clkstat_metric *pos, *neg;
 
@@ -75,7 +77,7 @@ static int clockoff_init(const struct clkstat_probe_cfg *cfg)
 		return -EINVAL;
 	}
 	clockoff_frac_bits = cfg->frac_bits;
-	ret = clockoff_bind(cfg->backend->name);
+	ret = clockoff_bind(cfg->variant->name, NULL);
 	if (ret)
 		clockoff_exit();
 	return ret;

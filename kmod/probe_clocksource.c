@@ -34,6 +34,7 @@
 #include <asm/tsc.h>
 #include "evlog.h"
 #include "hist.h"
+#include "probe_clockoff.h"
 #include "probes.h"
 #include "uapi/clkstat_catalog.h"
 
@@ -181,7 +182,8 @@ static void csread_exit(void)
 	}
 }
 
-static int csread_bind(const char *variant)
+static int csread_bind(const char *variant,
+		       const struct clkstat_handover *h)
 {
 	struct clkstat_metric *m[CSR_N];
 	unsigned int i;
@@ -206,7 +208,7 @@ static int csread_init(const struct clkstat_probe_cfg *cfg)
 		return -EOPNOTSUPP;
 	}
 	cs_frac_bits = cfg->frac_bits;
-	ret = csread_bind(cfg->backend->name);
+	ret = csread_bind(cfg->variant->name, NULL);
 	if (ret)
 		csread_exit();
 	return ret;
@@ -230,7 +232,8 @@ static void csswitch_exit(void)
 	atomic64_set(&csw_pending_exit, 0);
 }
 
-static int csswitch_bind(const char *variant)
+static int csswitch_bind(const char *variant,
+			 const struct clkstat_handover *h)
 {
 	struct clkstat_metric *m, *first = NULL;
 
@@ -257,7 +260,7 @@ static int csswitch_init(const struct clkstat_probe_cfg *cfg)
 
 	cs_frac_bits = cfg->frac_bits;
 	csw_with_csread = cfg->with_csread;
-	ret = csswitch_bind(cfg->backend->name);
+	ret = csswitch_bind(cfg->variant->name, NULL);
 	if (ret)
 		csswitch_exit();
 	return ret;

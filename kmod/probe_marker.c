@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "evlog.h"
+#include "probe_marker.h"
 #include "probes.h"
 
 #define CLKSTAT_MARKER_MAX	4096	/* longest write accepted, as ftrace */
@@ -70,7 +71,8 @@ static void marker_exit(void)
 	clkstat_marker_on = false;
 }
 
-static int marker_bind(const char *variant)
+static int marker_bind(const char *variant,
+		       const struct clkstat_handover *h)
 {
 	return 0;
 }

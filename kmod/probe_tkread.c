@@ -41,9 +41,11 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include "control.h"
-#include "corr.h"
+#include "pending.h"
 #include "evlog.h"
 #include "hist.h"
+#include "probe_clockoff.h"
+#include "probe_tkread.h"
 #include "probes.h"
 #include "uapi/clkstat_catalog.h"
 
@@ -58,20 +60,20 @@ static const char *const tkw_counter_names[CLKSTAT_TKW_NCOUNTERS] = {
 
 static struct clkstat_metric *tk_reads, *tkw_all;
 static struct clkstat_metric *tkw_migrated, *tkw_local, *tkw_enqueue;
-static struct clkstat_corr tkw_corr;
+static struct clkstat_pending tkw_pending;
 static unsigned int tk_frac_bits;
 static bool tk_with_ttwu;
 
 /* Published while ttwu feeds wakeups in (both probes enabled). */
 struct clkstat_metric *clkstat_ttwu_tkread;
 
-static void notrace tkw_count_put(enum clkstat_corr_put_result r)
+static void notrace tkw_count_put(enum clkstat_pending_put_result r)
 {
-	if (r == CLKSTAT_CORR_REPLACED)
+	if (r == CLKSTAT_PENDING_REPLACED)
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_REPLACED);
-	else if (r == CLKSTAT_CORR_EVICTED)
+	else if (r == CLKSTAT_PENDING_EVICTED)
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_EVICTED);
-	else if (r == CLKSTAT_CORR_BUSY)
+	else if (r == CLKSTAT_PENDING_BUSY)
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
 }
 
@@ -85,14 +87,14 @@ static void notrace tkw_count_put(enum clkstat_corr_put_result r)
  */
 void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id)
 {
-	struct clkstat_corr_val v = {
+	struct clkstat_pending_val v = {
 		.ts = now,
 		.cpu = task_cpu(p),
 		.epoch = clkstat_current_epoch(),
 		.id = id,
 	};
 
-	tkw_count_put(clkstat_corr_put(&tkw_corr, p, &v));
+	tkw_count_put(clkstat_pending_put(&tkw_pending, p, &v));
 }
 
 /**
@@ -106,25 +108,25 @@ void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id)
  */
 void notrace clkstat_tkread_on_enqueue(struct task_struct *p, u64 now)
 {
-	struct clkstat_corr_val v;
+	struct clkstat_pending_val v;
 
-	if (clkstat_corr_take(&tkw_corr, p, &v) != CLKSTAT_CORR_FOUND)
+	if (clkstat_pending_take(&tkw_pending, p, &v) != CLKSTAT_PENDING_FOUND)
 		return;
 	v.ts2 = now;
 	v.migrated = task_cpu(p) != v.cpu;
-	tkw_count_put(clkstat_corr_put(&tkw_corr, p, &v));
+	tkw_count_put(clkstat_pending_put(&tkw_pending, p, &v));
 }
 
 /* current performed a timekeeping read: close its wakeup's interval. */
 static void notrace tkw_first_read(struct task_struct *p)
 {
-	struct clkstat_corr_val v;
+	struct clkstat_pending_val v;
 	u64 now, delta;
 
-	switch (clkstat_corr_take(&tkw_corr, p, &v)) {
-	case CLKSTAT_CORR_ABSENT:
+	switch (clkstat_pending_take(&tkw_pending, p, &v)) {
+	case CLKSTAT_PENDING_ABSENT:
 		return;
-	case CLKSTAT_CORR_CONTENDED:
+	case CLKSTAT_PENDING_CONTENDED:
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
 		return;
 	default:
@@ -189,10 +191,11 @@ static void tkread_exit(void)
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TKREAD));
-	clkstat_corr_free(&tkw_corr);
+	clkstat_pending_free(&tkw_pending);
 }
 
-static int tkread_bind(const char *variant)
+static int tkread_bind(const char *variant,
+		       const struct clkstat_handover *h)
 {
 	struct clkstat_metric *reads, *all = NULL, *mig = NULL, *loc = NULL;
 	struct clkstat_metric *enq = NULL;
@@ -218,8 +221,8 @@ static int tkread_bind(const char *variant)
 	if (ret)
 		return ret;
 	/* As in ttwu_bind(). */
-	lost = tkw_all && tkw_all->handover ?
-	       clkstat_corr_pending(&tkw_corr, clkstat_current_epoch()) : 0;
+	lost = clkstat_handover_recorded(h, tkw_all) ?
+	       clkstat_pending_pending(&tkw_pending, clkstat_current_epoch()) : 0;
 	if (lost)
 		clkstat_metric_add_counter(all, CLKSTAT_TKW_SWITCH_LOST, lost);
 out:
@@ -245,9 +248,9 @@ static int tkread_init(const struct clkstat_probe_cfg *cfg)
 	tk_frac_bits = cfg->frac_bits;
 	tk_with_ttwu = cfg->with_ttwu;
 	if (tk_with_ttwu)
-		ret = clkstat_corr_init(&tkw_corr, cfg->corr_entries);
+		ret = clkstat_pending_init(&tkw_pending, cfg->pending_entries);
 	if (!ret)
-		ret = tkread_bind(cfg->backend->name);
+		ret = tkread_bind(cfg->variant->name, NULL);
 	if (ret)
 		tkread_exit();
 	return ret;

@@ -38,9 +38,11 @@
 #include <linux/timekeeping.h>
 #include "compat.h"
 #include "control.h"
-#include "corr.h"
+#include "pending.h"
 #include "evlog.h"
 #include "hist.h"
+#include "probe_clockoff.h"
+#include "probe_tkread.h"
 #include "probes.h"
 #include "uapi/clkstat_catalog.h"
 
@@ -49,7 +51,7 @@ static const char *const ttwu_counter_names[CLKSTAT_TTWU_NCOUNTERS] = {
 };
 
 static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
-static struct clkstat_corr ttwu_corr;
+static struct clkstat_pending ttwu_pending;
 static unsigned int ttwu_frac_bits;
 
 /* A wakeup of p begins; tkread (if enabled) gets it too. */
@@ -57,7 +59,7 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 {
 	bool rec = clkstat_metric_recording(ttwu_all);
 	bool tk = clkstat_tkread_wants();
-	struct clkstat_corr_val v;
+	struct clkstat_pending_val v;
 	u64 now, id = 0;
 
 	if (!(rec || tk) || !clkstat_task_selected(p))
@@ -74,20 +76,20 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	if (id)
 		clkstat_evlog_add(CLKSTAT_EV_WAKEUP, now, id, task_pid_nr(p),
 				  NULL, NULL);
-	v = (struct clkstat_corr_val){
+	v = (struct clkstat_pending_val){
 		.ts = now,
 		.cpu = task_cpu(p),
 		.epoch = clkstat_current_epoch(),
 		.id = id,
 	};
-	switch (clkstat_corr_put(&ttwu_corr, p, &v)) {
-	case CLKSTAT_CORR_REPLACED:
+	switch (clkstat_pending_put(&ttwu_pending, p, &v)) {
+	case CLKSTAT_PENDING_REPLACED:
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_REPLACED);
 		break;
-	case CLKSTAT_CORR_EVICTED:
+	case CLKSTAT_PENDING_EVICTED:
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_EVICTED);
 		break;
-	case CLKSTAT_CORR_BUSY:
+	case CLKSTAT_PENDING_BUSY:
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
 		break;
 	default:
@@ -122,7 +124,7 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
  */
 static void notrace ttwu_enqueued(struct task_struct *p)
 {
-	struct clkstat_corr_val v;
+	struct clkstat_pending_val v;
 	u64 now = 0, delta;
 
 	if (!clkstat_task_selected(p))
@@ -133,11 +135,11 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 	}
 	if (!clkstat_metric_recording(ttwu_all))
 		return;
-	switch (clkstat_corr_take(&ttwu_corr, p, &v)) {
-	case CLKSTAT_CORR_ABSENT:
+	switch (clkstat_pending_take(&ttwu_pending, p, &v)) {
+	case CLKSTAT_PENDING_ABSENT:
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
 		return;
-	case CLKSTAT_CORR_CONTENDED:
+	case CLKSTAT_PENDING_CONTENDED:
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
 		return;
 	default:
@@ -198,10 +200,11 @@ static void ttwu_exit(void)
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_LOCAL));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_MIGRATED));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE));
-	clkstat_corr_free(&ttwu_corr);
+	clkstat_pending_free(&ttwu_pending);
 }
 
-static int ttwu_bind(const char *variant)
+static int ttwu_bind(const char *variant,
+		     const struct clkstat_handover *h)
 {
 	struct clkstat_metric *all, *mig, *loc;
 	unsigned long lost;
@@ -223,8 +226,8 @@ static int ttwu_bind(const char *variant)
 	 * their enqueue will belong to the new variant's epoch.  Nothing is
 	 * lost if it was not recording (and at load there is no old one).
 	 */
-	lost = ttwu_all && ttwu_all->handover ?
-	       clkstat_corr_pending(&ttwu_corr, clkstat_current_epoch()) : 0;
+	lost = clkstat_handover_recorded(h, ttwu_all) ?
+	       clkstat_pending_pending(&ttwu_pending, clkstat_current_epoch()) : 0;
 	if (lost)
 		clkstat_metric_add_counter(all, CLKSTAT_TTWU_SWITCH_LOST, lost);
 	ttwu_all = all;
@@ -238,9 +241,9 @@ static int ttwu_init(const struct clkstat_probe_cfg *cfg)
 	int ret;
 
 	ttwu_frac_bits = cfg->frac_bits;
-	ret = clkstat_corr_init(&ttwu_corr, cfg->corr_entries);
+	ret = clkstat_pending_init(&ttwu_pending, cfg->pending_entries);
 	if (!ret)
-		ret = ttwu_bind(cfg->backend->name);
+		ret = ttwu_bind(cfg->variant->name, NULL);
 	if (ret)
 		ttwu_exit();
 	return ret;

@@ -17,8 +17,6 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "control.h"
-#include "debugfs.h"
 #include "hist.h"
 #include "probes.h"
 
@@ -36,7 +34,7 @@ static struct clkstat_probe *const clkstat_known_probes[] = {
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
 static unsigned int clkstat_nactive;
-static const struct clkstat_backend *clkstat_backend;
+static const struct clkstat_variant *clkstat_attached;
 static unsigned long clkstat_switches;
 static DEFINE_MUTEX(clkstat_probes_lock);
 
@@ -118,7 +116,7 @@ int clkstat_probes_select(const char *list)
  *
  * Return: the probe's name, or NULL if @b can run them all.
  */
-const char *clkstat_probes_unsupported(const struct clkstat_backend *b)
+const char *clkstat_probes_unsupported(const struct clkstat_variant *b)
 {
 	unsigned int i;
 
@@ -130,7 +128,7 @@ const char *clkstat_probes_unsupported(const struct clkstat_backend *b)
 }
 
 /* Detach the hooks of the first n active probes, last first. */
-static void clkstat_detach(const struct clkstat_backend *b, unsigned int n)
+static void clkstat_detach(const struct clkstat_variant *b, unsigned int n)
 {
 	while (n--)
 		clkstat_hooks_detach(b, clkstat_active[n]->hooks,
@@ -138,7 +136,7 @@ static void clkstat_detach(const struct clkstat_backend *b, unsigned int n)
 }
 
 /* Attach every active probe's hooks, or none. */
-static int clkstat_attach(const struct clkstat_backend *b)
+static int clkstat_attach(const struct clkstat_variant *b)
 {
 	unsigned int i;
 	int ret;
@@ -252,16 +250,15 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
 #ifdef CLKSTAT_FAULT_HOOKS
 	ret = clkstat_fault_rename(c.fault_hook);
 	if (!ret)
-		ret = clkstat_attach(c.backend);
+		ret = clkstat_attach(c.variant);
 #else
-	ret = clkstat_attach(c.backend);
+	ret = clkstat_attach(c.variant);
 #endif
 	if (ret) {
 		clkstat_exit_probes(clkstat_nactive);
 		return ret;
 	}
-	clkstat_backend = c.backend;
-	WRITE_ONCE(clkstat_attached_variant, c.backend->name);
+	clkstat_attached = c.variant;
 	return 0;
 }
 
@@ -273,56 +270,83 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
  */
 void clkstat_probes_stop(void)
 {
-	clkstat_detach(clkstat_backend, clkstat_nactive);
+	clkstat_detach(clkstat_attached, clkstat_nactive);
 	clkstat_exit_probes(clkstat_nactive);
 }
 
-/* Bind every active probe to a variant; on failure, back to @undo. */
-static int clkstat_bind(const char *variant, const char *undo)
+/*
+ * Bind every active probe to a variant (@h: what recorded before a
+ * switch); on failure, back to @undo, whose metrics never recorded.
+ */
+static int clkstat_bind(const char *variant, const char *undo,
+			const struct clkstat_handover *h)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < clkstat_nactive; i++) {
-		ret = clkstat_active[i]->bind(variant);
+		ret = clkstat_active[i]->bind(variant, h);
 		if (ret) {
 			while (i--)
-				clkstat_active[i]->bind(undo);
+				clkstat_active[i]->bind(undo, NULL);
 			return ret;
 		}
 	}
 	return 0;
 }
 
-/* Remember which metrics of @variant record, and stop them all. */
-static void clkstat_handover_begin(const char *variant)
+/**
+ * clkstat_handover_recorded() - did a metric record before the switch?
+ * @h: the switch's handover, or NULL (at load: nothing recorded)
+ * @m: a metric of the old variant, or NULL
+ *
+ * Return: whether @m was recording when clkstat_handover_begin() stopped it.
+ */
+bool clkstat_handover_recorded(const struct clkstat_handover *h,
+			       const struct clkstat_metric *m)
+{
+	unsigned int i;
+
+	for (i = 0; h && m && i < h->n; i++)
+		if (h->recorded[i] == m)
+			return true;
+	return false;
+}
+
+/* Remember which metrics of @variant record in @h, and stop them all. */
+static void clkstat_handover_begin(const char *variant,
+				   struct clkstat_handover *h)
 {
 	struct clkstat_metric *m;
 
+	h->n = 0;
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node) {
 		if (strcmp(m->variant, variant))
 			continue;
-		m->handover = clkstat_metric_recording(m);
+		/* One metric per catalog entry and variant: it fits. */
+		if (clkstat_metric_recording(m) &&
+		    !WARN_ON_ONCE(h->n == ARRAY_SIZE(h->recorded)))
+			h->recorded[h->n++] = m;
 		clkstat_metric_set_recording(m, false);
 	}
 	clkstat_registry_unlock();
 }
 
 /*
- * Start each metric of variant @to whose namesake in variant @from
- * recorded before clkstat_handover_begin(@from).  Starting begins a new
- * epoch.  @from == @to restores the state of before.
+ * Start each metric of variant @to whose namesake in the old variant is
+ * in @h.  Starting begins a new epoch.  @to being the old variant
+ * restores the state of before.
  */
-static void clkstat_handover_end(const char *from, const char *to)
+static void clkstat_handover_end(const struct clkstat_handover *h,
+				 const char *to)
 {
-	struct clkstat_metric *m, *n;
+	struct clkstat_metric *n;
+	unsigned int i;
 
 	clkstat_registry_lock();
-	list_for_each_entry(m, clkstat_registry(), node) {
-		if (strcmp(m->variant, from) || !m->handover)
-			continue;
-		n = clkstat_metric_find_in(m->name, to);
+	for (i = 0; i < h->n; i++) {
+		n = clkstat_metric_find_in(h->recorded[i]->name, to);
 		if (n)
 			clkstat_metric_set_recording(n, true);
 	}
@@ -340,12 +364,13 @@ static void clkstat_handover_end(const char *from, const char *to)
  */
 int clkstat_probes_switch(const char *name)
 {
-	const struct clkstat_backend *b = clkstat_backend_find(name), *old;
+	const struct clkstat_variant *b = clkstat_variant_find(name), *old;
+	struct clkstat_handover handover;
 	const char *bad;
 	int ret = 0;
 
 	mutex_lock(&clkstat_probes_lock);
-	old = clkstat_backend;
+	old = clkstat_attached;
 	if (!b) {
 		/* Escaped: a name from netlink can hold any byte, '\n' too. */
 		pr_warn_ratelimited("clkstat: control: variant %*pE: unknown variant\n",
@@ -368,37 +393,34 @@ int clkstat_probes_switch(const char *name)
 		ret = -EINVAL;
 		goto out;
 	}
-	clkstat_handover_begin(old->name);
+	clkstat_handover_begin(old->name, &handover);
 	clkstat_detach(old, clkstat_nactive);
-	ret = clkstat_bind(b->name, old->name);
+	ret = clkstat_bind(b->name, old->name, &handover);
 	if (ret)
 		pr_warn_ratelimited("clkstat: control: variant %s: cannot create its metrics: %d\n",
 				    name, ret);
 	if (!ret) {
-		clkstat_debugfs_add_files();
 		ret = clkstat_attach(b);
 		if (!ret) {
-			WRITE_ONCE(clkstat_attached_variant, b->name);
-			clkstat_handover_end(old->name, b->name);
-			clkstat_backend = b;
+			clkstat_handover_end(&handover, b->name);
+			clkstat_attached = b;
 			clkstat_switches++;
 			goto out;
 		}
-		clkstat_bind(old->name, b->name);
+		clkstat_bind(old->name, b->name, NULL);
 	}
 	if (clkstat_attach(old)) {
 		/*
 		 * Nothing is attached now: say so, in the control file too,
 		 * and never detach old's hooks again (at unload or the next
-		 * switch), which would hand the backend hooks it does not
+		 * switch), which would hand the variant hooks it does not
 		 * hold.  Old's metrics stay stopped.
 		 */
 		pr_err("clkstat: variant %s could not be attached again: nothing is hooked (variant off)\n",
 		       old->name);
-		clkstat_backend = &clkstat_backend_off;
-		WRITE_ONCE(clkstat_attached_variant, clkstat_backend_off.name);
+		clkstat_attached = &clkstat_variant_off;
 	} else {
-		clkstat_handover_end(old->name, old->name);
+		clkstat_handover_end(&handover, old->name);
 	}
 out:
 	mutex_unlock(&clkstat_probes_lock);
@@ -407,42 +429,23 @@ out:
 
 /**
  * clkstat_probes_variant() - the variant feeding the probes now
- * @switches: set to the number of switches since load
+ * @switches: set to the number of switches since load, unless NULL
  *
- * Return: the variant's name.
+ * The one record of which variant is attached: the control commands
+ * (command.c) and the exports ask here.
+ *
+ * Return: the variant's name ("none" before the probes start).
  */
 const char *clkstat_probes_variant(unsigned long *switches)
 {
 	const char *name;
 
 	mutex_lock(&clkstat_probes_lock);
-	name = clkstat_backend ? clkstat_backend->name : "none";
-	*switches = clkstat_switches;
+	name = clkstat_attached ? clkstat_attached->name : "none";
+	if (switches)
+		*switches = clkstat_switches;
 	mutex_unlock(&clkstat_probes_lock);
 	return name;
-}
-
-/* One control command at a time, from debugfs or netlink. */
-static DEFINE_MUTEX(clkstat_command_lock);
-
-/**
- * clkstat_command() - carry out a control command, a variant switch included
- * @cmd: a parsed command (debugfs text or a netlink request)
- *
- * Return: 0 or a negative errno, as clkstat_control_exec() and
- * clkstat_probes_switch() return.
- */
-int clkstat_command(const struct clkstat_cmd *cmd)
-{
-	int ret;
-
-	mutex_lock(&clkstat_command_lock);
-	if (cmd->op == CLKSTAT_CTRL_VARIANT)
-		ret = clkstat_probes_switch(cmd->variant);
-	else
-		ret = clkstat_control_exec(cmd);
-	mutex_unlock(&clkstat_command_lock);
-	return ret;
 }
 
 /**

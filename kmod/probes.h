@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * probes.h - what a probe is: the metrics it owns and the hooks that feed
- * them.  A probe does not know which backend attaches its hooks.
+ * them.  A probe does not know which variant attaches its hooks.
  */
 #ifndef _CLKSTAT_PROBES_H
 #define _CLKSTAT_PROBES_H
@@ -16,27 +16,40 @@
 
 struct clkstat_probe_cfg {
 	unsigned int frac_bits;
-	unsigned int corr_entries;	/* per-task table size, power of two */
+	unsigned int pending_entries;	/* per-task table size, power of two */
 	bool with_ttwu;			/* the ttwu probe is enabled too */
 	bool with_csread;		/* the csread probe is enabled too */
 	bool with_sampling_probe;	/* ttwu, tkread or csswitch (clockoff) */
-	const struct clkstat_backend *backend;
+	const struct clkstat_variant *variant;
 #ifdef CLKSTAT_FAULT_HOOKS
 	const char *fault_hook;		/* test only: OLD=NEW, see probes.c */
 #endif
 };
 
+/*
+ * What a variant switch found recording in the old variant (probes.c),
+ * for a probe's bind to tell what the switch loses.
+ */
+struct clkstat_handover {
+	const struct clkstat_metric *recorded[CLKSTAT_NMETRICS];
+	unsigned int n;
+};
+
+bool clkstat_handover_recorded(const struct clkstat_handover *h,
+			       const struct clkstat_metric *m);
+
 struct clkstat_probe {
 	const char *name;		/* as given in probes= */
-	/* Create tables, bind cfg->backend's metrics; nothing attached yet. */
+	/* Create tables, bind cfg->variant's metrics; nothing attached yet. */
 	int (*init)(const struct clkstat_probe_cfg *cfg);
 	/*
 	 * Make a variant's metrics the ones the handlers record into,
 	 * creating them the first time, and count the events pending in the
-	 * probe's tables as lost in the switch.  Called with every hook
-	 * detached; on failure the previous binding stays.
+	 * probe's tables as lost in the switch if its old metric recorded
+	 * (@h; NULL at load and when a failed switch binds back).  Called
+	 * with every hook detached; on failure the previous binding stays.
 	 */
-	int (*bind)(const char *variant);
+	int (*bind)(const char *variant, const struct clkstat_handover *h);
 	/* Free tables and metrics of every variant; hooks are detached. */
 	void (*exit)(void);
 	struct clkstat_hook *hooks;
@@ -51,12 +64,10 @@ extern const char *const clkstat_metric_names[CLKSTAT_NMETRICS];
 extern unsigned int clkstat_frac_bits;
 
 int clkstat_probes_select(const char *list);
-const char *clkstat_probes_unsupported(const struct clkstat_backend *b);
+const char *clkstat_probes_unsupported(const struct clkstat_variant *b);
 int clkstat_probes_start(const struct clkstat_probe_cfg *cfg);
 void clkstat_probes_stop(void);
 int clkstat_probes_switch(const char *name);
-struct clkstat_cmd;
-int clkstat_command(const struct clkstat_cmd *cmd);
 void clkstat_probes_names(char *buf, size_t len);
 const char *clkstat_probes_variant(unsigned long *switches);
 
@@ -66,37 +77,6 @@ extern struct clkstat_probe clkstat_probe_csread;
 extern struct clkstat_probe clkstat_probe_csswitch;
 extern struct clkstat_probe clkstat_probe_clockoff;
 extern struct clkstat_probe clkstat_probe_marker;
-
-bool clkstat_marker_active(void);
-ssize_t clkstat_marker_write(const char __user *ubuf, size_t len);
-
-/* clockoff: set while enabled; the other probes sample through it. */
-extern struct clkstat_metric *clkstat_clockoff;
-void clkstat_clockoff_record(u64 mono);
-
-/* Sample the clock offset at an event, with the event's clkstat_now(). */
-static __always_inline void clkstat_clockoff_sample(u64 mono)
-{
-	struct clkstat_metric *m = READ_ONCE(clkstat_clockoff);
-
-	if (m && clkstat_metric_recording(m))
-		clkstat_clockoff_record(mono);
-}
-
-/*
- * The link from ttwu to tkread: ttwu_tkread while both probes are enabled,
- * else NULL.  ttwu's hooks feed wakeups and enqueues to tkread through it.
- */
-extern struct clkstat_metric *clkstat_ttwu_tkread;
-void clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id);
-void clkstat_tkread_on_enqueue(struct task_struct *p, u64 now);
-
-static inline bool clkstat_tkread_wants(void)
-{
-	struct clkstat_metric *m = READ_ONCE(clkstat_ttwu_tkread);
-
-	return m && clkstat_metric_recording(m);
-}
 
 /*
  * Timestamps of every probe: one clock for all CPUs, NMI-safe, notrace.

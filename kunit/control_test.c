@@ -120,10 +120,9 @@ static void control_parse_bad(struct kunit *test)
 
 static void control_exec(struct kunit *test)
 {
-	struct clkstat_metric *m;
+	struct clkstat_metric *m, *m2;
+	const char *attached = NULL;	/* until set: any metric starts */
 	struct clkstat_cmd c;
-
-	struct clkstat_metric *m2;
 
 	m = clkstat_metric_create("kunit_ctl", "test", 3, NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
@@ -132,40 +131,39 @@ static void control_exec(struct kunit *test)
 	/* name.variant: that one metric */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl.test2", &c),
 			0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), 0);
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
 	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m2));
 	/* the name alone: every variant of it */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl", &c), 0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), 0);
 	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m));
 	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m2));
 	/* unknown metric: -EINVAL and nothing changes */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop nosuch", &c), 0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m));
 	/* no metric: all of them */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop", &c), 0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), 0);
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 17", &c), 0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(clkstat_filter_tgid), 17);
 	clkstat_filter_tgid = 0;
 	/* Only the attached variant's metrics start; stop acts on all. */
-	clkstat_attached_variant = "test2";
+	attached = "test2";
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start", &c), 0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), 0);
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
 	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m2));
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl.test", &c),
 			0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), -EINVAL);
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop kunit_ctl", &c), 0);
-	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), 0);
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m2));
-	clkstat_attached_variant = NULL;
 	clkstat_metric_destroy(m2);
 	clkstat_metric_destroy(m);
 }

@@ -6,7 +6,7 @@
  */
 #include "../kmod/hist.c"
 #include "../kmod/hist_stats.c"
-#include "../kmod/corr.c"
+#include "../kmod/pending.c"
 #include "../kmod/control.c"
 #include "../kmod/evlog.c"
 

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * command.c - where every control command is carried out, whether it came
+ * through debugfs's control file, netlink or the module's own load and
+ * unload: one at a time, a variant switch to probes.c, the others to the
+ * metrics (control.c) with the attached variant as probes.c knows it.
+ */
+#include <linux/mutex.h>
+#include "command.h"
+#include "control.h"
+#include "probes.h"
+
+static DEFINE_MUTEX(clkstat_command_lock);
+
+/**
+ * clkstat_command() - carry out a control command, a variant switch included
+ * @cmd: a parsed command (debugfs text, a netlink request, or the module's
+ *	 own start and stop of every metric)
+ *
+ * Return: 0 or a negative errno, as clkstat_control_exec() and
+ * clkstat_probes_switch() return.
+ */
+int clkstat_command(const struct clkstat_cmd *cmd)
+{
+	int ret;
+
+	mutex_lock(&clkstat_command_lock);
+	if (cmd->op == CLKSTAT_CTRL_VARIANT)
+		ret = clkstat_probes_switch(cmd->variant);
+	else
+		ret = clkstat_control_exec(cmd, clkstat_probes_variant(NULL));
+	mutex_unlock(&clkstat_command_lock);
+	return ret;
+}
