@@ -20,13 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "compare.h"
-#include "nl.h"
-#include "overhead.h"
+#include "../lib/compare.h"
+#include "../lib/nl.h"
+#include "../bench/overhead.h"
 #include "record.h"
-#include "render.h"
-#include "snapshot.h"
-#include "version.h"
+#include "../lib/render.h"
+#include "../lib/snapshot.h"
+#include "../lib/version.h"
 
 #define CR_MAX_INPUTS	64
 

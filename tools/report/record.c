@@ -29,10 +29,10 @@
 #include <sys/wait.h>
 #include "../bpf/twin.h"
 #include "../bpf/twin_model.h"
-#include "meta.h"
-#include "nl.h"
+#include "../lib/meta.h"
+#include "../lib/nl.h"
 #include "record.h"
-#include "snapshot.h"
+#include "../lib/snapshot.h"
 
 extern char **environ;
 

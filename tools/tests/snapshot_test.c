@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../report/snapshot.h"
-#include "../report/status.h"
+#include "../lib/snapshot.h"
+#include "../lib/status.h"
 
 /* ---------------------------------------------------------------- */
 /* Building snapshots the way the module would fill them.            */

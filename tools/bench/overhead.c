@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "overhead.h"
-#include "status.h"
+#include "../lib/status.h"
 
 /* In table order; "none" first, the ratios' base "direct" is third. */
 static const char *const cr_ovh_rows[] = {

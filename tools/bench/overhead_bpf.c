@@ -15,7 +15,7 @@
 #include <bpf/libbpf.h>
 #include "overhead.h"
 #include "overhead.skel.h"
-#include "status.h"
+#include "../lib/status.h"
 
 struct cr_ovh_bpf {
 	struct overhead_bpf *skel;

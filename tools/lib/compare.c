@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare.c - clkstat-report --compare VARIANT (compare.h): which runs and
- * metrics are compared, and the errors; the statistics are boot.c's, the
+ * metrics are compared, and the errors; the statistics are bootstrap.c's, the
  * outputs compare_render.c's.
  *
  * Strata.  The input's runs (every --input file's, in reading order) are
@@ -38,7 +38,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "boot.h"
+#include "bootstrap.h"
 #include "compare.h"
 #include "compare_render.h"
 #include "status.h"

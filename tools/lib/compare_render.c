@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_render.c - the outputs of clkstat-report --compare
- * (compare_render.h): a table, JSON, CSV.  The numbers are boot.c's; what
+ * (compare_render.h): a table, JSON, CSV.  The numbers are bootstrap.c's; what
  * they mean is described there.  Undefined numbers (no samples, no
  * interval) are "n/a" in the table, null in JSON, empty in CSV.  Every
  * output states the resampling unit.

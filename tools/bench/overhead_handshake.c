@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "overhead.h"
-#include "status.h"
+#include "../lib/status.h"
 
 #define CR_OVH_MARKER	"/sys/kernel/debug/clkstat/marker"
 

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 #include "overhead.h"
-#include "render_util.h"
-#include "status.h"
+#include "../lib/render_util.h"
+#include "../lib/status.h"
 
 /* The base of every ratio: the module's direct variant. */
 static const struct cr_ovh_row *cr_ovh_direct(const struct cr_ovh_result *r)

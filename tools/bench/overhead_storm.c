@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "nl.h"
+#include "../lib/nl.h"
 #include "overhead.h"
-#include "status.h"
+#include "../lib/status.h"
 #include "../bpf/twin.h"
 #include "../../kmod/uapi/clkstat_catalog.h"
 
