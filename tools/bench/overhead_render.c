@@ -6,7 +6,7 @@
  */
 #include <string.h>
 #include "overhead.h"
-#include "../lib/render_util.h"
+#include "../lib/render_common.h"
 #include "../lib/status.h"
 
 /* The base of every ratio: the module's direct variant. */

@@ -23,6 +23,7 @@
 
 #include "../../kmod/uapi/clkstat_hist_math.h"
 #include "../lib/render.h"
+#include "../lib/render_common.h"
 #include "../lib/stats.h"
 #include "../lib/status.h"
 #include "hist_build.h"
