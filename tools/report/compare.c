@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare.c - clkstat-report --compare VARIANT: the bootstrap comparison
+ * of two variants over the runs of --input snapshots (report's, on
+ * --input); its options and their checks.  The engine is tools/lib/
+ * (compare.c, bootstrap.c, compare_render.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/compare.h"
+#include "../lib/status.h"
+#include "cli.h"
+
+enum { O_COMPARE = CR_OPT_COMPARE, O_BASE, O_UNIT, O_RESAMPLES, O_SEED,
+	O_LEVEL, O_THRESHOLD };
+
+static struct cr_compare_opts cr_cmp = {
+	.level = 0.95, .resamples = 10000, .seed = 1,
+};
+
+const char cr_compare_synopsis[] =
+	"       clkstat-report --compare VARIANT -i FILE... [--base VARIANT] [--unit run|sample]\n"
+	"                      [--resamples N] [--seed N] [--level L] [--threshold NS]\n";
+
+static int cr_compare_take(int c, const char *v)
+{
+	unsigned long ul;
+	char *end;
+
+	switch (c) {
+	case O_COMPARE:
+		cr_cmp.variant = v;
+		break;
+	case O_BASE:
+		cr_cmp.base = v;
+		break;
+	case O_UNIT:
+		if (strcmp(v, "run") && strcmp(v, "sample")) {
+			fprintf(stderr, "clkstat-report: --unit '%s': run or sample\n",
+				v);
+			return CR_USAGE;
+		}
+		cr_cmp.unit_sample = !strcmp(v, "sample");
+		break;
+	case O_RESAMPLES:
+		if (cr_parse_ulong("--resamples (100 to 1000000)", v, 100,
+				   1000000, &ul))
+			return CR_USAGE;
+		cr_cmp.resamples = ul;
+		break;
+	case O_SEED:
+		/* GSL's mt19937 keeps the low 32 bits, and 0 is 4357. */
+		if (cr_parse_ulong("--seed (1 to 4294967295)", v, 1,
+				   0xffffffffUL, &ul))
+			return CR_USAGE;
+		cr_cmp.seed = ul;
+		break;
+	case O_LEVEL:
+		errno = 0;
+		cr_cmp.level = strtod(v, &end);
+		if (errno || *end || !*v ||
+		    !(cr_cmp.level >= 0.5 && cr_cmp.level <= 0.999))
+			return cr_bad_number("--level (0.5 to 0.999)", v);
+		break;
+	default: /* O_THRESHOLD */
+		if (cr_parse_ulong("--threshold (ns)", v, 0, ULONG_MAX, &ul))
+			return CR_USAGE;
+		cr_cmp.threshold = ul;
+		cr_cmp.have_threshold = 1;
+		break;
+	}
+	return CR_OK;
+}
+
+static const struct option cr_compare_table[] = {
+	{ "compare", required_argument, NULL, O_COMPARE },
+	{ "base", required_argument, NULL, O_BASE },
+	{ "unit", required_argument, NULL, O_UNIT },
+	{ "resamples", required_argument, NULL, O_RESAMPLES },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "level", required_argument, NULL, O_LEVEL },
+	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cr_optset cr_compare_opts = {
+	.opts = cr_compare_table,
+	.take = cr_compare_take,
+	.help =
+	"      --compare V     bootstrap comparison of variant V against the base\n"
+	"      --base V        compare: the base variant (default: the other one)\n"
+	"      --unit U        compare: resample runs (run, default) or samples\n"
+	"      --resamples N   compare: bootstrap resamples (default 10000)\n"
+	"      --seed N        compare: random seed (default 1)\n"
+	"      --level L       compare: confidence level (default 0.95)\n"
+	"      --threshold NS  compare: risk threshold (default: the base's p90)\n",
+};
+
+int cr_compare_wanted(void)
+{
+	return cr_cmp.variant != NULL;
+}
+
+/* run: report's --run, -1 without. */
+int cr_compare_check(const struct cr_cli *cli, int ninputs, long run)
+{
+	if (!cr_cmp.variant)
+		return CR_OK;
+	if (strcmp(cli->cmd, "report") || !ninputs) {
+		fprintf(stderr, "clkstat-report: --compare works on the runs of --input snapshots (clkstat-report record writes them)\n");
+		return CR_USAGE;
+	}
+	if (run >= 0) {
+		fprintf(stderr, "clkstat-report: --compare resamples every run: --run does not apply\n");
+		return CR_USAGE;
+	}
+	if (strcmp(cli->format, "openmetrics") == 0) {
+		fprintf(stderr, "clkstat-report: --compare: text, json or csv\n");
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+int cr_compare_run(const struct cr_cli *cli, const struct cr_snapshot *s,
+		   const char *metric)
+{
+	cr_cmp.format = cli->format;
+	cr_cmp.metric = metric;
+	return cr_compare(stdout, s, &cr_cmp);
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * overhead.c - clkstat-report overhead: what each hook variant costs,
+ * measured by the benchmark of tools/bench/ (overhead.h); its options and
+ * their checks.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "../bench/overhead.h"
+#include "../lib/status.h"
+#include "cli.h"
+
+enum { O_CALLS = CR_OPT_OVERHEAD, O_COLD_CALLS, O_ROUNDS, O_HS_CALLS,
+	O_STORM_ROUNDS, O_STORM_LOOPS, O_NO_STORM, O_ONLY };
+
+static struct cr_ovh_opts cr_ovh = {
+	.calls = 200000, .cold_calls = 200, .rounds = 5, .hs_calls = 20000,
+	.storm_rounds = 5, .storm_loops = 200,
+	.sections = CR_OVH_DISPATCH | CR_OVH_HANDSHAKE | CR_OVH_STORM,
+};
+
+const char cr_overhead_synopsis[] =
+	"       clkstat-report overhead [--calls N] [--cold-calls N] [--rounds R] [--hs-calls N]\n"
+	"                      [--storm-rounds R] [--storm-loops N] [--no-storm] [--only LIST]\n";
+
+/* The numeric options: bounds, and where each goes. */
+static int cr_ovh_num(int c, const char *v)
+{
+	static const struct {
+		int opt;
+		const char *what;
+		unsigned long lo, hi;
+	} lim[] = {
+		{ O_CALLS, "--calls (1 to 100000000)", 1, 100000000 },
+		{ O_COLD_CALLS, "--cold-calls (1 to 1000000)", 1, 1000000 },
+		{ O_ROUNDS, "--rounds (1 to 100)", 1, 100 },
+		{ O_HS_CALLS, "--hs-calls (1 to 100000000)", 1, 100000000 },
+		{ O_STORM_ROUNDS, "--storm-rounds (1 to 100)", 1, 100 },
+		{ O_STORM_LOOPS, "--storm-loops (1 to 1000000)", 1, 1000000 },
+	};
+	unsigned long ul;
+	size_t i;
+
+	for (i = 0; lim[i].opt != c; i++)
+		;
+	if (cr_parse_ulong(lim[i].what, v, lim[i].lo, lim[i].hi, &ul))
+		return CR_USAGE;
+	switch (c) {
+	case O_CALLS: cr_ovh.calls = ul; break;
+	case O_COLD_CALLS: cr_ovh.cold_calls = ul; break;
+	case O_ROUNDS: cr_ovh.rounds = ul; break;
+	case O_HS_CALLS: cr_ovh.hs_calls = ul; break;
+	case O_STORM_ROUNDS: cr_ovh.storm_rounds = ul; break;
+	default: cr_ovh.storm_loops = ul; break;
+	}
+	return CR_OK;
+}
+
+/* --only: a comma list of the sections. */
+static int cr_ovh_only(const char *v)
+{
+	char buf[64], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	cr_ovh.sections = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "dispatch"))
+			cr_ovh.sections |= CR_OVH_DISPATCH;
+		else if (!strcmp(tok, "handshake"))
+			cr_ovh.sections |= CR_OVH_HANDSHAKE;
+		else if (!strcmp(tok, "storm"))
+			cr_ovh.sections |= CR_OVH_STORM;
+		else
+			break;
+	}
+	if (tok || !cr_ovh.sections) {
+		fprintf(stderr, "clkstat-report: --only '%s': a comma list of dispatch, handshake, storm\n",
+			v);
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+static int cr_overhead_take(int c, const char *v)
+{
+	switch (c) {
+	case O_NO_STORM:
+		cr_ovh.sections &= ~CR_OVH_STORM;
+		return CR_OK;
+	case O_ONLY:
+		return cr_ovh_only(v);
+	default:
+		return cr_ovh_num(c, v);
+	}
+}
+
+static const struct option cr_overhead_table[] = {
+	{ "calls", required_argument, NULL, O_CALLS },
+	{ "cold-calls", required_argument, NULL, O_COLD_CALLS },
+	{ "rounds", required_argument, NULL, O_ROUNDS },
+	{ "hs-calls", required_argument, NULL, O_HS_CALLS },
+	{ "storm-rounds", required_argument, NULL, O_STORM_ROUNDS },
+	{ "storm-loops", required_argument, NULL, O_STORM_LOOPS },
+	{ "no-storm", no_argument, NULL, O_NO_STORM },
+	{ "only", required_argument, NULL, O_ONLY },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cr_optset cr_overhead_opts = {
+	.opts = cr_overhead_table,
+	.take = cr_overhead_take,
+	.help =
+	"      --calls N       overhead: hot calls per variant (default 200000)\n"
+	"      --cold-calls N  overhead: cold calls per variant (default 200)\n"
+	"      --rounds R      overhead: interleaved hot rounds, fastest kept (default 5)\n"
+	"      --hs-calls N    overhead: events per handshake point (default 20000)\n"
+	"      --storm-rounds R  overhead: interleaved storm rounds (default 5)\n"
+	"      --storm-loops N   overhead: hackbench -l per storm run (default 200)\n"
+	"      --no-storm      overhead: without the wakeup storm\n"
+	"      --only LIST     overhead: dispatch,handshake,storm (comma list)\n",
+};
+
+int cr_overhead_check(const struct cr_cli *cli)
+{
+	if (!strcmp(cli->cmd, "overhead") && strcmp(cli->format, "text") &&
+	    strcmp(cli->format, "json")) {
+		fprintf(stderr, "clkstat-report: overhead: text or --json\n");
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+int cr_overhead_cmd(struct cr_cli *cli)
+{
+	cr_ovh.json = !strcmp(cli->format, "json");
+	return cr_overhead(&cr_ovh);
+}
