@@ -23,14 +23,25 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include "../../kmod/uapi/clkstat_catalog.h"
 #include "overhead.h"
 #include "../lib/status.h"
 
-/* In table order; "none" first, the ratios' base "direct" is third. */
+/*
+ * In table order; "none" first, the ratios' base "direct" is third.  The
+ * variants are the catalog's, clkstat.ko's and the twin's, each followed
+ * by the return probe of its kind that only the benchmark has
+ * (clkstat_hookbench's kretprobe, overhead.bpf.c's bpf-kretprobe and
+ * bpf-fexit).
+ */
 static const char *const cr_ovh_rows[] = {
-	"none", "record", "direct", "ftrace", "kprobe", "kprobe-int3",
-	"kretprobe", "tracepoint", "bpf-kprobe", "bpf-kretprobe",
-	"bpf-fentry", "bpf-fexit", "bpf-tp",
+	"none", "record",
+	CLKSTAT_VNAME(DIRECT), CLKSTAT_VNAME(FTRACE), CLKSTAT_VNAME(KPROBE),
+	CLKSTAT_VNAME(KPROBE_INT3), CR_OVH_KRETPROBE,
+	CLKSTAT_VNAME(TRACEPOINT),
+	CLKSTAT_VNAME(BPF_KPROBE), CR_OVH_BPF_KRETPROBE,
+	CLKSTAT_VNAME(BPF_FENTRY), CR_OVH_BPF_FEXIT,
+	CLKSTAT_VNAME(BPF_TP),
 };
 
 double cr_ovh_now_s(void)
