@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snapshot_test.c - snapshot files (tools/report/snapshot_*.c): round trips
+ * snapshot_test.c - snapshot files (tools/lib/snapshot_*.c): round trips
  * with 64-bit extremes, every prefix of a snapshot rejected, each kind of
  * corrupt input rejected with its status and the JSON path in the message,
  * atomic writes that leave no temporary file, and reading files.
