@@ -77,7 +77,7 @@ module-btf: build/bpf/vmlinux-$(KRELEASE)
 BPF_CLANG_FLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf \
 		  -fms-extensions -Wno-microsoft-anon-tag $(BPF_CFLAGS) -Wall -Werror
 
-build/bpf/overhead.bpf.o: tools/bpf/overhead.bpf.c build/bpf/vmlinux.h
+build/bpf/overhead.bpf.o: tools/bench/overhead.bpf.c build/bpf/vmlinux.h
 	$(CLANG) $(BPF_CLANG_FLAGS) -c $< -o $@
 
 build/bpf/overhead.skel.h: build/bpf/overhead.bpf.o
@@ -88,37 +88,61 @@ tools: $(TOOLS) $(UNIT_TESTS)
 tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
-# clkstat-report: the core (model, statistics, renderers, snapshot files)
-# is also linked into its unit tests; the netlink and record parts are not.
-REPORT_HDR = $(wildcard tools/report/*.h) kmod/uapi/clkstat_netlink.h \
-	     kmod/uapi/clkstat_buckets.h kmod/uapi/clkstat_hist_math.h \
-	     kmod/uapi/clkstat_version.h kmod/uapi/clkstat_catalog.h
-REPORT_CORE = tools/report/model.c tools/report/stats.c \
-	      tools/report/render_text.c tools/report/render_csv.c \
-	      tools/report/render_json.c tools/report/render_openmetrics.c \
-	      tools/report/render_raw.c tools/report/render_util.c \
-	      tools/report/snapshot_lex.c \
-	      tools/report/snapshot_read.c tools/report/snapshot_write.c
-# --compare: the bootstrap engine and its outputs (GSL).
-REPORT_COMPARE = tools/report/boot.c tools/report/compare.c \
-		 tools/report/compare_render.c
-# The BPF twin (tools/bpf): loader, and its kernel-free part.
-TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_model.c
-TWIN_HDR = tools/bpf/twin.h tools/bpf/twin_model.h tools/bpf/twin_shared.h \
-	   kmod/uapi/clkstat_wakeup.h
-# overhead: the hook variants' costs, with BPF programs of its own (libbpf)
-# and the twin's for the wakeup storm.
-REPORT_OVERHEAD = tools/report/overhead.c tools/report/overhead_bpf.c \
-		  tools/report/overhead_hs.c tools/report/overhead_storm.c \
-		  tools/report/overhead_render.c
-REPORT_SRC = tools/report/main.c tools/report/nl.c tools/report/nl_events.c \
-	     tools/report/meta.c tools/report/record.c $(REPORT_CORE) \
-	     $(REPORT_COMPARE) $(REPORT_OVERHEAD) $(TWIN_SRC)
-tools/clkstat-report: $(REPORT_SRC) $(REPORT_HDR) $(TWIN_HDR) build/bpf/twin.skel.h \
-		      build/bpf/overhead.skel.h
-	$(CC) $(CFLAGS) $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) \
-		-Ibuild/bpf -o $@ $(REPORT_SRC) $(NL_LDLIBS) $(JSON_LDLIBS) \
-		$(GSL_LDLIBS) $(BPF_LDLIBS) -lm
+# The userspace tools, by job; the includes point one way, each directory
+# to those before it (and to kmod/uapi/):
+#   tools/lib/     the library: model, statistics, snapshot files, metadata,
+#                  netlink, renderers, --compare's bootstrap and outputs
+#   tools/bpf/     the BPF twin (loader, kernel-free part, programs)
+#   tools/bench/   the overhead benchmark (clkstat-report overhead)
+#   tools/report/  clkstat-report: dispatch and one file per subcommand
+# tools/lib/ and the twin are one archive, build/tools/libclkstat.a, that
+# clkstat-report and the unit tests link.  Objects are built once, in
+# build/tools/, with their header dependencies (-MMD: kmod/uapi's, the
+# catalog's too).
+TOOLS_OBJ = build/tools
+LIB_SRC = $(wildcard tools/lib/*.c) tools/bpf/twin.c tools/bpf/twin_model.c
+BENCH_SRC = $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
+REPORT_SRC = $(wildcard tools/report/*.c)
+tools_obj = $(patsubst tools/%.c,$(TOOLS_OBJ)/%.o,$(1))
+LIBCLKSTAT = $(TOOLS_OBJ)/libclkstat.a
+TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) -Ibuild/bpf
+# --as-needed: each program depends on the libraries it uses, no others.
+TOOL_LDLIBS = -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
+	      $(BPF_LDLIBS) -lm
+
+$(TOOLS_OBJ)/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TOOL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The skeletons are generated headers: there before their users compile.
+$(call tools_obj,tools/bpf/twin.c): build/bpf/twin.skel.h
+$(call tools_obj,tools/bench/overhead_bpf.c): build/bpf/overhead.skel.h
+
+$(LIBCLKSTAT): $(call tools_obj,$(LIB_SRC))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+tools/clkstat-report: $(call tools_obj,$(REPORT_SRC) $(BENCH_SRC)) $(LIBCLKSTAT)
+	$(CC) $(CFLAGS) -o $@ $^ $(TOOL_LDLIBS)
+
+# Unit tests: tools/tests/NAME from NAME.c, linked with the library (what
+# they use of it); TEST_CPPFLAGS and TEST_LDFLAGS are a test's own.
+TEST_LINK = $(CC) $(CFLAGS) $(TOOL_CFLAGS) $(TEST_CPPFLAGS) \
+	    -MMD -MP -MF $(TOOLS_OBJ)/tests/$(@F).d -o $@ $< $(LIBCLKSTAT) \
+	    $(TEST_LDFLAGS) $(TOOL_LDLIBS) $(TEST_LDLIBS)
+tools/tests/%: tools/tests/%.c $(LIBCLKSTAT)
+	@mkdir -p $(TOOLS_OBJ)/tests
+	$(TEST_LINK)
+
+tools/tests/buckets_test_portable: private TEST_CPPFLAGS = -DCLKSTAT_PORTABLE_MSB
+tools/tests/buckets_test_portable: tools/tests/buckets_test.c $(LIBCLKSTAT)
+	@mkdir -p $(TOOLS_OBJ)/tests
+	$(TEST_LINK)
+
+# -z now: no lazy symbol binding between fail-nth and the call under test.
+tools/tests/fault_load: private TEST_LDFLAGS = -Wl,-z,now
+
+-include $(wildcard $(TOOLS_OBJ)/*/*.d)
 
 # vmlinux.h comes from the TARGET kernel's BTF (never committed, never the
 # build machine's running kernel): the ELF image extracted from KIMAGE by
@@ -144,49 +168,6 @@ build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clk
 
 build/bpf/twin.skel.h: build/bpf/twin.bpf.o
 	$(BPFTOOL) gen skeleton $< name twin_bpf > $@.tmp && mv $@.tmp $@
-
-tools/tests/twin_test: tools/tests/twin_test.c tools/bpf/twin_model.c $(TWIN_HDR) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< tools/bpf/twin_model.c \
-		tools/report/model.c $(TEST_LDLIBS)
-
-tools/tests/compare_test: tools/tests/compare_test.c tools/tests/hist_build.h $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(REPORT_COMPARE) \
-		$(REPORT_CORE) $(JSON_LDLIBS) $(GSL_LDLIBS) $(TEST_LDLIBS) -lm
-
-tools/tests/compare_bench: tools/tests/compare_bench.c $(REPORT_COMPARE) $(REPORT_CORE) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(REPORT_COMPARE) \
-		$(REPORT_CORE) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
-
-tools/tests/snapshot_test: tools/tests/snapshot_test.c $(REPORT_CORE) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) \
-		$(TEST_LDLIBS) -lm
-
-tools/tests/render_test: tools/tests/render_test.c tools/tests/hist_build.h $(REPORT_CORE) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) \
-		$(TEST_LDLIBS) -lm
-
-tools/tests/model_test: tools/tests/model_test.c tools/report/model.c tools/report/meta.c $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(NL_CFLAGS) -o $@ $< tools/report/model.c \
-		tools/report/meta.c $(TEST_LDLIBS)
-
-tools/tests/render_demo: tools/tests/render_demo.c tools/tests/hist_build.h $(REPORT_CORE) $(REPORT_HDR)
-	$(CC) $(CFLAGS) $(JSON_CFLAGS) -o $@ $< $(REPORT_CORE) $(JSON_LDLIBS) -lm
-
-# -z now: no lazy symbol binding between fail-nth and the call under test.
-tools/tests/fault_load: tools/tests/fault_load.c
-	$(CC) $(CFLAGS) $(NL_CFLAGS) -Wl,-z,now -o $@ $< $(NL_LDLIBS)
-
-tools/tests/nl_fuzz: tools/tests/nl_fuzz.c kmod/uapi/clkstat_netlink.h
-	$(CC) $(CFLAGS) $(NL_CFLAGS) $(GSL_CFLAGS) -o $@ $< $(NL_LDLIBS) $(GSL_LDLIBS)
-
-tools/tests/ctl_fuzz: tools/tests/ctl_fuzz.c
-	$(CC) $(CFLAGS) $(GSL_CFLAGS) -o $@ $< $(GSL_LDLIBS)
-
-tools/tests/buckets_test: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h kunit/bucket_ref.h
-	$(CC) $(CFLAGS) -o $@ $< $(TEST_LDLIBS)
-
-tools/tests/buckets_test_portable: tools/tests/buckets_test.c kmod/uapi/clkstat_buckets.h kunit/bucket_ref.h
-	$(CC) $(CFLAGS) -DCLKSTAT_PORTABLE_MSB -o $@ $< $(TEST_LDLIBS)
 
 # make install: clkstat.ko alone (CLKSTAT_BENCH=0, kmod/Kbuild: the benchmark
 # modules are test instruments), built for KDIR and installed by kbuild's

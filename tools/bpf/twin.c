@@ -24,7 +24,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "../../kmod/uapi/clkstat_wakeup.h"
-#include "../report/status.h"
+#include "../lib/status.h"
 #include "twin.h"
 #include "twin_model.h"
 #include "twin.skel.h"

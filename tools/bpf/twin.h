@@ -14,7 +14,7 @@
 #ifndef CLKSTAT_BPF_TWIN_H
 #define CLKSTAT_BPF_TWIN_H
 
-#include "../report/model.h"
+#include "../lib/model.h"
 
 struct cr_twin_cfg {
 	const char *variant;	/* bpf-kprobe, bpf-fentry or bpf-tp */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../report/model.h"
+#include "../lib/model.h"
 #include "twin_shared.h"
 
 /* Probe bits of a configuration. */

@@ -15,6 +15,8 @@
  * frac_bits and tgid filter (or --probes, --frac-bits), started, the
  * workload run, the twin stopped, read into the run and unloaded.  With
  * every variant a bpf-* one, the module need not be loaded at all.
+ *
+ * At the end, record's options (cli.h) and their checks.
  */
 #define _GNU_SOURCE		/* pipe2() */
 #include <errno.h>
@@ -27,12 +29,28 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
 #include "../bpf/twin.h"
 #include "../bpf/twin_model.h"
-#include "meta.h"
-#include "nl.h"
-#include "record.h"
-#include "snapshot.h"
+#include "../lib/meta.h"
+#include "../lib/nl.h"
+#include "../lib/snapshot.h"
+#include "cli.h"
+
+struct cr_record_opts {
+	const char *output;	/* snapshot file to write */
+	unsigned int runs;
+	double duration;	/* seconds per run without a command */
+	const char *variants;	/* comma list alternated, NULL: as attached */
+	char **command;		/* NULL-terminated argv, NULL: none */
+	int quiet;		/* no progress line */
+	/* The BPF twin's runs (bpf-* variants), see twin.h: */
+	const char *probes;	/* NULL: the module's (those the twin has),
+				 * or ttwu,tkread without the module */
+	int frac_bits;		/* -1: the module's, or the default */
+	int keep_module;	/* leave the module attached and recording */
+	int workload_only;	/* only the workload's own tasks */
+};
 
 extern char **environ;
 
@@ -436,7 +454,8 @@ static int cr_bpf_only(char names[][CR_VARIANT_MAX], unsigned int nv)
 	return nv > 0;
 }
 
-int cr_record(const struct cr_record_opts *o)
+/* Return: an exit status (status.h). */
+static int cr_record(const struct cr_record_opts *o)
 {
 	char names[16][CR_VARIANT_MAX], probes[64];
 	struct cr_snapshot s = { 0 };
@@ -546,4 +565,120 @@ out:
 out_nl:
 	cr_nl_close(nl);
 	return st;
+}
+
+/* ---- the command line ---- */
+
+enum { O_RUNS = CR_OPT_RECORD, O_DURATION, O_VARIANTS, O_PROBES,
+	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY };
+
+static struct cr_record_opts cr_rec = {
+	.output = "clkstat.json", .runs = 1, .duration = 1.0, .frac_bits = -1,
+};
+static int cr_rec_duration_set;
+static int cr_rec_bpf_opts;		/* one of the twin's options */
+
+const char cr_record_synopsis[] =
+	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
+	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
+	"                             [--workload-only] [-- COMMAND [ARG...]]\n";
+
+static int cr_record_take(int c, const char *v)
+{
+	unsigned long ul;
+	char *end;
+
+	switch (c) {
+	case 'o':
+		cr_rec.output = v;
+		break;
+	case 'q':
+		cr_rec.quiet = 1;
+		break;
+	case O_RUNS:
+		if (cr_parse_ulong("--runs (1 to 1000000)", v, 1, 1000000, &ul))
+			return CR_USAGE;
+		cr_rec.runs = ul;
+		break;
+	case O_DURATION:
+		errno = 0;
+		cr_rec.duration = strtod(v, &end);
+		if (errno || *end || !*v || !(cr_rec.duration > 0) ||
+		    cr_rec.duration > 86400)
+			return cr_bad_number("--duration (seconds, above 0, at most 86400)",
+					     v);
+		cr_rec_duration_set = 1;
+		break;
+	case O_VARIANTS:
+		cr_rec.variants = v;
+		break;
+	case O_PROBES:
+		cr_rec.probes = v;
+		cr_rec_bpf_opts = 1;
+		break;
+	case O_FRAC_BITS:
+		if (cr_parse_ulong("--frac-bits (0 to 5)", v, 0,
+				   CLKSTAT_FRAC_BITS_MAX, &ul))
+			return CR_USAGE;
+		cr_rec.frac_bits = ul;
+		cr_rec_bpf_opts = 1;
+		break;
+	case O_KEEP_MODULE:
+		cr_rec.keep_module = 1;
+		cr_rec_bpf_opts = 1;
+		break;
+	default: /* O_WORKLOAD_ONLY */
+		cr_rec.workload_only = 1;
+		cr_rec_bpf_opts = 1;
+		break;
+	}
+	return CR_OK;
+}
+
+static const struct option cr_record_table[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "runs", required_argument, NULL, O_RUNS },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "variants", required_argument, NULL, O_VARIANTS },
+	{ "probes", required_argument, NULL, O_PROBES },
+	{ "frac-bits", required_argument, NULL, O_FRAC_BITS },
+	{ "keep-module", no_argument, NULL, O_KEEP_MODULE },
+	{ "workload-only", no_argument, NULL, O_WORKLOAD_ONLY },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cr_optset cr_record_opts = {
+	.opts = cr_record_table,
+	.take = cr_record_take,
+	.help =
+	"  -o, --output FILE   record: the snapshot to write (default clkstat.json)\n"
+	"      --runs N        record: number of runs (default 1)\n"
+	"      --duration S    record: seconds per run without COMMAND (default 1)\n"
+	"      --variants A,B  record: variants alternated run by run (module\n"
+	"                      variants and the BPF twin's bpf-kprobe, bpf-fentry, bpf-tp)\n"
+	"      --probes LIST   record, bpf-*: the twin's probes (default: the module's)\n"
+	"      --frac-bits K   record, bpf-*: the twin's frac_bits (default: the module's)\n"
+	"      --keep-module   record, bpf-*: leave the module attached during twin runs\n"
+	"      --workload-only record, bpf-*: the twin sees only COMMAND's own tasks\n"
+	"  -q, --quiet         record: no progress line\n",
+};
+
+int cr_record_check(const struct cr_cli *cli)
+{
+	if (cr_rec_bpf_opts && strcmp(cli->cmd, "record")) {
+		fprintf(stderr, "clkstat-report: --probes, --frac-bits, --keep-module and --workload-only are record's\n");
+		return CR_USAGE;
+	}
+	if (!strcmp(cli->cmd, "record") && cli->command && cr_rec_duration_set) {
+		fprintf(stderr, "clkstat-report: record: --duration is for runs without a COMMAND (a run lasts as long as its COMMAND)\n");
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+int cr_record_cmd(struct cr_cli *cli)
+{
+	cr_rec.command = cli->command;
+	return cr_record(&cr_rec);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_bench.c - how long the bootstrap of clkstat-report --compare
- * (tools/report/boot.c) takes: two variants of RUNS runs each (default
+ * (tools/lib/bootstrap.c) takes: two variants of RUNS runs each (default
  * 300), every run SAMPLES lognormal samples (default 40000, median about
  * 20 us, sigma 0.6, a run-level random effect of sd 0.1 on the log scale,
  * the variant 5% slower) in frac_bits 5 histograms, which gives about 200
@@ -13,10 +13,7 @@
  *
  *   compare_bench [RUNS [SAMPLES [B]]]
  *
- * Build: gcc -O2 -g -Wall -Wextra -Werror $(pkg-config --cflags gsl) \
- *   -o tools/tests/compare_bench tools/tests/compare_bench.c \
- *   tools/report/boot.c tools/report/stats.c tools/report/model.c \
- *   $(pkg-config --libs gsl) -lm
+ * Build: make tools/tests/compare_bench (with build/tools/libclkstat.a).
  */
 #include <math.h>
 #include <stdint.h>
@@ -28,7 +25,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include "../../kmod/uapi/clkstat_hist_math.h"
-#include "../report/boot.h"
+#include "../lib/bootstrap.h"
 
 #define K	5
 

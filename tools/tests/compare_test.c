@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_test.c - cmocka tests of clkstat-report --compare: the bootstrap
- * engine (boot.c) on made-up histograms with known answers, the selection
+ * engine (bootstrap.c) on made-up histograms with known answers, the selection
  * of strata and its errors (compare.c), and the outputs
  * (compare_render.c).
  *
@@ -35,11 +35,11 @@
 #include <json.h>
 
 #include "../../kmod/uapi/clkstat_hist_math.h"
-#include "../report/boot.h"
-#include "../report/compare.h"
-#include "../report/compare_render.h"
-#include "../report/stats.h"
-#include "../report/status.h"
+#include "../lib/bootstrap.h"
+#include "../lib/compare.h"
+#include "../lib/compare_render.h"
+#include "../lib/stats.h"
+#include "../lib/status.h"
 #include "hist_build.h"
 
 /* ---- helpers ---- */

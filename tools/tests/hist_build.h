@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../report/model.h"
+#include "../lib/model.h"
 
 static inline void *hb_realloc(void *p, size_t n)
 {

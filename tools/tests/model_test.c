@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "../../kmod/uapi/clkstat_hist_math.h"
-#include "../report/meta.h"
-#include "../report/model.h"
+#include "../lib/meta.h"
+#include "../lib/model.h"
 
 /* A metric with the given (slot, count) pairs on one CPU, sums = count. */
 static void fill(struct cr_metric *m, const char *name, const char *variant,

@@ -17,8 +17,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "../report/render.h"
-#include "../report/status.h"
+#include "../lib/render.h"
+#include "../lib/status.h"
 #include "hist_build.h"
 
 static void demo_run(struct cr_run *r, int wide, int weird)

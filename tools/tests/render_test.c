@@ -22,9 +22,10 @@
 #include <json.h>
 
 #include "../../kmod/uapi/clkstat_hist_math.h"
-#include "../report/render.h"
-#include "../report/stats.h"
-#include "../report/status.h"
+#include "../lib/render.h"
+#include "../lib/render_common.h"
+#include "../lib/stats.h"
+#include "../lib/status.h"
 #include "hist_build.h"
 
 /* ---- helpers ---- */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snapshot_test.c - snapshot files (tools/report/snapshot_*.c): round trips
+ * snapshot_test.c - snapshot files (tools/lib/snapshot_*.c): round trips
  * with 64-bit extremes, every prefix of a snapshot rejected, each kind of
  * corrupt input rejected with its status and the JSON path in the message,
  * atomic writes that leave no temporary file, and reading files.
@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../report/snapshot.h"
-#include "../report/status.h"
+#include "../lib/snapshot.h"
+#include "../lib/status.h"
 
 /* ---------------------------------------------------------------- */
 /* Building snapshots the way the module would fill them.            */

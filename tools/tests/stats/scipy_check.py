@@ -516,7 +516,7 @@ def check_run_unit(chk, d, seed):
 
 def check_p_value(chk, d, dd, ib, iv, seed):
     """p of delta median against the same rule applied to scipy's bootstrap
-    distribution.  The tool's rule (boot.c, "bootstrap, inverted percentile
+    distribution.  The tool's rule (bootstrap.c, "bootstrap, inverted percentile
     interval"): p = min(1, 2 min(#(delta* <= 0), #(delta* >= 0)) / B).
     Each side estimates 2 min(P(delta* <= 0), P(delta* >= 0)) from B
     draws: binomial, SE 2 sqrt(pi (1 - pi) / B), pi = p / 2; accepted

@@ -32,7 +32,7 @@ Library:
                              exact ports of the C headers (Python integers;
                              scipy_check.py checks them against the C)
     share_above              the risk's share above a threshold, as
-                             tools/report/boot.c documents it
+                             tools/lib/bootstrap.c documents it
     RunMatrix, Pooled, STATS a variant's runs as dense run x slot count and
                              sum matrices; the statistics of pooled
                              histograms (quantiles, mean, stddev as
@@ -151,7 +151,7 @@ def hist_quantile(slots, k, vmin, vmax, num, den):
 def share_above(slots, k, vmin, vmax, t):
     """The share of a histogram's samples above t, the c samples of a slot
     spread evenly over its integer values, the first non-empty slot
-    starting at min and the last ending at max (tools/report/boot.c's
+    starting at min and the last ending at max (tools/lib/bootstrap.c's
     documented cr_boot_cdf()); slots [(slot, count), ...] ascending."""
     total = sum(s[1] for s in slots)
     if not total:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_render.c - the outputs of clkstat-report --compare
- * (compare_render.h): a table, JSON, CSV.  The numbers are boot.c's; what
+ * (compare_render.h): a table, JSON, CSV.  The numbers are bootstrap.c's; what
  * they mean is described there.  Undefined numbers (no samples, no
  * interval) are "n/a" in the table, null in JSON, empty in CSV.  Every
  * output states the resampling unit.
@@ -70,7 +70,7 @@
 #include <math.h>
 #include <string.h>
 #include "compare_render.h"
-#include "render_util.h"
+#include "render_common.h"
 #include "status.h"
 
 static const char *const cr_stat_key[CR_BOOT_NSTATS] = {
@@ -121,31 +121,9 @@ void cr_compare_warning(char *buf, size_t len,
 /* ---- text ---- */
 
 /* A duration in ns for the table: see the top of the file. */
-static void cr_fmt_ns(char *buf, size_t len, double v)
+static void cr_fmt_dur(char *buf, size_t len, double v)
 {
-	static const char *const unit[] = { "ns", "us", "ms", "s" };
-	double x = fabs(v);
-	unsigned int u = 0;
-	int dec;
-
-	if (isnan(v)) {
-		snprintf(buf, len, "n/a");
-		return;
-	}
-	if (x < 1000 && v == floor(v)) {
-		snprintf(buf, len, "%.0fns", v);
-		return;
-	}
-	/* 999.95 would round to "1000": the next unit then. */
-	while (x >= 999.95 && u < 3) {
-		x /= 1000;
-		v /= 1000;
-		u++;
-	}
-	dec = x >= 99.995 ? 1 : x >= 9.9995 ? 2 : 3;
-	if (x >= 999.95)
-		dec = 0;
-	snprintf(buf, len, "%.*f%s", dec, v, unit[u]);
+	cr_fmt_ns(buf, len, v, 4, 1);
 }
 
 static void cr_fmt_pct(char *buf, size_t len, double v)
@@ -236,14 +214,14 @@ static void cr_text_stratum(FILE *out, const struct cr_compare_result *res,
 	fputs("resolution\n", out);
 	for (i = 0; i < CR_BOOT_NSTATS; i++)
 		cr_text_row(out, label[i], &s->stat[i],
-			    i == CR_BOOT_RISK ? cr_fmt_pct : cr_fmt_ns,
+			    i == CR_BOOT_RISK ? cr_fmt_pct : cr_fmt_dur,
 			    cr_is_pct(i));
 	cr_fmt_pct(v, sizeof(v), s->out_2sigma);
 	fputs("    ", out);
 	cr_pad(out, "outliers 2sd", 17);
 	fprintf(out, "%s\n", v);
 	cr_fmt_pct(v, sizeof(v), s->out_3mad);
-	cr_fmt_ns(m, sizeof(m), s->mad);
+	cr_fmt_dur(m, sizeof(m), s->mad);
 	fputs("    ", out);
 	cr_pad(out, "outliers 3MAD", 17);
 	cr_pad(out, v, 13);
@@ -265,7 +243,7 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 	unsigned int i;
 
 	if (r->threshold_defined && r->threshold >= 1000) {
-		cr_fmt_ns(p, sizeof(p), (double)r->threshold);
+		cr_fmt_dur(p, sizeof(p), (double)r->threshold);
 		snprintf(t, sizeof(t), "%s = %" PRIu64 "ns", p, r->threshold);
 	} else if (r->threshold_defined) {
 		snprintf(t, sizeof(t), "%" PRIu64 "ns", r->threshold);
@@ -305,7 +283,7 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 		}
 		cr_text_row(out, label[i], &r->diff[i],
 			    i == CR_BOOT_D_RD ? cr_fmt_pct :
-			    i == CR_BOOT_D_RR ? cr_fmt_num : cr_fmt_ns, 0);
+			    i == CR_BOOT_D_RR ? cr_fmt_num : cr_fmt_dur, 0);
 	}
 	if (isnan(r->p_median))
 		snprintf(p, sizeof(p), "n/a");

@@ -31,8 +31,4 @@ int cr_render_openmetrics(FILE *out, const struct cr_run *r,
 int cr_render_raw(FILE *out, const struct cr_run *r,
 		  const struct cr_render_opts *o);
 
-/* Does metric m pass o->metric? */
-int cr_render_wanted(const struct cr_metric *m,
-		     const struct cr_render_opts *o);
-
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * overhead_hs.c - clkstat-report overhead, userspace handshake points:
+ * overhead_handshake.c - clkstat-report overhead, userspace handshake points:
  * what a program pays per event to mark a point of its own for the
  * tracer.  A write to clkstat's debugfs marker (needs clkstat.ko with the
  * marker probe and its event log), a write to tracing's trace_marker, a
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "overhead.h"
-#include "status.h"
+#include "../lib/status.h"
 
 #define CR_OVH_MARKER	"/sys/kernel/debug/clkstat/marker"
 

@@ -32,7 +32,7 @@
  * against debugfs.
  */
 #include <inttypes.h>
-#include "render.h"
+#include "render_common.h"
 #include "status.h"
 
 static void cr_raw_hist(FILE *out, const struct cr_metric *m,

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * boot.h - the bootstrap of clkstat-report --compare: two strata (a base
+ * bootstrap.h - the bootstrap of clkstat-report --compare: two strata (a base
  * variant and the variant compared with it), each a set of runs, each run
  * a histogram; statistics of the pooled histograms with percentile
  * bootstrap intervals, and their differences.  Pure functions: no I/O,
  * nothing global, so that tests can feed them made-up histograms.  What
- * is computed, and how, is described at the top of boot.c.
+ * is computed, and how, is described at the top of bootstrap.c.
  */
-#ifndef CLKSTAT_REPORT_BOOT_H
-#define CLKSTAT_REPORT_BOOT_H
+#ifndef CLKSTAT_LIB_BOOTSTRAP_H
+#define CLKSTAT_LIB_BOOTSTRAP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -99,7 +99,7 @@ struct cr_boot_result {
  * Compare variant with base.  Return 0; -EINVAL for nonsense (no
  * resamples, a level outside (0, 1), no run, strata of different
  * frac_bits); -EOVERFLOW when the counts are too large to pool without
- * overflow (boot.c); -ENOMEM.
+ * overflow (bootstrap.c); -ENOMEM.
  */
 int cr_boot_compare(const struct cr_boot_stratum_in *base,
 		    const struct cr_boot_stratum_in *variant,
@@ -121,12 +121,12 @@ struct cr_boot_hist {
 
 /*
  * The histogram's samples at most v, the c samples of a slot taken as
- * spread evenly over its integer values (boot.c): a real number.
+ * spread evenly over its integer values (bootstrap.c): a real number.
  */
 double cr_boot_cdf(const struct cr_boot_hist *h, uint64_t v);
 /* The share of samples above t (NAN for an empty histogram). */
 double cr_boot_share_above(const struct cr_boot_hist *h, uint64_t t);
-/* The median absolute deviation from median, in ns (boot.c; 0: empty). */
+/* The median absolute deviation from median, in ns (bootstrap.c; 0: empty). */
 uint64_t cr_boot_mad(const struct cr_boot_hist *h, uint64_t median);
 /* The share of samples below lo or above hi (reals, ns; NAN: empty). */
 double cr_boot_share_outside(const struct cr_boot_hist *h, double lo,
@@ -134,7 +134,7 @@ double cr_boot_share_outside(const struct cr_boot_hist *h, double lo,
 
 /*
  * A Binomial(n, p) draw for any 64-bit n: gsl_ran_binomial() for n up to
- * UINT_MAX, above it an exact recursion on Beta order statistics (boot.c).
+ * UINT_MAX, above it an exact recursion on Beta order statistics (bootstrap.c).
  */
 uint64_t cr_boot_binomial(const gsl_rng *rng, double p, uint64_t n);
 

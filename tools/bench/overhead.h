@@ -1,18 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * overhead.h - clkstat-report overhead: the per-event cost of every hook
- * variant, module and BPF, on one target in one run (overhead.c), of
- * userspace handshake points (overhead_hs.c), and the throughput a wakeup
- * storm keeps under each variant (overhead_storm.c); printed by
- * overhead_render.c.  The BPF programs are overhead_bpf.c's.
+ * overhead.h - the overhead benchmark (clkstat-report overhead): the
+ * per-event cost of every hook variant, module and BPF, on one target in
+ * one run (overhead.c), of userspace handshake points
+ * (overhead_handshake.c), and the throughput a wakeup storm keeps under
+ * each variant (overhead_storm.c); printed by overhead_render.c.  The BPF
+ * programs are overhead.bpf.c, loaded by overhead_bpf.c.
  */
-#ifndef CLKSTAT_REPORT_OVERHEAD_H
-#define CLKSTAT_REPORT_OVERHEAD_H
+#ifndef CLKSTAT_BENCH_OVERHEAD_H
+#define CLKSTAT_BENCH_OVERHEAD_H
 
 #include <stdint.h>
 #include <stdio.h>
 
 #define CR_OVH_HB_DIR	"/sys/kernel/debug/clkstat_hookbench"
+
+/*
+ * The variants only the benchmark has, beside the catalog's
+ * (kmod/uapi/clkstat_catalog.h): clkstat_hookbench's kretprobe and
+ * overhead.bpf.c's return probes.
+ */
+#define CR_OVH_KRETPROBE	"kretprobe"
+#define CR_OVH_BPF_KRETPROBE	"bpf-kretprobe"
+#define CR_OVH_BPF_FEXIT	"bpf-fexit"
 #define CR_OVH_MAX_ROWS	16
 
 enum { CR_OVH_DISPATCH = 1, CR_OVH_HANDSHAKE = 2, CR_OVH_STORM = 4 };

@@ -5,9 +5,10 @@
  * storm as throughput ratios) or as one JSON object.
  */
 #include <string.h>
+#include "../../kmod/uapi/clkstat_catalog.h"
 #include "overhead.h"
-#include "render_util.h"
-#include "status.h"
+#include "../lib/render_common.h"
+#include "../lib/status.h"
 
 /* The base of every ratio: the module's direct variant. */
 static const struct cr_ovh_row *cr_ovh_direct(const struct cr_ovh_result *r)
@@ -15,7 +16,7 @@ static const struct cr_ovh_row *cr_ovh_direct(const struct cr_ovh_result *r)
 	unsigned int i;
 
 	for (i = 0; i < r->nrows; i++)
-		if (!strcmp(r->rows[i].name, "direct"))
+		if (!strcmp(r->rows[i].name, CLKSTAT_VNAME(DIRECT)))
 			return &r->rows[i];
 	return NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * boot.c - the bootstrap engine of clkstat-report --compare (boot.h):
+ * bootstrap.c - the bootstrap engine of clkstat-report --compare (bootstrap.h):
  * statistics of pooled histograms, percentile bootstrap intervals, and the
  * differences between two strata.  No I/O; everything below is what the
  * report prints.
@@ -158,7 +158,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include "../../kmod/uapi/clkstat_hist_math.h"
-#include "boot.h"
+#include "bootstrap.h"
 #include "stats.h"
 
 #define CR_U62	((unsigned __int128)1 << 62)
@@ -466,7 +466,7 @@ nomem:
 	return -ENOMEM;
 }
 
-/* The stratum's histogram pooled[] (its union entries) as boot.h's. */
+/* The stratum's histogram pooled[] (its union entries) as bootstrap.h's. */
 static void cr_bh_of(const struct cr_stratum *st,
 		     const struct clkstat_slot *pooled, uint64_t n,
 		     uint64_t min, uint64_t max, struct cr_boot_hist *h)

@@ -27,8 +27,7 @@
 #include <json.h>
 #include <stdlib.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "render.h"
-#include "render_util.h"
+#include "render_common.h"
 #include "stats.h"
 #include "status.h"
 

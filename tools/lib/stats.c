@@ -28,7 +28,7 @@
  *
  * cr_slots_moments() is that mean and standard deviation on its own, over
  * dense slots of which only some (idx) may be non-empty: cr_summarize()
- * and the bootstrap of --compare (boot.c), which evaluates them on every
+ * and the bootstrap of --compare (bootstrap.c), which evaluates them on every
  * resample's pooled slots, share it.
  */
 #include <errno.h>

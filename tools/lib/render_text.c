@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * render_text.c - clkstat-report's table: per metric a summary and a
- * histogram in bpftrace's style.  Also cr_render_wanted(), which every
- * renderer uses.
+ * histogram in bpftrace's style.
  *
  *   source: netlink  runs pooled: 1
  *
@@ -40,53 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "render.h"
+#include "render_common.h"
 #include "stats.h"
 #include "status.h"
 
 #define CR_HIST_MAX_LINES	64
 #define CR_BAR_WIDTH		52
-
-int cr_render_wanted(const struct cr_metric *m,
-		     const struct cr_render_opts *o)
-{
-	size_t n;
-
-	if (!o->metric)
-		return 1;
-	if (!strcmp(o->metric, m->name))
-		return 1;
-	n = strlen(m->name);
-	return !strncmp(o->metric, m->name, n) && o->metric[n] == '.' &&
-	       !strcmp(o->metric + n + 1, m->variant);
-}
-
-/*
- * A duration in ns for a human: see the top of the file.  exact: v is an
- * integer number of ns, printed as is below 1 us.
- */
-static void cr_fmt_ns(char *buf, size_t len, double v, int exact)
-{
-	static const char *const unit[] = { "ns", "us", "ms", "s" };
-	unsigned int u = 0;
-	double x = v;
-
-	if (v == 0 || (exact && v < 1000)) {
-		snprintf(buf, len, "%.0f%s", v, unit[0]);
-		return;
-	}
-	/* 999.5 ns would round to "1000ns": the next unit then. */
-	while (x >= 999.5 && u < 3) {
-		x /= 1000;
-		u++;
-	}
-	if (x >= 99.95)
-		snprintf(buf, len, "%.0f%s", x, unit[u]);
-	else if (x >= 9.995)
-		snprintf(buf, len, "%.1f%s", x, unit[u]);
-	else
-		snprintf(buf, len, "%.2f%s", x, unit[u]);
-}
 
 /*
  * The label of a slot's lower bound as bpftrace's hist_index_label() makes
@@ -187,14 +145,14 @@ static int cr_text_block(FILE *out, const struct cr_metric *m,
 	if (!s.count) {
 		fprintf(out, "  count 0\n");
 	} else {
-		cr_fmt_ns(v[0], sizeof(v[0]), (double)s.min, 1);
-		cr_fmt_ns(v[1], sizeof(v[1]), (double)s.p50, 1);
-		cr_fmt_ns(v[2], sizeof(v[2]), (double)s.p90, 1);
-		cr_fmt_ns(v[3], sizeof(v[3]), (double)s.p99, 1);
-		cr_fmt_ns(v[4], sizeof(v[4]), (double)s.p999, 1);
-		cr_fmt_ns(v[5], sizeof(v[5]), (double)s.max, 1);
-		cr_fmt_ns(v[6], sizeof(v[6]), s.mean, 0);
-		cr_fmt_ns(v[7], sizeof(v[7]), s.stddev, 0);
+		cr_fmt_ns(v[0], sizeof(v[0]), (double)s.min, 3, 1);
+		cr_fmt_ns(v[1], sizeof(v[1]), (double)s.p50, 3, 1);
+		cr_fmt_ns(v[2], sizeof(v[2]), (double)s.p90, 3, 1);
+		cr_fmt_ns(v[3], sizeof(v[3]), (double)s.p99, 3, 1);
+		cr_fmt_ns(v[4], sizeof(v[4]), (double)s.p999, 3, 1);
+		cr_fmt_ns(v[5], sizeof(v[5]), (double)s.max, 3, 1);
+		cr_fmt_ns(v[6], sizeof(v[6]), s.mean, 3, 0);
+		cr_fmt_ns(v[7], sizeof(v[7]), s.stddev, 3, 0);
 		fprintf(out, "  count %" PRIu64 "  min %s  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %s  stddev %s\n",
 			s.count, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
 			v[7]);

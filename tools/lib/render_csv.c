@@ -16,8 +16,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
-#include "render.h"
-#include "render_util.h"
+#include "render_common.h"
 #include "stats.h"
 #include "status.h"
 

@@ -13,9 +13,10 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "../../kmod/uapi/clkstat_catalog.h"
 #include "overhead.h"
 #include "overhead.skel.h"
-#include "status.h"
+#include "../lib/status.h"
 
 struct cr_ovh_bpf {
 	struct overhead_bpf *skel;
@@ -81,15 +82,15 @@ static struct bpf_program *cr_ovh_prog(struct cr_ovh_bpf *b, const char *v)
 {
 	struct overhead_bpf *s = b->skel;
 
-	if (!strcmp(v, "bpf-kprobe"))
+	if (!strcmp(v, CLKSTAT_VNAME(BPF_KPROBE)))
 		return s->progs.ovh_kprobe;
-	if (!strcmp(v, "bpf-kretprobe"))
+	if (!strcmp(v, CR_OVH_BPF_KRETPROBE))
 		return s->progs.ovh_kretprobe;
-	if (!strcmp(v, "bpf-fentry"))
+	if (!strcmp(v, CLKSTAT_VNAME(BPF_FENTRY)))
 		return s->progs.ovh_fentry;
-	if (!strcmp(v, "bpf-fexit"))
+	if (!strcmp(v, CR_OVH_BPF_FEXIT))
 		return s->progs.ovh_fexit;
-	if (!strcmp(v, "bpf-tp"))
+	if (!strcmp(v, CLKSTAT_VNAME(BPF_TP)))
 		return s->progs.ovh_tp;
 	if (!strcmp(v, "uprobe"))
 		return s->progs.ovh_uprobe;

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "nl.h"
+#include "../lib/nl.h"
 #include "overhead.h"
-#include "status.h"
+#include "../lib/status.h"
 #include "../bpf/twin.h"
 #include "../../kmod/uapi/clkstat_catalog.h"
 
@@ -85,7 +85,7 @@ static int cr_ovh_storm_setup(struct cr_ovh_storm_ctx *c, const char *v)
 	if (cr_ovh_is_bpf(v)) {
 		/* bpf-tp: tracepoints on the wakeup only (twin.h). */
 		struct cr_twin_cfg cfg = { .variant = v,
-					   .probes = strcmp(v, "bpf-tp") ?
+					   .probes = strcmp(v, CLKSTAT_VNAME(BPF_TP)) ?
 						CR_OVH_STORM_PROBES : "ttwu",
 					   .frac_bits = c->frac_bits };
 

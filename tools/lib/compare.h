@@ -2,7 +2,7 @@
 /*
  * compare.h - clkstat-report --compare VARIANT: per metric, the statistics
  * of two variants' runs with bootstrap intervals, and their differences
- * (compare.c; the engine is boot.c, the outputs compare_render.c).
+ * (compare.c; the engine is bootstrap.c, the outputs compare_render.c).
  */
 #ifndef CLKSTAT_REPORT_COMPARE_H
 #define CLKSTAT_REPORT_COMPARE_H

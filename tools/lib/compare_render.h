@@ -7,7 +7,7 @@
 #define CLKSTAT_REPORT_COMPARE_RENDER_H
 
 #include <stdio.h>
-#include "boot.h"
+#include "bootstrap.h"
 #include "model.h"
 
 struct cr_compare_metric {

@@ -55,7 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "render.h"
+#include "render_common.h"
 #include "status.h"
 
 #define CR_OM_HIST	"clkstat_latency_seconds"

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - clkstat-report report, info, raw and events: statistics and
+ * histograms of every metric (in text, CSV, JSON or OpenMetrics), the
+ * module's state or a snapshot's metadata, every slot, the event log.
+ * The source is the live module over generic netlink, or with --input
+ * one or more snapshot files whose runs are read one after the other and
+ * pooled (or --run N alone, or --compare, compare.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/nl.h"
+#include "../lib/render.h"
+#include "../lib/snapshot.h"
+#include "cli.h"
+
+#define CR_MAX_INPUTS	64
+
+enum { O_RUN = CR_OPT_REPORT, O_PER_CPU, O_METRIC, O_NO_HIST };
+
+static struct {
+	const char *inputs[CR_MAX_INPUTS];
+	unsigned int ninputs;
+	long run;			/* -1: pool every run */
+	struct cr_render_opts render;
+} cr_rep = { .run = -1 };
+
+const char cr_report_synopsis[] =
+	"usage: clkstat-report [OPTIONS] [report]\n"
+	"       clkstat-report [OPTIONS] info | raw | events\n";
+
+/* -i, --run: where from. */
+static int cr_report_take_source(int c, const char *v)
+{
+	char *end;
+
+	if (c == 'i') {
+		if (cr_rep.ninputs == CR_MAX_INPUTS) {
+			fprintf(stderr, "clkstat-report: at most %d --input files\n",
+				CR_MAX_INPUTS);
+			return CR_USAGE;
+		}
+		cr_rep.inputs[cr_rep.ninputs++] = v;
+		return CR_OK;
+	}
+	errno = 0;
+	cr_rep.run = strtol(v, &end, 10);
+	if (errno || *end || !*v || cr_rep.run < 0)
+		return cr_bad_number("--run", v);
+	return CR_OK;
+}
+
+static const struct option cr_report_source_table[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "run", required_argument, NULL, O_RUN },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cr_optset cr_report_source_opts = {
+	.opts = cr_report_source_table,
+	.take = cr_report_take_source,
+	.help =
+	"  -i, --input FILE    read a snapshot file instead of the module (repeatable)\n"
+	"      --run N         with --input: only run N (0-based), not every run pooled\n",
+};
+
+/* --per-cpu, --metric, --no-hist: what is rendered. */
+static int cr_report_take_render(int c, const char *v)
+{
+	switch (c) {
+	case O_PER_CPU:
+		cr_rep.render.per_cpu = 1;
+		break;
+	case O_METRIC:
+		cr_rep.render.metric = v;
+		break;
+	default: /* O_NO_HIST */
+		cr_rep.render.no_hist = 1;
+		break;
+	}
+	return CR_OK;
+}
+
+static const struct option cr_report_render_table[] = {
+	{ "per-cpu", no_argument, NULL, O_PER_CPU },
+	{ "metric", required_argument, NULL, O_METRIC },
+	{ "no-hist", no_argument, NULL, O_NO_HIST },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cr_optset cr_report_render_opts = {
+	.opts = cr_report_render_table,
+	.take = cr_report_take_render,
+	.help =
+	"      --per-cpu       every CPU's histogram too\n"
+	"      --metric NAME   only metric NAME (or NAME.VARIANT)\n"
+	"      --no-hist       text: the summaries without histograms\n",
+};
+
+int cr_report_check(const struct cr_cli *cli)
+{
+	const char *cmd = cli->cmd;
+	int st;
+
+	if (cr_rep.ninputs && (!strcmp(cmd, "ctrl") ||
+			       !strcmp(cmd, "record") ||
+			       !strcmp(cmd, "overhead") ||
+			       !strcmp(cmd, "events"))) {
+		fprintf(stderr, "clkstat-report: %s works on the live module, not on --input (%s)\n",
+			cmd, !strcmp(cmd, "events") ?
+			"snapshots do not hold the event log" :
+			"a snapshot cannot be changed");
+		return CR_USAGE;
+	}
+	st = cr_compare_check(cli, cr_rep.ninputs, cr_rep.run);
+	if (st)
+		return st;
+	if (cr_rep.run >= 0 && !cr_rep.ninputs) {
+		fprintf(stderr, "clkstat-report: --run selects a run of an --input snapshot\n");
+		return CR_USAGE;
+	}
+	if (!strcmp(cli->format, "text") || !strcmp(cli->format, "json") ||
+	    !strcmp(cli->format, "csv") || !strcmp(cli->format, "openmetrics"))
+		;
+	else {
+		fprintf(stderr, "clkstat-report: --format '%s': text, json, csv or openmetrics\n",
+			cli->format);
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+/* Every --input file's runs, one after the other, into s. */
+static int read_inputs(struct cr_snapshot *s)
+{
+	struct cr_snapshot one;
+	struct cr_run *r;
+	unsigned int i;
+	size_t j;
+	int st;
+
+	for (i = 0; i < cr_rep.ninputs; i++) {
+		st = cr_snapshot_read(cr_rep.inputs[i], &one);
+		if (st) {
+			cr_snapshot_free(s);
+			return st;
+		}
+		if (!i) {
+			s->meta = one.meta;
+			memset(&one.meta, 0, sizeof(one.meta));
+		}
+		for (j = 0; j < one.nruns; j++) {
+			r = cr_snapshot_add_run(s);
+			if (!r) {
+				cr_snapshot_free(&one);
+				cr_snapshot_free(s);
+				fprintf(stderr, "clkstat-report: out of memory\n");
+				return CR_ERR;
+			}
+			/* Moved, renumbered in reading order. */
+			*r = one.runs[j];
+			r->index = s->nruns - 1;
+			one.runs[j] = (struct cr_run){ 0 };
+		}
+		cr_snapshot_free(&one);
+	}
+	return CR_OK;
+}
+
+static void print_meta(FILE *out, const struct cr_snapshot *s)
+{
+	const struct cr_meta *m = &s->meta;
+	size_t i;
+
+#define P(k) fprintf(out, "%s %s\n", #k, m->k ? m->k : "-")
+	P(tool_version);
+	P(module_version);
+	P(kernel_release);
+	P(clocksource);
+	P(probes);
+	fprintf(out, "frac_bits %u\nnr_cpus %u\n", m->frac_bits, m->nr_cpus);
+	P(variants);
+	P(command);
+	fprintf(out, "duration_s %g\n", m->duration_s);
+	P(machine);
+	P(hypervisor);
+	P(cpuidle_driver);
+	P(cpuidle_governor);
+	P(max_cstate);
+	P(cmdline);
+#undef P
+	for (i = 0; i < m->nparams; i++)
+		fprintf(out, "param %s %s\n", m->param_names[i],
+			m->param_values[i]);
+	fprintf(out, "runs %zu\n", s->nruns);
+	for (i = 0; i < s->nruns; i++)
+		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu\n",
+			s->runs[i].index, s->runs[i].variant,
+			(long long)s->runs[i].start_ns,
+			(long long)s->runs[i].end_ns, s->runs[i].exit_status,
+			s->runs[i].nmetrics);
+}
+
+static void print_info(FILE *out, const struct cr_info *i)
+{
+	fprintf(out, "version %s\nabi %u\nfrac_bits %u\nprobes %s\nvariant %s\n"
+		"clocksource %s\nnr_cpus %u\nrecording %d\nswitches %llu\ntgid %u\n"
+		"events %u\n",
+		i->version, i->abi, i->frac_bits, i->probes, i->variant,
+		i->clocksource, i->nr_cpus, i->recording,
+		(unsigned long long)i->switches, i->tgid, i->ev_entries);
+}
+
+static int render(const struct cr_cli *cli, const struct cr_run *r)
+{
+	if (!strcmp(cli->cmd, "raw"))
+		return cr_render_raw(stdout, r, &cr_rep.render);
+	if (!strcmp(cli->format, "json"))
+		return cr_render_json(stdout, r, &cr_rep.render);
+	if (!strcmp(cli->format, "csv"))
+		return cr_render_csv(stdout, r, &cr_rep.render);
+	if (!strcmp(cli->format, "openmetrics"))
+		return cr_render_openmetrics(stdout, r, &cr_rep.render);
+	return cr_render_text(stdout, r, &cr_rep.render);
+}
+
+/* report, info, raw on --input snapshots. */
+static int from_snapshots(const struct cr_cli *cli)
+{
+	struct cr_snapshot s = { 0 };
+	struct cr_run pooled;
+	int st;
+
+	st = read_inputs(&s);
+	if (st)
+		return st;
+	if (!strcmp(cli->cmd, "info")) {
+		print_meta(stdout, &s);
+		cr_snapshot_free(&s);
+		return CR_OK;
+	}
+	cr_rep.render.source = cr_rep.inputs[0];
+	if (cr_compare_wanted()) {
+		st = cr_compare_run(cli, &s, cr_rep.render.metric);
+		cr_snapshot_free(&s);
+		return st;
+	}
+	if (cr_rep.run >= 0) {
+		if ((size_t)cr_rep.run >= s.nruns) {
+			fprintf(stderr, "clkstat-report: --run %ld: the input has %zu runs (0 to %zu)\n",
+				cr_rep.run, s.nruns, s.nruns ? s.nruns - 1 : 0);
+			cr_snapshot_free(&s);
+			return CR_USAGE;
+		}
+		cr_rep.render.nruns = 1;
+		st = render(cli, &s.runs[cr_rep.run]);
+	} else {
+		/* pool() said why on -EINVAL (a metric's frac_bits differ). */
+		st = cr_snapshot_pool(&s, &pooled);
+		if (st == -ENOMEM)
+			fprintf(stderr, "clkstat-report: out of memory\n");
+		st = st ? CR_ERR : CR_OK;
+		if (!st) {
+			cr_rep.render.nruns = s.nruns;
+			st = render(cli, &pooled);
+			cr_run_free(&pooled);
+		}
+	}
+	cr_snapshot_free(&s);
+	return st;
+}
+
+/* report, info, raw, events on the live module. */
+static int from_module(const struct cr_cli *cli)
+{
+	struct cr_run run = { .exit_status = -1 };
+	struct cr_info info;
+	struct cr_nl *nl;
+	int st;
+
+	nl = cr_nl_open(&st);
+	if (!nl)
+		return st;
+	st = cr_nl_get_info(nl, &info);
+	if (st)
+		goto out;
+	if (!strcmp(cli->cmd, "info")) {
+		print_info(stdout, &info);
+	} else if (!strcmp(cli->cmd, "events")) {
+		st = cr_nl_events(nl, &info, stdout);
+	} else {
+		st = cr_nl_get_hist(nl, &run);
+		if (!st) {
+			snprintf(run.variant, sizeof(run.variant), "%s",
+				 info.variant);
+			cr_rep.render.source = "netlink";
+			cr_rep.render.nruns = 1;
+			st = render(cli, &run);
+		}
+		cr_run_free(&run);
+	}
+out:
+	cr_nl_close(nl);
+	return st;
+}
+
+int cr_report_cmd(struct cr_cli *cli)
+{
+	return cr_rep.ninputs ? from_snapshots(cli) : from_module(cli);
+}
