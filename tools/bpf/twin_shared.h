@@ -55,7 +55,7 @@ struct twin_slot {
 		struct twin_slot slot[nslots];				\
 	}
 
-/* What a pending wakeup remembers (corr.h's clkstat_corr_val). */
+/* What a pending wakeup remembers (pending.h's clkstat_pending_val). */
 struct twin_pending {
 	__u64 ts;		/* wakeup time */
 	__u64 ts2;		/* tkread: enqueue time, 0: none yet */
