@@ -1,10 +1,6 @@
 # lib.sh - helpers for clkstat's guest tests (bash, run inside the QEMU
 # guest as root, in the host's userspace).  Each test is a function; run()
 # calls it in a subshell and prints "ok N - name" or "not ok N - name".
-# Sourced once: module_tests.sh sources every area suite (suite_*.sh),
-# and each of them sources this file.
-[ -z "${CLKSTAT_GUEST_LIB:-}" ] || return 0
-CLKSTAT_GUEST_LIB=1
 top=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../../..")
 # The modules under test: kmod/ (built for Debian's kernel), or those
 # tools/tests/debug.sh built for the debug kernel.
