@@ -3,10 +3,15 @@
 # QEMU guest on one of Debian's kernels, then check the guest's console for
 # kernel complaints as one more test.  Last line: "N passed, N failed".
 #
-# usage: guest.sh [--kver LINE] [TEST...]     module_tests.sh
+# usage: guest.sh [--kver LINE] [TEST...]     module_tests.sh: every area
+#                                             suite of clkstat.ko
+#                                             (suite_*.sh) in one boot,
+#                                             or the TESTs named, of any
 #        guest.sh [--kver LINE] [--fault-hooks] --suite SCRIPT [TEST...]
 #                                             another suite of
-#                                             tools/tests/guest/ (the soak);
+#                                             tools/tests/guest/: an area
+#                                             suite alone (suite_netlink.sh),
+#                                             a hardening suite (the soak);
 #                                             --fault-hooks: with modules
 #                                             built with the test-only
 #                                             fault hooks (fault-modules.sh)

@@ -71,6 +71,8 @@ stage() { run_stage --tee "$@"; count_stage "$1"; }
 # first, as the ones that grow most on a slower machine).
 # The whole suite runs on 6.12, the line most users are on (kernels.sh's
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
+# The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
+# module_tests.sh runs them in one boot.
 QUEUE="debug-faults debug-input guest soak race guest-6.1 smoke-7.3 missing security lean"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin.

@@ -48,8 +48,8 @@ workload_stop() {
 }
 
 # After the fuzzing: back to the default variant, every metric started,
-# and a known workload counted exactly (as pingpong_exact in
-# module_tests.sh): every wakeup a sample, none lost or unmatched.
+# and a known workload counted exactly (as pingpong_exact, lib.sh, in
+# suite_ttwu.sh): every wakeup a sample, none lost or unmatched.
 still_counts() {
 	local wakeups migrated c
 	echo "variant $V" > "$D/control"
@@ -208,7 +208,7 @@ counts_exactly() {
 # Parameters at their limits.  Also covered elsewhere: frac_bits 0 and 5
 # and corr_entries=64 (load and count) and probes= (only the control
 # file) in t_params_at_limits; frac_bits=6, corr_entries=32 and 100, a
-# probe given twice in a row in t_bad_params (module_tests.sh).
+# probe given twice in a row in t_bad_params (both in suite_load.sh).
 t_params_limits() {
 	local vm0 vm1 av0 av1 cpus grew f
 	loads=0

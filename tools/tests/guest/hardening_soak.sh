@@ -229,7 +229,7 @@ switch_to() {
 
 # After the switches: the variant V records what a workload does (its own
 # wakeups only, through the tgid filter, so the count is exact up to the
-# +2 module_tests.sh allows for a page read over 9p waking a thread).
+# +2 suite_twin.sh allows for a page read over 9p waking a thread).
 records() {
 	local v=$1 w n
 	echo "variant $v" > "$D/control" || fail "final switch to $v"

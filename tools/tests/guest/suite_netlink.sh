@@ -1,0 +1,262 @@
+#!/bin/bash
+# suite_netlink.sh - the generic netlink family through clkstat-report:
+# GET_HIST and GET_INFO against debugfs, CTRL, a fuzzer's malformed
+# requests, GET_EVENTS against debugfs, and clkstat-report record end to
+# end.
+# usage: suite_netlink.sh [TEST...]; last line "N passed, N failed".
+# module_tests.sh sources it to run every suite in one guest boot.
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# The generic netlink family through clkstat-report: with recording
+# stopped, the GET_HIST dump equals debugfs slot for slot (count per slot
+# and CPU, the all-CPU min, max and counters); GET_INFO; CTRL; the exit
+# statuses for no module and for an unprivileged user.
+t_netlink() {
+	local R=$top/tools/clkstat-report rc f id
+	rc=0; "$R" info > /dev/null 2>&1 || rc=$?
+	expect_eq "exit status without the module" "$rc" 3
+	insmod "$KO" probes=ttwu,tkread,csread frac_bits=5
+	"$PINGPONG" -n 300 --migrate --reads 1 --control "$D/control" > /dev/null
+	# Every task for a while, for histograms wide enough to span messages.
+	echo start > "$D/control"
+	storm_start; sleep 2; storm_stop
+	echo stop > "$D/control"
+	"$R" info > /tmp/info
+	expect_eq "info" "$(awk '$1 != "version" && $1 != "clocksource" && $1 != "nr_cpus"' /tmp/info | tr '\n' ' ')" \
+		"abi 2 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 events 0 "
+	expect_eq "clocksource" "$(awk '$1 == "clocksource" { print $2 }' /tmp/info)" "$(cat $CS)"
+	"$R" raw > /tmp/raw
+	# The module puts at most 128 slots in a message: a histogram with more
+	# that arrives whole (equal to debugfs, below) crossed messages.
+	local nall
+	nall=$(awk '$1 == "metric" { on = ($2 == "ttwu_enqueue.direct" && $4 == "all") }
+		on && $1 == "slot"' /tmp/raw | wc -l)
+	note "raw dump: $(wc -l < /tmp/raw) lines; ttwu_enqueue.direct has $nall slots"
+	[ "$nall" -gt 128 ] ||
+		fail "ttwu_enqueue's slots fit one message: the continuation went untested"
+	for f in "$D"/*.direct; do
+		id=$(basename "$f")
+		awk '$1 == "slot" { print $2, $4, $8 }' "$f" | sort > /tmp/from-debugfs
+		awk -v id="$id" '$1 == "metric" { on = ($2 == id); cpu = $4 }
+			on && $1 == "slot" { print $2, cpu, $4 }' /tmp/raw | sort > /tmp/from-netlink
+		case $id in	# metrics that must have samples here
+		ttwu_*|enqueue_tkread.direct|csread_hpet.direct)
+			[ -s /tmp/from-debugfs ] || fail "$id: no slots in debugfs" ;;
+		esac
+		cmp -s /tmp/from-debugfs /tmp/from-netlink ||
+			fail "$id: slots differ: $(diff /tmp/from-debugfs /tmp/from-netlink | head -5)"
+		awk -v id="$id" '$1 == "metric" { on = ($2 == id && $4 == "all") }
+			on && $1 == "counter" { print $2, $3 }' /tmp/raw > /tmp/c-netlink
+		awk '$1 == "counter" { print $2, $3 }' "$f" > /tmp/c-debugfs
+		cmp -s /tmp/c-debugfs /tmp/c-netlink || fail "$id: counters differ"
+		if [ "$(field "${id%.direct}" count)" -gt 0 ]; then
+			expect_eq "$id min max" \
+				"$(awk -v id="$id" '$1 == "metric" { on = ($2 == id && $4 == "all") }
+					on && $1 == "min" { print $2, $4; exit }' /tmp/raw)" \
+				"$(field "${id%.direct}" min) $(field "${id%.direct}" max)"
+		fi
+	done
+	"$R" ctrl variant kprobe
+	expect_eq "after ctrl variant" "$(head -1 $D/control)" "variant kprobe switches 1"
+	"$R" ctrl start
+	grep -q '^metric ttwu_enqueue variant kprobe recording on$' "$D/control" || fail "ctrl start"
+	"$R" ctrl tgid 7
+	grep -q '^tgid 7$' "$D/control" || fail "ctrl tgid"
+	rc=0; "$R" ctrl variant nosuch 2> /dev/null || rc=$?
+	expect_eq "exit status of a refused switch" "$rc" 1
+	expect_eq "variant after it" "$(head -1 $D/control)" "variant kprobe switches 1"
+	for c in info raw "ctrl stop"; do
+		rc=0
+		setpriv --reuid=65534 --regid=65534 --clear-groups $R $c > /dev/null 2>&1 || rc=$?
+		expect_eq "unprivileged $c" "$rc" 4
+	done
+	grep -q '^metric ttwu_enqueue variant kprobe recording on$' "$D/control" || fail "an unprivileged stop took effect"
+	# The tool itself: no leak, no invalid access, on each path.
+	for c in info raw "ctrl start" "ctrl variant nosuch"; do
+		rc=0
+		valgrind -q --error-exitcode=99 --leak-check=full $R $c > /dev/null 2>/tmp/vg || rc=$?
+		[ "$rc" != 99 ] || fail "valgrind, clkstat-report $c: $(cat /tmp/vg)"
+	done
+	rmmod clkstat
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full $R info > /dev/null 2>/tmp/vg || rc=$?
+	expect_eq "valgrind, no module" "$rc" 3
+}
+
+# 10^5 malformed requests (random commands, flags, attribute types,
+# lengths past the end, payloads, and the hostile kinds of nl_fuzz.c):
+# each gets the answer the policy predicts (or none, for a truncated
+# netlink header), the family still works, and t_dmesg_clean sees no Oops
+# or WARNING.  The seed is printed.
+t_netlink_fuzz() {
+	local seed=$RANDOM out
+	insmod "$KO"
+	out=$("$top/tools/tests/nl_fuzz" 100000 "$seed") || fail "nl_fuzz failed (seed $seed)"
+	note "seed $seed: $out"
+	set -- $out
+	expect_eq "answered or dropped as predicted" "$(($4 + $6 + $8))" "$2"
+	expect_eq "mismatches" "${10}" 0
+	[ "$(($4 + $8))" -gt 90000 ] || fail "only $(($4 + $8)) of 100000 malformed requests were refused"
+	"$top/tools/clkstat-report" info > /dev/null || fail "the family stopped answering"
+}
+
+# GET_EVENTS through clkstat-report events: with recording stopped (the
+# log then changes only by markers; two debugfs reads around the dump
+# check that), the dump equals debugfs "events" byte for byte: events
+# spanning many messages, with and without latency and correlation id,
+# markers with text, and a ring that overwrote events.  Unprivileged: exit
+# status 4.  Without an event log: exit status 1 and one line.  valgrind on
+# both paths; a reader that quits halfway does not pin the module; the
+# fuzzer against a family with a log to dump.
+t_netlink_events() {
+	local R=$top/tools/clkstat-report rc seed=$RANDOM out
+	insmod "$KO" probes=ttwu,tkread,marker events=4096
+	echo stop > "$D/control"
+	"$PINGPONG" -n 200 --migrate --reads 1 --control "$D/control" > /dev/null
+	echo "phase-1" > "$D/marker"
+	echo "phase 2 begins!" > "$D/marker"
+	cat "$D/events" > /tmp/ev-debugfs
+	"$R" events > /tmp/ev-netlink
+	# (cmp on the debugfs file itself would trust its size: 0)
+	cat "$D/events" > /tmp/ev-debugfs2
+	cmp -s /tmp/ev-debugfs /tmp/ev-debugfs2 ||
+		fail "the log changed while stopped: $(diff /tmp/ev-debugfs /tmp/ev-debugfs2 | head -5)"
+	note "$(tail -1 /tmp/ev-netlink), $(wc -c < /tmp/ev-netlink) bytes"
+	cmp -s /tmp/ev-debugfs /tmp/ev-netlink ||
+		fail "dump and debugfs differ: $(diff /tmp/ev-debugfs /tmp/ev-netlink | head -5)"
+	# What the comparison covered: every field's forms, and 1200+ events,
+	# about 100 KB of attributes: many messages (a dump's skb is <= 32 KB).
+	[ "$(grep -c ' first_tkread ' /tmp/ev-netlink)" -ge 400 ] ||
+		fail "too few events: $(tail -1 /tmp/ev-netlink)"
+	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - -$' /tmp/ev-netlink || fail "no wakeup line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+$' /tmp/ev-netlink || fail "no enqueue line"
+	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ -\$" /tmp/ev-netlink ||
+		fail "no marker line: $(grep marker /tmp/ev-netlink)"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" events > /dev/null 2>&1 || rc=$?
+	expect_eq "unprivileged events" "$rc" 4
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" events > /tmp/ev-vg.out 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, events: status $rc: $(cat /tmp/vg)"
+	cmp -s /tmp/ev-debugfs /tmp/ev-vg.out || fail "the dump under valgrind differs"
+	# The reader gone halfway: the socket's release ends the dump.
+	"$R" events | head -1 > /dev/null
+	out=$("$top/tools/tests/nl_fuzz" 20000 "$seed") || fail "nl_fuzz failed (seed $seed)"
+	note "nl_fuzz with an event log, seed $seed: $out"
+	rmmod clkstat || fail "rmmod after the dumps"
+	# A small ring: the trailer counts what was overwritten.
+	insmod "$KO" probes=ttwu events=64
+	"$PINGPONG" -n 200 --control "$D/control" > /dev/null
+	cat "$D/events" > /tmp/ev-debugfs
+	"$R" events > /tmp/ev-netlink
+	note "events=64: $(tail -1 /tmp/ev-netlink)"
+	[ "$(tail -1 /tmp/ev-netlink | awk '{ print $5 }')" -gt 0 ] || fail "nothing overwritten"
+	cmp -s /tmp/ev-debugfs /tmp/ev-netlink ||
+		fail "events=64: dump and debugfs differ: $(diff /tmp/ev-debugfs /tmp/ev-netlink | head -5)"
+	rmmod clkstat
+	# No event log: status 1, one line, nothing on stdout.
+	insmod "$KO" probes=ttwu
+	rc=0; "$R" events > /tmp/ev-out 2> /tmp/ev-err || rc=$?
+	expect_eq "exit status without an event log" "$rc" 1
+	expect_eq "stderr lines without an event log" "$(wc -l < /tmp/ev-err)" 1
+	expect_eq "stdout without an event log" "$(wc -c < /tmp/ev-out)" 0
+	note "$(cat /tmp/ev-err)"
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" events > /dev/null 2> /tmp/vg || rc=$?
+	[ "$rc" = 1 ] || fail "valgrind, no event log: status $rc: $(cat /tmp/vg)"
+}
+
+# record end to end: 4 runs alternating two variants, each run's workload
+# the pinned ping-pong (which sets the tgid filter and opens its own window
+# inside the run, so each run's counts are exactly its wakeups).  The
+# snapshot holds 4 runs with the right variants and metadata, each run's
+# counts equal that run's truth, the pooled report adds them up, and the
+# module is left in the variant it was found in.  Then the failures: a
+# failing workload, a missing one, and a refused variant, which must leave
+# an existing snapshot untouched.
+t_record() {
+	local R=$top/tools/clkstat-report out=/tmp/rec.json rc i w v want
+	insmod "$KO" probes=ttwu,tkread
+	"$R" record -q -o $out --runs 4 --variants ftrace,kprobe -- \
+		"$PINGPONG" -n 150 --reads 1 --control "$D/control" > /tmp/truths ||
+		fail "record failed"
+	"$R" info -i $out > /tmp/meta
+	sed 's/^/    # /' /tmp/meta | grep -v '^    # param' | head -30
+	meta() { awk -v k="$1" '$1 == k { sub(/^[^ ]* /, ""); print; exit }' /tmp/meta; }
+	expect_eq "runs" "$(meta runs)" 4
+	expect_eq "variants of the runs" "$(awk '$1 == "run" { printf "%s ", $4 }' /tmp/meta)" \
+		"ftrace kprobe ftrace kprobe "
+	expect_eq "exit statuses" "$(awk '$1 == "run" { printf "%s ", $10 }' /tmp/meta)" "0 0 0 0 "
+	awk '$1 == "run" && !($6 > 0 && $8 > $6) { exit 1 }' /tmp/meta || fail "run times"
+	expect_eq "kernel" "$(meta kernel_release)" "$(uname -r)"
+	expect_eq "clocksource" "$(meta clocksource)" "$(cat $CS)"
+	expect_eq "cmdline" "$(meta cmdline)" "$(cat /proc/cmdline)"
+	expect_eq "machine" "$(meta machine)" vm
+	case $(meta hypervisor) in *TCG*) ;; *) fail "hypervisor: $(meta hypervisor)" ;; esac
+	expect_eq "probes param" "$(awk '$1 == "param" && $2 == "probes" { print $3 }' /tmp/meta)" ttwu,tkread
+	expect_eq "variants" "$(meta variants)" ftrace,kprobe
+	expect_eq "frac_bits" "$(meta frac_bits)" 3
+	case $(meta command) in *clkstat-pingpong\ -n\ 150*) ;; *) fail "command: $(meta command)" ;; esac
+	expect_eq "cpuidle driver" "$(meta cpuidle_driver)" \
+		"$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo -)"
+	expect_eq "truths" "$(grep -c '^wakeups' /tmp/truths)" 4
+	for i in 0 1 2 3; do
+		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/truths)
+		v=$(awk -v i=$i '$1 == "run" && $2 == i { print $4 }' /tmp/meta)
+		"$R" -i $out --run $i --csv > /tmp/run.csv
+		expect_eq "run $i ttwu_enqueue.$v count" \
+			"$(awk -F, -v id="ttwu_enqueue" -v v=$v '$1 == id && $2 == v && $3 == "all" { print $4 }' /tmp/run.csv)" "$w"
+		expect_eq "run $i ttwu_tkread.$v count" \
+			"$(awk -F, -v v=$v '$1 == "ttwu_tkread" && $2 == v && $3 == "all" { print $4 }' /tmp/run.csv)" "$w"
+		[ "$(awk -F, -v v=$v 'NR > 1 && $2 != v' /tmp/run.csv | wc -l)" = 0 ] ||
+			fail "run $i holds metrics of another variant"
+	done
+	want=$(awk '$1 == "wakeups" { s[n++ % 2] += $2 } END { print s[0], s[1] }' /tmp/truths)
+	"$R" -i $out --csv > /tmp/pooled.csv
+	expect_eq "pooled counts" \
+		"$(awk -F, '$1 == "ttwu_enqueue" && $3 == "all" { c[$2] = $4 } END { print c["ftrace"], c["kprobe"] }' /tmp/pooled.csv)" "$want"
+	expect_eq "variant restored" "$(head -1 $D/control | awk '{ print $1, $2 }')" "variant direct"
+	# The workload fails: the runs are kept, the status says so.
+	rc=0; "$R" record -q -o /tmp/false.json --runs 2 -- false || rc=$?
+	expect_eq "exit status, workload failed" "$rc" 9
+	expect_eq "its runs' exit statuses" \
+		"$("$R" info -i /tmp/false.json | awk '$1 == "run" { printf "%s ", $10 }')" "1 1 "
+	# No workload at all, and a variant the module refuses: the snapshot
+	# already there stays whole, and no temporary file is left.
+	cp $out /tmp/rec.before
+	rc=0; "$R" record -q -o $out -- /nonexistent/cmd 2> /tmp/err || rc=$?
+	expect_eq "exit status, no workload" "$rc" 9
+	grep -q "cannot run '/nonexistent/cmd'" /tmp/err || fail "message: $(cat /tmp/err)"
+	rc=0; "$R" record -q -o $out --runs 2 --duration 0.2 --variants direct,nosuch 2> /tmp/err || rc=$?
+	expect_eq "exit status, refused variant" "$rc" 1
+	grep -q "ctrl variant nosuch: .*(the kernel log says why)" /tmp/err ||
+		fail "message: $(cat /tmp/err)"
+	cmp -s $out /tmp/rec.before || fail "a failed record changed the snapshot"
+	[ "$(ls /tmp | grep -c '^rec.json.')" = 0 ] || fail "temporary files left: $(ls /tmp | grep rec.json)"
+	# Runs without a workload last --duration.
+	"$R" record -q -o /tmp/dur.json --runs 2 --duration 0.5
+	"$R" info -i /tmp/dur.json | awk '$1 == "run" && ($8 - $6) < 5e8 { exit 1 }' ||
+		fail "a run shorter than --duration"
+	# Bad arguments change nothing.
+	for a in "--runs 0" "--runs x" "--duration -1" "--variants ," "--duration 1 -- true"; do
+		rc=0; "$R" record -q -o /tmp/bad.json $a 2> /dev/null || rc=$?
+		expect_eq "record $a" "$rc" 2
+	done
+	[ ! -e /tmp/bad.json ] || fail "a refused record wrote a file"
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" record -q -o /tmp/vg.json \
+		--runs 2 --variants direct,ftrace --duration 0.2 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, record: $rc $(cat /tmp/vg)"
+	for c in "" "raw" "info" "--json" "--format openmetrics"; do
+		rc=0
+		valgrind -q --error-exitcode=99 --leak-check=full "$R" -i $out $c > /dev/null 2> /tmp/vg || rc=$?
+		[ "$rc" = 0 ] || fail "valgrind, clkstat-report -i $c: $rc $(cat /tmp/vg)"
+	done
+}
+
+# The suite, in the order module_tests.sh runs it.
+NETLINK_TESTS="t_netlink t_netlink_fuzz t_netlink_events t_record"
+# Run alone (not sourced): these tests, or those named.
+# shellcheck disable=SC2048,SC2086
+[ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$NETLINK_TESTS}

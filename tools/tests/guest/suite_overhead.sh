@@ -1,0 +1,102 @@
+#!/bin/bash
+# suite_overhead.sh - clkstat-report overhead and clkstat_hookbench.ko
+# (Documentation/clkstat-overhead.rst): every row of a short run, the
+# hookbench's control files, the exit statuses.
+# usage: suite_overhead.sh [TEST...]; last line "N passed, N failed".
+# module_tests.sh sources it to run every suite in one guest boot.
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# clkstat-report overhead with small N: every row there, every handler ran
+# once per call, ratios positive; the hookbench's control files refuse bad
+# input with EINVAL and change nothing; exit 4 unprivileged, 3 (and the
+# message) without the hookbench; nothing left behind.
+HB=/sys/kernel/debug/clkstat_hookbench
+hb_refuses() {	# hb_refuses FILE TEXT: the write fails with EINVAL
+	local rc=0
+	echo "$2" 2>/tmp/hb_err > "$HB/$1" || rc=$?
+	[ "$rc" != 0 ] || fail "'$2' > $1 accepted"
+	grep -q "Invalid argument" /tmp/hb_err || fail "'$2' > $1: $(cat /tmp/hb_err)"
+}
+t_overhead() {
+	local R=$top/tools/clkstat-report rc w
+	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	insmod "$KO" probes=ttwu,tkread,marker events=64
+	insmod "$KMOD/clkstat_hookbench.ko"
+	expect_eq "file modes" "$(stat -c %a "$HB/attach" "$HB/run" | tr '\n' ' ')" "600 600 "
+	expect_eq "initial result" "$(cat $HB/run)" "mode none"
+	echo kprobe > $HB/attach
+	for w in bogus "" "kprobe x" KPROBE none2 "direct ftrace"; do
+		hb_refuses attach "$w"
+	done
+	expect_eq "attached after bad writes" "$(cat $HB/attach)" kprobe
+	echo "hot 1000" > $HB/run
+	local good; good=$(cat $HB/run)
+	case "$good" in
+	"mode hot calls 1000 ns "*" hits 1000 cpu "*" attached kprobe") ;;
+	*) fail "hot 1000 with kprobe: '$good'" ;;
+	esac
+	for w in "hot 0" "hot" "warm 5" "hot 5 x" "hot -1" "cold 0" "record 0" \
+		"hot 100000001" "cold 1000001" "hot abc"; do
+		hb_refuses run "$w"
+	done
+	expect_eq "result after bad writes" "$(cat $HB/run)" "$good"
+	echo none > $HB/attach
+	expect_eq "attached" "$(cat $HB/attach)" none
+
+	"$R" overhead --json --calls 5000 --cold-calls 10 --rounds 2 \
+		--hs-calls 200 --storm-rounds 1 --storm-loops 10 > /tmp/ovh.json ||
+		fail "overhead failed"
+	/usr/bin/python3 - /tmp/ovh.json <<'PY' || fail "overhead's JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = ["none", "record", "direct", "ftrace", "kprobe", "kprobe-int3",
+        "kretprobe", "tracepoint", "bpf-kprobe", "bpf-kretprobe",
+        "bpf-fentry", "bpf-fexit", "bpf-tp"]
+rows = {r["variant"]: r for r in d["dispatch"]}
+assert list(rows) == want, list(rows)
+for v, r in rows.items():
+    assert r["hot_ns"] > 0 and r["hot_x_direct"] > 0, (v, r)
+    assert r["hot_calls"] == 5000, (v, r)
+    hooked = v not in ("none", "record")
+    assert r["hot_hits"] == (5000 if hooked else 0), (v, r)
+    if v != "record":
+        assert r["cold_ns"] > 0 and r["cold_x_direct"] > 0, (v, r)
+        assert r["cold_calls"] == 10, (v, r)
+        assert r["cold_hits"] == (10 if hooked else 0), (v, r)
+assert rows["direct"]["hot_x_direct"] == 1
+hs = {h["point"]: h for h in d["handshake"]}
+assert len(hs) == 5, list(hs)
+for p, h in hs.items():
+    assert h["ns"] is not None and h["ns"] > 0 and h["events"] == 200, (p, h)
+st = {s["variant"]: s for s in d["storm"]["variants"]}
+for v in ("none", "direct", "ftrace", "kprobe", "kprobe-int3"):
+    assert st[v]["rounds"] == 1 and st[v]["throughput_ratio"] > 0, (v, st[v])
+for v in ("tracepoint", "bpf-kprobe", "bpf-fentry", "bpf-tp"):
+    assert v in st, v
+print("    # dispatch hot ns: " + " ".join(
+    "%s=%.0f" % (v, r["hot_ns"]) for v, r in rows.items()))
+PY
+	expect_eq "attached after the run" "$(cat $HB/attach)" none
+	bpftool prog show | grep -q ovh_ && fail "BPF programs left loaded"
+
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" overhead \
+		> /dev/null 2>&1 || rc=$?
+	expect_eq "unprivileged exit status" "$rc" 4
+	rmmod clkstat_hookbench || fail "rmmod clkstat_hookbench"
+	rc=0
+	"$R" overhead --only dispatch > /dev/null 2>/tmp/ovh_err || rc=$?
+	expect_eq "exit status without the hookbench" "$rc" 3
+	grep -q "clkstat_hookbench.ko is not loaded: insmod" /tmp/ovh_err ||
+		fail "message: $(cat /tmp/ovh_err)"
+	rmmod clkstat || fail "rmmod clkstat"
+	bpftool prog show | grep -q ovh_ && fail "BPF programs left loaded"
+	true
+}
+
+# The suite, in the order module_tests.sh runs it.
+OVERHEAD_TESTS="t_overhead"
+# Run alone (not sourced): these tests, or those named.
+# shellcheck disable=SC2048,SC2086
+[ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$OVERHEAD_TESTS}
