@@ -3,7 +3,7 @@
  * overhead_bpf.c - the BPF side of clkstat-report overhead: every
  * attach type's program on clkstat_hookbench.ko's target (and a uprobe on
  * an empty function of this program), loaded once through the bpftool
- * skeleton of tools/bpf/overhead.bpf.c and attached one at a time.
+ * skeleton of tools/bench/overhead.bpf.c and attached one at a time.
  */
 #include <errno.h>
 #include <limits.h>

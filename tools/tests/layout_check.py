@@ -10,7 +10,7 @@ The section is one indented block.  An entry line is indented four spaces
 (a path from the top) or six (a path under the last four-space entry that
 ends in "/"); deeper lines continue the description above them.  An
 entry's names come before its first run of two spaces: a comma-separated
-list, where a name without "/" is taken in the first name's directory.
+list, where the names after the first are taken in the first's directory.
 Names are fnmatch patterns ("render_*.c", "hist.[ch]") and may hold one
 brace list ("{lean,debug}.config").  A name ending in "/" is a heading
 that names no file by itself.
@@ -52,7 +52,8 @@ def entries(lines):
         if indent > 6:
             continue
         names = re.split(r"\s{2,}", line.strip())[0]
-        items = [n.strip() for n in names.split(",") if n.strip()]
+        items = [n.strip() for n in re.split(r",(?![^{]*\})", names)
+                 if n.strip()]
         if indent == 4:
             base = ""
         elif indent == 6:
@@ -63,7 +64,7 @@ def entries(lines):
         if indent == 4:
             parent = first if first.endswith("/") else ""
         dirname = first[:first.rfind("/") + 1]
-        pats = [first] + [n if "/" in n else dirname + n for n in items[1:]]
+        pats = [first] + [dirname + n for n in items[1:]]
         out.append((line.strip(), [p for pat in pats for p in expand(pat)]))
     return out
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Kernel style: checkpatch.pl (from Debian's linux-source-6.12) on every
 # kernel source file, and sparse over the module build for each kernel
-# whose headers are installed.  One test each.
+# whose headers are installed; README.md's Layout against the tree
+# (layout_check.py).  One test each.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
@@ -46,5 +47,10 @@ for kdir in ${KDIR:-$(ls -d /lib/modules/*/build | sort -V)}; do
 		pass=$((pass + 1)); echo "ok - sparse ($kver)"
 	fi
 done
+if python3 tools/tests/layout_check.py; then
+	pass=$((pass + 1)); echo "ok - README.md's Layout names every file"
+else
+	fail=$((fail + 1)); echo "not ok - README.md's Layout names every file"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
