@@ -54,5 +54,16 @@ if out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l Documentation/man/clkstat-
 else
 	fail=$((fail + 1)); echo "not ok - clkstat-report.1 renders cleanly: $out"
 fi
+# The documents state what the code does: the man page's netlink ABI
+# version is the header's, and clkstat.rst lists nothing that exists as
+# planned.
+abi=$(sed -n 's/^#define CLKSTAT_GENL_VERSION[[:space:]]*\([0-9]*\).*/\1/p' kmod/uapi/clkstat_netlink.h)
+man_abi=$(sed -n 's/^ABI version \([0-9]*\)).*/\1/p' Documentation/man/clkstat-report.1)
+if [ -n "$abi" ] && [ "$abi" = "$man_abi" ] &&
+   ! grep -qi 'planned, not implemented' Documentation/clkstat.rst; then
+	pass=$((pass + 1)); echo "ok - documents match the code (netlink ABI $abi, nothing existing listed as planned)"
+else
+	fail=$((fail + 1)); echo "not ok - documents match the code (header ABI '$abi', man page '$man_abi', or clkstat.rst lists something as planned)"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
