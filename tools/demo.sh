@@ -8,7 +8,9 @@
 # every metric's summary, then `record` of 4 runs alternating the direct
 # and kprobe variants, reported per variant from the snapshot file, their
 # bootstrap comparison, the same against the BPF twin (ftrace and
-# bpf-fentry alternated), and one debugfs file.
+# bpf-fentry alternated).  One debugfs file is shown right after the
+# first report, while it still holds that workload: record resets the
+# metrics at each run.
 #
 # Only the demo's part of the console is shown.  run-guest.sh's own
 # messages (why a guest could not start) go to stderr, past the filter;
@@ -35,6 +37,15 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	$R --metric ttwu_tkread
 	echo "### clkstat-report --no-hist"
 	$R --no-hist
+	# The same workload as debugfs shows it, before record resets the
+	# metrics for its runs (after record they hold nothing: each run
+	# starts with a reset).  A file with no sample here fails the demo
+	# rather than be shown as data.
+	echo "### grep -v \"^slot\" /sys/kernel/debug/clkstat/ttwu_tkread.direct   (the workload above, for people)"
+	f=/sys/kernel/debug/clkstat/ttwu_tkread.direct
+	grep -v "^slot" $f
+	grep -q "^summary count [1-9]" $f ||
+		{ echo "demo: $f holds no sample" >&2; exit 1; }
 	echo "### clkstat-report record -o build/demo/runs.json --runs 4 --variants direct,kprobe \\"
 	echo "###     -- clkstat-pingpong -n 500 -c 0,1 --reads 1 --migrate"
 	# (stderr through a pipe: one progress line per run, not a redrawn one)
@@ -55,8 +66,6 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	$R -i build/demo/bpf.json --compare bpf-fentry --base ftrace --metric ttwu_tkread
 	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv"
 	$R -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv
-	echo "### cat /sys/kernel/debug/clkstat/ttwu_tkread.direct | grep -v \"^slot\"   (the last run, for people)"
-	grep -v "^slot" /sys/kernel/debug/clkstat/ttwu_tkread.direct
 	rmmod clkstat' | tr -d '\r' |
 	# The first line shares the console with firmware escape codes.
 	sed -e 's/^.*### insmod/### insmod/' | sed -n '/^### insmod/,$p' |
