@@ -16,7 +16,10 @@
  * significant digits in the largest of ns, us, ms, s that keeps the number
  * at least 1 ("12.3us", "1.00ms", "4.20s"; nothing above s: "1234s").
  * 0 is "0ns".  The counters are the metric's, all CPUs (the per-CPU
- * blocks have none).
+ * blocks have none).  A metric without samples has no summary and no
+ * histogram: its all-CPU block is its name, "no samples" and its counters
+ * (tkread's reads with no wakeup to pair with, say); with --per-cpu, a
+ * CPU without samples has no block.
  *
  * The histogram is bpftrace's hist(): one line per slot from the first
  * non-empty slot to the last, empty ones in between as 0 so that gaps
@@ -135,16 +138,23 @@ static int cr_text_block(FILE *out, const struct cr_metric *m,
 	struct cr_summary s;
 	size_t i;
 
+	if (cr_summarize(h, m->frac_bits, &s))
+		return -ENOMEM;
+	/*
+	 * No sample: no summary of zeros and no histogram, only the fact
+	 * and (all CPUs) the counters, which still count; a CPU without
+	 * samples has nothing to show.
+	 */
+	if (!s.count && h->cpu != CR_CPU_ALL)
+		return 0;
+	fprintf(out, "\n");
 	if (h->cpu == CR_CPU_ALL)
-		fprintf(out, "%s.%s  (all CPUs)\n", m->name, m->variant);
+		fprintf(out, "%s.%s  (all CPUs)%s\n", m->name, m->variant,
+			s.count ? "" : "  no samples");
 	else
 		fprintf(out, "%s.%s  (CPU %" PRIu32 ")\n", m->name, m->variant,
 			h->cpu);
-	if (cr_summarize(h, m->frac_bits, &s))
-		return -ENOMEM;
-	if (!s.count) {
-		fprintf(out, "  count 0\n");
-	} else {
+	if (s.count) {
 		cr_fmt_ns(v[0], sizeof(v[0]), (double)s.min, 3, 1);
 		cr_fmt_ns(v[1], sizeof(v[1]), (double)s.p50, 3, 1);
 		cr_fmt_ns(v[2], sizeof(v[2]), (double)s.p90, 3, 1);
@@ -180,14 +190,11 @@ int cr_render_text(FILE *out, const struct cr_run *r,
 		m = &r->metrics[i];
 		if (!cr_render_wanted(m, o))
 			continue;
-		fprintf(out, "\n");
 		if (cr_text_block(out, m, &m->total, o))
 			return CR_ERR;
-		for (c = 0; o->per_cpu && c < m->ncpus; c++) {
-			fprintf(out, "\n");
+		for (c = 0; o->per_cpu && c < m->ncpus; c++)
 			if (cr_text_block(out, m, &m->cpus[c], o))
 				return CR_ERR;
-		}
 	}
 	if (fflush(out) || ferror(out))
 		return CR_ERR;

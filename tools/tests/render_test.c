@@ -275,8 +275,7 @@ static const char tiny_text[] =
 	"  count 4  min 5ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 5.00ns  stddev 0ns\n"
 	"[5]                    4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 	"\n"
-	"idle.direct  (all CPUs)\n"
-	"  count 0\n"
+	"idle.direct  (all CPUs)  no samples\n"
 	"  wakeups 0\n";
 
 static void test_text_golden(void **state)
@@ -301,6 +300,44 @@ static void test_text_golden(void **state)
 		"tiny.direct  (all CPUs)\n"
 		"  count 7  min 1ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 3.57ns  stddev 1.90ns\n"
 		"  wakeups 7  migrated 2\n");
+	free(out);
+	cr_run_free(&r);
+}
+
+/*
+ * A metric without samples (tkread with reads but no wakeup to pair them
+ * with): its counters, no summary of zeros, no histogram, and with
+ * --per-cpu no block for its empty CPUs.
+ */
+static void test_text_no_samples(void **state)
+{
+	struct cr_render_opts o = { .per_cpu = 1, .source = "e", .nruns = 1 };
+	struct cr_run r = { 0 };
+	struct cr_metric *m;
+	char *out;
+
+	(void)state;
+	m = hb_metric(&r, "tkread", "direct", 3);
+	m->cpus = calloc(2, sizeof(*m->cpus));
+	assert_non_null(m->cpus);
+	m->cpus[0] = (struct cr_hist){ .cpu = 0, .min = UINT64_MAX };
+	m->cpus[1] = (struct cr_hist){ .cpu = 1, .min = UINT64_MAX };
+	m->ncpus = 2;
+	hb_counter(m, "reads", 12);
+	hb_counter(m, "unpaired", 12);
+	out = render(cr_render_text, &r, &o);
+	assert_string_equal(out,
+		"source: e  runs pooled: 1\n"
+		"\n"
+		"tkread.direct  (all CPUs)  no samples\n"
+		"  reads 12  unpaired 12\n");
+	free(out);
+	o.no_hist = 1;
+	o.per_cpu = 0;
+	out = render(cr_render_text, &r, &o);
+	assert_null(strstr(out, "count"));
+	assert_null(strstr(out, "n/a"));
+	assert_non_null(strstr(out, "  reads 12  unpaired 12\n"));
 	free(out);
 	cr_run_free(&r);
 }
@@ -815,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_summary_empty),
 		cmocka_unit_test(test_summary_no_minmax),
 		cmocka_unit_test(test_text_golden),
+		cmocka_unit_test(test_text_no_samples),
 		cmocka_unit_test(test_text_units),
 		cmocka_unit_test(test_text_labels),
 		cmocka_unit_test(test_wanted),
