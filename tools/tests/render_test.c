@@ -454,12 +454,16 @@ static void test_csv(void **state)
 	(void)state;
 	tiny_run(&r);
 	out = render(cr_render_csv, &r, &o);
+	/*
+	 * The first 12 columns as they always were; unit, the counters
+	 * and the migrated share (2 of 7 samples) appended.
+	 */
 	assert_string_equal(out,
-		"metric,variant,cpu,count,min,p50,p90,p99,p999,max,mean,stddev\n"
-		"tiny,direct,all,7,1,5,5,5,5,5,3.571,1.902\n"
-		"tiny,direct,0,3,1,1,3,3,3,3,1.667,1.155\n"
-		"tiny,direct,1,4,5,5,5,5,5,5,5.000,0.000\n"
-		"idle,direct,all,0,0,0,0,0,0,0,0.000,0.000\n");
+		"metric,variant,cpu,count,min,p50,p90,p99,p999,max,mean,stddev,unit,counters,migrated_share\n"
+		"tiny,direct,all,7,1,5,5,5,5,5,3.571,1.902,ns,wakeups=7 migrated=2,0.285714\n"
+		"tiny,direct,0,3,1,1,3,3,3,3,1.667,1.155,ns,,\n"
+		"tiny,direct,1,4,5,5,5,5,5,5,5.000,0.000,ns,,\n"
+		"idle,direct,all,0,0,0,0,0,0,0,0.000,0.000,ns,wakeups=0,\n");
 	free(out);
 
 	o.per_cpu = 0;
@@ -474,8 +478,15 @@ static void test_csv(void **state)
 	o.metric = "a\"b,c";
 	out = render(cr_render_csv, &r, &o);
 	assert_string_equal(out,
-		"metric,variant,cpu,count,min,p50,p90,p99,p999,max,mean,stddev\n"
-		"\"a\"\"b,c\",\"x\ny\",all,1,2,2,2,2,2,2,2.000,0.000\n");
+		"metric,variant,cpu,count,min,p50,p90,p99,p999,max,mean,stddev,unit,counters,migrated_share\n"
+		"\"a\"\"b,c\",\"x\ny\",all,1,2,2,2,2,2,2,2.000,0.000,ns,,\n");
+	free(out);
+
+	/* A counter name that needs quoting is quoted in its field. */
+	hb_counter(m, "mig,rated", 1);
+	hb_counter(m, "migrated", 1);
+	out = render(cr_render_csv, &r, &o);
+	assert_non_null(strstr(out, ",ns,\"mig,rated=1 migrated=1\",1.000000\n"));
 	free(out);
 	cr_run_free(&r);
 }
