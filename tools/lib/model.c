@@ -109,6 +109,7 @@ struct cr_run *cr_snapshot_add_run(struct cr_snapshot *s)
 	if (r) {
 		r->index = s->nruns - 1;
 		r->exit_status = -1;
+		r->workload_only = -1;
 	}
 	return r;
 }
@@ -233,6 +234,7 @@ int cr_snapshot_pool(const struct cr_snapshot *s, struct cr_run *out)
 
 	memset(out, 0, sizeof(*out));
 	out->exit_status = -1;
+	out->workload_only = -1;
 	for (i = 0; i < s->nruns; i++) {
 		for (j = 0; j < s->runs[i].nmetrics; j++) {
 			src = &s->runs[i].metrics[j];

@@ -58,6 +58,13 @@ struct cr_run {
 	char variant[CR_VARIANT_MAX];	/* attached during the run */
 	int64_t start_ns, end_ns;	/* CLOCK_REALTIME; 0: unknown */
 	int exit_status;		/* of the workload; -1: none/unknown */
+	/*
+	 * record --workload-only took effect: only the command's own tasks
+	 * were seen (the BPF twin's runs with a command).  0: every task
+	 * (module variants, which it does not filter); -1: not recorded
+	 * (a snapshot written before the key existed).
+	 */
+	int workload_only;
 	size_t nmetrics;
 	struct cr_metric *metrics;
 };

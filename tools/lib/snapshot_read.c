@@ -886,7 +886,7 @@ static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 {
 	static const char *const keys[] = {
 		"index", "variant", "start_ns", "end_ns", "exit_status",
-		"metrics", NULL
+		"workload_only", "metrics", NULL
 	};
 	struct json_object *v;
 	void *elems;
@@ -920,6 +920,13 @@ static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 	if (st)
 		return st;
 	r->exit_status = (int)i64;
+	/* Optional: older snapshots do not have it (-1, not recorded). */
+	r->workload_only = -1;
+	if (json_object_object_get_ex(o, "workload_only", NULL)) {
+		st = cr_get_bool(c, o, "workload_only", &r->workload_only);
+		if (st)
+			return st;
+	}
 	st = cr_get_array(c, o, "metrics", sizeof(*r->metrics), &v, &n,
 			  &elems, &old);
 	if (st)

@@ -188,6 +188,9 @@ static struct json_object *cr_run_json(const struct cr_run *r, int *oom)
 	cr_put(o, "start_ns", json_object_new_int64(r->start_ns), oom);
 	cr_put(o, "end_ns", json_object_new_int64(r->end_ns), oom);
 	cr_put(o, "exit_status", json_object_new_int64(r->exit_status), oom);
+	if (r->workload_only >= 0)
+		cr_put(o, "workload_only",
+		       json_object_new_boolean(r->workload_only), oom);
 	a = json_object_new_array();
 	for (i = 0; a && i < r->nmetrics; i++)
 		cr_push(a, cr_metric_json(&r->metrics[i], oom), oom);

@@ -294,8 +294,12 @@ static int cr_record_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	if (st)
 		return st;
 	cr_keep_variant(&tmp, variant);
-	return cr_add_run(s, &tmp, variant, start, end, status,
-			  workload_failed);
+	st = cr_add_run(s, &tmp, variant, start, end, status,
+			workload_failed);
+	/* The module's runs see every task, --workload-only or not. */
+	if (!st)
+		s->runs[s->nruns - 1].workload_only = 0;
+	return st;
 }
 
 /* Move tmp's metrics into a new run of s. */
@@ -372,8 +376,11 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 		cr_run_free(&tmp);
 		return st;
 	}
-	return cr_add_run(s, &tmp, variant, start, end, status,
-			  workload_failed);
+	st = cr_add_run(s, &tmp, variant, start, end, status,
+			workload_failed);
+	if (!st)
+		s->runs[s->nruns - 1].workload_only = gated;
+	return st;
 }
 
 /*
@@ -454,6 +461,33 @@ static int cr_bpf_only(char names[][CR_VARIANT_MAX], unsigned int nv)
 	return nv > 0;
 }
 
+/*
+ * --workload-only filters the BPF twin's runs only (the twin's tgid filter
+ * on COMMAND's pid): say so when it cannot do what it seems to.  Each
+ * run's workload_only in the snapshot says what it did.
+ */
+static void cr_warn_workload_only(const struct cr_record_opts *o,
+				  char names[][CR_VARIANT_MAX],
+				  unsigned int nv)
+{
+	unsigned int i, n = 0;
+
+	if (!o->workload_only)
+		return;
+	if (!o->command) {
+		fprintf(stderr, "clkstat-report: record: warning: --workload-only without a COMMAND filters nothing: every run sees every task\n");
+		return;
+	}
+	for (i = 0; i < nv; i++) {
+		if (cr_twin_is_variant(names[i]))
+			continue;
+		fprintf(stderr, "%s%s", n++ ? "," : "clkstat-report: record: warning: --workload-only filters the BPF twin's runs only; the module variant runs (",
+			names[i]);
+	}
+	if (n)
+		fprintf(stderr, ") see every task\n");
+}
+
 /* Return: an exit status (status.h). */
 static int cr_record(const struct cr_record_opts *o)
 {
@@ -469,6 +503,9 @@ static int cr_record(const struct cr_record_opts *o)
 
 	if (o->variants && cr_split_variants(o->variants, names, 16, &nv))
 		return CR_USAGE;
+	/* Before anything can fail: the warning is about the options. */
+	if (o->variants)
+		cr_warn_workload_only(o, names, nv);
 	/* bpf-* runs only, and no module: the twin alone. */
 	if (!(cr_bpf_only(names, nv) && access("/sys/module/clkstat", F_OK))) {
 		nl = cr_nl_open(&st);
@@ -482,6 +519,8 @@ static int cr_record(const struct cr_record_opts *o)
 		st = CR_USAGE;
 		goto out_nl;
 	}
+	if (!o->variants)
+		cr_warn_workload_only(o, names, nv);
 	st = cr_twin_config(o, nl ? &info : NULL, names, nv, probes,
 			    sizeof(probes), &twin);
 	if (st)

@@ -195,11 +195,13 @@ static void print_meta(FILE *out, const struct cr_snapshot *s)
 			m->param_values[i]);
 	fprintf(out, "runs %zu\n", s->nruns);
 	for (i = 0; i < s->nruns; i++)
-		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu\n",
+		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu workload_only %s\n",
 			s->runs[i].index, s->runs[i].variant,
 			(long long)s->runs[i].start_ns,
 			(long long)s->runs[i].end_ns, s->runs[i].exit_status,
-			s->runs[i].nmetrics);
+			s->runs[i].nmetrics,
+			s->runs[i].workload_only < 0 ? "-" :
+			s->runs[i].workload_only ? "yes" : "no");
 }
 
 static void print_info(FILE *out, const struct cr_info *i)

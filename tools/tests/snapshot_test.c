@@ -154,6 +154,7 @@ static void build_big(struct cr_snapshot *s)
 	assert_int_equal(cr_meta_add_param(mt, "empty", ""), 0);
 
 	r = run(s, "base", 1700000000123456789LL, 1700000001123456789LL, 0);
+	r->workload_only = 0;
 	m = metric(r, "tkread", "base", 3, 0);
 	counter(m, "max", UINT64_MAX);
 	counter(m, "above_i64", P2(63) + 1);
@@ -177,6 +178,7 @@ static void build_big(struct cr_snapshot *s)
 	metric(r, "idle", "base", 0, 0);	/* no samples at all */
 
 	r = run(s, "lfence", 0, 0, -1);
+	r->workload_only = 1;
 	m = metric(r, "tkread", "lfence", 3, 0);
 	sample(m, 2, 77, 5);
 	sample(m, 2, 1, 1);
@@ -269,6 +271,7 @@ static void assert_snap_equal(const struct cr_snapshot *a,
 		assert_true(r->start_ns == q->start_ns);
 		assert_true(r->end_ns == q->end_ns);
 		assert_int_equal(r->exit_status, q->exit_status);
+		assert_int_equal(r->workload_only, q->workload_only);
 		assert_int_equal(r->nmetrics, q->nmetrics);
 		for (j = 0; j < r->nmetrics; j++) {
 			const struct cr_metric *m = &r->metrics[j];
@@ -529,7 +532,44 @@ static void test_base_valid(void **state)
 	assert_null(s.meta.module_version);
 	assert_string_equal(s.meta.param_values[0], "3");
 	assert_true(s.meta.duration_s == 1.5);
+	/* a snapshot from before the key: not recorded */
+	assert_int_equal(s.runs[0].workload_only, -1);
 	cr_snapshot_free(&s);
+}
+
+/*
+ * record --workload-only per run: written only where it was recorded,
+ * read back as written, and false, true and absent each read as such.
+ */
+static void test_workload_only(void **state)
+{
+	static const struct { const char *to; int want; } c[] = {
+		{ "\"exit_status\": 0, \"workload_only\": true", 1 },
+		{ "\"exit_status\": 0, \"workload_only\": false", 0 },
+		{ "\"exit_status\": 0", -1 },
+	};
+	struct cr_snapshot s;
+	char err[1024] = "", *t, *text;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		t = mutate("\"exit_status\": 0", c[i].to);
+		assert_int_equal(cr_snapshot_parse(t, strlen(t), &s, err,
+						   sizeof(err)), CR_OK);
+		assert_int_equal(s.runs[0].workload_only, c[i].want);
+		text = cr_snapshot_format(&s);
+		assert_non_null(text);
+		if (c[i].want < 0)
+			assert_null(strstr(text, "workload_only"));
+		else
+			assert_non_null(strstr(text, c[i].want ?
+					       "\"workload_only\": true" :
+					       "\"workload_only\": false"));
+		free(text);
+		cr_snapshot_free(&s);
+		free(t);
+	}
 }
 
 #define MUT(fn, from, to, st, what) \
@@ -665,6 +705,9 @@ MUT(test_unknown_member, "\"recording\": false", "\"recording\": false, \"colour
     CR_CORRUPT, "runs[0].metrics[0].colour: unknown member")
 MUT(test_missing_member, "\"recording\": false, ", "", CR_CORRUPT,
     "runs[0].metrics[0]: member \"recording\" is missing")
+MUT(test_workload_only_not_bool, "\"exit_status\": 0",
+    "\"exit_status\": 0, \"workload_only\": 1", CR_CORRUPT,
+    "runs[0].workload_only: expected true or false, found an integer")
 MUT(test_recording_not_bool, "\"recording\": false", "\"recording\": 0", CR_CORRUPT,
     "runs[0].metrics[0].recording: expected true or false, found an integer")
 MUT(test_duplicate_key, "\"recording\": false", "\"recording\": false, \"recording\": true",
@@ -1182,6 +1225,8 @@ int main(void)
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_base_valid),
+		cmocka_unit_test(test_workload_only),
+		cmocka_unit_test(test_workload_only_not_bool),
 		cmocka_unit_test(test_ok_other_variant),
 		cmocka_unit_test(test_ok_total_cpu_null),
 		cmocka_unit_test(test_ok_counter_u64_max),
