@@ -10,6 +10,13 @@
 #include <stdio.h>
 #include "model.h"
 
+/*
+ * --unit: the unit of the numbers of the text and CSV outputs.  AUTO, the
+ * default, is the text's human units (each value in the largest of ns,
+ * us, ms, s that keeps it at least 1) and CSV's ns.
+ */
+enum cr_unit { CR_UNIT_AUTO, CR_UNIT_NS, CR_UNIT_US, CR_UNIT_MS };
+
 struct cr_render_opts {
 	int per_cpu;		/* each CPU too, not only the all-CPU sum */
 	int no_hist;		/* text: the summary lines only */
@@ -17,6 +24,7 @@ struct cr_render_opts {
 				 * is this; NULL: all */
 	const char *source;	/* "netlink" or the snapshot's file name */
 	unsigned int nruns;	/* runs pooled into this run */
+	enum cr_unit unit;	/* --unit: text and CSV (JSON: always ns) */
 };
 
 /* Each returns CR_OK, or CR_ERR (out of memory, write error). */

@@ -2,6 +2,7 @@
 /*
  * render_common.c - what the renderers share (render_common.h).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include "render_common.h"
@@ -53,6 +54,100 @@ void cr_fmt_ns(char *buf, size_t len, double v, unsigned int digits,
 	     dec++)
 		;
 	snprintf(buf, len, "%.*f%s", dec, v, unit[u]);
+}
+
+int cr_unit_parse(const char *s, enum cr_unit *u)
+{
+	if (!strcmp(s, "ns"))
+		*u = CR_UNIT_NS;
+	else if (!strcmp(s, "us"))
+		*u = CR_UNIT_US;
+	else if (!strcmp(s, "ms"))
+		*u = CR_UNIT_MS;
+	else
+		return -1;
+	return 0;
+}
+
+const char *cr_unit_name(enum cr_unit u)
+{
+	return u == CR_UNIT_US ? "us" : u == CR_UNIT_MS ? "ms" : "ns";
+}
+
+uint64_t cr_unit_ns(enum cr_unit u)
+{
+	return u == CR_UNIT_US ? 1000 : u == CR_UNIT_MS ? 1000000 : 1;
+}
+
+/* v / 10^(3 * p) exactly, with the suffix sfx. */
+static void cr_fmt_dec(char *buf, size_t len, unsigned __int128 v,
+		       unsigned int p, const char *sfx)
+{
+	unsigned __int128 div = 1, ip;
+	char digits[48], frac[24];
+	unsigned int i, nd = 3 * p;
+	uint64_t f;
+
+	for (i = 0; i < nd; i++)
+		div *= 10;
+	ip = v / div;
+	f = (uint64_t)(v % div);
+	/* the integer part: up to 2^64, more than a uint64_t at p = 0 */
+	i = sizeof(digits) - 1;
+	digits[i] = '\0';
+	do {
+		digits[--i] = (char)('0' + (unsigned int)(ip % 10));
+		ip /= 10;
+	} while (ip);
+	if (!f) {
+		snprintf(buf, len, "%s%s", &digits[i], sfx);
+		return;
+	}
+	snprintf(frac, sizeof(frac), "%0*" PRIu64, (int)nd, f);
+	for (nd = strlen(frac); nd && frac[nd - 1] == '0'; nd--)
+		frac[nd - 1] = '\0';
+	snprintf(buf, len, "%s.%s%s", &digits[i], frac, sfx);
+}
+
+void cr_fmt_exact(char *buf, size_t len, unsigned __int128 v, enum cr_unit u)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	unsigned int p = 0;
+
+	if (u == CR_UNIT_AUTO) {
+		unsigned __int128 x = v;
+
+		while (x >= 1000 && p < 3) {
+			x /= 1000;
+			p++;
+		}
+	} else {
+		p = u == CR_UNIT_US ? 1 : u == CR_UNIT_MS ? 2 : 0;
+	}
+	cr_fmt_dec(buf, len, v, p, unit[p]);
+}
+
+void cr_fmt_unit(char *buf, size_t len, double v, enum cr_unit u)
+{
+	double r;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	r = round(fabs(v));
+	if (v < 0 && r > 0) {
+		buf[0] = '-';
+		buf++;
+		len--;
+	}
+	if (r >= 0x1p64)	/* beyond any sample: as a double */
+		snprintf(buf, len, "%.0f%s", r / (double)cr_unit_ns(u),
+			 cr_unit_name(u));
+	else
+		cr_fmt_dec(buf, len, (unsigned __int128)r,
+			   u == CR_UNIT_US ? 1 : u == CR_UNIT_MS ? 2 : 0,
+			   cr_unit_name(u));
 }
 
 int cr_jadd(struct json_object *o, const char *key, struct json_object *v)

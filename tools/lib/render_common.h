@@ -10,6 +10,7 @@
 #define CLKSTAT_LIB_RENDER_COMMON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <json.h>
 #include "render.h"
@@ -28,6 +29,32 @@ int cr_render_wanted(const struct cr_metric *m,
  */
 void cr_fmt_ns(char *buf, size_t len, double v, unsigned int digits,
 	       int exact);
+
+/* --unit's word: "ns", "us" or "ms" into *u; -1 for anything else. */
+int cr_unit_parse(const char *s, enum cr_unit *u);
+
+/*
+ * A fixed unit's name ("ns", "us", "ms") and how many ns it is; AUTO is
+ * "ns", 1.
+ */
+const char *cr_unit_name(enum cr_unit u);
+uint64_t cr_unit_ns(enum cr_unit u);
+
+/*
+ * An integer number of ns v (up to 2^64, a slot's exclusive upper bound)
+ * exactly, in decimal, into buf: in unit u with as many decimals as it
+ * takes (none past the last non-zero one) and the unit's suffix
+ * ("32.768us"); AUTO: in the largest of ns, us, ms, s that keeps the
+ * number at least 1, as cr_fmt_ns() picks it ("999ns", "1.048576ms").
+ */
+void cr_fmt_exact(char *buf, size_t len, unsigned __int128 v, enum cr_unit u);
+
+/*
+ * A value v in ns in fixed unit u, into buf: v / the unit, rounded to
+ * whole ns, trailing zero decimals dropped, the unit's suffix ("4.3us",
+ * "0.012ms"); NaN is "n/a".
+ */
+void cr_fmt_unit(char *buf, size_t len, double v, enum cr_unit u);
 
 /*
  * Add v under key to o (json_object_object_add) or append it to the array

@@ -7,13 +7,14 @@
  *
  * One row per metric (stats.h's summary of all CPUs, cpu "all"), and with
  * --per-cpu one more per CPU that has samples (cpu: its number).  Every
- * number is ns: the integers exact, mean and stddev with three decimals
- * ("%.3f", far below the data's own resolution).  An empty histogram is a
- * row of zeros.
+ * number is ns (--unit us or ms: that unit, column unit says which): the
+ * integers exact (in us with 3 decimals, in ms with 6), mean and stddev
+ * with three decimals more ("%.3f" in ns, far below the data's own
+ * resolution).  An empty histogram is a row of zeros.
  *
  * The last three columns came later and are only ever appended to, so
  * that readers that take columns by position keep working:
- *   unit            the unit of min .. stddev: "ns"
+ *   unit            the unit of min .. stddev: "ns", or --unit's
  *   counters        the metric's counters, "name=value" separated by one
  *                   space, in the metric's order (all-CPU rows only; empty
  *                   on per-CPU rows, and for a metric without counters)
@@ -59,10 +60,28 @@ static void cr_csv_counters(FILE *out, const struct cr_metric *m,
 		fprintf(out, "%.6f", (double)mig->value / (double)count);
 }
 
-static int cr_csv_row(FILE *out, const struct cr_metric *m,
-		      const struct cr_hist *h)
+/*
+ * An integer number of ns v in unit u: exact, with the unit's decimals
+ * (us: 3, ms: 6) always printed.
+ */
+static void cr_csv_int(FILE *out, uint64_t v, enum cr_unit u)
 {
+	uint64_t d = cr_unit_ns(u);
+
+	if (d == 1)
+		fprintf(out, ",%" PRIu64, v);
+	else
+		fprintf(out, ",%" PRIu64 ".%0*" PRIu64, v / d,
+			u == CR_UNIT_US ? 3 : 6, v % d);
+}
+
+static int cr_csv_row(FILE *out, const struct cr_metric *m,
+		      const struct cr_hist *h, enum cr_unit u)
+{
+	uint64_t iv[6];
 	struct cr_summary s;
+	double d;
+	int i;
 
 	if (cr_summarize(h, m->frac_bits, &s))
 		return -1;
@@ -73,10 +92,20 @@ static int cr_csv_row(FILE *out, const struct cr_metric *m,
 		fputs(",all", out);
 	else
 		fprintf(out, ",%" PRIu32, h->cpu);
-	fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
-		PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,ns",
-		s.count, s.min, s.p50, s.p90, s.p99, s.p999, s.max, s.mean,
-		s.stddev);
+	fprintf(out, ",%" PRIu64, s.count);
+	iv[0] = s.min;
+	iv[1] = s.p50;
+	iv[2] = s.p90;
+	iv[3] = s.p99;
+	iv[4] = s.p999;
+	iv[5] = s.max;
+	for (i = 0; i < 6; i++)
+		cr_csv_int(out, iv[i], u);
+	/* mean, stddev: three decimals more than the unit's own */
+	d = (double)cr_unit_ns(u);
+	i = u == CR_UNIT_US ? 6 : u == CR_UNIT_MS ? 9 : 3;
+	fprintf(out, ",%.*f,%.*f,%s", i, s.mean / d, i, s.stddev / d,
+		cr_unit_name(u));
 	cr_csv_counters(out, m, h, s.count);
 	fputc('\n', out);
 	return 0;
@@ -94,10 +123,10 @@ int cr_render_csv(FILE *out, const struct cr_run *r,
 		m = &r->metrics[i];
 		if (!cr_render_wanted(m, o))
 			continue;
-		if (cr_csv_row(out, m, &m->total))
+		if (cr_csv_row(out, m, &m->total, o->unit))
 			return CR_ERR;
 		for (c = 0; o->per_cpu && c < m->ncpus; c++)
-			if (cr_csv_row(out, m, &m->cpus[c]))
+			if (cr_csv_row(out, m, &m->cpus[c], o->unit))
 				return CR_ERR;
 	}
 	if (fflush(out) || ferror(out))

@@ -8,7 +8,7 @@
  *   ttwu_enqueue.direct  (all CPUs)
  *     count 300  min 1.04us  p50 4.30us  p90 9.00us  p99 12.3us  p99.9 15.0us  max 15.2us  mean 5.32us  stddev 2.11us
  *     wakeups 300  migrated 12
- *   [1024, 1152)          12 |@@@@@@@@@@@@@@@@                                    |
+ *   [1.024us, 1.152us)       12 |@@@@@@@@@@@@@@@@                                    |
  *   ...
  *
  * Units of the summary: the integer values (min, percentiles, max) below
@@ -21,21 +21,24 @@
  * (tkread's reads with no wakeup to pair with, say); with --per-cpu, a
  * CPU without samples has no block.
  *
- * The histogram is bpftrace's hist(): one line per slot from the first
- * non-empty slot to the last, empty ones in between as 0 so that gaps
- * show, "[v]" for a slot of one value and "[lower, upper)" otherwise, the
- * count, and a bar of up to 52 '@' scaled to the largest count (truncated,
- * as bpftrace does).  The bounds are ns, labelled as bpftrace labels its
- * log-linear hist(x, k), which has the very layout of our slots: K, M, G,
- * T, P, E are powers of 1024 (1K = 1024 ns, 1M = 1048576 ns), never 1000.
- * As in bpftrace the suffix follows the slot's width 2^p (1024^(p / 10)),
- * so that a bound is always an exact integer times its suffix: with
- * frac_bits 3, "[4096, 4608)" (width 512) is followed higher up by
- * "[8K, 9K)" = [8192, 9216) and "[4096K, 4608K)" = [4194304, 4718592).
- * The last slot, which ends at 2^64 - 1 inclusive, prints as
- * "[lower, 16E)".  When more than 64 lines would be printed, the slots are
- * merged per power of two, i.e. the lines are those of bpftrace's plain
- * hist(): [0], [1], [2, 4), [4, 8), ..., [1K, 2K), ...
+ * With --unit ns, us or ms every value is printed in that unit instead,
+ * exactly to the ns (trailing zero decimals dropped): "p50 0.0043ms".
+ *
+ * The histogram is in the style of bpftrace's hist(): one line per slot
+ * from the first non-empty slot to the last, empty ones in between as 0 so
+ * that gaps show, "[v]" for a slot of one value and "[lower, upper)"
+ * otherwise, the count, and a bar of up to 52 '@' scaled to the largest
+ * count (truncated, as bpftrace does).  Its layout is that of bpftrace's
+ * log-linear hist(x, k), but not its labels: bpftrace's K, M, G are powers
+ * of 1024, which beside the summary's decimal us and ms mislead.  The
+ * bounds here are exact decimal numbers in the summary's units: each in
+ * the largest of ns, us, ms, s that keeps it at least 1 ("[4.096us,
+ * 4.608us)", "[1.048576ms, 2.097152ms)"), or all in --unit's; the last
+ * slot, which ends at 2^64 - 1 inclusive, ends at "18446744073.709551616s".
+ * The labels are one column, as wide as the widest (at least 16).  When
+ * more than 64 lines would be printed, the slots are merged per power of
+ * two, i.e. the lines are those of bpftrace's plain hist(): [0ns], [1ns],
+ * [2ns, 4ns), [4ns, 8ns), ...
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,35 +52,30 @@
 #define CR_HIST_MAX_LINES	64
 #define CR_BAR_WIDTH		52
 
-/*
- * The label of a slot's lower bound as bpftrace's hist_index_label() makes
- * it (slot idx of the layout with k fractional bits; idx may be
- * CLKSTAT_NSLOTS(k), whose "lower bound" is 2^64): for a slot of width 2^p,
- * lower / 1024^(p / 10) followed by the suffix of 1024^(p / 10).
- */
-static void cr_bound_label(char *buf, size_t len, unsigned int idx,
-			   unsigned int k)
+/* Slot i's label (layout kd): "[v]" or "[lower, upper)", exact. */
+static void cr_slot_label(char *label, size_t len, unsigned int i,
+			  unsigned int kd, enum cr_unit u)
 {
-	unsigned int n = 1U << k, power, decade;
+	char lo[48], hi[48];
 
-	if (idx < n) {
-		snprintf(buf, len, "%u", idx);
+	cr_fmt_exact(lo, sizeof(lo), clkstat_slot_lower(i, kd), u);
+	if (i < (2U << kd)) {	/* one value: the exact slots */
+		snprintf(label, len, "[%s]", lo);
 		return;
 	}
-	power = (idx >> k) - 1;
-	decade = power / 10;
-	power -= 10 * decade;
-	snprintf(buf, len, "%" PRIu64 "%.1s",
-		 ((uint64_t)1 << power) * (n + (idx & (n - 1))),
-		 &"\0KMGTPE"[decade]);
+	cr_fmt_exact(hi, sizeof(hi),
+		     (unsigned __int128)clkstat_slot_upper(i, kd) + 1, u);
+	snprintf(label, len, "[%s, %s)", lo, hi);
 }
 
 /* The histogram of h in bpftrace's style; nothing for an empty one. */
-static int cr_text_hist(FILE *out, const struct cr_hist *h, unsigned int k)
+static int cr_text_hist(FILE *out, const struct cr_hist *h, unsigned int k,
+			enum cr_unit u)
 {
 	unsigned int first = UINT32_MAX, last = 0, kd = k, i, ds, nd;
-	char lo[32], hi[32], label[72], bar[CR_BAR_WIDTH + 1];
+	char label[112], bar[CR_BAR_WIDTH + 1];
 	uint64_t *cnt, maxc = 0;
+	int width = 16;
 	size_t j;
 
 	for (j = 0; j < h->nslots; j++) {
@@ -106,24 +104,22 @@ static int cr_text_hist(FILE *out, const struct cr_hist *h, unsigned int k)
 	}
 	first = clkstat_value_to_slot(clkstat_slot_lower(first, k), kd);
 	last = clkstat_value_to_slot(clkstat_slot_lower(last, k), kd);
-	for (i = first; i <= last; i++)
+	for (i = first; i <= last; i++) {
 		if (cnt[i] > maxc)
 			maxc = cnt[i];
+		/* one column for the labels, as wide as the widest */
+		cr_slot_label(label, sizeof(label), i, kd, u);
+		if ((int)strlen(label) + 1 > width)
+			width = (int)strlen(label) + 1;
+	}
 	for (i = first; i <= last; i++) {
 		unsigned int w = (unsigned int)((unsigned __int128)cnt[i] *
 						CR_BAR_WIDTH / maxc);
 
-		if (i < (2U << kd)) {	/* one value: the exact slots */
-			snprintf(label, sizeof(label), "[%" PRIu64 "]",
-				 (uint64_t)clkstat_slot_lower(i, kd));
-		} else {
-			cr_bound_label(lo, sizeof(lo), i, kd);
-			cr_bound_label(hi, sizeof(hi), i + 1, kd);
-			snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
-		}
+		cr_slot_label(label, sizeof(label), i, kd, u);
 		memset(bar, '@', w);
 		bar[w] = '\0';
-		fprintf(out, "%-16s%8" PRIu64 " |%-*s|\n", label, cnt[i],
+		fprintf(out, "%-*s%8" PRIu64 " |%-*s|\n", width, label, cnt[i],
 			CR_BAR_WIDTH, bar);
 	}
 	free(cnt);
@@ -134,7 +130,7 @@ static int cr_text_block(FILE *out, const struct cr_metric *m,
 			 const struct cr_hist *h,
 			 const struct cr_render_opts *o)
 {
-	char v[9][32];
+	char v[8][48];
 	struct cr_summary s;
 	size_t i;
 
@@ -155,14 +151,16 @@ static int cr_text_block(FILE *out, const struct cr_metric *m,
 		fprintf(out, "%s.%s  (CPU %" PRIu32 ")\n", m->name, m->variant,
 			h->cpu);
 	if (s.count) {
-		cr_fmt_ns(v[0], sizeof(v[0]), (double)s.min, 3, 1);
-		cr_fmt_ns(v[1], sizeof(v[1]), (double)s.p50, 3, 1);
-		cr_fmt_ns(v[2], sizeof(v[2]), (double)s.p90, 3, 1);
-		cr_fmt_ns(v[3], sizeof(v[3]), (double)s.p99, 3, 1);
-		cr_fmt_ns(v[4], sizeof(v[4]), (double)s.p999, 3, 1);
-		cr_fmt_ns(v[5], sizeof(v[5]), (double)s.max, 3, 1);
-		cr_fmt_ns(v[6], sizeof(v[6]), s.mean, 3, 0);
-		cr_fmt_ns(v[7], sizeof(v[7]), s.stddev, 3, 0);
+		double x[8] = { (double)s.min, (double)s.p50, (double)s.p90,
+				(double)s.p99, (double)s.p999, (double)s.max,
+				s.mean, s.stddev };
+
+		for (i = 0; i < 8; i++) {
+			if (o->unit != CR_UNIT_AUTO)
+				cr_fmt_unit(v[i], sizeof(v[i]), x[i], o->unit);
+			else
+				cr_fmt_ns(v[i], sizeof(v[i]), x[i], 3, i < 6);
+		}
 		fprintf(out, "  count %" PRIu64 "  min %s  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %s  stddev %s\n",
 			s.count, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
 			v[7]);
@@ -173,7 +171,8 @@ static int cr_text_block(FILE *out, const struct cr_metric *m,
 				m->counters[i].value);
 		fprintf(out, "\n");
 	}
-	if (s.count && !o->no_hist && cr_text_hist(out, h, m->frac_bits))
+	if (s.count && !o->no_hist &&
+	    cr_text_hist(out, h, m->frac_bits, o->unit))
 		return -ENOMEM;
 	return 0;
 }

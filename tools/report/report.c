@@ -12,12 +12,13 @@
 #include <string.h>
 #include "../lib/nl.h"
 #include "../lib/render.h"
+#include "../lib/render_common.h"
 #include "../lib/snapshot.h"
 #include "cli.h"
 
 #define CR_MAX_INPUTS	64
 
-enum { O_RUN = CR_OPT_REPORT, O_PER_CPU, O_METRIC, O_NO_HIST };
+enum { O_RUN = CR_OPT_REPORT, O_PER_CPU, O_METRIC, O_NO_HIST, O_UNIT };
 
 static struct {
 	const char *inputs[CR_MAX_INPUTS];
@@ -75,6 +76,13 @@ static int cr_report_take_render(int c, const char *v)
 	case O_METRIC:
 		cr_rep.render.metric = v;
 		break;
+	case O_UNIT:
+		if (cr_unit_parse(v, &cr_rep.render.unit)) {
+			fprintf(stderr, "clkstat-report: --unit '%s': ns, us or ms\n",
+				v);
+			return CR_USAGE;
+		}
+		break;
 	default: /* O_NO_HIST */
 		cr_rep.render.no_hist = 1;
 		break;
@@ -86,6 +94,7 @@ static const struct option cr_report_render_table[] = {
 	{ "per-cpu", no_argument, NULL, O_PER_CPU },
 	{ "metric", required_argument, NULL, O_METRIC },
 	{ "no-hist", no_argument, NULL, O_NO_HIST },
+	{ "unit", required_argument, NULL, O_UNIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -95,7 +104,9 @@ const struct cr_optset cr_report_render_opts = {
 	.help =
 	"      --per-cpu       every CPU's histogram too\n"
 	"      --metric NAME   only metric NAME (or NAME.VARIANT)\n"
-	"      --no-hist       text: the summaries without histograms\n",
+	"      --no-hist       text: the summaries without histograms\n"
+	"      --unit U        text, CSV: numbers and histogram bounds in ns, us or ms\n"
+	"                      (default: text in human units, CSV in ns)\n",
 };
 
 int cr_report_check(const struct cr_cli *cli)
@@ -116,6 +127,12 @@ int cr_report_check(const struct cr_cli *cli)
 	st = cr_compare_check(cli, cr_rep.ninputs, cr_rep.run);
 	if (st)
 		return st;
+	if (cr_rep.render.unit != CR_UNIT_AUTO &&
+	    (strcmp(cli->cmd, "report") ||
+	     (strcmp(cli->format, "text") && strcmp(cli->format, "csv")))) {
+		fprintf(stderr, "clkstat-report: --unit is for the report's text and CSV (JSON is in ns, OpenMetrics in seconds, raw in the module's units)\n");
+		return CR_USAGE;
+	}
 	if (cr_rep.run >= 0 && !cr_rep.ninputs) {
 		fprintf(stderr, "clkstat-report: --run selects a run of an --input snapshot\n");
 		return CR_USAGE;

@@ -259,21 +259,21 @@ static const char tiny_text[] =
 	"tiny.direct  (all CPUs)\n"
 	"  count 7  min 1ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 3.57ns  stddev 1.90ns\n"
 	"  wakeups 7  migrated 2\n"
-	"[1]                    2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
-	"[2]                    0 |                                                    |\n"
-	"[3]                    1 |@@@@@@@@@@@@@                                       |\n"
-	"[4]                    0 |                                                    |\n"
-	"[5]                    4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	"[1ns]                  2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	"[2ns]                  0 |                                                    |\n"
+	"[3ns]                  1 |@@@@@@@@@@@@@                                       |\n"
+	"[4ns]                  0 |                                                    |\n"
+	"[5ns]                  4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 	"\n"
 	"tiny.direct  (CPU 0)\n"
 	"  count 3  min 1ns  p50 1ns  p90 3ns  p99 3ns  p99.9 3ns  max 3ns  mean 1.67ns  stddev 1.15ns\n"
-	"[1]                    2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-	"[2]                    0 |                                                    |\n"
-	"[3]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	"[1ns]                  2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	"[2ns]                  0 |                                                    |\n"
+	"[3ns]                  1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
 	"\n"
 	"tiny.direct  (CPU 1)\n"
 	"  count 4  min 5ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 5.00ns  stddev 0ns\n"
-	"[5]                    4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	"[5ns]                  4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 	"\n"
 	"idle.direct  (all CPUs)  no samples\n"
 	"  wakeups 0\n";
@@ -373,7 +373,11 @@ static void test_text_units(void **state)
 	cr_run_free(&r);
 }
 
-/* bpftrace's labels: plain below 2^(10 + k), then K, M, ..., E. */
+/*
+ * Histogram labels: exact decimal bounds in the summary's units (the
+ * largest of ns, us, ms, s that keeps the number at least 1), never
+ * binary suffixes; one column as wide as the widest label.
+ */
 static void test_text_labels(void **state)
 {
 	struct cr_render_opts o = { .source = "l", .nruns = 1 };
@@ -384,14 +388,28 @@ static void test_text_labels(void **state)
 	(void)state;
 	m = hb_metric(&r, "a", "v", 3);
 	hb_sample(m, 0, 4096);		/* [4096, 4608) */
-	hb_sample(m, 0, 8192);		/* [8K, 9K) */
+	hb_sample(m, 0, 8192);		/* [8192, 9216) */
 	hb_sample(m, 0, 8192);
 	out = render(cr_render_text, &r, &o);
-	assert_non_null(strstr(out, "\n[4096, 4608)           1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"));
-	assert_non_null(strstr(out, "\n[7680, 8K)             0 |"));
-	assert_non_null(strstr(out, "\n[8K, 9K)               2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
-	assert_int_equal(count_lines(out, "["), 9);	/* 4096 .. 8K */
+	assert_non_null(strstr(out, "\n[4.096us, 4.608us)        1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"));
+	assert_non_null(strstr(out, "\n[7.68us, 8.192us)         0 |"));
+	assert_non_null(strstr(out, "\n[8.192us, 9.216us)        2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
+	assert_int_equal(count_lines(out, "["), 9);	/* 4096 .. 9216 */
+	assert_null(strstr(out, "K,"));
 	free(out);
+
+	/* --unit: every bound in that unit, as the summary. */
+	o.unit = CR_UNIT_MS;
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "  count 3  min 0.004096ms  p50 "));
+	assert_non_null(strstr(out, "  max 0.008192ms  mean 0.006827ms  stddev "));
+	assert_non_null(strstr(out, "\n[0.008192ms, 0.009216ms)        2 |"));
+	free(out);
+	o.unit = CR_UNIT_NS;
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "\n[8192ns, 9216ns)        2 |"));
+	free(out);
+	o.unit = CR_UNIT_AUTO;
 	cr_run_free(&r);
 
 	/* The top slots of frac_bits 2, the last ending at 2^64 - 1. */
@@ -400,8 +418,8 @@ static void test_text_labels(void **state)
 	hb_sample(m, 0, 0xC000000000000000ULL);
 	hb_sample(m, 0, UINT64_MAX);
 	out = render(cr_render_text, &r, &o);
-	assert_non_null(strstr(out, "\n[12E, 14E)             1 |"));
-	assert_non_null(strstr(out, "\n[14E, 16E)             1 |"));
+	assert_non_null(strstr(out, "\n[13835058055.282163712s, 16140901064.495857664s)        1 |"));
+	assert_non_null(strstr(out, "\n[16140901064.495857664s, 18446744073.709551616s)        1 |"));
 	free(out);
 	cr_run_free(&r);
 
@@ -412,9 +430,9 @@ static void test_text_labels(void **state)
 	hb_sample(m, 0, 1 << 20);
 	hb_sample(m, 0, (1 << 21) - 1);
 	out = render(cr_render_text, &r, &o);
-	assert_int_equal(count_lines(out, "["), 21);	/* [1] .. [1M, 2M) */
-	assert_non_null(strstr(out, "\n[1]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n[2, 4)                 0 |"));
-	assert_non_null(strstr(out, "\n[1M, 2M)               2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
+	assert_int_equal(count_lines(out, "["), 21);	/* [1ns] .. [1.048576ms, 2.097152ms) */
+	assert_non_null(strstr(out, "\n[1ns]                           1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n[2ns, 4ns)                      0 |"));
+	assert_non_null(strstr(out, "\n[1.048576ms, 2.097152ms)        2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
 	free(out);
 	cr_run_free(&r);
 }
@@ -466,7 +484,22 @@ static void test_csv(void **state)
 		"idle,direct,all,0,0,0,0,0,0,0,0.000,0.000,ns,wakeups=0,\n");
 	free(out);
 
+	/* --unit: the same columns, the numbers in that unit, exact. */
 	o.per_cpu = 0;
+	o.unit = CR_UNIT_US;
+	o.metric = "tiny";
+	out = render(cr_render_csv, &r, &o);
+	assert_string_equal(out,
+		"metric,variant,cpu,count,min,p50,p90,p99,p999,max,mean,stddev,unit,counters,migrated_share\n"
+		"tiny,direct,all,7,0.001,0.005,0.005,0.005,0.005,0.005,0.003571,0.001902,us,wakeups=7 migrated=2,0.285714\n");
+	free(out);
+	o.unit = CR_UNIT_MS;
+	out = render(cr_render_csv, &r, &o);
+	assert_non_null(strstr(out, "\ntiny,direct,all,7,0.000001,0.000005,0.000005,0.000005,0.000005,0.000005,0.000003571,0.000001902,ms,"));
+	free(out);
+	o.unit = CR_UNIT_AUTO;
+	o.metric = NULL;
+
 	out = render(cr_render_csv, &r, &o);
 	assert_int_equal(count_lines(out, ""), 1 + r.nmetrics);
 	assert_int_equal(count_lines(out, "metric,variant,cpu,"), 1);
