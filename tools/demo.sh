@@ -52,7 +52,7 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	$R record -o build/demo/runs.json --runs 4 --variants direct,kprobe \
 		-- $PP -n 500 -c 0,1 --reads 1 --migrate 2>&1 > /dev/null | cat
 	echo "### clkstat-report -i build/demo/runs.json info"
-	$R -i build/demo/runs.json info | grep -v "^param"
+	$R -i build/demo/runs.json info | grep -v "^param\|^module_params"
 	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread --no-hist   (4 runs pooled per variant)"
 	$R -i build/demo/runs.json --metric ttwu_tkread --no-hist
 	echo "### clkstat-report -i build/demo/runs.json --compare kprobe --metric ttwu_tkread"

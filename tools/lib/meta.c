@@ -146,6 +146,20 @@ static int cr_meta_params(struct cr_meta *m, const char *root)
 	return err;
 }
 
+const char *cr_meta_max_cstate(const struct cr_meta *m, char *buf,
+				size_t len)
+{
+	const char *d = m->cpuidle_driver;
+
+	if (!d || !*d || !strcmp(d, "none"))
+		return "n/a (no cpuidle driver)";
+	if (strcmp(d, "intel_idle")) {
+		snprintf(buf, len, "n/a (cpuidle driver %s, not intel_idle)", d);
+		return buf;
+	}
+	return m->max_cstate ? m->max_cstate : "-";
+}
+
 int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 		    const char *root)
 {
@@ -172,8 +186,15 @@ int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 	if (!m->cpuidle_governor)
 		m->cpuidle_governor = cr_read_line(root,
 			"/sys/devices/system/cpu/cpuidle/current_governor_ro");
-	m->max_cstate = cr_read_line(root,
-		"/sys/module/intel_idle/parameters/max_cstate");
+	/*
+	 * intel_idle.max_cstate means something only where intel_idle is
+	 * the cpuidle driver: with none (a guest's "none"), acpi_idle or
+	 * haltpoll, intel_idle's parameter (still readable, built in) is
+	 * no setting of this machine's C-states.
+	 */
+	if (m->cpuidle_driver && !strcmp(m->cpuidle_driver, "intel_idle"))
+		m->max_cstate = cr_read_line(root,
+			"/sys/module/intel_idle/parameters/max_cstate");
 	m->cmdline = cr_read_line(root, "/proc/cmdline");
 	if (!m->tool_version || (info && (!m->module_version || !m->probes)))
 		return -ENOMEM;

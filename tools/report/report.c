@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/meta.h"
 #include "../lib/nl.h"
 #include "../lib/render.h"
 #include "../lib/render_common.h"
@@ -188,6 +189,7 @@ static int read_inputs(struct cr_snapshot *s)
 static void print_meta(FILE *out, const struct cr_snapshot *s)
 {
 	const struct cr_meta *m = &s->meta;
+	char buf[96];
 	size_t i;
 
 #define P(k) fprintf(out, "%s %s\n", #k, m->k ? m->k : "-")
@@ -204,12 +206,21 @@ static void print_meta(FILE *out, const struct cr_snapshot *s)
 	P(hypervisor);
 	P(cpuidle_driver);
 	P(cpuidle_governor);
-	P(max_cstate);
+	fprintf(out, "max_cstate %s\n", cr_meta_max_cstate(m, buf, sizeof(buf)));
 	P(cmdline);
 #undef P
+	/*
+	 * The module's parameters as it was loaded: not what the runs
+	 * recorded (its variant= is the load-time default; each run's own
+	 * variant is on its run line).
+	 */
+	if (m->nparams)
+		fprintf(out, "module_params as loaded (/sys/module/clkstat/parameters), not the runs' settings: each run's variant is on its run line\n");
 	for (i = 0; i < m->nparams; i++)
-		fprintf(out, "param %s %s\n", m->param_names[i],
-			m->param_values[i]);
+		fprintf(out, "param %s %s%s\n", m->param_names[i],
+			m->param_values[i],
+			strcmp(m->param_names[i], "variant") ? "" :
+			"  (at load; not the runs' variant)");
 	fprintf(out, "runs %zu\n", s->nruns);
 	for (i = 0; i < s->nruns; i++)
 		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu workload_only %s\n",

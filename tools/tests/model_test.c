@@ -149,7 +149,7 @@ static void test_meta_from_a_tree(void **state)
 	char root[] = "/tmp/clkstat-meta-XXXXXX", cmd[600];
 	struct cr_meta m = { 0 };
 	struct cr_info info = { .frac_bits = 4, .nr_cpus = 2 };
-	char *machine, *hv;
+	char *machine, *hv, buf[96];
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
@@ -172,6 +172,7 @@ static void test_meta_from_a_tree(void **state)
 	assert_string_equal(m.cpuidle_driver, "intel_idle");
 	assert_string_equal(m.cpuidle_governor, "menu");
 	assert_string_equal(m.max_cstate, "1");
+	assert_string_equal(cr_meta_max_cstate(&m, buf, sizeof(buf)), "1");
 	assert_string_equal(m.machine, "bare-metal");
 	assert_null(m.hypervisor);
 	assert_string_equal(m.module_version, "9.9");
@@ -180,6 +181,28 @@ static void test_meta_from_a_tree(void **state)
 	assert_int_equal(m.nparams, 2);
 	assert_string_equal(m.param_names[0], "events");
 	assert_string_equal(m.param_values[1], "ttwu");
+	cr_meta_free(&m);
+	/*
+	 * intel_idle.max_cstate without intel_idle as the driver (a guest's
+	 * "none", acpi_idle) means nothing: not recorded, and info says
+	 * why, for older snapshots that recorded it too.
+	 */
+	put(root, "/sys/module/intel_idle/parameters/max_cstate", "9\n");
+	put(root, "/sys/devices/system/cpu/cpuidle/current_driver", "none\n");
+	assert_int_equal(cr_meta_collect(&m, &info, root), 0);
+	assert_null(m.max_cstate);
+	assert_string_equal(cr_meta_max_cstate(&m, buf, sizeof(buf)),
+			    "n/a (no cpuidle driver)");
+	m.max_cstate = strdup("9");	/* as an older record wrote it */
+	assert_non_null(m.max_cstate);
+	assert_string_equal(cr_meta_max_cstate(&m, buf, sizeof(buf)),
+			    "n/a (no cpuidle driver)");
+	cr_meta_free(&m);
+	put(root, "/sys/devices/system/cpu/cpuidle/current_driver", "acpi_idle\n");
+	assert_int_equal(cr_meta_collect(&m, &info, root), 0);
+	assert_null(m.max_cstate);
+	assert_string_equal(cr_meta_max_cstate(&m, buf, sizeof(buf)),
+			    "n/a (cpuidle driver acpi_idle, not intel_idle)");
 	cr_meta_free(&m);
 	/* A guest: the cpuinfo flag, or the DMI vendor alone. */
 	put(root, "/proc/cpuinfo", "flags\t\t: fpu tsc hypervisor\n");

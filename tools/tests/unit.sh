@@ -56,7 +56,9 @@ else
 fi
 # clkstat-report on a snapshot (no module needed): what info says of
 # the recording.  A made-up snapshot: a module run and a BPF twin run of
-# a record --workload-only.
+# a record --workload-only, from a guest without a cpuidle driver where
+# an older record wrote intel_idle's max_cstate anyway, and a module
+# loaded with variant=direct.
 snap=$(mktemp --suffix=.json)
 cat > "$snap" <<'EOF'
 {"format": "clkstat-snapshot", "version": 1,
@@ -82,11 +84,14 @@ warn=$want
 	warn=$(tools/clkstat-report record --workload-only \
 	       --variants direct,bpf-fentry -o /dev/null -- true 2>&1 >/dev/null)
 if grep -q '^run 0 variant direct .* workload_only no$' <<< "$info" &&
+   grep -qx 'max_cstate n/a (no cpuidle driver)' <<< "$info" &&
+   grep -q '^module_params as loaded' <<< "$info" &&
+   grep -qx 'param variant direct  (at load; not the runs'"'"' variant)' <<< "$info" &&
    grep -q '^run 1 variant bpf-fentry .* workload_only yes$' <<< "$info" &&
    grep -qF "$want" <<< "$warn"; then
-	pass=$((pass + 1)); echo "ok - info on a snapshot: each run's workload_only; record warns that it filters BPF runs only"
+	pass=$((pass + 1)); echo "ok - info on a snapshot: each run's workload_only, no max_cstate without intel_idle, the module's load parameters labelled; record warns that --workload-only filters BPF runs only"
 else
-	fail=$((fail + 1)); echo "not ok - info on a snapshot: each run's workload_only; record warns that it filters BPF runs only"
+	fail=$((fail + 1)); echo "not ok - info on a snapshot: each run's workload_only, no max_cstate without intel_idle, the module's load parameters labelled; record warns that --workload-only filters BPF runs only"
 	printf '%s\n%s\n' "$info" "$warn" | sed 's/^/    /'
 fi
 rm -f "$snap"
