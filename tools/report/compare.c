@@ -103,6 +103,11 @@ int cr_compare_wanted(void)
 	return cr_cmp.variant != NULL;
 }
 
+const char *cr_compare_factor_field(void)
+{
+	return NULL;
+}
+
 /* run: report's --run, -1 without. */
 int cr_compare_check(const struct cr_cli *cli, int ninputs, long run)
 {

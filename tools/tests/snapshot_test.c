@@ -1174,10 +1174,128 @@ static void test_read_stdin(void **state)
 	free(dir);
 }
 
+/* ---------------------------------------------------------------- */
+/* Several inputs: cr_snapshot_merge(), cr_snapshot_meta_diff().     */
+
+static size_t lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The same file twice, and the same run in two files, are refused. */
+static void test_merge_refuses_twice(void **state)
+{
+	struct cr_snapshot all = { 0 }, a, b;
+	struct capture c;
+	char *err;
+
+	(void)state;
+	build_small(&a);
+	run(&a, "other", 300, 400, 0);
+	build_small(&b);
+	assert_int_equal(cr_snapshot_merge(&all, &a, "a.json"), CR_OK);
+	assert_int_equal(all.nruns, 2);
+	assert_int_equal(all.ninputs, 1);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "b.json"), CR_USAGE);
+	err = capture_end(&c);
+	assert_one_line(err, "b.json", "run 0 is run 0 of a.json again");
+	free(err);
+	assert_int_equal(all.nruns, 2);		/* unchanged */
+	cr_snapshot_free(&b);
+
+	/* The second run of a, alone in a file of its own. */
+	memset(&b, 0, sizeof(b));
+	run(&b, "fresh", 500, 600, 0);
+	run(&b, "other", 300, 400, 0);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "c.json"), CR_USAGE);
+	err = capture_end(&c);
+	assert_one_line(err, "c.json", "run 1 is run 1 of a.json again");
+	free(err);
+	cr_snapshot_free(&b);
+
+	/* Times unknown: the same histograms are the same run... */
+	memset(&a, 0, sizeof(a));
+	sample(metric(run(&a, "x", 0, 0, 0), "m", "x", 3, 1), 0, 77, 5);
+	assert_int_equal(cr_snapshot_merge(&all, &a, "d.json"), CR_OK);
+	memset(&b, 0, sizeof(b));
+	sample(metric(run(&b, "x", 0, 0, 0), "m", "x", 3, 1), 0, 77, 5);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "e.json"), CR_USAGE);
+	err = capture_end(&c);
+	assert_one_line(err, "e.json", "run 0 is run 0 of d.json again");
+	free(err);
+	cr_snapshot_free(&b);
+	/* ... other histograms, or runs of no sample, are not. */
+	memset(&b, 0, sizeof(b));
+	sample(metric(run(&b, "x", 0, 0, 0), "m", "x", 3, 1), 0, 78, 5);
+	run(&b, "x", 0, 0, 0);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "f.json"), CR_OK);
+	memset(&b, 0, sizeof(b));
+	run(&b, "x", 0, 0, 0);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "g.json"), CR_OK);
+	assert_int_equal(all.nruns, 6);
+	assert_int_equal(all.ninputs, 4);
+	assert_int_equal(all.runs[5].index, 5);
+	assert_int_equal(all.runs[5].input, 3);
+	assert_string_equal(all.inputs[3].path, "g.json");
+	assert_string_equal(all.meta.tool_version, "0.4");	/* the first's */
+	assert_string_equal(cr_run_meta(&all, &all.runs[0])->machine,
+			    "bare-metal");
+	assert_null(cr_run_meta(&all, &all.runs[5])->machine);
+	cr_snapshot_free(&all);
+}
+
+/* One warning line per field that differs, naming both files. */
+static void test_meta_diff(void **state)
+{
+	struct cr_snapshot all = { 0 }, a, b;
+	struct capture c;
+	char *err;
+
+	(void)state;
+	build_small(&a);
+	assert_int_equal(cr_meta_add_tag(&a.meta, "cstate", "1"), 0);
+	build_small(&b);
+	b.runs[0].start_ns = 1000;
+	b.runs[0].end_ns = 2000;
+	free(b.meta.machine);
+	b.meta.machine = xstrdup("vm");
+	b.meta.nr_cpus = 2;
+	assert_int_equal(cr_meta_add_param(&b.meta, "events", "64"), 0);
+	assert_int_equal(cr_meta_add_tag(&b.meta, "cstate", "free"), 0);
+	assert_int_equal(cr_snapshot_merge(&all, &a, "a.json"), CR_OK);
+	/* One input: nothing to compare. */
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, NULL), 0);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "b.json"), CR_OK);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, NULL), 4);
+	err = capture_end(&c);
+	assert_int_equal(lines(err), 4);
+	assert_non_null(strstr(err, "clkstat-report: warning: the inputs' metadata differ: machine is 'bare-metal' in a.json, 'vm' in b.json\n"));
+	assert_non_null(strstr(err, ": nr_cpus is '4' in a.json, '2' in b.json\n"));
+	assert_non_null(strstr(err, ": param:events is '-' in a.json, '64' in b.json\n"));
+	assert_non_null(strstr(err, ": tag:cstate is '1' in a.json, 'free' in b.json\n"));
+	free(err);
+	/* The factor --compare groups by is no warning. */
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, "tag:cstate"), 3);
+	err = capture_end(&c);
+	free(err);
+	cr_snapshot_free(&all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_merge_refuses_twice),
+		cmocka_unit_test(test_meta_diff),
 		cmocka_unit_test(test_round_trip_null_meta),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_mutations),
