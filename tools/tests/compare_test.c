@@ -1391,15 +1391,17 @@ static void test_json_schema(void **state)
 		"threshold_source", "strata", "diff", NULL };
 	static const char *const stratum_k[] = { "variant", "runs", "samples",
 		"warning", "median", "p90", "p99", "mean", "stddev", "iqr",
-		"risk", "outliers_2sigma", "outliers_3mad", NULL };
+		"risk", "outliers_2sigma", "outliers_3mad", "mad", NULL };
 	static const char *const pct[] = { "value", "lo", "hi", "resolution",
 		NULL };
 	static const char *const ci[] = { "value", "lo", "hi", NULL };
 	static const char *const rr[] = { "value", "lo", "hi",
 		"undefined_resamples", NULL };
+	static const char *const dmed[] = { "value", "lo", "hi", "warning",
+		NULL };
 	static const char *const diff[] = { "median", "stddev", "iqr",
 		"risk_difference", "risk_ratio", "p_value_median",
-		"p_value_method", NULL };
+		"p_value_method", "p_value_warning", NULL };
 	struct cr_snapshot s = { 0 };
 	struct cr_compare_opts o = opts("b", "json");
 	struct json_object *j, *m, *st, *d;
@@ -1418,6 +1420,7 @@ static void test_json_schema(void **state)
 	assert_int_equal(json_object_get_int(json_object_object_get(j, "resamples")), 200);
 	assert_int_equal(json_object_get_int(json_object_object_get(j, "seed")), 77);
 	assert_true(json_object_get_double(json_object_object_get(j, "level")) == 0.95);
+	assert_true(contains(out, "\"level\":0.95,"));	/* not 0.9499999... */
 	assert_string_equal(json_object_get_string(json_object_object_get(j, "base")), "a");
 	assert_string_equal(json_object_get_string(json_object_object_get(j, "variant")), "b");
 	m = json_object_array_get_idx(json_object_object_get(j, "metrics"), 0);
@@ -1441,15 +1444,18 @@ static void test_json_schema(void **state)
 		assert_true(json_object_is_type(json_object_object_get(json_object_object_get(st, "median"), "lo"), json_type_double));
 		assert_true(json_object_is_type(json_object_object_get(json_object_object_get(st, "median"), "resolution"), json_type_int));
 		assert_true(json_object_is_type(json_object_object_get(st, "outliers_2sigma"), json_type_double));
+		assert_true(json_object_is_type(json_object_object_get(st, "mad"), json_type_double));
+		assert_true(json_object_get_double(json_object_object_get(st, "mad")) > 0);
 		assert_true(json_object_is_type(json_object_object_get(st, "warning"), json_type_string));	/* 8 and 9 runs: few */
 	}
 	d = json_object_object_get(m, "diff");
 	expect_keys(d, diff);
-	expect_keys(json_object_object_get(d, "median"), ci);
+	expect_keys(json_object_object_get(d, "median"), dmed);
 	expect_keys(json_object_object_get(d, "risk_ratio"), rr);
 	assert_string_equal(json_object_get_string(json_object_object_get(d, "p_value_method")),
 			    "bootstrap, inverted percentile interval");
 	assert_true(json_object_is_type(json_object_object_get(d, "p_value_median"), json_type_double));
+	assert_null(json_object_object_get(d, "p_value_warning"));	/* 8, 9 runs */
 	json_object_put(j);
 	free(out);
 	free(err);
@@ -1514,6 +1520,93 @@ static void test_text(void **state)
 	cr_snapshot_free(&s);
 }
 
+/*
+ * Issue 18's output warnings.  2 runs against 2: 3 x 3 = 9 distinct
+ * resamples, so the p line says p is not meaningful (text, JSON, CSV);
+ * 5 against 5 (126 x 126 >= 10000) does not.  Medians near 3000 and 3100 ns
+ * (84 ns apart) read from frac_bits 0 slots (2048 ns wide): Δ median and its interval
+ * are narrower than the slots, and say so.  A metric with no sample on
+ * either side is one line.  JSON's MAD is the engine's.
+ */
+static void add_const_runs(struct cr_snapshot *s, const char *v,
+			   const char *name, unsigned int k, size_t nruns,
+			   uint64_t base)
+{
+	struct cr_metric *m;
+	size_t i, j;
+
+	for (i = 0; i < nruns; i++) {
+		m = add_metric(add_run(s, v), name, k);
+		for (j = 0; j < 100; j++)
+			hb_sample(m, 0, base + 10 * i + j % 7);
+	}
+}
+
+static void test_output_warnings(void **state)
+{
+	struct cr_snapshot s = { 0 }, t = { 0 };
+	struct cr_compare_opts o = opts("b", "text");
+	struct cr_boot_result r;
+	struct cr_boot_params p = params(1000, 0);
+	struct json_object *j, *m, *st, *d;
+	char *out, *err;
+	size_t i;
+
+	(void)state;
+	add_const_runs(&s, "a", "lat", 0, 2, 3000);
+	add_const_runs(&s, "b", "lat", 0, 2, 3100);
+	for (i = 0; i < 4; i++)		/* a metric without samples */
+		add_metric(&s.runs[i], "tk", 3);
+	o.resamples = 1000;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_string_equal(err, "");
+	assert_true(contains(out, "two-sided, bootstrap, inverted percentile interval; warning: 2 and 2 runs: 9 distinct resamples, fewer than B = 1000: p cannot resolve 1/B and is not meaningful\n"));
+	assert_true(contains(out, "\n    Δ median         84ns         "));
+	assert_true(contains(out, "warning: narrower than the medians' slots (±2048ns, ±2048ns)\n"));
+	assert_true(contains(out, "±2048ns  warning: interval narrower than the slot\n"));
+	assert_true(contains(out, "\nmetric tk (frac_bits 3)  no samples (a: 2 runs, b: 2 runs)\n"));
+	assert_false(contains(out, "\n  tk"));
+	free(out);
+	free(err);
+	o.format = "json";
+	o.metric = "lat";
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	j = json_tokener_parse(out);
+	assert_non_null(j);
+	m = json_object_array_get_idx(json_object_object_get(j, "metrics"), 0);
+	d = json_object_object_get(m, "diff");
+	assert_true(contains(json_object_get_string(json_object_object_get(d, "p_value_warning")),
+			     "9 distinct resamples"));
+	assert_string_equal(json_object_get_string(json_object_object_get(json_object_object_get(d, "median"), "warning")),
+			    "narrower than the medians' slots (2048ns, 2048ns)");
+	p.resamples = 1000;
+	assert_int_equal(boot(&s, &p, &r), 0);
+	for (i = 0; i < 2; i++) {
+		st = json_object_array_get_idx(json_object_object_get(m, "strata"), i);
+		assert_true(json_object_get_double(json_object_object_get(st, "mad")) == r.s[i].mad);
+	}
+	json_object_put(j);
+	free(out);
+	free(err);
+	o.format = "csv";
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "\nlat,diff,p_value_warning,\"2 and 2 runs: 9 distinct resamples"));
+	free(out);
+	free(err);
+
+	/* 5 and 5 runs, 2^-4-wide slots: no warning on the p line. */
+	add_const_runs(&t, "a", "lat", 4, 5, 3000);
+	add_const_runs(&t, "b", "lat", 4, 5, 9000);
+	o = opts("b", "text");
+	o.resamples = 10000;
+	assert_int_equal(compare(&t, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "two-sided, bootstrap, inverted percentile interval\n"));
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
+	cr_snapshot_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1542,6 +1635,7 @@ int main(void)
 		cmocka_unit_test(test_json_schema),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_output_warnings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -603,8 +603,17 @@ def check_outliers(chk, d, doc):
         got = s.get("outliers_3mad")
         if got is None or not (lo3 - 1e-12 <= got <= hi3 + 1e-12):
             bad.append(f"3 MAD {got} not in [{lo3:.5f}, {hi3:.5f}]")
-        chk.check(f"{d.name}: {v}: outlier shares (2 sigma, 3 MAD) within "
-                  "the histogram's ambiguity of the raw shares", not bad,
+        # JSON's MAD (issue 18): the raw samples' MAD within the
+        # histogram's ambiguity (two slot widths' relative error of the
+        # median and of the deviations).
+        got = s.get("mad")
+        if got is None or not (mad * (1 - 2 * rel) - med * 2 * rel - 1
+                               <= got <=
+                               mad * (1 + 2 * rel) + med * 2 * rel + 1):
+            bad.append(f"MAD {got} vs raw {mad:.1f}")
+        chk.check(f"{d.name}: {v}: outlier shares (2 sigma, 3 MAD) and "
+                  "MAD within the histogram's ambiguity of the raw ones",
+                  not bad,
                   "; ".join(bad))
 
 
