@@ -201,6 +201,53 @@ int cr_meta_add_tag(struct cr_meta *m, const char *name, const char *value)
 	return 0;
 }
 
+int cr_meta_tag_arg(struct cr_meta *m, const char *arg, char *err,
+		    size_t errlen)
+{
+	const char *eq = strchr(arg, '='), *p;
+	char key[CR_TAG_KEY_MAX];
+	size_t klen;
+
+	if (!eq || eq == arg) {
+		snprintf(err, errlen, "--tag '%s': KEY=VALUE", arg);
+		return -EINVAL;
+	}
+	klen = (size_t)(eq - arg);
+	if (klen >= sizeof(key)) {
+		snprintf(err, errlen, "--tag: the key is longer than %d bytes",
+			 CR_TAG_KEY_MAX - 1);
+		return -EINVAL;
+	}
+	for (p = arg; p < eq; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+		      *p == '-')) {
+			snprintf(err, errlen, "--tag '%.*s': a key is letters, digits, '_', '.' and '-'",
+				 (int)klen, arg);
+			return -EINVAL;
+		}
+	}
+	memcpy(key, arg, klen);
+	key[klen] = '\0';
+	if (!eq[1] || strlen(eq + 1) >= CR_TAG_VALUE_MAX) {
+		snprintf(err, errlen, "--tag %s: the value is empty or longer than %d bytes",
+			 key, CR_TAG_VALUE_MAX - 1);
+		return -EINVAL;
+	}
+	for (p = eq + 1; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "--tag %s: a control character in the value",
+				 key);
+			return -EINVAL;
+		}
+	}
+	if (cr_meta_tag(m, key)) {
+		snprintf(err, errlen, "--tag %s given twice", key);
+		return -EINVAL;
+	}
+	return cr_meta_add_tag(m, key, eq + 1);
+}
+
 struct cr_metric *cr_run_find(const struct cr_run *r, const char *name,
 			      const char *variant)
 {

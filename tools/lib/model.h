@@ -119,6 +119,16 @@ void cr_snapshot_free(struct cr_snapshot *s);
 struct cr_metric *cr_run_add_metric(struct cr_run *r);
 struct cr_run *cr_snapshot_add_run(struct cr_snapshot *s);
 int cr_meta_add_param(struct cr_meta *m, const char *name, const char *value);
+/*
+ * record --tag KEY=VALUE: KEY of letters, digits, '_', '.', '-' (at most
+ * CR_TAG_KEY_MAX - 1 bytes), VALUE non-empty, printable, at most
+ * CR_TAG_VALUE_MAX - 1 bytes; a KEY given twice is an error.  Return 0,
+ * -EINVAL with one line without newline in err, or -ENOMEM.
+ */
+#define CR_TAG_KEY_MAX		64
+#define CR_TAG_VALUE_MAX	256
+int cr_meta_tag_arg(struct cr_meta *m, const char *arg, char *err,
+		    size_t errlen);
 /* Add tag name=value, replacing an earlier value of name; 0 or -ENOMEM. */
 int cr_meta_add_tag(struct cr_meta *m, const char *name, const char *value);
 

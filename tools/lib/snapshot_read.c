@@ -463,7 +463,7 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		"clocksource", "probes", "variants", "command", "machine",
 		"hypervisor", "cpuidle_driver", "cpuidle_governor",
 		"max_cstate", "cmdline", "frac_bits", "nr_cpus", "duration_s",
-		"params", NULL
+		"params", "tags", NULL
 	};
 	struct json_object *v, *params;
 	uint64_t u;
@@ -530,6 +530,33 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 			return cr_wrong(c, val, "a string");
 		if (cr_meta_add_param(m, key, json_object_get_string(val)))
 			return cr_nomem(c);
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+
+	/* Optional (record --tag): an object of strings, keys as --tag's. */
+	if (!json_object_object_get_ex(o, "tags", &params))
+		return CR_OK;
+	old = cr_push_key(c, "tags");
+	st = cr_object(c, params);
+	if (st)
+		return st;
+	json_object_object_foreach(params, tkey, tval) {
+		char arg[CR_TAG_KEY_MAX + CR_TAG_VALUE_MAX + 1], e[512];
+
+		old2 = cr_push_key(c, tkey);
+		if (!json_object_is_type(tval, json_type_string))
+			return cr_wrong(c, tval, "a string");
+		snprintf(arg, sizeof(arg), "%s=%s", tkey,
+			 json_object_get_string(tval));
+		if (strlen(tkey) >= CR_TAG_KEY_MAX ||
+		    strlen(json_object_get_string(tval)) >= CR_TAG_VALUE_MAX)
+			return cr_fail(c, CR_CORRUPT, "a tag longer than --tag allows");
+		st = cr_meta_tag_arg(m, arg, e, sizeof(e));
+		if (st == -ENOMEM)
+			return cr_nomem(c);
+		if (st)
+			return cr_fail(c, CR_CORRUPT, "%s", e);
 		cr_pop(c, old2);
 	}
 	cr_pop(c, old);

@@ -201,6 +201,8 @@ static void print_meta(FILE *out, const struct cr_snapshot *s)
 	for (i = 0; i < m->nparams; i++)
 		fprintf(out, "param %s %s\n", m->param_names[i],
 			m->param_values[i]);
+	for (i = 0; i < m->ntags; i++)
+		fprintf(out, "tag %s %s\n", m->tag_names[i], m->tag_values[i]);
 	fprintf(out, "runs %zu\n", s->nruns);
 	for (i = 0; i < s->nruns; i++)
 		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu\n",

@@ -260,6 +260,11 @@ static void assert_snap_equal(const struct cr_snapshot *a,
 		assert_string_equal(x->param_names[i], y->param_names[i]);
 		assert_string_equal(x->param_values[i], y->param_values[i]);
 	}
+	assert_int_equal(x->ntags, y->ntags);
+	for (i = 0; i < x->ntags; i++) {
+		assert_string_equal(x->tag_names[i], y->tag_names[i]);
+		assert_string_equal(x->tag_values[i], y->tag_values[i]);
+	}
 	assert_int_equal(a->nruns, b->nruns);
 	for (i = 0; i < a->nruns; i++) {
 		const struct cr_run *r = &a->runs[i], *q = &b->runs[i];
@@ -551,6 +556,21 @@ MUT(test_ok_counter_u64_max, "{\"dropped\": 0}", "{\"dropped\": 1844674407370955
 MUT(test_ok_duration_integer, "\"duration_s\": 1.5", "\"duration_s\": 2", CR_OK, NULL)
 
 /* The format and its version. */
+MUT(test_tags_read, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {}", CR_OK, NULL)
+MUT(test_tag_not_string, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {\"cstate\": 1}",
+    CR_CORRUPT, "meta.tags.cstate: expected a string, found an integer")
+MUT(test_tag_bad_key, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {\"c state\": \"1\"}",
+    CR_CORRUPT, "a key is letters, digits")
+MUT(test_tag_empty_value, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {\"cstate\": \"\"}",
+    CR_CORRUPT, "the value is empty")
+MUT(test_tags_not_object, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": []",
+    CR_CORRUPT, "meta.tags: expected an object")
+
 MUT(test_wrong_format, "\"clkstat-snapshot\"", "\"clkstat-snapshop\"", CR_FORMAT,
     "format: \"clkstat-snapshop\": not a clkstat snapshot")
 MUT(test_missing_format, "\"format\": \"clkstat-snapshot\", ", "", CR_CORRUPT,
@@ -1290,12 +1310,68 @@ static void test_meta_diff(void **state)
 	cr_snapshot_free(&all);
 }
 
+/*
+ * record --tag: KEY=VALUE checked; the tags round-trip in the snapshot
+ * (meta.tags, in the order given), a file without tags has none and is
+ * written without the member, as before.
+ */
+static void test_tags(void **state)
+{
+	struct cr_snapshot a, b;
+	struct cr_meta m = { 0 };
+	char *text, err[256];
+	int st;
+
+	(void)state;
+	assert_int_equal(cr_meta_tag_arg(&m, "cstate=1", err, sizeof(err)), 0);
+	assert_int_equal(cr_meta_tag_arg(&m, "load=hackbench -g 4", err, sizeof(err)), 0);
+	assert_int_equal(cr_meta_tag_arg(&m, "cstate=2", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--tag cstate given twice");
+	assert_int_equal(cr_meta_tag_arg(&m, "=1", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--tag '=1': KEY=VALUE");
+	assert_int_equal(cr_meta_tag_arg(&m, "cstate", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_meta_tag_arg(&m, "a b=1", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_meta_tag_arg(&m, "gov=", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_meta_tag_arg(&m, "gov=a\tb", err, sizeof(err)), -EINVAL);
+	assert_int_equal(m.ntags, 2);
+	assert_string_equal(cr_meta_tag(&m, "load"), "hackbench -g 4");
+	assert_null(cr_meta_tag(&m, "gov"));
+	cr_meta_free(&m);
+
+	build_small(&a);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_null(strstr(text, "\"tags\""));	/* no tags: as before */
+	free(text);
+	assert_int_equal(cr_meta_tag_arg(&a.meta, "cstate=free", err, sizeof(err)), 0);
+	assert_int_equal(cr_meta_tag_arg(&a.meta, "machine=vm-1", err, sizeof(err)), 0);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"tags\": {"));
+	assert_non_null(strstr(text, "\"cstate\": \"free\","));
+	st = cr_snapshot_parse(text, strlen(text), &b, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_snap_equal(&a, &b);
+	assert_string_equal(cr_meta_tag(&b.meta, "cstate"), "free");
+	free(text);
+	cr_snapshot_free(&a);
+	cr_snapshot_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_merge_refuses_twice),
 		cmocka_unit_test(test_meta_diff),
+		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_tags_read),
+		cmocka_unit_test(test_tag_not_string),
+		cmocka_unit_test(test_tag_bad_key),
+		cmocka_unit_test(test_tag_empty_value),
+		cmocka_unit_test(test_tags_not_object),
 		cmocka_unit_test(test_round_trip_null_meta),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_mutations),
