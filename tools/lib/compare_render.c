@@ -414,7 +414,8 @@ int cr_compare_text(FILE *out, const struct cr_compare_result *res)
 	if (res->unit_sample)
 		fprintf(out, "unit: sample (naive bootstrap: every sample taken as independent; samples within a run are correlated, so these intervals are too narrow)\n");
 	else
-		fprintf(out, "unit: run (whole runs resampled with replacement within each variant)\n");
+		fprintf(out, "unit: run (whole runs resampled with replacement within each %s)\n",
+			res->groups ? "group" : "variant");
 	fprintf(out, "resamples: %u  seed: %lu  level: %g (percentile bootstrap intervals)\n",
 		res->resamples, res->seed, res->level);
 	for (i = 0; i < res->nmetrics; i++)

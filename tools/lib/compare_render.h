@@ -11,7 +11,7 @@
 #include "model.h"
 
 struct cr_compare_metric {
-	char name[CR_NAME_MAX];
+	char name[CR_NAME_MAX + CR_VARIANT_MAX + 1];	/* NAME, or NAME.VARIANT */
 	unsigned int frac_bits;
 	struct cr_boot_result r;
 };
@@ -20,6 +20,7 @@ struct cr_compare_result {
 	const char *base;		/* variant names */
 	const char *variant;
 	int unit_sample;
+	int groups;			/* not variants: tag, meta, migrated */
 	unsigned int resamples;
 	unsigned long seed;
 	double level;
