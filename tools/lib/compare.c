@@ -34,6 +34,14 @@
  * bootstrap starts from the seed afresh: a metric's numbers do not depend
  * on which other metrics are compared (--metric gives the same numbers).
  * Statuses: CR_OK, CR_USAGE, CR_ERR (status.h).
+ *
+ * Factors (issue 18).  --compare and --base may name other groups than a
+ * variant (struct cr_factor): tag:KEY=VALUE and meta:FIELD=VALUE select
+ * the runs whose file (cr_run_meta()) has that tag or metadata value,
+ * and each metric is then compared per variant (NAME.VARIANT); migrated
+ * against local takes every run on both sides, the NAME_migrated and
+ * NAME_local metrics.  VARIANT and variant:VARIANT are the code path and
+ * the messages above, unchanged.  Documentation/clkstat-compare.rst.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,6 +49,7 @@
 #include "bootstrap.h"
 #include "compare.h"
 #include "compare_render.h"
+#include "snapshot_parse.h"
 #include "status.h"
 
 /* Distinct strings, in order of first appearance. */
@@ -89,52 +98,183 @@ static void cr_names_print(FILE *f, const struct cr_names *l, const char *skip)
 		fputs("none", f);
 }
 
-/* Does some run of variant v have metric name? */
-static int cr_variant_has(const struct cr_snapshot *s, const char *v,
-			  const char *name)
+/* ---- factors (issue 18) ---- */
+
+enum { CR_F_VARIANT, CR_F_TAG, CR_F_META, CR_F_SIDE };
+
+/* One side of a comparison: which runs, and which metric of a run. */
+struct cr_factor {
+	int kind;
+	char key[CR_TAG_KEY_MAX];	/* tag key, meta field */
+	const char *value;		/* variant, tag or field value; SIDE:
+					 * "_migrated" or "_local" */
+	const char *label;		/* as given */
+};
+
+/* A compared metric: name (SIDE: without its suffix) and variant. */
+struct cr_item {
+	char name[CR_NAME_MAX];
+	char variant[CR_VARIANT_MAX];
+	char label[CR_NAME_MAX + CR_VARIANT_MAX + 1];
+};
+
+/* The metadata field key of m as text into buf; NULL: unknown. */
+static const char *cr_meta_value(const struct cr_meta *m, const char *key,
+				 char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < cr_nmeta_strs; i++)
+		if (!strcmp(cr_meta_strs[i].key, key))
+			return *cr_meta_str((struct cr_meta *)m, i);
+	if (!strcmp(key, "frac_bits"))
+		snprintf(buf, len, "%u", m->frac_bits);
+	else if (!strcmp(key, "nr_cpus"))
+		snprintf(buf, len, "%u", m->nr_cpus);
+	else if (!strcmp(key, "duration_s"))
+		snprintf(buf, len, "%g", m->duration_s);
+	else
+		return NULL;
+	return buf;
+}
+
+static int cr_meta_known(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < cr_nmeta_strs; i++)
+		if (!strcmp(cr_meta_strs[i].key, key))
+			return 1;
+	return !strcmp(key, "frac_bits") || !strcmp(key, "nr_cpus") ||
+	       !strcmp(key, "duration_s");
+}
+
+/* Run r's value of factor f (not SIDE); NULL: none. */
+static const char *cr_run_value(const struct cr_snapshot *s,
+				const struct cr_run *r,
+				const struct cr_factor *f, char *buf,
+				size_t len)
+{
+	if (f->kind == CR_F_VARIANT)
+		return r->variant;
+	if (f->kind == CR_F_TAG)
+		return cr_meta_tag(cr_run_meta(s, r), f->key);
+	return cr_meta_value(cr_run_meta(s, r), f->key, buf, len);
+}
+
+static int cr_in_group(const struct cr_snapshot *s, const struct cr_run *r,
+		       const struct cr_factor *f)
+{
+	const char *v;
+	char buf[64];
+
+	if (f->kind == CR_F_SIDE)
+		return 1;
+	v = cr_run_value(s, r, f, buf, sizeof(buf));
+	return v && !strcmp(v, f->value);
+}
+
+/* The metric of item it in run r for side f, or NULL. */
+static const struct cr_metric *cr_group_metric(const struct cr_run *r,
+					       const struct cr_factor *f,
+					       const struct cr_item *it)
+{
+	char n[2 * CR_NAME_MAX];
+
+	if (f->kind == CR_F_VARIANT)
+		return cr_run_find(r, it->name, f->value);
+	if (f->kind != CR_F_SIDE)
+		return cr_run_find(r, it->name, it->variant);
+	snprintf(n, sizeof(n), "%s%s", it->name, f->value);
+	return cr_run_find(r, n, it->variant);
+}
+
+/* Does some run of side f have item it? */
+static int cr_group_has(const struct cr_snapshot *s, const struct cr_factor *f,
+			const struct cr_item *it)
 {
 	size_t i;
 
 	for (i = 0; i < s->nruns; i++)
-		if (!strcmp(s->runs[i].variant, v) &&
-		    cr_run_find(&s->runs[i], name, v))
+		if (cr_in_group(s, &s->runs[i], f) &&
+		    cr_group_metric(&s->runs[i], f, it))
 			return 1;
 	return 0;
 }
 
-/* The metrics of both variants, in order (names point into s). */
-static int cr_common_metrics(const struct cr_snapshot *s, const char *base,
-			     const char *variant, struct cr_names *out)
+/* Suffix sfx of name: its length without it, or 0 when not there. */
+static size_t cr_strip(const char *name, const char *sfx)
 {
-	const struct cr_run *r;
-	size_t i, j;
+	size_t n = strlen(name), k = strlen(sfx);
 
+	return n > k && !strcmp(name + n - k, sfx) ? n - k : 0;
+}
+
+/*
+ * The metrics both sides have, in order of first appearance among the
+ * base's runs: *items (malloc'd, *n).
+ */
+static int cr_common_items(const struct cr_snapshot *s,
+			   const struct cr_factor *base,
+			   const struct cr_factor *var,
+			   struct cr_item **items, size_t *n)
+{
+	const struct cr_metric *m;
+	struct cr_item it, *v;
+	size_t i, j, k, len;
+
+	*items = NULL;
+	*n = 0;
 	for (i = 0; i < s->nruns; i++) {
-		r = &s->runs[i];
-		if (strcmp(r->variant, base))
+		if (!cr_in_group(s, &s->runs[i], base))
 			continue;
-		for (j = 0; j < r->nmetrics; j++) {
-			if (strcmp(r->metrics[j].variant, base) ||
-			    cr_names_has(out, r->metrics[j].name) ||
-			    !cr_variant_has(s, variant, r->metrics[j].name))
+		for (j = 0; j < s->runs[i].nmetrics; j++) {
+			m = &s->runs[i].metrics[j];
+			memset(&it, 0, sizeof(it));
+			len = strlen(m->name);
+			if (base->kind == CR_F_VARIANT &&
+			    strcmp(m->variant, base->value))
 				continue;
-			if (cr_names_add(out, r->metrics[j].name))
+			if (base->kind == CR_F_SIDE) {
+				len = cr_strip(m->name, base->value);
+				if (!len)
+					continue;
+			}
+			memcpy(it.name, m->name, len);
+			if (base->kind != CR_F_VARIANT)
+				snprintf(it.variant, sizeof(it.variant), "%s",
+					 m->variant);
+			if (base->kind == CR_F_VARIANT)
+				snprintf(it.label, sizeof(it.label), "%s",
+					 it.name);
+			else
+				snprintf(it.label, sizeof(it.label), "%s.%s",
+					 it.name, it.variant);
+			for (k = 0; k < *n; k++)
+				if (!strcmp((*items)[k].label, it.label))
+					break;
+			if (k < *n || !cr_group_has(s, var, &it))
+				continue;
+			v = realloc(*items, (*n + 1) * sizeof(*v));
+			if (!v)
 				return -ENOMEM;
+			*items = v;
+			v[(*n)++] = it;
 		}
 	}
 	return 0;
 }
 
 /*
- * The histograms of metric name in the runs of variant v into *hists
- * (malloc'd, *n of them); the first metric found into *first.  Return 0,
- * -ENOMEM, or -EINVAL when frac_bits differ from *ref (a line on stderr);
- * *ref is set from the first metric when *ref_run is NULL.
+ * The histograms of item it in the runs of side f into *hists (malloc'd,
+ * *n of them).  Return 0, -ENOMEM, or -EINVAL when frac_bits differ from
+ * *ref (a line on stderr); *ref is set from the first metric when
+ * *ref_run is NULL.
  */
-static int cr_stratum_runs(const struct cr_snapshot *s, const char *v,
-			   const char *name, const struct cr_hist ***hists,
-			   size_t *n, const struct cr_run **ref_run,
-			   unsigned int *ref)
+static int cr_stratum_runs(const struct cr_snapshot *s,
+			   const struct cr_factor *f, const struct cr_item *it,
+			   const struct cr_hist ***hists, size_t *n,
+			   const struct cr_run **ref_run, unsigned int *ref)
 {
 	const struct cr_metric *m;
 	const struct cr_hist **h;
@@ -143,9 +283,9 @@ static int cr_stratum_runs(const struct cr_snapshot *s, const char *v,
 	*hists = NULL;
 	*n = 0;
 	for (i = 0; i < s->nruns; i++) {
-		if (strcmp(s->runs[i].variant, v))
+		if (!cr_in_group(s, &s->runs[i], f))
 			continue;
-		m = cr_run_find(&s->runs[i], name, v);
+		m = cr_group_metric(&s->runs[i], f, it);
 		if (!m)
 			continue;
 		if (!*ref_run) {
@@ -153,9 +293,9 @@ static int cr_stratum_runs(const struct cr_snapshot *s, const char *v,
 			*ref = m->frac_bits;
 		} else if (m->frac_bits != *ref) {
 			fprintf(stderr, "clkstat-report: --compare: metric %s has frac_bits %u in run %u (variant %s) and %u in run %u (variant %s): histograms of different bucket layouts cannot be pooled\n",
-				name, *ref, (*ref_run)->index,
+				it->label, *ref, (*ref_run)->index,
 				(*ref_run)->variant, m->frac_bits,
-				s->runs[i].index, v);
+				s->runs[i].index, s->runs[i].variant);
 			free(*hists);
 			*hists = NULL;
 			return -EINVAL;
@@ -170,6 +310,270 @@ static int cr_stratum_runs(const struct cr_snapshot *s, const char *v,
 		h[(*n)++] = &m->total;
 	}
 	return 0;
+}
+
+/* Does some run have a metric NAME_migrated beside NAME_local? */
+static int cr_has_sides(const struct cr_snapshot *s)
+{
+	struct cr_factor l = { .kind = CR_F_SIDE, .value = "_local" };
+	struct cr_factor g = { .kind = CR_F_SIDE, .value = "_migrated" };
+	struct cr_item *items;
+	size_t n;
+	int has;
+
+	if (cr_common_items(s, &l, &g, &items, &n))
+		return 0;
+	has = n > 0;
+	free(items);
+	return has;
+}
+
+/*
+ * The factors of the input on stderr, after "(factors: ": variant and
+ * its values, each tag key and meta field with values, migrated/local.
+ */
+static void cr_print_factors(FILE *f, const struct cr_snapshot *s)
+{
+	struct cr_names keys = { 0 }, vals = { 0 };
+	struct cr_factor fc = { .kind = CR_F_VARIANT };
+	const struct cr_meta *m;
+	const char *v;
+	char buf[64];
+	size_t i, j, k;
+	int pass;
+
+	fputs("variant: ", f);
+	for (i = 0; i < s->nruns; i++)
+		cr_names_add(&vals, s->runs[i].variant);
+	cr_names_print(f, &vals, NULL);
+	free(vals.v);
+	for (i = 0; i < s->nruns; i++) {
+		m = cr_run_meta(s, &s->runs[i]);
+		for (j = 0; j < m->ntags; j++)
+			cr_names_add(&keys, m->tag_names[j]);
+	}
+	for (pass = 0; pass < 2; pass++) {
+		struct cr_names *l = &keys;
+		struct cr_names fields = { 0 };
+
+		if (pass) {
+			for (k = 0; k < cr_nmeta_strs; k++)
+				cr_names_add(&fields, cr_meta_strs[k].key);
+			cr_names_add(&fields, "frac_bits");
+			cr_names_add(&fields, "nr_cpus");
+			cr_names_add(&fields, "duration_s");
+			l = &fields;
+		}
+		fc.kind = pass ? CR_F_META : CR_F_TAG;
+		for (k = 0; k < l->n; k++) {
+			vals = (struct cr_names){ 0 };
+			snprintf(fc.key, sizeof(fc.key), "%s", l->v[k]);
+			for (i = 0; i < s->nruns; i++) {
+				v = cr_run_value(s, &s->runs[i], &fc, buf,
+						 sizeof(buf));
+				/* buf is reused: numbers only name one value. */
+				if (v && v != buf)
+					cr_names_add(&vals, v);
+				else if (v && !vals.n)
+					cr_names_add(&vals, "(number)");
+			}
+			if (vals.n) {
+				fprintf(f, "; %s:%s=", pass ? "meta" : "tag",
+					l->v[k]);
+				if (vals.n == 1 && !strcmp(vals.v[0], "(number)"))
+					fputs(cr_run_value(s, &s->runs[0], &fc,
+							   buf, sizeof(buf)) ?
+					      buf : "", f);
+				else
+					cr_names_print(f, &vals, NULL);
+			}
+			free(vals.v);
+		}
+		free(fields.v);
+	}
+	free(keys.v);
+	if (cr_has_sides(s))
+		fputs("; migrated --base local", f);
+}
+
+/*
+ * --compare SPEC (and --base SPEC) into f: "variant:X" or X, "tag:K=V",
+ * "meta:FIELD=V", "migrated" or "local".  Return 0, or CR_USAGE after a
+ * line on stderr.
+ */
+static int cr_parse_factor(const struct cr_snapshot *s, const char *opt,
+			   const char *spec, struct cr_factor *f)
+{
+	const char *colon = strchr(spec, ':'), *eq;
+	size_t i, klen;
+	int tag;
+
+	memset(f, 0, sizeof(*f));
+	f->label = spec;
+	f->kind = CR_F_VARIANT;
+	f->value = spec;
+	if (!colon) {
+		if (!strcmp(spec, "migrated") || !strcmp(spec, "local")) {
+			for (i = 0; i < s->nruns; i++)
+				if (!strcmp(s->runs[i].variant, spec))
+					return 0;	/* a variant of that name */
+			f->kind = CR_F_SIDE;
+			f->value = spec[0] == 'm' ? "_migrated" : "_local";
+		}
+		return 0;
+	}
+	if (!strncmp(spec, "variant:", 8)) {
+		f->value = spec + 8;
+		return 0;
+	}
+	tag = !strncmp(spec, "tag:", 4);
+	if (!tag && strncmp(spec, "meta:", 5))
+		goto unknown;
+	spec = colon + 1;
+	eq = strchr(spec, '=');
+	klen = eq ? (size_t)(eq - spec) : strlen(spec);
+	if (!eq || !klen || klen >= sizeof(f->key)) {
+		fprintf(stderr, "clkstat-report: %s %s: %s:KEY=VALUE\n", opt,
+			f->label, tag ? "tag" : "meta");
+		return CR_USAGE;
+	}
+	memcpy(f->key, spec, klen);
+	f->key[klen] = '\0';
+	f->value = eq + 1;
+	f->kind = tag ? CR_F_TAG : CR_F_META;
+	if (tag || cr_meta_known(f->key))
+		return 0;
+unknown:
+	fprintf(stderr, "clkstat-report: %s %s: no such factor (factors: ",
+		opt, f->label);
+	cr_print_factors(stderr, s);
+	fputs(")\n", stderr);
+	return CR_USAGE;
+}
+
+/*
+ * Tag, meta and side factors: the base side from --base or the one other
+ * value of the key; both sides must have runs.  CR_OK, or CR_USAGE after
+ * a line on stderr.
+ */
+static int cr_pick_base_factor(const struct cr_snapshot *s,
+			       const struct cr_compare_opts *o,
+			       const struct cr_factor *var,
+			       struct cr_factor *base)
+{
+	struct cr_names vals = { 0 };
+	const char *v, *other = NULL;
+	char buf[64], kind[16];
+	size_t i, others = 0;
+	int st;
+
+	if (var->kind == CR_F_SIDE) {
+		if (o->base) {
+			st = cr_parse_factor(s, "--base", o->base, base);
+			if (st)
+				return st;
+			if (base->kind != CR_F_SIDE ||
+			    !strcmp(base->value, var->value)) {
+				fprintf(stderr, "clkstat-report: --compare %s --base %s: migrated is compared with local, on the same runs\n",
+					var->label, o->base);
+				return CR_USAGE;
+			}
+		} else {
+			*base = (struct cr_factor){ .kind = CR_F_SIDE,
+				.value = var->value[1] == 'm' ? "_local" :
+								"_migrated",
+				.label = var->value[1] == 'm' ? "local" :
+								"migrated" };
+		}
+		if (!cr_has_sides(s)) {
+			fprintf(stderr, "clkstat-report: --compare %s: no metric NAME_migrated beside a NAME_local in the input (factors: ",
+				var->label);
+			cr_print_factors(stderr, s);
+			fputs(")\n", stderr);
+			return CR_USAGE;
+		}
+		return CR_OK;
+	}
+	snprintf(kind, sizeof(kind), "%s", var->kind == CR_F_TAG ? "tag" : "meta");
+	for (i = 0; i < s->nruns; i++) {
+		v = cr_run_value(s, &s->runs[i], var, buf, sizeof(buf));
+		if (!v)
+			continue;
+		/* Numbers live in buf: compare, do not keep. */
+		if (v == buf) {
+			if (strcmp(v, var->value) && !other) {
+				others++;
+				other = "";
+			}
+			continue;
+		}
+		if (cr_names_add(&vals, v)) {
+			free(vals.v);
+			fprintf(stderr, "clkstat-report: out of memory\n");
+			return CR_ERR;
+		}
+	}
+	if (!vals.n && !others) {
+		fprintf(stderr, "clkstat-report: --compare %s: no run has %s %s (factors: ",
+			var->label, kind, var->key);
+		cr_print_factors(stderr, s);
+		fputs(")\n", stderr);
+		free(vals.v);
+		return CR_USAGE;
+	}
+	st = CR_USAGE;
+	if (vals.n && !cr_names_has(&vals, var->value)) {
+		fprintf(stderr, "clkstat-report: --compare %s: no run with %s %s=%s (values: ",
+			var->label, kind, var->key, var->value);
+		cr_names_print(stderr, &vals, NULL);
+		fputs(")\n", stderr);
+		goto out;
+	}
+	if (o->base) {
+		st = cr_parse_factor(s, "--base", o->base, base);
+		if (st)
+			goto out;
+		st = CR_USAGE;
+		if (base->kind != var->kind || strcmp(base->key, var->key)) {
+			fprintf(stderr, "clkstat-report: --compare %s --base %s: the base must be %s:%s=VALUE\n",
+				var->label, o->base, kind, var->key);
+			goto out;
+		}
+		if (!strcmp(base->value, var->value)) {
+			fprintf(stderr, "clkstat-report: --compare %s --base %s: a group cannot be compared with itself\n",
+				var->label, o->base);
+			goto out;
+		}
+		if (vals.n && !cr_names_has(&vals, base->value)) {
+			fprintf(stderr, "clkstat-report: --base %s: no run with %s %s=%s (values: ",
+				o->base, kind, base->key, base->value);
+			cr_names_print(stderr, &vals, NULL);
+			fputs(")\n", stderr);
+			goto out;
+		}
+		st = CR_OK;
+		goto out;
+	}
+	for (i = 0, others = 0; i < vals.n; i++) {
+		if (strcmp(vals.v[i], var->value)) {
+			other = vals.v[i];
+			others++;
+		}
+	}
+	if (others != 1 || !other || !*other) {
+		fprintf(stderr, "clkstat-report: --compare %s: choose the base with --base %s:%s=VALUE (values: ",
+			var->label, kind, var->key);
+		cr_names_print(stderr, &vals, NULL);
+		fputs(")\n", stderr);
+		goto out;
+	}
+	*base = *var;
+	base->value = other;	/* points into s */
+	base->label = NULL;	/* cr_compare() names it */
+	st = CR_OK;
+out:
+	free(vals.v);
+	return st;
 }
 
 static int cr_compare_usage(const struct cr_compare_opts *o)
@@ -197,22 +601,23 @@ static int cr_compare_usage(const struct cr_compare_opts *o)
 
 /* The base variant, or NULL after a line on stderr. */
 static const char *cr_pick_base(const struct cr_compare_opts *o,
-				const struct cr_names *variants)
+				const struct cr_names *variants,
+				const char *variant)
 {
 	size_t i, others = 0;
 	const char *base = NULL;
 
-	if (!cr_names_has(variants, o->variant)) {
+	if (!cr_names_has(variants, variant)) {
 		fprintf(stderr, "clkstat-report: --compare %s: no run of variant %s in the input (variants: ",
-			o->variant, o->variant);
+			variant, variant);
 		cr_names_print(stderr, variants, NULL);
 		fputs(")\n", stderr);
 		return NULL;
 	}
 	if (o->base) {
-		if (!strcmp(o->base, o->variant)) {
+		if (!strcmp(o->base, variant)) {
 			fprintf(stderr, "clkstat-report: --compare %s --base %s: a variant cannot be compared with itself\n",
-				o->variant, o->base);
+				variant, o->base);
 			return NULL;
 		}
 		if (!cr_names_has(variants, o->base)) {
@@ -225,7 +630,7 @@ static const char *cr_pick_base(const struct cr_compare_opts *o,
 		return o->base;
 	}
 	for (i = 0; i < variants->n; i++) {
-		if (strcmp(variants->v[i], o->variant)) {
+		if (strcmp(variants->v[i], variant)) {
 			base = variants->v[i];
 			others++;
 		}
@@ -234,10 +639,10 @@ static const char *cr_pick_base(const struct cr_compare_opts *o,
 		return base;
 	if (!others) {
 		fprintf(stderr, "clkstat-report: --compare %s: the input has no other variant to compare it with (variants: ",
-			o->variant);
+			variant);
 	} else {
 		fprintf(stderr, "clkstat-report: --compare %s: the input has %zu other variants, choose the base with --base (variants: ",
-			o->variant, others);
+			variant, others);
 	}
 	cr_names_print(stderr, variants, NULL);
 	fputs(")\n", stderr);
@@ -249,54 +654,81 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 {
 	const struct cr_hist **hists[2] = { NULL, NULL };
 	struct cr_compare_result res = { 0 };
-	struct cr_names variants = { 0 }, metrics = { 0 };
+	struct cr_names variants = { 0 };
+	struct cr_factor fac[2];
+	struct cr_item *items = NULL;
 	const struct cr_run *ref_run;
 	struct cr_boot_stratum_in in[2];
 	struct cr_boot_params bp;
 	const char *base, *fmt = o->format ? o->format : "text";
+	char base_label[CR_TAG_KEY_MAX + 80];
 	unsigned int ref = 0;
-	size_t i, n[2];
+	size_t i, j, nitems = 0, n[2];
 	int st, err = 0, k;
 
 	st = cr_compare_usage(o);
 	if (st)
 		return st;
-	for (i = 0; i < s->nruns; i++)
-		if (cr_names_add(&variants, s->runs[i].variant))
-			goto nomem;
-	base = cr_pick_base(o, &variants);
-	if (!base) {
-		st = CR_USAGE;
-		goto out;
-	}
-	if (cr_common_metrics(s, base, o->variant, &metrics))
-		goto nomem;
-	if (o->metric) {
-		if (!cr_names_has(&metrics, o->metric)) {
-			fprintf(stderr, "clkstat-report: --compare: --metric %s: not a metric of both %s and %s (metrics of both: ",
-				o->metric, base, o->variant);
-			cr_names_print(stderr, &metrics, NULL);
-			fputs(")\n", stderr);
+	st = cr_parse_factor(s, "--compare", o->variant, &fac[1]);
+	if (st)
+		return st;
+	if (fac[1].kind == CR_F_VARIANT) {
+		for (i = 0; i < s->nruns; i++)
+			if (cr_names_add(&variants, s->runs[i].variant))
+				goto nomem;
+		base = cr_pick_base(o, &variants, fac[1].value);
+		if (!base) {
 			st = CR_USAGE;
 			goto out;
 		}
-		metrics.v[0] = o->metric;
-		metrics.n = 1;
+		fac[0] = (struct cr_factor){ .kind = CR_F_VARIANT,
+			.value = base, .label = base };
+		fac[1].label = fac[1].value;
+	} else {
+		st = cr_pick_base_factor(s, o, &fac[1], &fac[0]);
+		if (st)
+			goto out;
+		if (!fac[0].label) {
+			snprintf(base_label, sizeof(base_label), "%s:%s=%s",
+				 fac[0].kind == CR_F_TAG ? "tag" : "meta",
+				 fac[0].key, fac[0].value);
+			fac[0].label = base_label;
+		}
 	}
-	if (!metrics.n) {
+	if (cr_common_items(s, &fac[0], &fac[1], &items, &nitems))
+		goto nomem;
+	if (o->metric) {
+		/* NAME, or NAME.VARIANT of a factor other than the variant. */
+		for (i = 0, j = 0; i < nitems; i++)
+			if (!strcmp(items[i].label, o->metric) ||
+			    (fac[1].kind != CR_F_VARIANT &&
+			     !strcmp(items[i].name, o->metric)))
+				items[j++] = items[i];
+		if (!j) {
+			fprintf(stderr, "clkstat-report: --compare: --metric %s: not a metric of both %s and %s (metrics of both: ",
+				o->metric, fac[0].label, fac[1].label);
+			for (i = 0; i < nitems; i++)
+				fprintf(stderr, "%s%s", i ? ", " : "",
+					items[i].label);
+			fputs(nitems ? ")\n" : "none)\n", stderr);
+			st = CR_USAGE;
+			goto out;
+		}
+		nitems = j;
+	}
+	if (!nitems) {
 		fprintf(stderr, "clkstat-report: --compare: no metric is in runs of both %s and %s\n",
-			base, o->variant);
+			fac[0].label, fac[1].label);
 		st = CR_ERR;
 		goto out;
 	}
 
 	/* Every metric's bucket layout, before anything is computed. */
-	for (i = 0; i < metrics.n; i++) {
+	for (i = 0; i < nitems; i++) {
 		ref_run = NULL;
 		for (k = 0; k < 2 && !err; k++) {
-			err = cr_stratum_runs(s, k ? o->variant : base,
-					      metrics.v[i], &hists[k], &n[k],
-					      &ref_run, &ref);
+			err = cr_stratum_runs(s, &fac[k], &items[i], &hists[k],
+					      &n[k], &ref_run, &ref);
 			free(hists[k]);
 			hists[k] = NULL;
 		}
@@ -308,12 +740,13 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		}
 	}
 
-	res.metrics = calloc(metrics.n, sizeof(*res.metrics));
+	res.metrics = calloc(nitems, sizeof(*res.metrics));
 	if (!res.metrics)
 		goto nomem;
-	res.base = base;
-	res.variant = o->variant;
+	res.base = fac[0].label;
+	res.variant = fac[1].label;
 	res.unit_sample = o->unit_sample;
+	res.groups = fac[1].kind != CR_F_VARIANT;
 	res.resamples = o->resamples;
 	res.seed = o->seed;
 	res.level = o->level;
@@ -323,21 +756,20 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		.have_threshold = o->have_threshold,
 		.threshold = o->threshold,
 	};
-	for (i = 0; i < metrics.n; i++) {
+	for (i = 0; i < nitems; i++) {
 		struct cr_compare_metric *cm = &res.metrics[i];
 
 		ref_run = NULL;
 		for (k = 0; k < 2; k++) {
-			if (cr_stratum_runs(s, k ? o->variant : base,
-					    metrics.v[i], &hists[k], &n[k],
-					    &ref_run, &ref))
+			if (cr_stratum_runs(s, &fac[k], &items[i], &hists[k],
+					    &n[k], &ref_run, &ref))
 				goto nomem;	/* checked above: -ENOMEM */
 			in[k] = (struct cr_boot_stratum_in){
 				.frac_bits = ref, .nruns = n[k],
 				.runs = hists[k],
 			};
 		}
-		snprintf(cm->name, sizeof(cm->name), "%s", metrics.v[i]);
+		snprintf(cm->name, sizeof(cm->name), "%s", items[i].label);
 		cm->frac_bits = ref;
 		err = cr_boot_compare(&in[0], &in[1], &bp, &cm->r);
 		for (k = 0; k < 2; k++) {
@@ -348,13 +780,13 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 			goto nomem;
 		if (err == -EOVERFLOW) {
 			fprintf(stderr, "clkstat-report: --compare: metric %s: sample counts too large to resample without overflowing 64 bits\n",
-				metrics.v[i]);
+				items[i].label);
 			st = CR_ERR;
 			goto out;
 		}
 		if (err) {
 			fprintf(stderr, "clkstat-report: --compare: metric %s: the bootstrap refused its input (%s)\n",
-				metrics.v[i], strerror(-err));
+				items[i].label, strerror(-err));
 			st = CR_ERR;
 			goto out;
 		}
@@ -377,6 +809,6 @@ out:
 	free(hists[1]);
 	free(res.metrics);
 	free(variants.v);
-	free(metrics.v);
+	free(items);
 	return st;
 }

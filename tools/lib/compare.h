@@ -12,8 +12,9 @@
 #include "model.h"
 
 struct cr_compare_opts {
-	const char *variant;	/* --compare VARIANT */
-	const char *base;	/* --base, NULL: the one other variant in the input */
+	const char *variant;	/* --compare FACTOR: VARIANT, variant:V,
+				 * tag:K=V, meta:FIELD=V, migrated, local */
+	const char *base;	/* --base FACTOR, NULL: the one other value */
 	const char *metric;	/* --metric NAME: only this metric; NULL: every metric both variants have */
 	double level;		/* --level, default 0.95, in (0, 1) */
 	unsigned int resamples;	/* --resamples, default 10000 */

@@ -46,11 +46,20 @@
  *        "median": {"value", "lo", "hi", "resolution"}, "p90": {...},
  *        "p99": {...}, "mean": {"value", "lo", "hi"}, "stddev": {...},
  *        "iqr": {...}, "risk": {...},
- *        "outliers_2sigma": share, "outliers_3mad": share}, {...}],
- *      "diff": {"median": {"value", "lo", "hi"}, "stddev": {...},
- *        "iqr": {...}, "risk_difference": {...},
+ *        "outliers_2sigma": share, "outliers_3mad": share,
+ *        "mad": ns}, {...}],
+ *      "diff": {"median": {"value", "lo", "hi", "warning": null|"..."},
+ *        "stddev": {...}, "iqr": {...}, "risk_difference": {...},
  *        "risk_ratio": {"value", "lo", "hi", "undefined_resamples": k},
- *        "p_value_median": p, "p_value_method": "..."}}]}
+ *        "p_value_median": p, "p_value_method": "...",
+ *        "p_value_warning": null|"..."}}]}
+ *
+ * "level" is printed as "%.6g" of it (0.95, not 0.94999999999999996).
+ * Warnings (text, JSON, CSV alike; Documentation/clkstat-compare.rst):
+ * the p-value's when the strata have fewer distinct run-level resamples
+ * than B (cr_compare_p_warning()); a percentile's interval narrower than
+ * its slot, Δ median or its interval narrower than the medians' slots.
+ * A metric without samples in either stratum is one text line.
  *
  * "p_value_median" is 1/B when no resample reached 0 (p < 1/B; the
  * formula never gives 1/B otherwise: 0 or at least 2/B).
@@ -62,7 +71,7 @@
  * mean, stddev, iqr, risk, outliers_2sigma, outliers_3mad, mad, and a
  * warning row when there is one), then group "diff" (median, stddev, iqr,
  * risk_difference, risk_ratio, risk_ratio_undefined_resamples,
- * p_value_median, p_value_method).  Numbers "%.15g", integers exact;
+ * p_value_median, p_value_method, and p_value_warning when there is one).  Numbers "%.15g", integers exact;
  * quoted as render_csv.c quotes.
  */
 #include <inttypes.h>
@@ -116,6 +125,55 @@ void cr_compare_warning(char *buf, size_t len,
 		W("%u of %u resamples drew only runs without samples: intervals n/a",
 		  s->undefined, resamples);
 #undef W
+}
+
+/*
+ * Distinct run-level resamples of a stratum of n runs: multisets of n
+ * draws from n, C(2n - 1, n) (3, 10, 35, 126, 462 for n = 2 to 6).
+ */
+static double cr_distinct(size_t n)
+{
+	double c = 1;
+	size_t i;
+
+	for (i = 1; i <= n && c < 1e18; i++)
+		c = c * (double)(n + i - 1) / (double)i;
+	return c;
+}
+
+void cr_compare_p_warning(char *buf, size_t len,
+			  const struct cr_boot_result *r,
+			  unsigned int resamples)
+{
+	double d;
+
+	buf[0] = '\0';
+	if (r->unit_sample || isnan(r->p_median))
+		return;
+	d = cr_distinct(r->s[0].nruns) * cr_distinct(r->s[1].nruns);
+	if (d >= resamples)
+		return;
+	snprintf(buf, len, "%zu and %zu runs: %.0f distinct resamples, fewer than B = %u: p cannot resolve 1/B and is not meaningful",
+		 r->s[0].nruns, r->s[1].nruns, d, resamples);
+}
+
+uint64_t cr_compare_d_resolution(const struct cr_boot_result *r)
+{
+	uint64_t a = r->s[0].stat[CR_BOOT_MEDIAN].resolution;
+	uint64_t b = r->s[1].stat[CR_BOOT_MEDIAN].resolution;
+
+	if (isnan(r->diff[CR_BOOT_D_MEDIAN].value))
+		return 0;
+	return a > b ? a : b;
+}
+
+int cr_compare_below_res(const struct cr_boot_ci *c, uint64_t res, int diff)
+{
+	if (!res || isnan(c->value))
+		return 0;
+	if (diff && fabs(c->value) < (double)res)
+		return 1;
+	return !isnan(c->lo) && c->hi - c->lo < (double)res;
 }
 
 /* ---- text ---- */
@@ -181,10 +239,38 @@ static void cr_text_row(FILE *out, const char *label,
 	if (res && c->resolution) {
 		cr_pad(out, iv, 28);
 		fprintf(out, "±%" PRIu64 "ns", c->resolution);
+		if (cr_compare_below_res(c, c->resolution, 0))
+			fputs("  warning: interval narrower than the slot", out);
 	} else {
 		fputs(iv, out);
 	}
 	fputc('\n', out);
+}
+
+/*
+ * The Δ median row when it or its interval is narrower than the slots
+ * the medians were read from (base and variant slot widths).
+ */
+static void cr_text_row_w(FILE *out, const char *label,
+			  const struct cr_boot_ci *c, cr_fmt_fn fmt,
+			  uint64_t rb, uint64_t rv)
+{
+	char v[48], lo[48], hi[48], iv[112];
+
+	fmt(v, sizeof(v), c->value);
+	if (isnan(c->lo)) {
+		snprintf(iv, sizeof(iv), "n/a");
+	} else {
+		fmt(lo, sizeof(lo), c->lo);
+		fmt(hi, sizeof(hi), c->hi);
+		snprintf(iv, sizeof(iv), "[%s, %s]", lo, hi);
+	}
+	fputs("    ", out);
+	cr_pad(out, label, 17);
+	cr_pad(out, v, 13);
+	cr_pad(out, iv, 28);
+	fprintf(out, "warning: narrower than the medians' slots (±%" PRIu64 "ns, ±%" PRIu64 "ns)\n",
+		rb, rv);
 }
 
 static void cr_text_stratum(FILE *out, const struct cr_compare_result *res,
@@ -239,8 +325,18 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 	};
 	const struct cr_boot_result *r = &cm->r;
 	const struct cr_boot_ci *rr = &r->diff[CR_BOOT_D_RR];
-	char t[96], p[64];
+	uint64_t dres = cr_compare_d_resolution(r);
+	char t[96], p[64], w[256];
 	unsigned int i;
+
+	/* No sample on either side: one line, not a table of n/a. */
+	if (!r->s[0].nsamples && !r->s[1].nsamples) {
+		fprintf(out, "\nmetric %s (frac_bits %u)  no samples (%s: %zu run%s, %s: %zu run%s)\n",
+			cm->name, cm->frac_bits, res->base, r->s[0].nruns,
+			r->s[0].nruns == 1 ? "" : "s", res->variant,
+			r->s[1].nruns, r->s[1].nruns == 1 ? "" : "s");
+		return;
+	}
 
 	if (r->threshold_defined && r->threshold >= 1000) {
 		cr_fmt_dur(p, sizeof(p), (double)r->threshold);
@@ -281,6 +377,13 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 				CR_BOOT_W_UNDEFINED ? " or no sample" : "");
 			continue;
 		}
+		if (i == CR_BOOT_D_MEDIAN &&
+		    cr_compare_below_res(&r->diff[i], dres, 1)) {
+			cr_text_row_w(out, label[i], &r->diff[i], cr_fmt_dur,
+				      r->s[0].stat[CR_BOOT_MEDIAN].resolution,
+				      r->s[1].stat[CR_BOOT_MEDIAN].resolution);
+			continue;
+		}
 		cr_text_row(out, label[i], &r->diff[i],
 			    i == CR_BOOT_D_RD ? cr_fmt_pct :
 			    i == CR_BOOT_D_RR ? cr_fmt_num : cr_fmt_dur, 0);
@@ -294,7 +397,9 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 	fputs("    ", out);
 	cr_pad(out, "p (Δ median)", 17);
 	cr_pad(out, p, 13);
-	fprintf(out, "two-sided, %s\n", CR_BOOT_P_METHOD);
+	cr_compare_p_warning(w, sizeof(w), r, res->resamples);
+	fprintf(out, "two-sided, %s%s%s\n", CR_BOOT_P_METHOD,
+		*w ? "; warning: " : "", w);
 	if (!res->unit_sample &&
 	    ((r->s[0].warnings | r->s[1].warnings) & CR_BOOT_W_ONE_RUN))
 		fprintf(out, "    warning: a variant has 1 run: the differences' intervals hold only the other variant's spread\n");
@@ -309,7 +414,8 @@ int cr_compare_text(FILE *out, const struct cr_compare_result *res)
 	if (res->unit_sample)
 		fprintf(out, "unit: sample (naive bootstrap: every sample taken as independent; samples within a run are correlated, so these intervals are too narrow)\n");
 	else
-		fprintf(out, "unit: run (whole runs resampled with replacement within each variant)\n");
+		fprintf(out, "unit: run (whole runs resampled with replacement within each %s)\n",
+			res->groups ? "group" : "variant");
 	fprintf(out, "resamples: %u  seed: %lu  level: %g (percentile bootstrap intervals)\n",
 		res->resamples, res->seed, res->level);
 	for (i = 0; i < res->nmetrics; i++)
@@ -374,7 +480,8 @@ static struct json_object *cr_json_stratum(const struct cr_compare_result *res,
 			    cr_json_ci(&s->stat[i], cr_is_pct(i))))
 			goto err;
 	if (cr_jdouble(o, "outliers_2sigma", s->out_2sigma) ||
-	    cr_jdouble(o, "outliers_3mad", s->out_3mad))
+	    cr_jdouble(o, "outliers_3mad", s->out_3mad) ||
+	    cr_jdouble(o, "mad", s->mad))
 		goto err;
 	return o;
 err:
@@ -387,6 +494,7 @@ static struct json_object *cr_json_metric(const struct cr_compare_result *res,
 {
 	const struct cr_boot_result *r = &cm->r;
 	struct json_object *o = json_object_new_object(), *a, *d, *c;
+	char w[256];
 	unsigned int i;
 
 	if (!o)
@@ -415,14 +523,38 @@ static struct json_object *cr_json_metric(const struct cr_compare_result *res,
 			    json_object_new_uint64(r->diff[i].undefined)))
 			goto err;
 	}
+	cr_compare_p_warning(w, sizeof(w), r, res->resamples);
 	if (cr_jdouble(d, "p_value_median", r->p_median) ||
 	    cr_jadd(d, "p_value_method",
-		    json_object_new_string(CR_BOOT_P_METHOD)))
+		    json_object_new_string(CR_BOOT_P_METHOD)) ||
+	    (*w ? cr_jadd(d, "p_value_warning", json_object_new_string(w)) :
+		  cr_jnull(d, "p_value_warning")))
+		goto err;
+	c = json_object_object_get(d, "median");
+	if (!cr_compare_below_res(&r->diff[CR_BOOT_D_MEDIAN],
+				  cr_compare_d_resolution(r), 1)) {
+		if (cr_jnull(c, "warning"))
+			goto err;
+		return o;
+	}
+	snprintf(w, sizeof(w), "narrower than the medians' slots (%" PRIu64 "ns, %" PRIu64 "ns)",
+		 r->s[0].stat[CR_BOOT_MEDIAN].resolution,
+		 r->s[1].stat[CR_BOOT_MEDIAN].resolution);
+	if (cr_jadd(c, "warning", json_object_new_string(w)))
 		goto err;
 	return o;
 err:
 	json_object_put(o);
 	return NULL;
+}
+
+/* The level as given: 0.95, not 0.94999999999999996. */
+static struct json_object *cr_jlevel(double level)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%.6g", level);
+	return json_object_new_double_s(level, b);
 }
 
 int cr_compare_json(FILE *out, const struct cr_compare_result *res)
@@ -439,7 +571,7 @@ int cr_compare_json(FILE *out, const struct cr_compare_result *res)
 		    res->unit_sample ? "sample" : "run")) ||
 	    cr_jadd(root, "resamples", json_object_new_uint64(res->resamples)) ||
 	    cr_jadd(root, "seed", json_object_new_uint64(res->seed)) ||
-	    cr_jadd(root, "level", json_object_new_double(res->level)) ||
+	    cr_jadd(root, "level", cr_jlevel(res->level)) ||
 	    cr_jadd(root, "base", json_object_new_string(res->base)) ||
 	    cr_jadd(root, "variant", json_object_new_string(res->variant)) ||
 	    cr_jadd(root, "metrics", metrics))
@@ -560,6 +692,9 @@ int cr_compare_csv(FILE *out, const struct cr_compare_result *res)
 			   r->diff[CR_BOOT_D_RR].undefined);
 		cr_csv_value(out, m, "diff", "p_value_median", r->p_median);
 		cr_csv_text(out, m, "diff", "p_value_method", CR_BOOT_P_METHOD);
+		cr_compare_p_warning(buf, sizeof(buf), r, res->resamples);
+		if (*buf)
+			cr_csv_text(out, m, "diff", "p_value_warning", buf);
 	}
 	if (fflush(out) || ferror(out))
 		return CR_ERR;

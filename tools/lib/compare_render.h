@@ -11,7 +11,7 @@
 #include "model.h"
 
 struct cr_compare_metric {
-	char name[CR_NAME_MAX];
+	char name[CR_NAME_MAX + CR_VARIANT_MAX + 1];	/* NAME, or NAME.VARIANT */
 	unsigned int frac_bits;
 	struct cr_boot_result r;
 };
@@ -20,6 +20,7 @@ struct cr_compare_result {
 	const char *base;		/* variant names */
 	const char *variant;
 	int unit_sample;
+	int groups;			/* not variants: tag, meta, migrated */
 	unsigned int resamples;
 	unsigned long seed;
 	double level;
@@ -31,6 +32,21 @@ struct cr_compare_result {
 void cr_compare_warning(char *buf, size_t len,
 			const struct cr_boot_stratum_out *s,
 			unsigned int resamples);
+
+/*
+ * The p-value's warning ("" when none) into buf: unit run, and fewer
+ * distinct resamples (C(2n-1, n) per stratum, multiplied) than B.
+ */
+void cr_compare_p_warning(char *buf, size_t len,
+			  const struct cr_boot_result *r,
+			  unsigned int resamples);
+/* The slot width Δ median is read at: the larger median's; 0: n/a. */
+uint64_t cr_compare_d_resolution(const struct cr_boot_result *r);
+/*
+ * Is c narrower than res: its interval (hi - lo), or with diff its value
+ * (|Δ|) too?  0 when res is 0 or c undefined.
+ */
+int cr_compare_below_res(const struct cr_boot_ci *c, uint64_t res, int diff);
 
 /* Each returns CR_OK, or CR_ERR (out of memory, write error). */
 int cr_compare_text(FILE *out, const struct cr_compare_result *r);

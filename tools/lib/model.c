@@ -63,6 +63,12 @@ void cr_meta_free(struct cr_meta *m)
 	}
 	free(m->param_names);
 	free(m->param_values);
+	for (i = 0; i < m->ntags; i++) {
+		free(m->tag_names[i]);
+		free(m->tag_values[i]);
+	}
+	free(m->tag_names);
+	free(m->tag_values);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -76,6 +82,31 @@ void cr_snapshot_free(struct cr_snapshot *s)
 	free(s->runs);
 	s->runs = NULL;
 	s->nruns = 0;
+	for (i = 0; i < s->ninputs; i++) {
+		free(s->inputs[i].path);
+		cr_meta_free(&s->inputs[i].meta);
+	}
+	free(s->inputs);
+	s->inputs = NULL;
+	s->ninputs = 0;
+}
+
+const struct cr_meta *cr_run_meta(const struct cr_snapshot *s,
+				  const struct cr_run *r)
+{
+	if (s->ninputs && r->input < s->ninputs)
+		return &s->inputs[r->input].meta;
+	return &s->meta;
+}
+
+const char *cr_meta_tag(const struct cr_meta *m, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < m->ntags; i++)
+		if (!strcmp(m->tag_names[i], key))
+			return m->tag_values[i];
+	return NULL;
 }
 
 /* Grow *arr (n elements of size sz) by one zeroed element. */
@@ -135,6 +166,87 @@ int cr_meta_add_param(struct cr_meta *m, const char *name, const char *value)
 	}
 	m->nparams++;
 	return 0;
+}
+
+int cr_meta_add_tag(struct cr_meta *m, const char *name, const char *value)
+{
+	char **n, **v, *nv;
+	size_t i;
+
+	for (i = 0; i < m->ntags; i++) {
+		if (strcmp(m->tag_names[i], name))
+			continue;
+		nv = strdup(value);
+		if (!nv)
+			return -ENOMEM;
+		free(m->tag_values[i]);
+		m->tag_values[i] = nv;
+		return 0;
+	}
+	n = realloc(m->tag_names, (m->ntags + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->tag_names = n;
+	v = realloc(m->tag_values, (m->ntags + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	m->tag_values = v;
+	n[m->ntags] = strdup(name);
+	v[m->ntags] = strdup(value);
+	if (!n[m->ntags] || !v[m->ntags]) {
+		free(n[m->ntags]);
+		free(v[m->ntags]);
+		return -ENOMEM;
+	}
+	m->ntags++;
+	return 0;
+}
+
+int cr_meta_tag_arg(struct cr_meta *m, const char *arg, char *err,
+		    size_t errlen)
+{
+	const char *eq = strchr(arg, '='), *p;
+	char key[CR_TAG_KEY_MAX];
+	size_t klen;
+
+	if (!eq || eq == arg) {
+		snprintf(err, errlen, "--tag '%s': KEY=VALUE", arg);
+		return -EINVAL;
+	}
+	klen = (size_t)(eq - arg);
+	if (klen >= sizeof(key)) {
+		snprintf(err, errlen, "--tag: the key is longer than %d bytes",
+			 CR_TAG_KEY_MAX - 1);
+		return -EINVAL;
+	}
+	for (p = arg; p < eq; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+		      *p == '-')) {
+			snprintf(err, errlen, "--tag '%.*s': a key is letters, digits, '_', '.' and '-'",
+				 (int)klen, arg);
+			return -EINVAL;
+		}
+	}
+	memcpy(key, arg, klen);
+	key[klen] = '\0';
+	if (!eq[1] || strlen(eq + 1) >= CR_TAG_VALUE_MAX) {
+		snprintf(err, errlen, "--tag %s: the value is empty or longer than %d bytes",
+			 key, CR_TAG_VALUE_MAX - 1);
+		return -EINVAL;
+	}
+	for (p = eq + 1; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "--tag %s: a control character in the value",
+				 key);
+			return -EINVAL;
+		}
+	}
+	if (cr_meta_tag(m, key)) {
+		snprintf(err, errlen, "--tag %s given twice", key);
+		return -EINVAL;
+	}
+	return cr_meta_add_tag(m, key, eq + 1);
 }
 
 struct cr_metric *cr_run_find(const struct cr_run *r, const char *name,

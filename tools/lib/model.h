@@ -65,6 +65,7 @@ struct cr_run {
 	 * (a snapshot written before the key existed).
 	 */
 	int workload_only;
+	unsigned int input;		/* its file: cr_snapshot.inputs[input] */
 	size_t nmetrics;
 	struct cr_metric *metrics;
 };
@@ -90,13 +91,30 @@ struct cr_meta {
 	size_t nparams;
 	char **param_names;	/* /sys/module/clkstat/parameters/ */
 	char **param_values;
+	size_t ntags;		/* record --tag KEY=VALUE, in the order given */
+	char **tag_names;
+	char **tag_values;
+};
+
+/* One --input file of a snapshot read from several (cr_snapshot_merge()). */
+struct cr_input {
+	char *path;
+	struct cr_meta meta;	/* that file's own */
 };
 
 struct cr_snapshot {
-	struct cr_meta meta;
+	struct cr_meta meta;	/* with several inputs, the first file's */
 	size_t nruns;
 	struct cr_run *runs;
+	size_t ninputs;		/* 0: one snapshot, runs[].input unused */
+	struct cr_input *inputs;
 };
+
+/* The metadata of the file run r came from. */
+const struct cr_meta *cr_run_meta(const struct cr_snapshot *s,
+				  const struct cr_run *r);
+/* The value of tag key in m, or NULL. */
+const char *cr_meta_tag(const struct cr_meta *m, const char *key);
 
 void cr_hist_free(struct cr_hist *h);
 void cr_metric_free(struct cr_metric *m);
@@ -108,6 +126,18 @@ void cr_snapshot_free(struct cr_snapshot *s);
 struct cr_metric *cr_run_add_metric(struct cr_run *r);
 struct cr_run *cr_snapshot_add_run(struct cr_snapshot *s);
 int cr_meta_add_param(struct cr_meta *m, const char *name, const char *value);
+/*
+ * record --tag KEY=VALUE: KEY of letters, digits, '_', '.', '-' (at most
+ * CR_TAG_KEY_MAX - 1 bytes), VALUE non-empty, printable, at most
+ * CR_TAG_VALUE_MAX - 1 bytes; a KEY given twice is an error.  Return 0,
+ * -EINVAL with one line without newline in err, or -ENOMEM.
+ */
+#define CR_TAG_KEY_MAX		64
+#define CR_TAG_VALUE_MAX	256
+int cr_meta_tag_arg(struct cr_meta *m, const char *arg, char *err,
+		    size_t errlen);
+/* Add tag name=value, replacing an earlier value of name; 0 or -ENOMEM. */
+int cr_meta_add_tag(struct cr_meta *m, const char *name, const char *value);
 
 /* The metric NAME.VARIANT of a run, or NULL. */
 struct cr_metric *cr_run_find(const struct cr_run *r, const char *name,

@@ -7,6 +7,7 @@
 #define CLKSTAT_REPORT_SNAPSHOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "model.h"
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
@@ -29,6 +30,28 @@ int cr_snapshot_parse(const char *text, size_t len, struct cr_snapshot *s,
  * memory.
  */
 int cr_snapshot_read(const char *path, struct cr_snapshot *s);
+
+/*
+ * Several --input files: move src's runs (read from path) to the end of
+ * dst's, renumbered in reading order, each run's input the index of path
+ * in dst->inputs[], which keeps src's metadata (the first file's is
+ * copied to dst->meta too); src is freed.  A run that is a run of dst
+ * already (cr_same_run() in snapshot_read.c: same variant, start_ns and
+ * end_ns, or with both unknown the same histograms) is refused with one
+ * line on stderr naming both files, dst and src unchanged.
+ * Return: CR_OK, CR_USAGE (a run twice) or CR_ERR (out of memory).
+ */
+int cr_snapshot_merge(struct cr_snapshot *dst, struct cr_snapshot *src,
+		      const char *path);
+
+/*
+ * One warning line on f for each metadata field (string, number,
+ * param:NAME, tag:NAME) of an input that differs from the first input's,
+ * naming both values and files; skip: a field not to warn about
+ * ("meta:FIELD", "tag:KEY", "param:NAME"), or NULL.  Return the lines.
+ */
+size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
+			     const char *skip);
 
 /*
  * The JSON text of a snapshot (malloc'd, NUL-terminated), or NULL when out

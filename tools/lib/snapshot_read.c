@@ -463,7 +463,7 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		"clocksource", "probes", "variants", "command", "machine",
 		"hypervisor", "cpuidle_driver", "cpuidle_governor",
 		"max_cstate", "cmdline", "frac_bits", "nr_cpus", "duration_s",
-		"params", NULL
+		"params", "tags", NULL
 	};
 	struct json_object *v, *params;
 	uint64_t u;
@@ -530,6 +530,33 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 			return cr_wrong(c, val, "a string");
 		if (cr_meta_add_param(m, key, json_object_get_string(val)))
 			return cr_nomem(c);
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+
+	/* Optional (record --tag): an object of strings, keys as --tag's. */
+	if (!json_object_object_get_ex(o, "tags", &params))
+		return CR_OK;
+	old = cr_push_key(c, "tags");
+	st = cr_object(c, params);
+	if (st)
+		return st;
+	json_object_object_foreach(params, tkey, tval) {
+		char arg[CR_TAG_KEY_MAX + CR_TAG_VALUE_MAX + 1], e[512];
+
+		old2 = cr_push_key(c, tkey);
+		if (!json_object_is_type(tval, json_type_string))
+			return cr_wrong(c, tval, "a string");
+		snprintf(arg, sizeof(arg), "%s=%s", tkey,
+			 json_object_get_string(tval));
+		if (strlen(tkey) >= CR_TAG_KEY_MAX ||
+		    strlen(json_object_get_string(tval)) >= CR_TAG_VALUE_MAX)
+			return cr_fail(c, CR_CORRUPT, "a tag longer than --tag allows");
+		st = cr_meta_tag_arg(m, arg, e, sizeof(e));
+		if (st == -ENOMEM)
+			return cr_nomem(c);
+		if (st)
+			return cr_fail(c, CR_CORRUPT, "%s", e);
 		cr_pop(c, old2);
 	}
 	cr_pop(c, old);
@@ -1124,4 +1151,227 @@ out:
 	if (!is_stdin)
 		close(fd);
 	return st;
+}
+
+/* ---------------------------------------------------------------- */
+/* Several inputs.                                                   */
+
+static int cr_meta_dup(struct cr_meta *d, const struct cr_meta *m)
+{
+	const char *v;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < cr_nmeta_strs; i++) {
+		v = *cr_meta_str((struct cr_meta *)m, i);
+		if (v && !(*cr_meta_str(d, i) = strdup(v)))
+			goto nomem;
+	}
+	d->frac_bits = m->frac_bits;
+	d->nr_cpus = m->nr_cpus;
+	d->duration_s = m->duration_s;
+	for (i = 0; i < m->nparams; i++)
+		if (cr_meta_add_param(d, m->param_names[i], m->param_values[i]))
+			goto nomem;
+	for (i = 0; i < m->ntags; i++)
+		if (cr_meta_add_tag(d, m->tag_names[i], m->tag_values[i]))
+			goto nomem;
+	return 0;
+nomem:
+	cr_meta_free(d);
+	return -ENOMEM;
+}
+
+static uint64_t cr_run_samples(const struct cr_run *r)
+{
+	uint64_t n = 0;
+	size_t i, j;
+
+	for (i = 0; i < r->nmetrics; i++)
+		for (j = 0; j < r->metrics[i].total.nslots; j++)
+			n += r->metrics[i].total.slots[j].count;
+	return n;
+}
+
+/*
+ * The same run twice: the same variant and times (CLOCK_REALTIME, ns:
+ * two recordings never share both), or, when the times are unknown (0),
+ * the same all-CPU histograms of every metric, with samples.
+ */
+static int cr_same_run(const struct cr_run *a, const struct cr_run *b)
+{
+	const struct cr_metric *x, *y;
+	size_t i, j;
+
+	if (strcmp(a->variant, b->variant) || a->start_ns != b->start_ns ||
+	    a->end_ns != b->end_ns)
+		return 0;
+	if (a->start_ns || a->end_ns)
+		return 1;
+	if (a->nmetrics != b->nmetrics || !cr_run_samples(a))
+		return 0;
+	for (i = 0; i < a->nmetrics; i++) {
+		x = &a->metrics[i];
+		y = &b->metrics[i];
+		if (strcmp(x->name, y->name) || strcmp(x->variant, y->variant) ||
+		    x->frac_bits != y->frac_bits ||
+		    x->total.nslots != y->total.nslots ||
+		    x->total.min != y->total.min || x->total.max != y->total.max)
+			return 0;
+		for (j = 0; j < x->total.nslots; j++)
+			if (x->total.slots[j].slot != y->total.slots[j].slot ||
+			    x->total.slots[j].count != y->total.slots[j].count ||
+			    x->total.slots[j].sum != y->total.slots[j].sum)
+				return 0;
+	}
+	return 1;
+}
+
+int cr_snapshot_merge(struct cr_snapshot *dst, struct cr_snapshot *src,
+		      const char *path)
+{
+	struct cr_input *in;
+	struct cr_run *r;
+	size_t i, j, t;
+	unsigned int nth;
+
+	for (i = 0; i < src->nruns; i++) {
+		for (j = 0; j < dst->nruns; j++) {
+			if (!cr_same_run(&dst->runs[j], &src->runs[i]))
+				continue;
+			/* Its index in its own file. */
+			for (nth = 0, t = 0; t < j; t++)
+				nth += dst->runs[t].input == dst->runs[j].input;
+			fprintf(stderr, "clkstat-report: %s: run %u is run %u of %s again (same variant %s, start_ns and end_ns%s): the same run given twice would count twice and narrow every interval; refused\n",
+				path, src->runs[i].index, nth,
+				dst->inputs[dst->runs[j].input].path,
+				src->runs[i].variant,
+				src->runs[i].start_ns || src->runs[i].end_ns ?
+				"" : " unknown, same histograms");
+			return CR_USAGE;
+		}
+	}
+	in = realloc(dst->inputs, (dst->ninputs + 1) * sizeof(*in));
+	if (!in)
+		goto nomem;
+	dst->inputs = in;
+	in = &dst->inputs[dst->ninputs];
+	memset(in, 0, sizeof(*in));
+	in->path = strdup(path);
+	if (!in->path)
+		goto nomem;
+	if (!dst->ninputs && cr_meta_dup(&dst->meta, &src->meta)) {
+		free(in->path);
+		goto nomem;
+	}
+	in->meta = src->meta;
+	memset(&src->meta, 0, sizeof(src->meta));
+	dst->ninputs++;
+	for (i = 0; i < src->nruns; i++) {
+		r = cr_snapshot_add_run(dst);
+		if (!r)
+			goto nomem;
+		/* Moved, renumbered in reading order; run i of its file. */
+		*r = src->runs[i];
+		r->index = dst->nruns - 1;
+		r->input = dst->ninputs - 1;
+		src->runs[i] = (struct cr_run){ 0 };
+	}
+	cr_snapshot_free(src);
+	return CR_OK;
+nomem:
+	fprintf(stderr, "clkstat-report: out of memory\n");
+	return CR_ERR;
+}
+
+static void cr_diff_line(FILE *f, const struct cr_snapshot *s, size_t k,
+			 const char *field, const char *a, const char *b)
+{
+	fprintf(f, "clkstat-report: warning: the inputs' metadata differ: %s is '%s' in %s, '%s' in %s\n",
+		field, a ? a : "-", s->inputs[0].path, b ? b : "-",
+		s->inputs[k].path);
+}
+
+static const char *cr_param(const struct cr_meta *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nparams; i++)
+		if (!strcmp(m->param_names[i], name))
+			return m->param_values[i];
+	return NULL;
+}
+
+static int cr_str_differ(const char *a, const char *b)
+{
+	return (!a) != (!b) || (a && strcmp(a, b));
+}
+
+size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
+			     const char *skip)
+{
+	const struct cr_meta *m0, *m;
+	const char *a, *b;
+	char field[CR_NAME_MAX + 16], x[32], y[32];
+	size_t k, i, n = 0;
+	int pass;
+
+	if (s->ninputs < 2)
+		return 0;
+	m0 = &s->inputs[0].meta;
+	for (k = 1; k < s->ninputs; k++) {
+		m = &s->inputs[k].meta;
+		for (i = 0; i < cr_nmeta_strs; i++) {
+			a = *cr_meta_str((struct cr_meta *)m0, i);
+			b = *cr_meta_str((struct cr_meta *)m, i);
+			snprintf(field, sizeof(field), "meta:%s",
+				 cr_meta_strs[i].key);
+			if (cr_str_differ(a, b) &&
+			    (!skip || strcmp(skip, field))) {
+				cr_diff_line(f, s, k, cr_meta_strs[i].key, a, b);
+				n++;
+			}
+		}
+#define NUM(key, fmt, v) do {						\
+		snprintf(x, sizeof(x), fmt, m0->v);			\
+		snprintf(y, sizeof(y), fmt, m->v);			\
+		if (strcmp(x, y) && (!skip || strcmp(skip, "meta:" key))) { \
+			cr_diff_line(f, s, k, key, x, y);		\
+			n++;						\
+		}							\
+	} while (0)
+		NUM("frac_bits", "%u", frac_bits);
+		NUM("nr_cpus", "%u", nr_cpus);
+		NUM("duration_s", "%g", duration_s);
+#undef NUM
+		/* Parameters and tags of either file, each name once. */
+		for (pass = 0; pass < 4; pass++) {
+			const struct cr_meta *p = pass & 1 ? m : m0;
+			const struct cr_meta *q = pass & 1 ? m0 : m;
+			size_t cnt = pass < 2 ? p->nparams : p->ntags;
+
+			for (i = 0; i < cnt; i++) {
+				const char *name = pass < 2 ?
+					p->param_names[i] : p->tag_names[i];
+
+				a = pass < 2 ? cr_param(m0, name) :
+					       cr_meta_tag(m0, name);
+				b = pass < 2 ? cr_param(m, name) :
+					       cr_meta_tag(m, name);
+				/* Names of the second file: only when new. */
+				if ((pass & 1) && (pass < 2 ? cr_param(q, name) :
+						   cr_meta_tag(q, name)))
+					continue;
+				if (!cr_str_differ(a, b))
+					continue;
+				snprintf(field, sizeof(field), "%s:%s",
+					 pass < 2 ? "param" : "tag", name);
+				if (skip && !strcmp(skip, field))
+					continue;
+				cr_diff_line(f, s, k, field, a, b);
+				n++;
+			}
+		}
+	}
+	return n;
 }

@@ -217,6 +217,13 @@ static struct json_object *cr_meta_json(const struct cr_meta *m, int *oom)
 	for (i = 0; p && i < m->nparams; i++)
 		cr_put_str(p, m->param_names[i], m->param_values[i], oom);
 	cr_put(o, "params", cr_done(p), oom);
+	/* Only when there are tags: files without them stay as they were. */
+	if (m->ntags) {
+		p = json_object_new_object();
+		for (i = 0; p && i < m->ntags; i++)
+			cr_put_str(p, m->tag_names[i], m->tag_values[i], oom);
+		cr_put(o, "tags", cr_done(p), oom);
+	}
 	return o;
 }
 

@@ -71,6 +71,8 @@ extern const struct cr_optset cr_compare_opts;
 extern const char cr_compare_synopsis[];
 int cr_compare_check(const struct cr_cli *cli, int ninputs, long run);
 int cr_compare_wanted(void);
+/* The metadata field --compare groups by ("tag:KEY", "meta:FIELD"), or NULL. */
+const char *cr_compare_factor_field(void);
 int cr_compare_run(const struct cr_cli *cli, const struct cr_snapshot *s,
 		   const char *metric);
 

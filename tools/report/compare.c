@@ -21,7 +21,7 @@ static struct cr_compare_opts cr_cmp = {
 };
 
 const char cr_compare_synopsis[] =
-	"       clkstat-report --compare VARIANT -i FILE... [--base VARIANT] [--unit run|sample]\n"
+	"       clkstat-report --compare FACTOR -i FILE... [--base FACTOR] [--unit run|sample]\n"
 	"                      [--resamples N] [--seed N] [--level L] [--threshold NS]\n";
 
 static int cr_compare_take(int c, const char *v)
@@ -89,8 +89,10 @@ const struct cr_optset cr_compare_opts = {
 	.opts = cr_compare_table,
 	.take = cr_compare_take,
 	.help =
-	"      --compare V     bootstrap comparison of variant V against the base\n"
-	"      --base V        compare: the base variant (default: the other one)\n"
+	"      --compare F     bootstrap comparison of F against the base: a variant\n"
+	"                      (V or variant:V), tag:KEY=VALUE, meta:FIELD=VALUE,\n"
+	"                      or migrated (against local, on the same runs)\n"
+	"      --base F        compare: the base (default: the one other value)\n"
 	"      --unit U        compare: resample runs (run, default) or samples\n"
 	"      --resamples N   compare: bootstrap resamples (default 10000)\n"
 	"      --seed N        compare: random seed (default 1)\n"
@@ -101,6 +103,19 @@ const struct cr_optset cr_compare_opts = {
 int cr_compare_wanted(void)
 {
 	return cr_cmp.variant != NULL;
+}
+
+/* "tag:KEY" of --compare tag:KEY=V, "meta:FIELD" of meta:FIELD=V. */
+const char *cr_compare_factor_field(void)
+{
+	static char f[96];
+	const char *v = cr_cmp.variant, *eq;
+
+	if (!v || (strncmp(v, "tag:", 4) && strncmp(v, "meta:", 5)))
+		return NULL;
+	eq = strchr(v, '=');
+	snprintf(f, sizeof(f), "%.*s", eq ? (int)(eq - v) : (int)strlen(v), v);
+	return f;
 }
 
 /* run: report's --run, -1 without. */

@@ -50,6 +50,7 @@ struct cr_record_opts {
 	int frac_bits;		/* -1: the module's, or the default */
 	int keep_module;	/* leave the module attached and recording */
 	int workload_only;	/* only the workload's own tasks */
+	struct cr_meta tags;	/* --tag KEY=VALUE, only its tags */
 };
 
 extern char **environ;
@@ -546,6 +547,14 @@ static int cr_record(const struct cr_record_opts *o)
 		}
 	}
 	s.meta.duration_s = o->command ? 0 : o->duration;
+	for (i = 0; i < o->tags.ntags; i++) {
+		if (cr_meta_add_tag(&s.meta, o->tags.tag_names[i],
+				    o->tags.tag_values[i])) {
+			fprintf(stderr, "clkstat-report: record: out of memory\n");
+			st = CR_ERR;
+			goto out;
+		}
+	}
 	/* Ctrl-C ends the recording after the runs done so far. */
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -609,27 +618,41 @@ out_nl:
 /* ---- the command line ---- */
 
 enum { O_RUNS = CR_OPT_RECORD, O_DURATION, O_VARIANTS, O_PROBES,
-	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY };
+	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY, O_TAG };
 
 static struct cr_record_opts cr_rec = {
 	.output = "clkstat.json", .runs = 1, .duration = 1.0, .frac_bits = -1,
 };
 static int cr_rec_duration_set;
 static int cr_rec_bpf_opts;		/* one of the twin's options */
+static int cr_rec_tag_set;		/* --tag */
 
 const char cr_record_synopsis[] =
 	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
 	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
-	"                             [--workload-only] [-- COMMAND [ARG...]]\n";
+	"                             [--workload-only] [--tag KEY=VALUE]... [-- COMMAND [ARG...]]\n";
 
 static int cr_record_take(int c, const char *v)
 {
 	unsigned long ul;
-	char *end;
+	char *end, err[512];
+	int e;
 
 	switch (c) {
 	case 'o':
 		cr_rec.output = v;
+		break;
+	case O_TAG:
+		e = cr_meta_tag_arg(&cr_rec.tags, v, err, sizeof(err));
+		if (e == -ENOMEM) {
+			fprintf(stderr, "clkstat-report: out of memory\n");
+			return CR_ERR;
+		}
+		if (e) {
+			fprintf(stderr, "clkstat-report: record: %s\n", err);
+			return CR_USAGE;
+		}
+		cr_rec_tag_set = 1;
 		break;
 	case 'q':
 		cr_rec.quiet = 1;
@@ -683,6 +706,7 @@ static const struct option cr_record_table[] = {
 	{ "frac-bits", required_argument, NULL, O_FRAC_BITS },
 	{ "keep-module", no_argument, NULL, O_KEEP_MODULE },
 	{ "workload-only", no_argument, NULL, O_WORKLOAD_ONLY },
+	{ "tag", required_argument, NULL, O_TAG },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -700,6 +724,8 @@ const struct cr_optset cr_record_opts = {
 	"      --frac-bits K   record, bpf-*: the twin's frac_bits (default: the module's)\n"
 	"      --keep-module   record, bpf-*: leave the module attached during twin runs\n"
 	"      --workload-only record, bpf-*: the twin sees only COMMAND's own tasks\n"
+	"      --tag K=V       record: label the recording (repeatable; info shows\n"
+	"                      them, --compare tag:K=V groups by them)\n"
 	"  -q, --quiet         record: no progress line\n",
 };
 
@@ -707,6 +733,10 @@ int cr_record_check(const struct cr_cli *cli)
 {
 	if (cr_rec_bpf_opts && strcmp(cli->cmd, "record")) {
 		fprintf(stderr, "clkstat-report: --probes, --frac-bits, --keep-module and --workload-only are record's\n");
+		return CR_USAGE;
+	}
+	if (cr_rec_tag_set && strcmp(cli->cmd, "record")) {
+		fprintf(stderr, "clkstat-report: --tag is record's (--compare tag:KEY=VALUE selects by a tag)\n");
 		return CR_USAGE;
 	}
 	if (!strcmp(cli->cmd, "record") && cli->command && cr_rec_duration_set) {
@@ -718,6 +748,10 @@ int cr_record_check(const struct cr_cli *cli)
 
 int cr_record_cmd(struct cr_cli *cli)
 {
+	int st;
+
 	cr_rec.command = cli->command;
-	return cr_record(&cr_rec);
+	st = cr_record(&cr_rec);
+	cr_meta_free(&cr_rec.tags);
+	return st;
 }

@@ -149,41 +149,49 @@ int cr_report_check(const struct cr_cli *cli)
 	return CR_OK;
 }
 
-/* Every --input file's runs, one after the other, into s. */
+/*
+ * Every --input file's runs, one after the other, into s; a run given
+ * twice refused (cr_snapshot_merge()).
+ */
 static int read_inputs(struct cr_snapshot *s)
 {
 	struct cr_snapshot one;
-	struct cr_run *r;
 	unsigned int i;
-	size_t j;
 	int st;
 
 	for (i = 0; i < cr_rep.ninputs; i++) {
 		st = cr_snapshot_read(cr_rep.inputs[i], &one);
+		if (!st) {
+			st = cr_snapshot_merge(s, &one, !strcmp(cr_rep.inputs[i], "-") ?
+					       "stdin" : cr_rep.inputs[i]);
+			cr_snapshot_free(&one);
+		}
 		if (st) {
 			cr_snapshot_free(s);
 			return st;
 		}
-		if (!i) {
-			s->meta = one.meta;
-			memset(&one.meta, 0, sizeof(one.meta));
-		}
-		for (j = 0; j < one.nruns; j++) {
-			r = cr_snapshot_add_run(s);
-			if (!r) {
-				cr_snapshot_free(&one);
-				cr_snapshot_free(s);
-				fprintf(stderr, "clkstat-report: out of memory\n");
-				return CR_ERR;
-			}
-			/* Moved, renumbered in reading order. */
-			*r = one.runs[j];
-			r->index = s->nruns - 1;
-			one.runs[j] = (struct cr_run){ 0 };
-		}
-		cr_snapshot_free(&one);
 	}
 	return CR_OK;
+}
+
+/* "a.json, b.json": every input's name, for the report's source line. */
+static char *input_names(const struct cr_snapshot *s)
+{
+	size_t i, len = 1;
+	char *p;
+
+	for (i = 0; i < s->ninputs; i++)
+		len += strlen(s->inputs[i].path) + 2;
+	p = malloc(len);
+	if (!p)
+		return NULL;
+	*p = '\0';
+	for (i = 0; i < s->ninputs; i++) {
+		if (i)
+			strcat(p, ", ");
+		strcat(p, s->inputs[i].path);
+	}
+	return p;
 }
 
 static void print_meta(FILE *out, const struct cr_snapshot *s)
@@ -221,6 +229,8 @@ static void print_meta(FILE *out, const struct cr_snapshot *s)
 			m->param_values[i],
 			strcmp(m->param_names[i], "variant") ? "" :
 			"  (at load; not the runs' variant)");
+	for (i = 0; i < m->ntags; i++)
+		fprintf(out, "tag %s %s\n", m->tag_names[i], m->tag_values[i]);
 	fprintf(out, "runs %zu\n", s->nruns);
 	for (i = 0; i < s->nruns; i++)
 		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu workload_only %s\n",
@@ -260,21 +270,35 @@ static int from_snapshots(const struct cr_cli *cli)
 {
 	struct cr_snapshot s = { 0 };
 	struct cr_run pooled;
+	char *names = NULL;
 	int st;
 
 	st = read_inputs(&s);
 	if (st)
 		return st;
+	/* What differs between the files pooled (or grouped), on stderr. */
+	cr_snapshot_meta_diff(stderr, &s, cr_compare_wanted() ?
+			      cr_compare_factor_field() : NULL);
 	if (!strcmp(cli->cmd, "info")) {
 		print_meta(stdout, &s);
 		cr_snapshot_free(&s);
 		return CR_OK;
 	}
-	cr_rep.render.source = cr_rep.inputs[0];
 	if (cr_compare_wanted()) {
 		st = cr_compare_run(cli, &s, cr_rep.render.metric);
 		cr_snapshot_free(&s);
 		return st;
+	}
+	/* The source: the file, or every file when several are pooled. */
+	cr_rep.render.source = cr_rep.inputs[0];
+	if (s.ninputs > 1) {
+		names = input_names(&s);
+		if (!names) {
+			fprintf(stderr, "clkstat-report: out of memory\n");
+			cr_snapshot_free(&s);
+			return CR_ERR;
+		}
+		cr_rep.render.source = names;
 	}
 	if (cr_rep.run >= 0) {
 		if ((size_t)cr_rep.run >= s.nruns) {
@@ -298,6 +322,7 @@ static int from_snapshots(const struct cr_cli *cli)
 		}
 	}
 	cr_snapshot_free(&s);
+	free(names);
 	return st;
 }
 

@@ -38,6 +38,7 @@
 #include "../lib/bootstrap.h"
 #include "../lib/compare.h"
 #include "../lib/compare_render.h"
+#include "../lib/snapshot.h"
 #include "../lib/stats.h"
 #include "../lib/status.h"
 #include "hist_build.h"
@@ -1391,15 +1392,17 @@ static void test_json_schema(void **state)
 		"threshold_source", "strata", "diff", NULL };
 	static const char *const stratum_k[] = { "variant", "runs", "samples",
 		"warning", "median", "p90", "p99", "mean", "stddev", "iqr",
-		"risk", "outliers_2sigma", "outliers_3mad", NULL };
+		"risk", "outliers_2sigma", "outliers_3mad", "mad", NULL };
 	static const char *const pct[] = { "value", "lo", "hi", "resolution",
 		NULL };
 	static const char *const ci[] = { "value", "lo", "hi", NULL };
 	static const char *const rr[] = { "value", "lo", "hi",
 		"undefined_resamples", NULL };
+	static const char *const dmed[] = { "value", "lo", "hi", "warning",
+		NULL };
 	static const char *const diff[] = { "median", "stddev", "iqr",
 		"risk_difference", "risk_ratio", "p_value_median",
-		"p_value_method", NULL };
+		"p_value_method", "p_value_warning", NULL };
 	struct cr_snapshot s = { 0 };
 	struct cr_compare_opts o = opts("b", "json");
 	struct json_object *j, *m, *st, *d;
@@ -1418,6 +1421,7 @@ static void test_json_schema(void **state)
 	assert_int_equal(json_object_get_int(json_object_object_get(j, "resamples")), 200);
 	assert_int_equal(json_object_get_int(json_object_object_get(j, "seed")), 77);
 	assert_true(json_object_get_double(json_object_object_get(j, "level")) == 0.95);
+	assert_true(contains(out, "\"level\":0.95,"));	/* not 0.9499999... */
 	assert_string_equal(json_object_get_string(json_object_object_get(j, "base")), "a");
 	assert_string_equal(json_object_get_string(json_object_object_get(j, "variant")), "b");
 	m = json_object_array_get_idx(json_object_object_get(j, "metrics"), 0);
@@ -1441,15 +1445,18 @@ static void test_json_schema(void **state)
 		assert_true(json_object_is_type(json_object_object_get(json_object_object_get(st, "median"), "lo"), json_type_double));
 		assert_true(json_object_is_type(json_object_object_get(json_object_object_get(st, "median"), "resolution"), json_type_int));
 		assert_true(json_object_is_type(json_object_object_get(st, "outliers_2sigma"), json_type_double));
+		assert_true(json_object_is_type(json_object_object_get(st, "mad"), json_type_double));
+		assert_true(json_object_get_double(json_object_object_get(st, "mad")) > 0);
 		assert_true(json_object_is_type(json_object_object_get(st, "warning"), json_type_string));	/* 8 and 9 runs: few */
 	}
 	d = json_object_object_get(m, "diff");
 	expect_keys(d, diff);
-	expect_keys(json_object_object_get(d, "median"), ci);
+	expect_keys(json_object_object_get(d, "median"), dmed);
 	expect_keys(json_object_object_get(d, "risk_ratio"), rr);
 	assert_string_equal(json_object_get_string(json_object_object_get(d, "p_value_method")),
 			    "bootstrap, inverted percentile interval");
 	assert_true(json_object_is_type(json_object_object_get(d, "p_value_median"), json_type_double));
+	assert_null(json_object_object_get(d, "p_value_warning"));	/* 8, 9 runs */
 	json_object_put(j);
 	free(out);
 	free(err);
@@ -1514,6 +1521,298 @@ static void test_text(void **state)
 	cr_snapshot_free(&s);
 }
 
+/*
+ * Issue 18's output warnings.  2 runs against 2: 3 x 3 = 9 distinct
+ * resamples, so the p line says p is not meaningful (text, JSON, CSV);
+ * 5 against 5 (126 x 126 >= 10000) does not.  Medians near 3000 and 3100 ns
+ * (84 ns apart) read from frac_bits 0 slots (2048 ns wide): Δ median and its interval
+ * are narrower than the slots, and say so.  A metric with no sample on
+ * either side is one line.  JSON's MAD is the engine's.
+ */
+static void add_const_runs(struct cr_snapshot *s, const char *v,
+			   const char *name, unsigned int k, size_t nruns,
+			   uint64_t base)
+{
+	struct cr_metric *m;
+	size_t i, j;
+
+	for (i = 0; i < nruns; i++) {
+		m = add_metric(add_run(s, v), name, k);
+		for (j = 0; j < 100; j++)
+			hb_sample(m, 0, base + 10 * i + j % 7);
+	}
+}
+
+static void test_output_warnings(void **state)
+{
+	struct cr_snapshot s = { 0 }, t = { 0 };
+	struct cr_compare_opts o = opts("b", "text");
+	struct cr_boot_result r;
+	struct cr_boot_params p = params(1000, 0);
+	struct json_object *j, *m, *st, *d;
+	char *out, *err;
+	size_t i;
+
+	(void)state;
+	add_const_runs(&s, "a", "lat", 0, 2, 3000);
+	add_const_runs(&s, "b", "lat", 0, 2, 3100);
+	for (i = 0; i < 4; i++)		/* a metric without samples */
+		add_metric(&s.runs[i], "tk", 3);
+	o.resamples = 1000;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_string_equal(err, "");
+	assert_true(contains(out, "two-sided, bootstrap, inverted percentile interval; warning: 2 and 2 runs: 9 distinct resamples, fewer than B = 1000: p cannot resolve 1/B and is not meaningful\n"));
+	assert_true(contains(out, "\n    Δ median         84ns         "));
+	assert_true(contains(out, "warning: narrower than the medians' slots (±2048ns, ±2048ns)\n"));
+	assert_true(contains(out, "±2048ns  warning: interval narrower than the slot\n"));
+	assert_true(contains(out, "\nmetric tk (frac_bits 3)  no samples (a: 2 runs, b: 2 runs)\n"));
+	assert_false(contains(out, "\n  tk"));
+	free(out);
+	free(err);
+	o.format = "json";
+	o.metric = "lat";
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	j = json_tokener_parse(out);
+	assert_non_null(j);
+	m = json_object_array_get_idx(json_object_object_get(j, "metrics"), 0);
+	d = json_object_object_get(m, "diff");
+	assert_true(contains(json_object_get_string(json_object_object_get(d, "p_value_warning")),
+			     "9 distinct resamples"));
+	assert_string_equal(json_object_get_string(json_object_object_get(json_object_object_get(d, "median"), "warning")),
+			    "narrower than the medians' slots (2048ns, 2048ns)");
+	p.resamples = 1000;
+	assert_int_equal(boot(&s, &p, &r), 0);
+	for (i = 0; i < 2; i++) {
+		st = json_object_array_get_idx(json_object_object_get(m, "strata"), i);
+		assert_true(json_object_get_double(json_object_object_get(st, "mad")) == r.s[i].mad);
+	}
+	json_object_put(j);
+	free(out);
+	free(err);
+	o.format = "csv";
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "\nlat,diff,p_value_warning,\"2 and 2 runs: 9 distinct resamples"));
+	free(out);
+	free(err);
+
+	/* 5 and 5 runs, 2^-4-wide slots: no warning on the p line. */
+	add_const_runs(&t, "a", "lat", 4, 5, 3000);
+	add_const_runs(&t, "b", "lat", 4, 5, 9000);
+	o = opts("b", "text");
+	o.resamples = 10000;
+	assert_int_equal(compare(&t, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "two-sided, bootstrap, inverted percentile interval\n"));
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
+	cr_snapshot_free(&t);
+}
+
+/* ---- factors (issue 18) ---- */
+
+/* diff.median's value, lo, hi and p of a JSON output, and runs of each. */
+static void json_diff(const char *out, double v[6])
+{
+	struct json_object *j = json_tokener_parse(out), *m, *d, *med;
+
+	assert_non_null(j);
+	m = json_object_array_get_idx(json_object_object_get(j, "metrics"), 0);
+	d = json_object_object_get(m, "diff");
+	med = json_object_object_get(d, "median");
+	v[0] = json_object_get_double(json_object_object_get(med, "value"));
+	v[1] = json_object_get_double(json_object_object_get(med, "lo"));
+	v[2] = json_object_get_double(json_object_object_get(med, "hi"));
+	v[3] = json_object_get_double(json_object_object_get(d, "p_value_median"));
+	v[4] = json_object_get_int(json_object_object_get(
+		json_object_array_get_idx(json_object_object_get(m, "strata"), 0), "runs"));
+	v[5] = json_object_get_int(json_object_object_get(
+		json_object_array_get_idx(json_object_object_get(m, "strata"), 1), "runs"));
+	json_object_put(j);
+}
+
+/*
+ * --compare tag:K=V: two files of variant d, tagged cstate=1 and
+ * cstate=free, give the numbers the hand-edited workaround gave (the
+ * same runs renamed to variants c1 and cf); meta:FIELD=V the same; the
+ * metric is NAME.VARIANT.  variant:X is X.  Unknown factors and values
+ * list what exists.
+ */
+static void test_factor_tag(void **state)
+{
+	struct cr_snapshot f1 = { 0 }, f2 = { 0 }, all = { 0 }, hand = { 0 };
+	struct cr_compare_opts o = opts("tag:cstate=1", "json");
+	uint64_t rng = 11, rng2 = 11;
+	double a[6], b[6];
+	char *out, *err, *out2, *err2;
+	size_t i;
+
+	(void)state;
+	add_runs(&f1, "d", "lat", 6, 300, log(20000), 0.1, 0.5, &rng);
+	add_runs(&f2, "d", "lat", 7, 300, log(23000), 0.1, 0.5, &rng);
+	for (i = 0; i < f2.nruns; i++)
+		f2.runs[i].start_ns = 1000 + i;	/* not f1's runs */
+	assert_int_equal(cr_meta_add_tag(&f1.meta, "cstate", "1"), 0);
+	assert_int_equal(cr_meta_add_tag(&f2.meta, "cstate", "free"), 0);
+	f1.meta.machine = strdup("vm");
+	f2.meta.machine = strdup("bare-metal");
+	assert_int_equal(cr_snapshot_merge(&all, &f1, "c1.json"), CR_OK);
+	assert_int_equal(cr_snapshot_merge(&all, &f2, "cf.json"), CR_OK);
+	add_runs(&hand, "c1", "lat", 6, 300, log(20000), 0.1, 0.5, &rng2);
+	add_runs(&hand, "cf", "lat", 7, 300, log(23000), 0.1, 0.5, &rng2);
+
+	o.resamples = 500;
+	assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
+	assert_string_equal(err, "");
+	assert_true(contains(out, "\"base\":\"tag:cstate=free\""));
+	assert_true(contains(out, "\"variant\":\"tag:cstate=1\""));
+	assert_true(contains(out, "\"metric\":\"lat.d\""));
+	json_diff(out, a);
+	free(out);
+	free(err);
+	o = opts("c1", "json");
+	o.resamples = 500;
+	assert_int_equal(compare(&hand, &o, &out, &err), CR_OK);
+	json_diff(out, b);
+	free(out);
+	free(err);
+	for (i = 0; i < 6; i++)
+		assert_true(a[i] == b[i]);
+	assert_true(a[4] == 7 && a[5] == 6);
+
+	/* meta:machine=vm is the same grouping here; --base explicit. */
+	o = opts("meta:machine=vm", "json");
+	o.base = "meta:machine=bare-metal";
+	o.resamples = 500;
+	assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
+	json_diff(out, b);
+	free(out);
+	free(err);
+	for (i = 0; i < 6; i++)
+		assert_true(a[i] == b[i]);
+
+	/* variant:X is X, byte for byte. */
+	o = opts("variant:c1", "text");
+	assert_int_equal(compare(&hand, &o, &out, &err), CR_OK);
+	o.variant = "c1";
+	assert_int_equal(compare(&hand, &o, &out2, &err2), CR_OK);
+	assert_string_equal(out, out2);
+	free(out);
+	free(err);
+	free(out2);
+	free(err2);
+
+	/* Errors. */
+	o = opts("foo:x", "text");
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "clkstat-report: --compare foo:x: no such factor (factors: variant: d; tag:cstate=1, free; "));
+	assert_true(contains(err, "meta:machine=vm, bare-metal;"));
+	assert_string_equal(strchr(err, '\n'), "\n");
+	free(out);
+	free(err);
+	o.variant = "tag:cstate=2";
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_string_equal(err, "clkstat-report: --compare tag:cstate=2: no run with tag cstate=2 (values: 1, free)\n");
+	free(out);
+	free(err);
+	o.variant = "tag:gov=menu";
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "clkstat-report: --compare tag:gov=menu: no run has tag gov (factors: variant: d; "));
+	free(out);
+	free(err);
+	o.variant = "meta:colour=red";
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "no such factor"));
+	free(out);
+	free(err);
+	o.variant = "tag:cstate=1";
+	o.base = "meta:machine=vm";
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_string_equal(err, "clkstat-report: --compare tag:cstate=1 --base meta:machine=vm: the base must be tag:cstate=VALUE\n");
+	free(out);
+	free(err);
+	o.variant = "migrated";
+	o.base = NULL;
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "no metric NAME_migrated beside a NAME_local"));
+	free(out);
+	free(err);
+	cr_snapshot_free(&all);
+	cr_snapshot_free(&hand);
+}
+
+/*
+ * --compare migrated: the *_migrated metrics of every run against their
+ * *_local ones, the same runs: the numbers of the same histograms put in
+ * runs of two variants M and L.
+ */
+static void test_factor_migrated(void **state)
+{
+	struct cr_snapshot s = { 0 }, hand = { 0 };
+	struct cr_compare_opts o = opts("migrated", "json");
+	struct cr_metric *ml, *mm, *hl, *hm;
+	struct cr_run *r;
+	uint64_t rng = 5;
+	double a[6], b[6];
+	char *out, *err;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		r = add_run(&s, "direct");
+		hb_metric(r, "ttwu_local", "direct", 3);
+		hb_metric(r, "ttwu_migrated", "direct", 3);
+		hb_metric(r, "tkread", "direct", 3);
+		ml = &r->metrics[0];	/* after the reallocs */
+		mm = &r->metrics[1];
+		hl = add_metric(add_run(&hand, "L"), "ttwu", 3);
+		hm = add_metric(add_run(&hand, "M"), "ttwu", 3);
+		for (j = 0; j < 200; j++) {
+			uint64_t x = (uint64_t)exp(log(8000) + 0.5 * normal(&rng));
+			uint64_t y = (uint64_t)exp(log(12000) + 0.5 * normal(&rng));
+
+			hb_sample(ml, 0, x);
+			hb_sample(hl, 0, x);
+			hb_sample(mm, 1, y);
+			hb_sample(hm, 1, y);
+		}
+	}
+	o.resamples = 500;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_string_equal(err, "");
+	assert_true(contains(out, "\"base\":\"local\""));
+	assert_true(contains(out, "\"variant\":\"migrated\""));
+	assert_true(contains(out, "\"metric\":\"ttwu.direct\""));
+	assert_false(contains(out, "tkread"));
+	json_diff(out, a);
+	free(out);
+	free(err);
+	o = opts("M", "json");
+	o.base = "L";
+	o.resamples = 500;
+	assert_int_equal(compare(&hand, &o, &out, &err), CR_OK);
+	json_diff(out, b);
+	free(out);
+	free(err);
+	for (i = 0; i < 6; i++)
+		assert_true(a[i] == b[i]);
+	assert_true(a[0] > 2000);	/* migrated slower by about 4 us */
+	/* --base local explicit, and the other way round. */
+	o = opts("local", "text");
+	o.base = "migrated";
+	o.resamples = 500;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "clkstat-report --compare: local against base migrated\nunit: run (whole runs resampled with replacement within each group)\n"));
+	free(out);
+	free(err);
+	o.base = "local";
+	assert_int_equal(compare(&s, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "migrated is compared with local"));
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
+	cr_snapshot_free(&hand);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1542,6 +1841,9 @@ int main(void)
 		cmocka_unit_test(test_json_schema),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_output_warnings),
+		cmocka_unit_test(test_factor_tag),
+		cmocka_unit_test(test_factor_migrated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -262,6 +262,11 @@ static void assert_snap_equal(const struct cr_snapshot *a,
 		assert_string_equal(x->param_names[i], y->param_names[i]);
 		assert_string_equal(x->param_values[i], y->param_values[i]);
 	}
+	assert_int_equal(x->ntags, y->ntags);
+	for (i = 0; i < x->ntags; i++) {
+		assert_string_equal(x->tag_names[i], y->tag_names[i]);
+		assert_string_equal(x->tag_values[i], y->tag_values[i]);
+	}
 	assert_int_equal(a->nruns, b->nruns);
 	for (i = 0; i < a->nruns; i++) {
 		const struct cr_run *r = &a->runs[i], *q = &b->runs[i];
@@ -591,6 +596,21 @@ MUT(test_ok_counter_u64_max, "{\"dropped\": 0}", "{\"dropped\": 1844674407370955
 MUT(test_ok_duration_integer, "\"duration_s\": 1.5", "\"duration_s\": 2", CR_OK, NULL)
 
 /* The format and its version. */
+MUT(test_tags_read, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {}", CR_OK, NULL)
+MUT(test_tag_not_string, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {\"cstate\": 1}",
+    CR_CORRUPT, "meta.tags.cstate: expected a string, found an integer")
+MUT(test_tag_bad_key, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {\"c state\": \"1\"}",
+    CR_CORRUPT, "a key is letters, digits")
+MUT(test_tag_empty_value, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": {\"cstate\": \"\"}",
+    CR_CORRUPT, "the value is empty")
+MUT(test_tags_not_object, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"tags\": []",
+    CR_CORRUPT, "meta.tags: expected an object")
+
 MUT(test_wrong_format, "\"clkstat-snapshot\"", "\"clkstat-snapshop\"", CR_FORMAT,
     "format: \"clkstat-snapshop\": not a clkstat snapshot")
 MUT(test_missing_format, "\"format\": \"clkstat-snapshot\", ", "", CR_CORRUPT,
@@ -1217,10 +1237,184 @@ static void test_read_stdin(void **state)
 	free(dir);
 }
 
+/* ---------------------------------------------------------------- */
+/* Several inputs: cr_snapshot_merge(), cr_snapshot_meta_diff().     */
+
+static size_t lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The same file twice, and the same run in two files, are refused. */
+static void test_merge_refuses_twice(void **state)
+{
+	struct cr_snapshot all = { 0 }, a, b;
+	struct capture c;
+	char *err;
+
+	(void)state;
+	build_small(&a);
+	run(&a, "other", 300, 400, 0);
+	build_small(&b);
+	assert_int_equal(cr_snapshot_merge(&all, &a, "a.json"), CR_OK);
+	assert_int_equal(all.nruns, 2);
+	assert_int_equal(all.ninputs, 1);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "b.json"), CR_USAGE);
+	err = capture_end(&c);
+	assert_one_line(err, "b.json", "run 0 is run 0 of a.json again");
+	free(err);
+	assert_int_equal(all.nruns, 2);		/* unchanged */
+	cr_snapshot_free(&b);
+
+	/* The second run of a, alone in a file of its own. */
+	memset(&b, 0, sizeof(b));
+	run(&b, "fresh", 500, 600, 0);
+	run(&b, "other", 300, 400, 0);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "c.json"), CR_USAGE);
+	err = capture_end(&c);
+	assert_one_line(err, "c.json", "run 1 is run 1 of a.json again");
+	free(err);
+	cr_snapshot_free(&b);
+
+	/* Times unknown: the same histograms are the same run... */
+	memset(&a, 0, sizeof(a));
+	sample(metric(run(&a, "x", 0, 0, 0), "m", "x", 3, 1), 0, 77, 5);
+	assert_int_equal(cr_snapshot_merge(&all, &a, "d.json"), CR_OK);
+	memset(&b, 0, sizeof(b));
+	sample(metric(run(&b, "x", 0, 0, 0), "m", "x", 3, 1), 0, 77, 5);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "e.json"), CR_USAGE);
+	err = capture_end(&c);
+	assert_one_line(err, "e.json", "run 0 is run 0 of d.json again");
+	free(err);
+	cr_snapshot_free(&b);
+	/* ... other histograms, or runs of no sample, are not. */
+	memset(&b, 0, sizeof(b));
+	sample(metric(run(&b, "x", 0, 0, 0), "m", "x", 3, 1), 0, 78, 5);
+	run(&b, "x", 0, 0, 0);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "f.json"), CR_OK);
+	memset(&b, 0, sizeof(b));
+	run(&b, "x", 0, 0, 0);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "g.json"), CR_OK);
+	assert_int_equal(all.nruns, 6);
+	assert_int_equal(all.ninputs, 4);
+	assert_int_equal(all.runs[5].index, 5);
+	assert_int_equal(all.runs[5].input, 3);
+	assert_string_equal(all.inputs[3].path, "g.json");
+	assert_string_equal(all.meta.tool_version, "0.4");	/* the first's */
+	assert_string_equal(cr_run_meta(&all, &all.runs[0])->machine,
+			    "bare-metal");
+	assert_null(cr_run_meta(&all, &all.runs[5])->machine);
+	cr_snapshot_free(&all);
+}
+
+/* One warning line per field that differs, naming both files. */
+static void test_meta_diff(void **state)
+{
+	struct cr_snapshot all = { 0 }, a, b;
+	struct capture c;
+	char *err;
+
+	(void)state;
+	build_small(&a);
+	assert_int_equal(cr_meta_add_tag(&a.meta, "cstate", "1"), 0);
+	build_small(&b);
+	b.runs[0].start_ns = 1000;
+	b.runs[0].end_ns = 2000;
+	free(b.meta.machine);
+	b.meta.machine = xstrdup("vm");
+	b.meta.nr_cpus = 2;
+	assert_int_equal(cr_meta_add_param(&b.meta, "events", "64"), 0);
+	assert_int_equal(cr_meta_add_tag(&b.meta, "cstate", "free"), 0);
+	assert_int_equal(cr_snapshot_merge(&all, &a, "a.json"), CR_OK);
+	/* One input: nothing to compare. */
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, NULL), 0);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "b.json"), CR_OK);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, NULL), 4);
+	err = capture_end(&c);
+	assert_int_equal(lines(err), 4);
+	assert_non_null(strstr(err, "clkstat-report: warning: the inputs' metadata differ: machine is 'bare-metal' in a.json, 'vm' in b.json\n"));
+	assert_non_null(strstr(err, ": nr_cpus is '4' in a.json, '2' in b.json\n"));
+	assert_non_null(strstr(err, ": param:events is '-' in a.json, '64' in b.json\n"));
+	assert_non_null(strstr(err, ": tag:cstate is '1' in a.json, 'free' in b.json\n"));
+	free(err);
+	/* The factor --compare groups by is no warning. */
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, "tag:cstate"), 3);
+	err = capture_end(&c);
+	free(err);
+	cr_snapshot_free(&all);
+}
+
+/*
+ * record --tag: KEY=VALUE checked; the tags round-trip in the snapshot
+ * (meta.tags, in the order given), a file without tags has none and is
+ * written without the member, as before.
+ */
+static void test_tags(void **state)
+{
+	struct cr_snapshot a, b;
+	struct cr_meta m = { 0 };
+	char *text, err[256];
+	int st;
+
+	(void)state;
+	assert_int_equal(cr_meta_tag_arg(&m, "cstate=1", err, sizeof(err)), 0);
+	assert_int_equal(cr_meta_tag_arg(&m, "load=hackbench -g 4", err, sizeof(err)), 0);
+	assert_int_equal(cr_meta_tag_arg(&m, "cstate=2", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--tag cstate given twice");
+	assert_int_equal(cr_meta_tag_arg(&m, "=1", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--tag '=1': KEY=VALUE");
+	assert_int_equal(cr_meta_tag_arg(&m, "cstate", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_meta_tag_arg(&m, "a b=1", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_meta_tag_arg(&m, "gov=", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_meta_tag_arg(&m, "gov=a\tb", err, sizeof(err)), -EINVAL);
+	assert_int_equal(m.ntags, 2);
+	assert_string_equal(cr_meta_tag(&m, "load"), "hackbench -g 4");
+	assert_null(cr_meta_tag(&m, "gov"));
+	cr_meta_free(&m);
+
+	build_small(&a);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_null(strstr(text, "\"tags\""));	/* no tags: as before */
+	free(text);
+	assert_int_equal(cr_meta_tag_arg(&a.meta, "cstate=free", err, sizeof(err)), 0);
+	assert_int_equal(cr_meta_tag_arg(&a.meta, "machine=vm-1", err, sizeof(err)), 0);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"tags\": {"));
+	assert_non_null(strstr(text, "\"cstate\": \"free\","));
+	st = cr_snapshot_parse(text, strlen(text), &b, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_snap_equal(&a, &b);
+	assert_string_equal(cr_meta_tag(&b.meta, "cstate"), "free");
+	free(text);
+	cr_snapshot_free(&a);
+	cr_snapshot_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_merge_refuses_twice),
+		cmocka_unit_test(test_meta_diff),
+		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_tags_read),
+		cmocka_unit_test(test_tag_not_string),
+		cmocka_unit_test(test_tag_bad_key),
+		cmocka_unit_test(test_tag_empty_value),
+		cmocka_unit_test(test_tags_not_object),
 		cmocka_unit_test(test_round_trip_null_meta),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_mutations),

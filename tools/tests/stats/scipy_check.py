@@ -603,8 +603,17 @@ def check_outliers(chk, d, doc):
         got = s.get("outliers_3mad")
         if got is None or not (lo3 - 1e-12 <= got <= hi3 + 1e-12):
             bad.append(f"3 MAD {got} not in [{lo3:.5f}, {hi3:.5f}]")
-        chk.check(f"{d.name}: {v}: outlier shares (2 sigma, 3 MAD) within "
-                  "the histogram's ambiguity of the raw shares", not bad,
+        # JSON's MAD (issue 18): the raw samples' MAD within the
+        # histogram's ambiguity (two slot widths' relative error of the
+        # median and of the deviations).
+        got = s.get("mad")
+        if got is None or not (mad * (1 - 2 * rel) - med * 2 * rel - 1
+                               <= got <=
+                               mad * (1 + 2 * rel) + med * 2 * rel + 1):
+            bad.append(f"MAD {got} vs raw {mad:.1f}")
+        chk.check(f"{d.name}: {v}: outlier shares (2 sigma, 3 MAD) and "
+                  "MAD within the histogram's ambiguity of the raw ones",
+                  not bad,
                   "; ".join(bad))
 
 
@@ -885,6 +894,68 @@ def make(tmp, spec, runs=None):
     return Data(name, st, path)
 
 
+def check_factors(chk, tmp):
+    """Issue 18, end to end through the files: two recordings of variant
+    d tagged cstate=1 and cstate=free, compared with --compare tag:..., give
+    the numbers of one file whose runs were renamed to variants c1 and cf
+    (the old workaround); the median difference also against the raw
+    samples' (within the slot widths); the same file twice is refused."""
+    import json
+    st = S.simulate([("d", 20000)], runs=12, samples=200, seed=41, k=4,
+                    keep_raw=True)
+    sf = S.simulate([("d", 24000)], runs=12, samples=200, seed=42, k=4,
+                    keep_raw=True)
+    a, b = st.snapshot(), sf.snapshot()
+    a["meta"]["tags"] = {"cstate": "1"}
+    b["meta"]["tags"] = {"cstate": "free"}
+    for r in b["runs"]:
+        r["start_ns"] += 10 ** 12
+        r["end_ns"] += 10 ** 12
+    pa, pb = os.path.join(tmp, "c1.json"), os.path.join(tmp, "cf.json")
+    write_doc(pa, a)
+    write_doc(pb, b)
+    hand = {"format": "clkstat-snapshot", "version": 1, "meta": a["meta"],
+            "runs": []}
+    for name, doc in (("c1", a), ("cf", b)):
+        for r in doc["runs"]:
+            r = json.loads(json.dumps(r))
+            r["variant"] = name
+            for m in r["metrics"]:
+                m["variant"] = name
+            r["index"] = len(hand["runs"])
+            hand["runs"].append(r)
+    ph = os.path.join(tmp, "hand.json")
+    write_doc(ph, hand)
+    p1 = tool(["-i", pa, "-i", pb, "--compare", "tag:cstate=1", "--base",
+               "tag:cstate=free", "--resamples", "2000", "--json"])
+    p2 = tool(["-i", ph, "--compare", "c1", "--base", "cf",
+               "--resamples", "2000", "--json"])
+    ok = p1.returncode == 0 and p2.returncode == 0
+    if ok:
+        d1 = json.loads(p1.stdout)["metrics"][0]
+        d2 = json.loads(p2.stdout)["metrics"][0]
+        ok = d1["diff"] == d2["diff"] and \
+            [x["median"] for x in d1["strata"]] == \
+            [x["median"] for x in d2["strata"]] and \
+            d1["metric"] == "tkread.d"
+    chk.check("factors: --compare tag:cstate=1 --base tag:cstate=free over "
+              "two files equals the hand-renamed variants", ok,
+              f"{p1.returncode} {p1.stderr[:200]} {p2.stderr[:200]}")
+    if ok:
+        raw = [np.concatenate([r.raw for r in x.runs]) for x in (st, sf)]
+        want = float(np.median(raw[0]) - np.median(raw[1]))
+        got = d1["diff"]["median"]["value"]
+        res = sum(x["median"]["resolution"] for x in d1["strata"])
+        chk.check("factors: Δ median by tag within the slot widths of the "
+                  "raw samples' difference", abs(got - want) <= res,
+                  f"tool {got}, raw {want}, slots {res}")
+    p = tool(["-i", pa, "-i", pa, "--compare", "tag:cstate=1"])
+    chk.check("factors: the same file twice is refused naming it",
+              p.returncode == 2 and "run 0 is run 0 of " + pa in p.stderr
+              and not p.stdout, f"{p.returncode} {p.stderr[:200]}")
+
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--self-test", action="store_true",
@@ -921,6 +992,7 @@ def main():
                       str(e))
         check_determinism(chk, data[0])
         check_edges(chk, tmp, data[0])
+        check_factors(chk, tmp)
         check_rejects_wrong_level(chk, data[0], a.seed * 10 + 5)
     finally:
         if a.keep:

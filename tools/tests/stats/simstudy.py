@@ -584,11 +584,13 @@ SCHEMA = {
     "stratum": {"variant": None, "runs": None, "samples": None,
                 "warning": None, "median": _PCT, "p90": _PCT, "p99": _PCT,
                 "mean": _CI, "stddev": _CI, "iqr": _CI, "risk": _CI,
-                "outliers_2sigma": None, "outliers_3mad": None},
-    "diff": {"median": _CI, "stddev": _CI, "iqr": _CI,
+                "outliers_2sigma": None, "outliers_3mad": None,
+                "mad": None},
+    "diff": {"median": _CI | {"warning"}, "stddev": _CI, "iqr": _CI,
              "risk_difference": _CI,
              "risk_ratio": _CI | {"undefined_resamples"},
-             "p_value_median": None, "p_value_method": None},
+             "p_value_median": None, "p_value_method": None,
+             "p_value_warning": None},
 }
 
 
@@ -646,7 +648,8 @@ def schema_errors(doc, unit=None, base=None, variant=None, resamples=None,
                     if k in ("runs", "samples") and \
                             not isinstance(s.get(k), int):
                         err.append(f"{ws}.{k}: {s.get(k)!r}")
-                    if k.startswith("outliers") and not _num(s.get(k)):
+                    if (k.startswith("outliers") or k == "mad") and \
+                            not _num(s.get(k)):
                         err.append(f"{ws}.{k}: {s.get(k)!r}")
                     continue
                 if keys(f"{ws}.{k}", s.get(k), sub):
@@ -669,6 +672,10 @@ def schema_errors(doc, unit=None, base=None, variant=None, resamples=None,
 def _ci_errors(where, o):
     err = []
     for k, v in o.items():
+        if k == "warning":  # diff.median: null or a string
+            if v is not None and not isinstance(v, str):
+                err.append(f"{where}.{k}: {v!r}")
+            continue
         if not _num(v):
             err.append(f"{where}.{k}: {v!r}")
     lo, hi = o.get("lo"), o.get("hi")
