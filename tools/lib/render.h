@@ -11,7 +11,7 @@
 #include "model.h"
 
 /*
- * --unit: the unit of the numbers of the text and CSV outputs.  AUTO, the
+ * --time-unit: the unit of the numbers of the text and CSV outputs.  AUTO, the
  * default, is the text's human units (each value in the largest of ns,
  * us, ms, s that keeps it at least 1) and CSV's ns.
  */
@@ -24,7 +24,7 @@ struct cr_render_opts {
 				 * is this; NULL: all */
 	const char *source;	/* "netlink" or the snapshot's file name */
 	unsigned int nruns;	/* runs pooled into this run */
-	enum cr_unit unit;	/* --unit: text and CSV (JSON: always ns) */
+	enum cr_unit unit;	/* --time-unit: text and CSV (JSON: always ns) */
 };
 
 /* Each returns CR_OK, or CR_ERR (out of memory, write error). */

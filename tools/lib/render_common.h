@@ -30,7 +30,7 @@ int cr_render_wanted(const struct cr_metric *m,
 void cr_fmt_ns(char *buf, size_t len, double v, unsigned int digits,
 	       int exact);
 
-/* --unit's word: "ns", "us" or "ms" into *u; -1 for anything else. */
+/* --time-unit's word: "ns", "us" or "ms" into *u; -1 for anything else. */
 int cr_unit_parse(const char *s, enum cr_unit *u);
 
 /*

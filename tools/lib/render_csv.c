@@ -7,14 +7,14 @@
  *
  * One row per metric (stats.h's summary of all CPUs, cpu "all"), and with
  * --per-cpu one more per CPU that has samples (cpu: its number).  Every
- * number is ns (--unit us or ms: that unit, column unit says which): the
+ * number is ns (--time-unit us or ms: that unit, column unit says which): the
  * integers exact (in us with 3 decimals, in ms with 6), mean and stddev
  * with three decimals more ("%.3f" in ns, far below the data's own
  * resolution).  An empty histogram is a row of zeros.
  *
  * The last three columns came later and are only ever appended to, so
  * that readers that take columns by position keep working:
- *   unit            the unit of min .. stddev: "ns", or --unit's
+ *   unit            the unit of min .. stddev: "ns", or --time-unit's
  *   counters        the metric's counters, "name=value" separated by one
  *                   space, in the metric's order (all-CPU rows only; empty
  *                   on per-CPU rows, and for a metric without counters)

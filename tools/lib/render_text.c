@@ -21,7 +21,7 @@
  * (tkread's reads with no wakeup to pair with, say); with --per-cpu, a
  * CPU without samples has no block.
  *
- * With --unit ns, us or ms every value is printed in that unit instead,
+ * With --time-unit ns, us or ms every value is printed in that unit instead,
  * exactly to the ns (trailing zero decimals dropped): "p50 0.0043ms".
  *
  * The histogram is in the style of bpftrace's hist(): one line per slot
@@ -33,7 +33,7 @@
  * of 1024, which beside the summary's decimal us and ms mislead.  The
  * bounds here are exact decimal numbers in the summary's units: each in
  * the largest of ns, us, ms, s that keeps it at least 1 ("[4.096us,
- * 4.608us)", "[1.048576ms, 2.097152ms)"), or all in --unit's; the last
+ * 4.608us)", "[1.048576ms, 2.097152ms)"), or all in --time-unit's; the last
  * slot, which ends at 2^64 - 1 inclusive, ends at "18446744073.709551616s".
  * The labels are one column, as wide as the widest (at least 16).  When
  * more than 64 lines would be printed, the slots are merged per power of

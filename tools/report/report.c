@@ -79,7 +79,7 @@ static int cr_report_take_render(int c, const char *v)
 		break;
 	case O_UNIT:
 		if (cr_unit_parse(v, &cr_rep.render.unit)) {
-			fprintf(stderr, "clkstat-report: --unit '%s': ns, us or ms\n",
+			fprintf(stderr, "clkstat-report: --time-unit '%s': ns, us or ms\n",
 				v);
 			return CR_USAGE;
 		}
@@ -95,7 +95,7 @@ static const struct option cr_report_render_table[] = {
 	{ "per-cpu", no_argument, NULL, O_PER_CPU },
 	{ "metric", required_argument, NULL, O_METRIC },
 	{ "no-hist", no_argument, NULL, O_NO_HIST },
-	{ "unit", required_argument, NULL, O_UNIT },
+	{ "time-unit", required_argument, NULL, O_UNIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,7 +106,7 @@ const struct cr_optset cr_report_render_opts = {
 	"      --per-cpu       every CPU's histogram too\n"
 	"      --metric NAME   only metric NAME (or NAME.VARIANT)\n"
 	"      --no-hist       text: the summaries without histograms\n"
-	"      --unit U        text, CSV: numbers and histogram bounds in ns, us or ms\n"
+	"      --time-unit U   text, CSV: numbers and histogram bounds in ns, us or ms\n"
 	"                      (default: text in human units, CSV in ns)\n",
 };
 
@@ -131,7 +131,7 @@ int cr_report_check(const struct cr_cli *cli)
 	if (cr_rep.render.unit != CR_UNIT_AUTO &&
 	    (strcmp(cli->cmd, "report") ||
 	     (strcmp(cli->format, "text") && strcmp(cli->format, "csv")))) {
-		fprintf(stderr, "clkstat-report: --unit is for the report's text and CSV (JSON is in ns, OpenMetrics in seconds, raw in the module's units)\n");
+		fprintf(stderr, "clkstat-report: --time-unit is for the report's text and CSV (JSON is in ns, OpenMetrics in seconds, raw in the module's units)\n");
 		return CR_USAGE;
 	}
 	if (cr_rep.run >= 0 && !cr_rep.ninputs) {

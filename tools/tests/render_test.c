@@ -398,7 +398,7 @@ static void test_text_labels(void **state)
 	assert_null(strstr(out, "K,"));
 	free(out);
 
-	/* --unit: every bound in that unit, as the summary. */
+	/* --time-unit: every bound in that unit, as the summary. */
 	o.unit = CR_UNIT_MS;
 	out = render(cr_render_text, &r, &o);
 	assert_non_null(strstr(out, "  count 3  min 0.004096ms  p50 "));
@@ -484,7 +484,7 @@ static void test_csv(void **state)
 		"idle,direct,all,0,0,0,0,0,0,0,0.000,0.000,ns,wakeups=0,\n");
 	free(out);
 
-	/* --unit: the same columns, the numbers in that unit, exact. */
+	/* --time-unit: the same columns, the numbers in that unit, exact. */
 	o.per_cpu = 0;
 	o.unit = CR_UNIT_US;
 	o.metric = "tiny";
