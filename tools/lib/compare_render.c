@@ -220,19 +220,28 @@ static void cr_pad(FILE *out, const char *s, int w)
 
 typedef void (*cr_fmt_fn)(char *, size_t, double);
 
+/* "[lo, hi]" of an interval, or "n/a" when it has none. */
+static void cr_fmt_interval(char *buf, size_t len, const struct cr_boot_ci *c,
+			    cr_fmt_fn fmt)
+{
+	char lo[48], hi[48];
+
+	if (isnan(c->lo)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	fmt(lo, sizeof(lo), c->lo);
+	fmt(hi, sizeof(hi), c->hi);
+	snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
 static void cr_text_row(FILE *out, const char *label,
 			const struct cr_boot_ci *c, cr_fmt_fn fmt, int res)
 {
-	char v[48], lo[48], hi[48], iv[112];
+	char v[48], iv[112];
 
 	fmt(v, sizeof(v), c->value);
-	if (isnan(c->lo)) {
-		snprintf(iv, sizeof(iv), "n/a");
-	} else {
-		fmt(lo, sizeof(lo), c->lo);
-		fmt(hi, sizeof(hi), c->hi);
-		snprintf(iv, sizeof(iv), "[%s, %s]", lo, hi);
-	}
+	cr_fmt_interval(iv, sizeof(iv), c, fmt);
 	fputs("    ", out);
 	cr_pad(out, label, 17);
 	cr_pad(out, v, 13);
@@ -255,16 +264,10 @@ static void cr_text_row_w(FILE *out, const char *label,
 			  const struct cr_boot_ci *c, cr_fmt_fn fmt,
 			  uint64_t rb, uint64_t rv)
 {
-	char v[48], lo[48], hi[48], iv[112];
+	char v[48], iv[112];
 
 	fmt(v, sizeof(v), c->value);
-	if (isnan(c->lo)) {
-		snprintf(iv, sizeof(iv), "n/a");
-	} else {
-		fmt(lo, sizeof(lo), c->lo);
-		fmt(hi, sizeof(hi), c->hi);
-		snprintf(iv, sizeof(iv), "[%s, %s]", lo, hi);
-	}
+	cr_fmt_interval(iv, sizeof(iv), c, fmt);
 	fputs("    ", out);
 	cr_pad(out, label, 17);
 	cr_pad(out, v, 13);

@@ -398,3 +398,15 @@ struct clkstat_slot *cr_hist_dense(const struct cr_hist *h,
 	}
 	return d;
 }
+
+/* All samples of a run, every metric's all-CPU histogram summed. */
+uint64_t cr_run_samples(const struct cr_run *r)
+{
+	uint64_t n = 0;
+	size_t i, j;
+
+	for (i = 0; i < r->nmetrics; i++)
+		for (j = 0; j < r->metrics[i].total.nslots; j++)
+			n += r->metrics[i].total.slots[j].count;
+	return n;
+}

@@ -162,4 +162,6 @@ int cr_snapshot_pool(const struct cr_snapshot *s, struct cr_run *out);
 struct clkstat_slot *cr_hist_dense(const struct cr_hist *h,
 				   unsigned int frac_bits);
 
+uint64_t cr_run_samples(const struct cr_run *r);
+
 #endif

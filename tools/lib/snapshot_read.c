@@ -1182,17 +1182,6 @@ nomem:
 	return -ENOMEM;
 }
 
-static uint64_t cr_run_samples(const struct cr_run *r)
-{
-	uint64_t n = 0;
-	size_t i, j;
-
-	for (i = 0; i < r->nmetrics; i++)
-		for (j = 0; j < r->metrics[i].total.nslots; j++)
-			n += r->metrics[i].total.slots[j].count;
-	return n;
-}
-
 /*
  * The same run twice: the same variant and times (CLOCK_REALTIME, ns:
  * two recordings never share both), or, when the times are unknown (0),

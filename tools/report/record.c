@@ -246,17 +246,6 @@ static void cr_keep_variant(struct cr_run *r, const char *v)
 	r->nmetrics = n;
 }
 
-static uint64_t cr_run_samples(const struct cr_run *r)
-{
-	uint64_t n = 0;
-	size_t i, j;
-
-	for (i = 0; i < r->nmetrics; i++)
-		for (j = 0; j < r->metrics[i].total.nslots; j++)
-			n += r->metrics[i].total.slots[j].count;
-	return n;
-}
-
 static int cr_add_run(struct cr_snapshot *s, struct cr_run *tmp,
 		      const char *variant, int64_t start, int64_t end,
 		      int status, int *workload_failed);
