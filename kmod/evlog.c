@@ -33,15 +33,8 @@ static unsigned int clkstat_ev_entries;		/* per CPU; 0: off */
 /* Correlation ids are drawn per CPU: no shared cache line on a wakeup. */
 static DEFINE_PER_CPU(u64, clkstat_ev_ids);
 
-static const char *const clkstat_ev_names[CLKSTAT_EV_NTYPES] = {
-	[CLKSTAT_EV_WAKEUP] = "wakeup",
-	[CLKSTAT_EV_ENQUEUE] = "enqueue",
-	[CLKSTAT_EV_FIRST_TKREAD] = "first_tkread",
-	[CLKSTAT_EV_CS_SWITCH_ENTRY] = "cs_switch_entry",
-	[CLKSTAT_EV_CS_SWITCH_EXIT] = "cs_switch_exit",
-	[CLKSTAT_EV_CS_READ] = "cs_read",
-	[CLKSTAT_EV_MARKER] = "marker",
-};
+static const char *const clkstat_ev_names[CLKSTAT_EV_NTYPES] =
+	CLKSTAT_EV_NAMES_INIT;
 
 /**
  * clkstat_evlog_init() - allocate the rings
@@ -128,17 +121,12 @@ u64 notrace clkstat_evlog_new_id(void)
 
 /**
  * clkstat_evlog_add() - log one event on this CPU
- * @type: what happened
- * @ts: when, clkstat_now()
- * @corr: correlation id, or 0
- * @pid: the task it concerns
- * @latency: the interval it closes, in ns, or NULL
+ * @rec: the event; its cpu and text are set here
  * @text: a clocksource name or marker text (truncated), or NULL
  *
  * Any context.  Does nothing without an event log.
  */
-void notrace clkstat_evlog_add(enum clkstat_event_type type, u64 ts,
-			       u64 corr, u32 pid, const u64 *latency,
+void notrace clkstat_evlog_add(const struct clkstat_event_rec *rec,
 			       const char *text)
 {
 	unsigned int n = READ_ONCE(clkstat_ev_entries);
@@ -155,17 +143,12 @@ void notrace clkstat_evlog_add(enum clkstat_event_type type, u64 ts,
 	WRITE_ONCE(e->seq, 2 * idx + 1);
 	/* Odd before the fields: pairs with the reader's first smp_rmb(). */
 	smp_wmb();
-	e->ts = ts;
-	e->corr = corr;
-	e->latency = latency ? *latency : 0;
-	e->has_latency = latency != NULL;
-	e->pid = pid;
-	e->cpu = raw_smp_processor_id();
-	e->type = type;
+	e->r = *rec;
+	e->r.cpu = raw_smp_processor_id();
 	if (text)
-		strscpy(e->text, text, sizeof(e->text));
+		strscpy(e->r.text, text, sizeof(e->r.text));
 	else
-		e->text[0] = '\0';
+		e->r.text[0] = '\0';
 	/* The fields before even: pairs with the reader's second smp_rmb(). */
 	smp_wmb();
 	WRITE_ONCE(e->seq, 2 * idx + 2);
@@ -174,7 +157,8 @@ void notrace clkstat_evlog_add(enum clkstat_event_type type, u64 ts,
 
 static int clkstat_ev_cmp(const void *a, const void *b)
 {
-	const struct clkstat_event *x = a, *y = b;
+	const struct clkstat_event_rec *x = &((const struct clkstat_event *)a)->r;
+	const struct clkstat_event_rec *y = &((const struct clkstat_event *)b)->r;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -287,7 +271,7 @@ static int clkstat_ev_show(struct seq_file *sf, void *p)
 {
 	struct clkstat_evview *v = sf->private;
 	size_t i = (uintptr_t)p - 1;
-	const struct clkstat_event *e;
+	const struct clkstat_event_rec *e;
 
 	if (i == 0) {
 		seq_puts(sf, "# ts_ns type cpu pid corr name latency_ns\n");
@@ -298,7 +282,7 @@ static int clkstat_ev_show(struct seq_file *sf, void *p)
 			   v->overwritten);
 		return 0;
 	}
-	e = &v->ev[i - 1];
+	e = &v->ev[i - 1].r;
 	seq_printf(sf, "%llu %s %u %u ", e->ts,
 		   clkstat_evlog_type_name(e->type), e->cpu, e->pid);
 	if (e->corr)
@@ -306,7 +290,7 @@ static int clkstat_ev_show(struct seq_file *sf, void *p)
 	else
 		seq_puts(sf, "- ");
 	seq_printf(sf, "%s ", e->text[0] ? e->text : "-");
-	if (e->has_latency)
+	if (e->flags & CLKSTAT_EVF_LATENCY)
 		seq_printf(sf, "%llu\n", e->latency);
 	else
 		seq_puts(sf, "-\n");

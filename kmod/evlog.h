@@ -7,31 +7,14 @@
 #define _CLKSTAT_EVLOG_H
 
 #include <linux/types.h>
+#include "uapi/clkstat_events.h"
 
-enum clkstat_event_type {
-	CLKSTAT_EV_WAKEUP,
-	CLKSTAT_EV_ENQUEUE,
-	CLKSTAT_EV_FIRST_TKREAD,
-	CLKSTAT_EV_CS_SWITCH_ENTRY,
-	CLKSTAT_EV_CS_SWITCH_EXIT,
-	CLKSTAT_EV_CS_READ,
-	CLKSTAT_EV_MARKER,
-	CLKSTAT_EV_NTYPES
-};
-
-#define CLKSTAT_EVENT_TEXT	16	/* bytes of text kept, NUL included */
 #define CLKSTAT_EVENTS_MAX	(1U << 20)
 
+/* A ring slot: the record and the sequence that says it is complete. */
 struct clkstat_event {
 	u64 seq;		/* 2 * (index + 1) once written, odd while */
-	u64 ts;			/* clkstat_now() */
-	u64 corr;		/* correlation id, 0: none */
-	u64 latency;		/* ns, for an event that closes an interval */
-	u32 pid;
-	u16 cpu;
-	u8 type;		/* enum clkstat_event_type */
-	u8 has_latency;
-	char text[CLKSTAT_EVENT_TEXT];	/* clocksource name, marker text */
+	struct clkstat_event_rec r;
 };
 
 /*
@@ -49,8 +32,7 @@ void clkstat_evlog_exit(void);
 bool clkstat_evlog_on(void);
 unsigned int clkstat_evlog_entries(void);
 u64 clkstat_evlog_new_id(void);
-void clkstat_evlog_add(enum clkstat_event_type type, u64 ts, u64 corr,
-		       u32 pid, const u64 *latency, const char *text);
+void clkstat_evlog_add(const struct clkstat_event_rec *rec, const char *text);
 
 const char *clkstat_evlog_type_name(unsigned int type);
 int clkstat_evlog_open(void **priv);

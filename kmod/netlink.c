@@ -375,7 +375,7 @@ static int clkstat_nl_events_start(struct netlink_callback *cb)
 }
 
 static int clkstat_nl_put_event(struct sk_buff *skb,
-				const struct clkstat_event *e)
+				const struct clkstat_event_rec *e)
 {
 	struct nlattr *nest = nla_nest_start(skb, CLKSTAT_A_EVENT);
 
@@ -388,8 +388,14 @@ static int clkstat_nl_put_event(struct sk_buff *skb,
 	    nla_put_u32(skb, CLKSTAT_A_E_PID, e->pid) ||
 	    nla_put_u64_64bit(skb, CLKSTAT_A_E_CORR, e->corr,
 			      CLKSTAT_A_E_PAD) ||
-	    (e->has_latency &&
+	    ((e->flags & CLKSTAT_EVF_LATENCY) &&
 	     nla_put_u64_64bit(skb, CLKSTAT_A_E_LATENCY, e->latency,
+			       CLKSTAT_A_E_PAD)) ||
+	    ((e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL)) &&
+	     nla_put_u8(skb, CLKSTAT_A_E_MIGRATED,
+			!!(e->flags & CLKSTAT_EVF_MIGRATED))) ||
+	    ((e->flags & CLKSTAT_EVF_RQ_CLOCK) &&
+	     nla_put_u64_64bit(skb, CLKSTAT_A_E_RQ_CLOCK, e->rq_clock,
 			       CLKSTAT_A_E_PAD)) ||
 	    (e->text[0] && nla_put_string(skb, CLKSTAT_A_E_TEXT, e->text))) {
 		nla_nest_cancel(skb, nest);
@@ -421,7 +427,7 @@ static int clkstat_nl_events_dump(struct sk_buff *skb,
 			       CLKSTAT_A_PAD)))
 		goto cancel;
 	for (i = from; i < v->n; i++)
-		if (clkstat_nl_put_event(skb, &v->ev[i]))
+		if (clkstat_nl_put_event(skb, &v->ev[i].r))
 			break;
 	/* Not even one event fit an empty message: it never will. */
 	if (!first && i == from)

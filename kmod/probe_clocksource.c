@@ -110,10 +110,15 @@ static void notrace csr_exit(unsigned int which, u64 t0)
 		return;
 	ns = t1 > t0 ? clkstat_tsc_ns(t1 - t0) : 0;
 	clkstat_record(csr_metric[which], ns);
-	if (clkstat_evlog_on() && clkstat_metric_recording(csr_metric[which]))
-		clkstat_evlog_add(CLKSTAT_EV_CS_READ, cs_now_nested(), 0,
-				  task_pid_nr(current), &ns,
-				  csr_cs_names[which]);
+	if (clkstat_evlog_on() && clkstat_metric_recording(csr_metric[which])) {
+		struct clkstat_event_rec ev = {
+			.type = CLKSTAT_EV_CS_READ, .ts = cs_now_nested(),
+			.pid = task_pid_nr(current), .latency = ns,
+			.flags = CLKSTAT_EVF_LATENCY,
+		};
+
+		clkstat_evlog_add(&ev, csr_cs_names[which]);
+	}
 }
 
 static void notrace csr_exit_hpet(u64 t0, unsigned long ret)
@@ -143,8 +148,12 @@ static u64 notrace csw_enter(unsigned long clock, unsigned long a1,
 		csw_cur_id = clkstat_evlog_new_id();
 		strscpy(csw_cur_name, ((struct clocksource *)clock)->name,
 			sizeof(csw_cur_name));
-		clkstat_evlog_add(CLKSTAT_EV_CS_SWITCH_ENTRY, now, csw_cur_id,
-				  task_pid_nr(current), NULL, csw_cur_name);
+		struct clkstat_event_rec ev = {
+			.type = CLKSTAT_EV_CS_SWITCH_ENTRY, .ts = now,
+			.corr = csw_cur_id, .pid = task_pid_nr(current),
+		};
+
+		clkstat_evlog_add(&ev, csw_cur_name);
 	} else {
 		csw_cur_id = 0;
 	}
@@ -156,9 +165,15 @@ static void notrace csw_exit(u64 t0, unsigned long ret)
 	u64 now = clkstat_now(), ns = now > t0 ? now - t0 : 0;
 
 	clkstat_record(csw_metric, ns);
-	if (csw_cur_id)
-		clkstat_evlog_add(CLKSTAT_EV_CS_SWITCH_EXIT, now, csw_cur_id,
-				  task_pid_nr(current), &ns, csw_cur_name);
+	if (csw_cur_id) {
+		struct clkstat_event_rec ev = {
+			.type = CLKSTAT_EV_CS_SWITCH_EXIT, .ts = now,
+			.corr = csw_cur_id, .pid = task_pid_nr(current),
+			.latency = ns, .flags = CLKSTAT_EVF_LATENCY,
+		};
+
+		clkstat_evlog_add(&ev, csw_cur_name);
+	}
 	clkstat_clockoff_sample(now);
 	clkstat_count(csw_metric, CLKSTAT_CSW_SWITCHES);
 	if ((int)ret)

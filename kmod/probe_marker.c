@@ -43,6 +43,7 @@ bool clkstat_marker_active(void)
 ssize_t clkstat_marker_write(const char __user *ubuf, size_t len)
 {
 	char text[CLKSTAT_EVENT_TEXT];
+	struct clkstat_event_rec ev;
 	size_t n, i;
 
 	if (!len || len > CLKSTAT_MARKER_MAX)
@@ -61,8 +62,11 @@ ssize_t clkstat_marker_write(const char __user *ubuf, size_t len)
 	}
 	if (!text[0])
 		return -EINVAL;
-	clkstat_evlog_add(CLKSTAT_EV_MARKER, clkstat_now(), 0,
-			  task_pid_nr(current), NULL, text);
+	ev = (struct clkstat_event_rec){
+		.type = CLKSTAT_EV_MARKER, .ts = clkstat_now(),
+		.pid = task_pid_nr(current),
+	};
+	clkstat_evlog_add(&ev, text);
 	return len;
 }
 

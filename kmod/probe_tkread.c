@@ -145,9 +145,17 @@ static void notrace tkw_first_read(struct task_struct *p)
 	} else {
 		clkstat_record(tkw_local, delta);
 	}
-	if (v.id)
-		clkstat_evlog_add(CLKSTAT_EV_FIRST_TKREAD, now, v.id,
-				  task_pid_nr(p), &delta, NULL);
+	if (v.id) {
+		struct clkstat_event_rec ev = {
+			.type = CLKSTAT_EV_FIRST_TKREAD, .ts = now,
+			.corr = v.id, .pid = task_pid_nr(p), .latency = delta,
+			.flags = CLKSTAT_EVF_LATENCY |
+				 (v.migrated ? CLKSTAT_EVF_MIGRATED :
+					       CLKSTAT_EVF_LOCAL),
+		};
+
+		clkstat_evlog_add(&ev, NULL);
+	}
 	if (v.ts2)
 		clkstat_record(tkw_enqueue, now > v.ts2 ? now - v.ts2 : 0);
 	else

@@ -73,9 +73,14 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	if (!rec)
 		return;
 	clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
-	if (id)
-		clkstat_evlog_add(CLKSTAT_EV_WAKEUP, now, id, task_pid_nr(p),
-				  NULL, NULL);
+	if (id) {
+		struct clkstat_event_rec ev = {
+			.type = CLKSTAT_EV_WAKEUP, .ts = now, .corr = id,
+			.pid = task_pid_nr(p),
+		};
+
+		clkstat_evlog_add(&ev, NULL);
+	}
 	v = (struct clkstat_pending_val){
 		.ts = now,
 		.cpu = task_cpu(p),
@@ -126,6 +131,7 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 {
 	struct clkstat_pending_val v;
 	u64 now = 0, delta;
+	bool migrated;
 
 	if (!clkstat_task_selected(p))
 		return;
@@ -154,15 +160,24 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 	/* The fast clock may step back by a few ns across an update. */
 	delta = now > v.ts ? now - v.ts : 0;
 	clkstat_record(ttwu_all, delta);
-	if (v.id)
-		clkstat_evlog_add(CLKSTAT_EV_ENQUEUE, now, v.id, task_pid_nr(p),
-				  &delta, NULL);
 	/* set_task_cpu() has already moved p to the target CPU. */
-	if (task_cpu(p) != v.cpu) {
+	migrated = task_cpu(p) != v.cpu;
+	if (migrated) {
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
 		clkstat_record(ttwu_migrated, delta);
 	} else {
 		clkstat_record(ttwu_local, delta);
+	}
+	if (v.id) {
+		struct clkstat_event_rec ev = {
+			.type = CLKSTAT_EV_ENQUEUE, .ts = now, .corr = v.id,
+			.pid = task_pid_nr(p), .latency = delta,
+			.flags = CLKSTAT_EVF_LATENCY |
+				 (migrated ? CLKSTAT_EVF_MIGRATED :
+					     CLKSTAT_EVF_LOCAL),
+		};
+
+		clkstat_evlog_add(&ev, NULL);
 	}
 }
 

@@ -183,6 +183,34 @@ enum clkstat_csw_counter {
 };
 
 /*
+ * The event log's types (clkstat_events.h), X(ID, name): CLKSTAT_EV_<ID>
+ * and the name that debugfs "events", netlink's CLKSTAT_A_E_TYPE and every
+ * export print.  Append only: the number is what the rings, the twin and
+ * snapshots store.
+ *
+ *   wakeup       try_to_wake_up() of a task (probe ttwu): opens corr
+ *   enqueue      its enqueue on the target CPU: latency from wakeup,
+ *                migrated or local
+ *   first_tkread its first timekeeping read after the wakeup (probe
+ *                tkread): latency from wakeup, migrated or local
+ *   clocksource_switch_entry / _exit
+ *                timekeeping_notify() (probe csswitch): the new
+ *                clocksource in text; the exit's latency is the switch's
+ *   clocksource_read
+ *                a read of an instrumented clocksource (probe csread):
+ *                latency is the read's, text the clocksource
+ *   marker       a handshake point written by userspace (text)
+ */
+#define CLKSTAT_EVENT_TYPES(X)						\
+	X(WAKEUP, wakeup)						\
+	X(ENQUEUE, enqueue)						\
+	X(FIRST_TKREAD, first_tkread)					\
+	X(CS_SWITCH_ENTRY, clocksource_switch_entry)			\
+	X(CS_SWITCH_EXIT, clocksource_switch_exit)			\
+	X(CS_READ, clocksource_read)					\
+	X(MARKER, marker)
+
+/*
  * For name tables: X-callbacks that give an entry's name as a string,
  * for example
  *	static const char *const names[] = {
@@ -196,8 +224,14 @@ enum clkstat_csw_counter {
 /* netlink's enum clkstat_nl_ctrl_op (clkstat_netlink.h) is made with it. */
 #define CLKSTAT_CAT_CTRL_ENUM(id, word)	CLKSTAT_CTRL_##id,
 
+/* enum clkstat_event_type (clkstat_events.h) is made with it. */
+#define CLKSTAT_CAT_EV_ENUM(id, name)	CLKSTAT_EV_##id,
+
 /* The control operations' words by CLKSTAT_CTRL_*. */
 #define CLKSTAT_CTRL_WORDS_INIT { CLKSTAT_CTRL_OPS(CLKSTAT_CAT_NAME) }
+
+/* The event types' names by CLKSTAT_EV_*. */
+#define CLKSTAT_EV_NAMES_INIT { CLKSTAT_EVENT_TYPES(CLKSTAT_CAT_NAME) }
 
 /* The metrics' names by ID, for the one table each program keeps. */
 #define CLKSTAT_METRIC_NAMES_INIT { CLKSTAT_METRICS(CLKSTAT_CAT_METRIC_NAME) }

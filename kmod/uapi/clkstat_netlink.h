@@ -100,9 +100,9 @@ enum clkstat_nl_counter_attr {
 #define CLKSTAT_A_C_MAX (__CLKSTAT_A_C_MAX - 1)
 
 /*
- * One event of GET_EVENTS, as a line of debugfs "events": TS, TYPE, CPU,
- * PID and CORR always, LATENCY only for an event that closes an interval,
- * TEXT only when not empty.
+ * One event of GET_EVENTS (uapi/clkstat_events.h): TS, TYPE, CPU, PID and
+ * CORR always; LATENCY only for an event that closes an interval, TEXT only
+ * when not empty, MIGRATED only when known, RQ_CLOCK only when read.
  */
 enum clkstat_nl_event_attr {
 	CLKSTAT_A_E_UNSPEC,
@@ -114,6 +114,8 @@ enum clkstat_nl_event_attr {
 	CLKSTAT_A_E_LATENCY,	/* u64: ns, the interval the event closes */
 	CLKSTAT_A_E_TEXT,	/* string: clocksource name, marker text */
 	CLKSTAT_A_E_PAD,
+	CLKSTAT_A_E_MIGRATED,	/* u8: 1 migrated, 0 local; absent: unknown */
+	CLKSTAT_A_E_RQ_CLOCK,	/* u64: ns, the CPU's rq->clock, if known */
 	__CLKSTAT_A_E_MAX,
 };
 #define CLKSTAT_A_E_MAX (__CLKSTAT_A_E_MAX - 1)

@@ -38,6 +38,48 @@ void cr_run_free(struct cr_run *r)
 	free(r->metrics);
 	r->metrics = NULL;
 	r->nmetrics = 0;
+	cr_events_free(&r->events);
+}
+
+int cr_events_add(struct cr_events *x, const struct clkstat_event_rec *e)
+{
+	struct clkstat_event_rec *p;
+	size_t cap;
+
+	if (x->n == x->cap) {
+		cap = x->cap ? 2 * x->cap : 256;
+		p = realloc(x->ev, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		x->ev = p;
+		x->cap = cap;
+	}
+	x->ev[x->n++] = *e;
+	return 0;
+}
+
+void cr_events_free(struct cr_events *x)
+{
+	free(x->ev);
+	*x = (struct cr_events){ 0 };
+}
+
+static const char *const cr_event_names[CLKSTAT_EV_NTYPES] =
+	CLKSTAT_EV_NAMES_INIT;
+
+const char *cr_event_type_name(unsigned int type)
+{
+	return type < CLKSTAT_EV_NTYPES ? cr_event_names[type] : "?";
+}
+
+int cr_event_type_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CLKSTAT_EV_NTYPES; i++)
+		if (!strcmp(name, cr_event_names[i]))
+			return i;
+	return -1;
 }
 
 void cr_meta_free(struct cr_meta *m)

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "../../kmod/uapi/clkstat_events.h"
 #include "../../kmod/uapi/clkstat_netlink.h"
 
 #define CR_NAME_MAX	CLKSTAT_NAME_MAX
@@ -53,6 +54,40 @@ struct cr_metric {
 	struct cr_hist *cpus;	/* CPUs with samples, ascending cpu */
 };
 
+/*
+ * A pair of clock readings taken back to back by the tool: an event's
+ * CLOCK_REALTIME is realtime_ns + (ts - mono_ns).
+ */
+struct cr_clock_pair {
+	int64_t mono_ns;	/* CLOCK_MONOTONIC */
+	int64_t realtime_ns;	/* CLOCK_REALTIME */
+};
+
+#define CR_CLOCK_PAIRS_MAX	2	/* a run's: at its start, at its end */
+
+/*
+ * A run's event log (record --events): the events, oldest first, as the
+ * module or the BPF twin logged them (uapi/clkstat_events.h).
+ */
+struct cr_events {
+	int present;		/* the run was recorded with its events */
+	size_t n, cap;
+	struct clkstat_event_rec *ev;
+	uint64_t lost;		/* events logged but not here: overwritten in
+				 * a full ring, dropped by a full BPF ring
+				 * buffer, or past record's --events limit */
+	size_t nclock;
+	struct cr_clock_pair clock[CR_CLOCK_PAIRS_MAX];
+};
+
+/* Append a copy of e; 0 or -ENOMEM. */
+int cr_events_add(struct cr_events *x, const struct clkstat_event_rec *e);
+void cr_events_free(struct cr_events *x);
+/* An event type's name (uapi/clkstat_events.h), "?" if out of range. */
+const char *cr_event_type_name(unsigned int type);
+/* The type of a name, or -1. */
+int cr_event_type_parse(const char *name);
+
 struct cr_run {
 	unsigned int index;		/* 0-based, in recording order */
 	char variant[CR_VARIANT_MAX];	/* attached during the run */
@@ -68,6 +103,7 @@ struct cr_run {
 	unsigned int input;		/* its file: cr_snapshot.inputs[input] */
 	size_t nmetrics;
 	struct cr_metric *metrics;
+	struct cr_events events;	/* record --events, else !present */
 };
 
 /* Where and how the runs were taken.  Strings are malloc'd, NULL: unknown. */

@@ -49,6 +49,14 @@ int cr_nl_get_hist(struct cr_nl *nl, struct cr_run *out);
 int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg);
 
 /*
+ * The event log dump (GET_EVENTS) appended to out (present set, the rings'
+ * overwritten count added to lost).  info is the module's GET_INFO: CR_ERR
+ * with a line saying so when it has no event log (events=0).
+ */
+int cr_nl_get_events(struct cr_nl *nl, const struct cr_info *info,
+		     struct cr_events *out);
+
+/*
  * The event log dump (GET_EVENTS), printed as debugfs "events" prints it.
  * info is the module's GET_INFO: CR_ERR with a line saying so when it has
  * no event log (events=0).

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nl_events.c - clkstat-report events: the event log through the GET_EVENTS
- * dump, printed byte for byte as debugfs "events" prints it (evlog.c):
+ * nl_events.c - the module's event log through the GET_EVENTS dump, into a
+ * struct cr_events (model.h): every event as the module logged it
+ * (uapi/clkstat_events.h), and the count of events its full rings lost.
  *
- *   # ts_ns type cpu pid corr name latency_ns
- *   3799862394 enqueue 1 117 47 - 302600
- *   # events 527 overwritten 0
- *
- * "-" for no correlation id (0), no text, no latency.  The caller's
- * GET_INFO tells a module without an event log (events=0) from other
- * failures, so that the error line can say so: libnl turns the dump's
- * ENODATA into an unspecific failure.
+ * The caller's GET_INFO tells a module without an event log (events=0)
+ * from other failures, so that the error line can say so: libnl turns the
+ * dump's ENODATA into an unspecific failure.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
@@ -21,12 +18,12 @@
 #include "nl.h"
 
 struct cr_ev_ctx {
-	FILE *out;
+	struct cr_events *out;
 	int status;
-	int started;		/* the first message (counts, header) is in */
+	int started;		/* the first message (counts) is in */
 	uint64_t count;		/* events the module announced */
 	uint64_t overwritten;
-	uint64_t seen;		/* events printed */
+	uint64_t seen;		/* events received */
 };
 
 static struct nla_policy cr_ev_top_policy[CLKSTAT_A_MAX + 1] = {
@@ -43,35 +40,44 @@ static struct nla_policy cr_ev_policy[CLKSTAT_A_E_MAX + 1] = {
 	[CLKSTAT_A_E_CORR] = { .type = NLA_U64 },
 	[CLKSTAT_A_E_LATENCY] = { .type = NLA_U64 },
 	[CLKSTAT_A_E_TEXT] = { .type = NLA_STRING },
+	[CLKSTAT_A_E_MIGRATED] = { .type = NLA_U8 },
+	[CLKSTAT_A_E_RQ_CLOCK] = { .type = NLA_U64 },
 };
 
-/* One event's line; -1 if the nest is malformed. */
-static int cr_ev_print(FILE *out, struct nlattr *nest)
+/* One event's nest into e; -1 if it is malformed. */
+static int cr_ev_parse(struct nlattr *nest, struct clkstat_event_rec *e)
 {
-	struct nlattr *e[CLKSTAT_A_E_MAX + 1];
+	struct nlattr *a[CLKSTAT_A_E_MAX + 1];
+	int type;
 
-	if (nla_parse_nested(e, CLKSTAT_A_E_MAX, nest, cr_ev_policy) < 0 ||
-	    !e[CLKSTAT_A_E_TS] || !e[CLKSTAT_A_E_TYPE] ||
-	    !e[CLKSTAT_A_E_CPU] || !e[CLKSTAT_A_E_PID] || !e[CLKSTAT_A_E_CORR])
+	if (nla_parse_nested(a, CLKSTAT_A_E_MAX, nest, cr_ev_policy) < 0 ||
+	    !a[CLKSTAT_A_E_TS] || !a[CLKSTAT_A_E_TYPE] ||
+	    !a[CLKSTAT_A_E_CPU] || !a[CLKSTAT_A_E_PID] || !a[CLKSTAT_A_E_CORR])
 		return -1;
-	fprintf(out, "%" PRIu64 " %s %" PRIu32 " %" PRIu32 " ",
-		(uint64_t)nla_get_u64(e[CLKSTAT_A_E_TS]),
-		nla_get_string(e[CLKSTAT_A_E_TYPE]),
-		nla_get_u32(e[CLKSTAT_A_E_CPU]),
-		nla_get_u32(e[CLKSTAT_A_E_PID]));
-	if (nla_get_u64(e[CLKSTAT_A_E_CORR]))
-		fprintf(out, "%" PRIu64 " ",
-			(uint64_t)nla_get_u64(e[CLKSTAT_A_E_CORR]));
-	else
-		fputs("- ", out);
-	fprintf(out, "%s ", e[CLKSTAT_A_E_TEXT] &&
-		*nla_get_string(e[CLKSTAT_A_E_TEXT]) ?
-		nla_get_string(e[CLKSTAT_A_E_TEXT]) : "-");
-	if (e[CLKSTAT_A_E_LATENCY])
-		fprintf(out, "%" PRIu64 "\n",
-			(uint64_t)nla_get_u64(e[CLKSTAT_A_E_LATENCY]));
-	else
-		fputs("-\n", out);
+	type = cr_event_type_parse(nla_get_string(a[CLKSTAT_A_E_TYPE]));
+	if (type < 0 || nla_get_u32(a[CLKSTAT_A_E_CPU]) > UINT16_MAX)
+		return -1;
+	*e = (struct clkstat_event_rec){
+		.ts = nla_get_u64(a[CLKSTAT_A_E_TS]),
+		.corr = nla_get_u64(a[CLKSTAT_A_E_CORR]),
+		.pid = nla_get_u32(a[CLKSTAT_A_E_PID]),
+		.cpu = (uint16_t)nla_get_u32(a[CLKSTAT_A_E_CPU]),
+		.type = (uint8_t)type,
+	};
+	if (a[CLKSTAT_A_E_LATENCY]) {
+		e->latency = nla_get_u64(a[CLKSTAT_A_E_LATENCY]);
+		e->flags |= CLKSTAT_EVF_LATENCY;
+	}
+	if (a[CLKSTAT_A_E_MIGRATED])
+		e->flags |= nla_get_u8(a[CLKSTAT_A_E_MIGRATED]) ?
+			    CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL;
+	if (a[CLKSTAT_A_E_RQ_CLOCK]) {
+		e->rq_clock = nla_get_u64(a[CLKSTAT_A_E_RQ_CLOCK]);
+		e->flags |= CLKSTAT_EVF_RQ_CLOCK;
+	}
+	if (a[CLKSTAT_A_E_TEXT])
+		snprintf(e->text, sizeof(e->text), "%s",
+			 nla_get_string(a[CLKSTAT_A_E_TEXT]));
 	return 0;
 }
 
@@ -80,6 +86,7 @@ static int cr_ev_cb(struct nl_msg *msg, void *arg)
 	struct cr_ev_ctx *ctx = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct nlattr *tb[CLKSTAT_A_MAX + 1], *a;
+	struct clkstat_event_rec e;
 	int rem;
 
 	/* After a malformed message, the rest of the dump is only drained. */
@@ -92,15 +99,19 @@ static int cr_ev_cb(struct nl_msg *msg, void *arg)
 			goto bad;
 		ctx->count = nla_get_u64(tb[CLKSTAT_A_EV_COUNT]);
 		ctx->overwritten = nla_get_u64(tb[CLKSTAT_A_EV_OVERWRITTEN]);
-		fputs("# ts_ns type cpu pid corr name latency_ns\n", ctx->out);
 		ctx->started = 1;
 	}
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
 		if (nla_type(a) != CLKSTAT_A_EVENT)
 			continue;
-		if (cr_ev_print(ctx->out, a) < 0)
+		if (cr_ev_parse(a, &e) < 0)
 			goto bad;
+		if (cr_events_add(ctx->out, &e)) {
+			fprintf(stderr, "clkstat-report: events: out of memory\n");
+			ctx->status = CR_ERR;
+			return NL_STOP;
+		}
 		ctx->seen++;
 	}
 	return NL_OK;
@@ -110,7 +121,8 @@ bad:
 	return NL_STOP;
 }
 
-int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out)
+int cr_nl_get_events(struct cr_nl *nl, const struct cr_info *info,
+		     struct cr_events *out)
 {
 	struct cr_ev_ctx ctx = { .out = out, .status = CR_OK };
 	int st;
@@ -137,7 +149,41 @@ int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out)
 			ctx.seen, ctx.count);
 		return CR_ERR;
 	}
-	fprintf(out, "# events %" PRIu64 " overwritten %" PRIu64 "\n",
-		ctx.count, ctx.overwritten);
+	out->present = 1;
+	out->lost += ctx.overwritten;
+	return CR_OK;
+}
+
+int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out)
+{
+	struct cr_events x = { 0 };
+	const struct clkstat_event_rec *e;
+	size_t i;
+	int st;
+
+	st = cr_nl_get_events(nl, info, &x);
+	if (st) {
+		cr_events_free(&x);
+		return st;
+	}
+	/* As debugfs "events" prints it (evlog.c), "-" for none. */
+	fputs("# ts_ns type cpu pid corr name latency_ns\n", out);
+	for (i = 0; i < x.n; i++) {
+		e = &x.ev[i];
+		fprintf(out, "%" PRIu64 " %s %u %" PRIu32 " ", (uint64_t)e->ts,
+			cr_event_type_name(e->type), (unsigned int)e->cpu,
+			(uint32_t)e->pid);
+		if (e->corr)
+			fprintf(out, "%" PRIu64 " ", (uint64_t)e->corr);
+		else
+			fputs("- ", out);
+		fprintf(out, "%s ", e->text[0] ? e->text : "-");
+		if (e->flags & CLKSTAT_EVF_LATENCY)
+			fprintf(out, "%" PRIu64 "\n", (uint64_t)e->latency);
+		else
+			fputs("-\n", out);
+	}
+	fprintf(out, "# events %zu overwritten %" PRIu64 "\n", x.n, x.lost);
+	cr_events_free(&x);
 	return CR_OK;
 }

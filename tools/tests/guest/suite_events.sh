@@ -78,14 +78,14 @@ t_cs_events() {
 	sleep 0.2
 	echo stop > "$D/control"
 	cat "$D/events" > $ev
-	expect_eq "switch entries" "$(grep -c ' cs_switch_entry ' $ev)" 2
-	expect_eq "switch exits" "$(grep -c ' cs_switch_exit ' $ev)" 2
-	expect_eq "switch targets" "$(awk '$2 == "cs_switch_entry" { printf "%s ", $6 }' $ev)" "acpi_pm hpet "
-	awk '$2 == "cs_switch_entry" { t[$5] = $1 }
-	     $2 == "cs_switch_exit" { if (!($5 in t) || $1 - t[$5] != $7) bad = 1; n++ }
-	     END { exit bad || n != 2 }' $ev || fail "switch events do not pair: $(grep cs_switch $ev)"
-	grep -q ' cs_read [0-9]* [0-9]* - hpet [0-9]*$' $ev || fail "no hpet read event"
-	grep -q ' cs_read [0-9]* [0-9]* - acpi_pm [0-9]*$' $ev || fail "no acpi_pm read event"
+	expect_eq "switch entries" "$(grep -c ' clocksource_switch_entry ' $ev)" 2
+	expect_eq "switch exits" "$(grep -c ' clocksource_switch_exit ' $ev)" 2
+	expect_eq "switch targets" "$(awk '$2 == "clocksource_switch_entry" { printf "%s ", $6 }' $ev)" "acpi_pm hpet "
+	awk '$2 == "clocksource_switch_entry" { t[$5] = $1 }
+	     $2 == "clocksource_switch_exit" { if (!($5 in t) || $1 - t[$5] != $7) bad = 1; n++ }
+	     END { exit bad || n != 2 }' $ev || fail "switch events do not pair: $(grep clocksource_switch $ev)"
+	grep -q ' clocksource_read [0-9]* [0-9]* - hpet [0-9]*$' $ev || fail "no hpet read event"
+	grep -q ' clocksource_read [0-9]* [0-9]* - acpi_pm [0-9]*$' $ev || fail "no acpi_pm read event"
 }
 
 # The suite, in the order module_tests.sh runs it.
