@@ -34,7 +34,14 @@ t_events() {
 	expect_eq "enqueue events" "$(grep -c ' enqueue ' $ev)" 200
 	expect_eq "first_tkread events" "$(grep -c ' first_tkread ' $ev)" 200
 	expect_eq "trailer" "$(tail -1 $ev | awk '{ print $5 }')" 0
-	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase-1_begins -\$" $ev ||
+	expect_eq "header" "$(head -1 $ev)" "# ts_ns type cpu pid corr name latency_ns migrated rq_clock_ns"
+	# migrated: 1 or 0 on enqueue and first_tkread, - on the others.
+	awk '$1 ~ /^#/ { next }
+	     ($2 == "enqueue" || $2 == "first_tkread") && $8 != "0" && $8 != "1" { bad = 1 }
+	     $2 != "enqueue" && $2 != "first_tkread" && $8 != "-" { bad = 1 }
+	     NF != 9 { bad = 1 }
+	     END { exit bad }' $ev || fail "migrated column: $(head -5 $ev | tr '\n' '|')"
+	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase-1_begins - - -\$" $ev ||
 		fail "no marker line for pid $BASHPID: $(grep marker $ev)"
 	awk '
 		$1 ~ /^#/ { next }
@@ -68,6 +75,34 @@ t_events() {
 	bad_param "probe marker writes to the event log: load with events=N (N > 0)" probes=ttwu,marker
 }
 
+# A bare "reset" empties the log: markers from before it are gone, and
+# "overwritten" counts only what a full ring lost since.  Markers from one
+# CPU (python3 pins itself to CPU 0) into a ring of 64: 100 of them lose
+# 36; after the reset, 70 lose 6.
+t_events_reset() {
+	local marks='import os, sys
+os.sched_setaffinity(0, {0})
+for i in range(int(sys.argv[2])):
+    with open("/sys/kernel/debug/clkstat/marker", "w") as f:
+        f.write("%s%d" % (sys.argv[1], i))'
+	insmod "$KO" probes=ttwu,marker events=64
+	echo stop > "$D/control"
+	python3 -c "$marks" a 100 || fail "markers"
+	expect_eq "before the reset" "$(tail -1 "$D/events")" "# events 64 overwritten 36"
+	echo reset > "$D/control"
+	expect_eq "after the reset" "$(cat "$D/events")" \
+		"$(printf '%s\n%s' "# ts_ns type cpu pid corr name latency_ns migrated rq_clock_ns" "# events 0 overwritten 0")"
+	python3 -c "$marks" b 70 || fail "markers"
+	tail -1 "$D/events" > /tmp/trailer
+	expect_eq "since the reset" "$(cat /tmp/trailer)" "# events 64 overwritten 6"
+	expect_eq "oldest kept" "$(awk '$2 == "marker" { print $6; exit }' "$D/events")" b6
+	grep -q ' a[0-9]* ' "$D/events" && fail "a marker from before the reset"
+	# A reset of one metric leaves the log alone.
+	echo "reset ttwu_enqueue" > "$D/control"
+	expect_eq "after a metric's reset" "$(tail -1 "$D/events")" "# events 64 overwritten 6"
+	rmmod clkstat
+}
+
 # Clocksource events: each switch an entry and an exit sharing an id, the
 # exit's latency its duration, the target named; reads of both.
 t_cs_events() {
@@ -84,12 +119,12 @@ t_cs_events() {
 	awk '$2 == "clocksource_switch_entry" { t[$5] = $1 }
 	     $2 == "clocksource_switch_exit" { if (!($5 in t) || $1 - t[$5] != $7) bad = 1; n++ }
 	     END { exit bad || n != 2 }' $ev || fail "switch events do not pair: $(grep clocksource_switch $ev)"
-	grep -q ' clocksource_read [0-9]* [0-9]* - hpet [0-9]*$' $ev || fail "no hpet read event"
-	grep -q ' clocksource_read [0-9]* [0-9]* - acpi_pm [0-9]*$' $ev || fail "no acpi_pm read event"
+	grep -q ' clocksource_read [0-9]* [0-9]* - hpet [0-9]* - [-0-9]*$' $ev || fail "no hpet read event"
+	grep -q ' clocksource_read [0-9]* [0-9]* - acpi_pm [0-9]* - [-0-9]*$' $ev || fail "no acpi_pm read event"
 }
 
 # The suite, in the order module_tests.sh runs it.
-EVENTS_TESTS="t_events t_cs_events"
+EVENTS_TESTS="t_events t_events_reset t_cs_events"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$EVENTS_TESTS}
