@@ -158,6 +158,7 @@ int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out)
 {
 	struct cr_events x = { 0 };
 	const struct clkstat_event_rec *e;
+	unsigned int mig;
 	size_t i;
 	int st;
 
@@ -167,7 +168,8 @@ int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out)
 		return st;
 	}
 	/* As debugfs "events" prints it (evlog.c), "-" for none. */
-	fputs("# ts_ns type cpu pid corr name latency_ns\n", out);
+	fputs("# ts_ns type cpu pid corr name latency_ns migrated rq_clock_ns\n",
+	      out);
 	for (i = 0; i < x.n; i++) {
 		e = &x.ev[i];
 		fprintf(out, "%" PRIu64 " %s %u %" PRIu32 " ", (uint64_t)e->ts,
@@ -179,7 +181,14 @@ int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out)
 			fputs("- ", out);
 		fprintf(out, "%s ", e->text[0] ? e->text : "-");
 		if (e->flags & CLKSTAT_EVF_LATENCY)
-			fprintf(out, "%" PRIu64 "\n", (uint64_t)e->latency);
+			fprintf(out, "%" PRIu64 " ", (uint64_t)e->latency);
+		else
+			fputs("- ", out);
+		mig = e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL);
+		fputs(mig == CLKSTAT_EVF_MIGRATED ? "1 " :
+		      mig == CLKSTAT_EVF_LOCAL ? "0 " : "- ", out);
+		if (e->flags & CLKSTAT_EVF_RQ_CLOCK)
+			fprintf(out, "%" PRIu64 "\n", (uint64_t)e->rq_clock);
 		else
 			fputs("-\n", out);
 	}

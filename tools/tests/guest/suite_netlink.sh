@@ -129,9 +129,10 @@ t_netlink_events() {
 	# about 100 KB of attributes: many messages (a dump's skb is <= 32 KB).
 	[ "$(grep -c ' first_tkread ' /tmp/ev-netlink)" -ge 400 ] ||
 		fail "too few events: $(tail -1 /tmp/ev-netlink)"
-	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - -$' /tmp/ev-netlink || fail "no wakeup line"
-	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+$' /tmp/ev-netlink || fail "no enqueue line"
-	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ -\$" /tmp/ev-netlink ||
+	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - - - [-0-9]+$' /tmp/ev-netlink || fail "no wakeup line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 [-0-9]+$' /tmp/ev-netlink || fail "no migrated enqueue line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 0 [-0-9]+$' /tmp/ev-netlink || fail "no local enqueue line"
+	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ - - -\$" /tmp/ev-netlink ||
 		fail "no marker line: $(grep marker /tmp/ev-netlink)"
 	rc=0
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" events > /dev/null 2>&1 || rc=$?
