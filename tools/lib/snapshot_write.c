@@ -199,55 +199,87 @@ static int cr_ser_row(struct json_object *jso, struct printbuf *pb,
 	return st ? -1 : 0;
 }
 
-/* The columns of a row, in the order cr_event_row() writes them. */
+/* The columns of a row, in the order cr_ser_rows() writes them. */
 static const char *const cr_event_cols[] = {
 	"ts_ns", "type", "cpu", "pid", "corr", "latency_ns", "migrated",
 	"rq_clock_ns", "text",
 };
 
-static struct json_object *cr_event_row(const struct clkstat_event_rec *e,
-					int *oom)
+/* One row on one line: [ts, "type", cpu, pid, corr, lat, mig, rq, text]. */
+static int cr_put_row(struct printbuf *pb, const struct clkstat_event_rec *e)
 {
-	struct json_object *a = json_object_new_array();
 	unsigned int mig = e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL);
-	char text[CLKSTAT_EVENT_TEXT];
+	char buf[256], *p = buf;
 	size_t i;
 
-	if (!a) {
-		*oom = 1;
-		return NULL;
-	}
-	cr_push(a, json_object_new_uint64(e->ts), oom);
-	cr_push(a, json_object_new_string(cr_event_type_name(e->type)), oom);
-	cr_push(a, json_object_new_uint64(e->cpu), oom);
-	cr_push(a, json_object_new_uint64(e->pid), oom);
-	cr_push(a, json_object_new_uint64(e->corr), oom);
+	p += sprintf(p, "[%" PRIu64 ", \"%s\", %u, %u, %" PRIu64 ", ",
+		     (uint64_t)e->ts, cr_event_type_name(e->type),
+		     (unsigned int)e->cpu, (unsigned int)e->pid,
+		     (uint64_t)e->corr);
 	if (e->flags & CLKSTAT_EVF_LATENCY)
-		cr_push(a, json_object_new_uint64(e->latency), oom);
-	else if (json_object_array_add(a, NULL))
-		*oom = 1;
+		p += sprintf(p, "%" PRIu64 ", ", (uint64_t)e->latency);
+	else
+		p += sprintf(p, "null, ");
 	/* Known only with exactly one of the two (uapi/clkstat_events.h). */
-	if (mig == CLKSTAT_EVF_MIGRATED || mig == CLKSTAT_EVF_LOCAL)
-		cr_push(a, json_object_new_boolean(mig == CLKSTAT_EVF_MIGRATED),
-			oom);
-	else if (json_object_array_add(a, NULL))
-		*oom = 1;
+	p += sprintf(p, "%s, ", mig == CLKSTAT_EVF_MIGRATED ? "true" :
+		     mig == CLKSTAT_EVF_LOCAL ? "false" : "null");
 	if (e->flags & CLKSTAT_EVF_RQ_CLOCK)
-		cr_push(a, json_object_new_uint64(e->rq_clock), oom);
-	else if (json_object_array_add(a, NULL))
-		*oom = 1;
-	/* Printable ASCII: the module's markers are; a twin's may not be. */
-	memcpy(text, e->text, sizeof(text));
-	text[sizeof(text) - 1] = '\0';
-	for (i = 0; text[i]; i++)
-		if (text[i] < 0x20 || text[i] > 0x7e)
-			text[i] = '?';
-	if (text[0])
-		cr_push(a, json_object_new_string(text), oom);
-	else if (json_object_array_add(a, NULL))
-		*oom = 1;
-	json_object_set_serializer(a, cr_ser_row, NULL, NULL);
-	return a;
+		p += sprintf(p, "%" PRIu64 ", ", (uint64_t)e->rq_clock);
+	else
+		p += sprintf(p, "null, ");
+	if (!e->text[0]) {
+		p += sprintf(p, "null]");
+	} else {
+		/*
+		 * Printable ASCII, '"' and '\\' escaped: the module's markers
+		 * are printable; a twin's text may not be ('?' then).
+		 */
+		*p++ = '"';
+		for (i = 0; i < sizeof(e->text) - 1 && e->text[i]; i++) {
+			char ch = e->text[i];
+
+			if (ch == '"' || ch == '\\')
+				*p++ = '\\';
+			*p++ = ch < 0x20 || ch > 0x7e ? '?' : ch;
+		}
+		*p++ = '"';
+		*p++ = ']';
+	}
+	return printbuf_memappend(pb, buf, (int)(p - buf)) < 0;
+}
+
+/*
+ * The rows straight from the struct cr_events (the serializer's user
+ * data), one per line, laid out as json-c lays out an array: no json-c
+ * object per value, so that 10^7 events cost their text, not a tree.
+ */
+static int cr_ser_rows(struct json_object *jso, struct printbuf *pb,
+		       int level, int flags)
+{
+	const struct cr_events *x = json_object_get_userdata(jso);
+	int pretty = !!(flags & JSON_C_TO_STRING_PRETTY), st = 0, j;
+	size_t i;
+
+	if (!x->n)
+		return printbuf_memappend(pb, "[]", 2) < 0 ? -1 : 0;
+	st |= printbuf_memappend(pb, "[", 1) < 0;
+	for (i = 0; i < x->n && !st; i++) {
+		if (i)
+			st |= printbuf_memappend(pb, ",", 1) < 0;
+		if (pretty) {
+			st |= printbuf_memappend(pb, "\n", 1) < 0;
+			for (j = 0; j <= level; j++)
+				st |= printbuf_memappend(pb, "  ", 2) < 0;
+		}
+		st |= cr_put_row(pb, &x->ev[i]);
+	}
+	if (pretty) {
+		st |= printbuf_memappend(pb, "\n", 1) < 0;
+		for (j = 0; j < level; j++)
+			st |= printbuf_memappend(pb, "  ", 2) < 0;
+	}
+	st |= printbuf_memappend(pb, "]", 1) < 0;
+	return st ? -1 : 0;
 }
 
 static struct json_object *cr_events_json(const struct cr_events *x, int *oom)
@@ -278,9 +310,9 @@ static struct json_object *cr_events_json(const struct cr_events *x, int *oom)
 		json_object_set_serializer(a, cr_ser_row, NULL, NULL);
 	cr_put(o, "columns", a, oom);
 	a = json_object_new_array();
-	for (i = 0; a && !*oom && i < x->n; i++)
-		cr_push(a, cr_event_row(&x->ev[i], oom), oom);
-	cr_put(o, "rows", cr_done(a), oom);
+	if (a)
+		json_object_set_serializer(a, cr_ser_rows, (void *)x, NULL);
+	cr_put(o, "rows", a, oom);
 	return o;
 }
 

@@ -1573,8 +1573,9 @@ static void test_events_columns_by_name(void **state)
 /* The writer: version 2, a row per line, u64 exact, nulls as null. */
 static void test_events_written(void **state)
 {
-	struct cr_snapshot a;
-	char *text;
+	struct cr_snapshot a, b;
+	struct cr_run *r;
+	char *text, err[1024];
 
 	(void)state;
 	build_big(&a);
@@ -1591,6 +1592,23 @@ static void test_events_written(void **state)
 	assert_non_null(strstr(text, "\"rows\": []"));
 	free(text);
 	cr_snapshot_free(&a);
+	/* text: '"' and '\\' escaped, other than printable ASCII as '?' */
+	memset(&a, 0, sizeof(a));
+	r = run(&a, "base", 1, 2, 0);
+	event(r, 1, CLKSTAT_EV_MARKER, 0, 0, 0, 0, 0, 0, "a\"b\\c\x01\xc2");
+	event(r, 2, CLKSTAT_EV_MARKER, 0, 0, 0, 0, 0, 0, "");
+	memset(r->events.ev[1].text, 'x', sizeof(r->events.ev[1].text));
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "null, \"a\\\"b\\\\c??\"]"));
+	assert_non_null(strstr(text, "\"xxxxxxxxxxxxxxx\"]"));	/* 15 */
+	assert_int_equal(cr_snapshot_parse(text, strlen(text), &b, err,
+					   sizeof(err)), CR_OK);
+	assert_string_equal(b.runs[0].events.ev[0].text, "a\"b\\c??");
+	assert_string_equal(b.runs[0].events.ev[1].text, "xxxxxxxxxxxxxxx");
+	free(text);
+	cr_snapshot_free(&a);
+	cr_snapshot_free(&b);
 	/* without --events: no "events" anywhere, as version 1 wrote */
 	memset(&a, 0, sizeof(a));
 	assert_non_null(run(&a, "base", 1, 2, 0));
