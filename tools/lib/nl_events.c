@@ -153,37 +153,3 @@ int cr_nl_get_events(struct cr_nl *nl, const struct cr_info *info,
 	out->lost += ctx.overwritten;
 	return CR_OK;
 }
-
-int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out)
-{
-	struct cr_events x = { 0 };
-	const struct clkstat_event_rec *e;
-	size_t i;
-	int st;
-
-	st = cr_nl_get_events(nl, info, &x);
-	if (st) {
-		cr_events_free(&x);
-		return st;
-	}
-	/* As debugfs "events" prints it (evlog.c), "-" for none. */
-	fputs("# ts_ns type cpu pid corr name latency_ns\n", out);
-	for (i = 0; i < x.n; i++) {
-		e = &x.ev[i];
-		fprintf(out, "%" PRIu64 " %s %u %" PRIu32 " ", (uint64_t)e->ts,
-			cr_event_type_name(e->type), (unsigned int)e->cpu,
-			(uint32_t)e->pid);
-		if (e->corr)
-			fprintf(out, "%" PRIu64 " ", (uint64_t)e->corr);
-		else
-			fputs("- ", out);
-		fprintf(out, "%s ", e->text[0] ? e->text : "-");
-		if (e->flags & CLKSTAT_EVF_LATENCY)
-			fprintf(out, "%" PRIu64 "\n", (uint64_t)e->latency);
-		else
-			fputs("-\n", out);
-	}
-	fprintf(out, "# events %zu overwritten %" PRIu64 "\n", x.n, x.lost);
-	cr_events_free(&x);
-	return CR_OK;
-}

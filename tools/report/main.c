@@ -5,7 +5,7 @@
  *   clkstat-report [report]   statistics and histograms of every metric
  *   clkstat-report info       the module (or a snapshot's metadata)
  *   clkstat-report raw        every histogram, slot by slot
- *   clkstat-report events     the event log (live only)
+ *   clkstat-report events     the event log, live or recorded: text, CSV, JSON Lines
  *   clkstat-report ctrl ...   start, stop, reset, tgid, variant (live only)
  *   clkstat-report record [...] [-- COMMAND...]   runs into a snapshot
  *   clkstat-report overhead   what each hook variant costs (tools/bench/)
@@ -82,7 +82,7 @@ static const struct cr_optset cr_general_opts = {
 static const struct cr_optset *const cr_optsets[] = {
 	&cr_format_opts, &cr_report_render_opts, &cr_record_opts,
 	&cr_report_source_opts, &cr_compare_opts, &cr_overhead_opts,
-	&cr_general_opts,
+	&cr_events_opts, &cr_general_opts,
 };
 #define CR_NOPTSETS	(sizeof(cr_optsets) / sizeof(cr_optsets[0]))
 #define CR_MAX_OPTS	64
@@ -96,7 +96,7 @@ static const struct cr_cmd {
 	{ "report", 0, 0, cr_report_cmd },
 	{ "info", 0, 0, cr_report_cmd },
 	{ "raw", 0, 0, cr_report_cmd },
-	{ "events", 0, 0, cr_report_cmd },
+	{ "events", 0, 0, cr_events_cmd },
 	{ "ctrl", 1, 2, cr_ctrl_cmd },
 	{ "record", 0, 0, cr_record_cmd },
 	{ "overhead", 0, 0, cr_overhead_cmd },
@@ -108,7 +108,7 @@ int cr_usage(FILE *f)
 	static const struct cr_optset *const help[] = {
 		&cr_report_source_opts, &cr_format_opts,
 		&cr_report_render_opts, &cr_record_opts, &cr_compare_opts,
-		&cr_overhead_opts, &cr_general_opts,
+		&cr_overhead_opts, &cr_events_opts, &cr_general_opts,
 	};
 	size_t i;
 
@@ -117,6 +117,7 @@ int cr_usage(FILE *f)
 	fputs(cr_record_synopsis, f);
 	fputs(cr_compare_synopsis, f);
 	fputs(cr_overhead_synopsis, f);
+	fputs(cr_events_synopsis, f);
 	fputs("options:\n", f);
 	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
 		fputs(help[i]->help, f);
@@ -240,6 +241,8 @@ static int cr_check(const struct cr_cmd **cmd)
 		st = cr_report_check(&cr_cli);
 	if (!st)
 		st = cr_record_check(&cr_cli);
+	if (!st)
+		st = cr_events_check(&cr_cli);
 	return st;
 }
 
