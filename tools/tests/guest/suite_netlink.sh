@@ -101,9 +101,26 @@ t_netlink_fuzz() {
 	"$top/tools/clkstat-report" info > /dev/null || fail "the family stopped answering"
 }
 
+# debugfs "events" lines from clkstat-report events --format csv (its
+# columns: timestamp_ns realtime_ns type clocksource cpu pid corr
+# latency_ns migrated rq_clock_ns text run variant), and the count and
+# lost of its text trailer as debugfs's "# events N overwritten L".
+ev_as_debugfs() {
+	local R=$top/tools/clkstat-report
+	"$@" "$R" events --format csv > /tmp/ev-csv || return 1
+	"$R" events | tail -1 > /tmp/ev-trailer || return 1
+	echo "# ts_ns type cpu pid corr name latency_ns"
+	awk -F, 'NR > 1 { sub(/\r$/, "")
+		name = $4 != "" ? $4 : ($11 != "" ? $11 : "-")
+		print $1, $3, $5, $6, ($7 == "" ? "-" : $7), name, ($8 == "" ? "-" : $8) }' /tmp/ev-csv
+	awk '{ print "# events", $6, "overwritten", $8 }' /tmp/ev-trailer
+}
+
 # GET_EVENTS through clkstat-report events: with recording stopped (the
 # log then changes only by markers; two debugfs reads around the dump
-# check that), the dump equals debugfs "events" byte for byte: events
+# check that), the dump's CSV, as debugfs lines, equals debugfs "events"
+# byte for byte; a marker's realtime_ns lies between CLOCK_REALTIME read
+# just before and just after writing it (1 ms slack): events
 # spanning many messages, with and without latency and correlation id,
 # markers with text, and a ring that overwrote events.  Unprivileged: exit
 # status 4.  Without an event log: exit status 1 and one line.  valgrind on
@@ -115,9 +132,16 @@ t_netlink_events() {
 	echo stop > "$D/control"
 	"$PINGPONG" -n 200 --migrate --reads 1 --control "$D/control" > /dev/null
 	echo "phase-1" > "$D/marker"
+	local rt0 rt1 rt
+	rt0=$(date +%s%N)
 	echo "phase 2 begins!" > "$D/marker"
+	rt1=$(date +%s%N)
 	cat "$D/events" > /tmp/ev-debugfs
-	"$R" events > /tmp/ev-netlink
+	ev_as_debugfs > /tmp/ev-netlink || fail "events --format csv failed"
+	rt=$("$R" events --type marker --format csv | awk -F, '$11 == "phase_2_begins_" { print $2 }')
+	note "marker realtime_ns $rt, CLOCK_REALTIME around it $rt0 .. $rt1"
+	[ -n "$rt" ] && [ "$rt" -ge $((rt0 - 1000000)) ] && [ "$rt" -le $((rt1 + 1000000)) ] ||
+		fail "marker realtime_ns '$rt' outside [$rt0, $rt1] +- 1 ms"
 	# (cmp on the debugfs file itself would trust its size: 0)
 	cat "$D/events" > /tmp/ev-debugfs2
 	cmp -s /tmp/ev-debugfs /tmp/ev-debugfs2 ||
@@ -137,7 +161,7 @@ t_netlink_events() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" events > /dev/null 2>&1 || rc=$?
 	expect_eq "unprivileged events" "$rc" 4
 	rc=0
-	valgrind -q --error-exitcode=99 --leak-check=full "$R" events > /tmp/ev-vg.out 2> /tmp/vg || rc=$?
+	ev_as_debugfs valgrind -q --error-exitcode=99 --leak-check=full > /tmp/ev-vg.out 2> /tmp/vg || rc=$?
 	[ "$rc" = 0 ] || fail "valgrind, events: status $rc: $(cat /tmp/vg)"
 	cmp -s /tmp/ev-debugfs /tmp/ev-vg.out || fail "the dump under valgrind differs"
 	# The reader gone halfway: the socket's release ends the dump.
@@ -149,7 +173,9 @@ t_netlink_events() {
 	insmod "$KO" probes=ttwu events=64
 	"$PINGPONG" -n 200 --control "$D/control" > /dev/null
 	cat "$D/events" > /tmp/ev-debugfs
-	"$R" events > /tmp/ev-netlink
+	ev_as_debugfs > /tmp/ev-netlink 2> /tmp/ev-lost || fail "events --format csv failed"
+	grep -Eq '^clkstat-report: live log \([a-z0-9-]+\): [1-9][0-9]* events lost, [0-9]+ kept$' /tmp/ev-lost ||
+		fail "CSV: lost events not on stderr: $(cat /tmp/ev-lost)"
 	note "events=64: $(tail -1 /tmp/ev-netlink)"
 	[ "$(tail -1 /tmp/ev-netlink | awk '{ print $5 }')" -gt 0 ] || fail "nothing overwritten"
 	cmp -s /tmp/ev-debugfs /tmp/ev-netlink ||
