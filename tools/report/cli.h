@@ -82,6 +82,7 @@ int cr_report_read_inputs(struct cr_snapshot *s);
 extern const struct cr_optset cr_events_opts;
 extern const char cr_events_synopsis[];
 int cr_events_check(const struct cr_cli *cli);
+const char *cr_events_variant(void);
 int cr_events_cmd(struct cr_cli *cli);
 
 /* compare.c: --compare and the bootstrap's settings. */

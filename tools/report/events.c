@@ -53,17 +53,26 @@ const struct cr_optset cr_events_opts = {
 	.opts = cr_events_table,
 	.take = cr_events_take,
 	.help =
-	"      --type T[,T]    events, xcorr: only these event types\n"
+	"      --type T[,T]    events: only these event types\n"
 	"      --variant V     events, xcorr: only the runs of variant V\n",
 };
+
+/* --variant V of events and xcorr, or NULL. */
+const char *cr_events_variant(void)
+{
+	return cr_evo.variant;
+}
 
 int cr_events_check(const struct cr_cli *cli)
 {
 	int events = !strcmp(cli->cmd, "events");
 
-	if ((cr_evo.variant || cr_evo.types != CR_EV_ALL_TYPES) &&
-	    !events && strcmp(cli->cmd, "xcorr")) {
-		fprintf(stderr, "clkstat-report: --type and --variant are for events and xcorr (record takes --variants)\n");
+	if (cr_evo.types != CR_EV_ALL_TYPES && !events) {
+		fprintf(stderr, "clkstat-report: --type is for events\n");
+		return CR_USAGE;
+	}
+	if (cr_evo.variant && !events && strcmp(cli->cmd, "xcorr")) {
+		fprintf(stderr, "clkstat-report: --variant is for events and xcorr (record takes --variants)\n");
 		return CR_USAGE;
 	}
 	if (!events)
