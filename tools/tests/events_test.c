@@ -9,18 +9,23 @@
  * a byte that is not UTF-8.  CSV is compared line by line with lines
  * written by hand, JSON Lines parsed back by json-c field by field, the
  * text format checked for its alignment, "-" cells and trailers; the lost
- * counts on stderr; --type filters; --type's parser.
+ * counts on stderr; --type filters; --type's parser.  And the same logs
+ * through a snapshot file: written by cr_snapshot_write(), read back by
+ * cr_snapshot_read(), rendered to the same CSV (but for the writer's '?'
+ * for bytes that are not printable ASCII).
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <json.h>
 
 #include "../lib/render_events.h"
+#include "../lib/snapshot.h"
 #include "../lib/status.h"
 
 #define RT0	1700000000000000000LL
@@ -424,6 +429,80 @@ static void test_live_trailer(void **state)
 	free(err);
 }
 
+/* A cr_events copied (the snapshot's run owns its own). */
+static void copy_events(struct cr_events *dst, const struct cr_events *src)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->ev = NULL;
+	dst->n = dst->cap = 0;
+	for (i = 0; i < src->n; i++)
+		assert_int_equal(cr_events_add(dst, &src->ev[i]), 0);
+}
+
+static void test_snapshot_file(void **state)
+{
+	char path[] = "/tmp/events_test.XXXXXX", *out = NULL, *err = NULL;
+	struct cr_snapshot s = { 0 }, back = { 0 };
+	struct cr_ev_src src[2];
+	struct cr_run *r;
+	size_t ol = 0, el = 0, i, n = 0;
+	FILE *o, *e;
+	char *p, *line;
+	int fd;
+
+	(void)state;
+	s.meta.frac_bits = 3;
+	s.meta.events = 1000;
+	r = cr_snapshot_add_run(&s);
+	assert_non_null(r);
+	snprintf(r->variant, sizeof(r->variant), "direct");
+	copy_events(&r->events, &ev0);
+	r = cr_snapshot_add_run(&s);
+	assert_non_null(r);
+	r->index = 1;
+	snprintf(r->variant, sizeof(r->variant), "kprobe");
+	copy_events(&r->events, &ev1);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(cr_snapshot_write(&s, path), CR_OK);
+	assert_int_equal(cr_snapshot_read(path, &back), CR_OK);
+	unlink(path);
+	assert_int_equal(back.nruns, 2);
+	for (i = 0; i < 2; i++) {
+		assert_true(back.runs[i].events.present);
+		src[i] = (struct cr_ev_src){ .ev = &back.runs[i].events,
+			.run = back.runs[i].index,
+			.variant = back.runs[i].variant };
+	}
+	o = open_memstream(&out, &ol);
+	e = open_memstream(&err, &el);
+	assert_int_equal(cr_render_events(o, e, CR_EV_CSV, src, 2,
+					  CR_EV_ALL_TYPES), CR_OK);
+	fclose(o);
+	fclose(e);
+	for (p = out; *p; n++) {
+		line = p;
+		p = strstr(p, "\r\n");
+		assert_non_null(p);
+		*p = '\0';
+		p += 2;
+		assert_true(n < NWANT);
+		if (n == NWANT - 1)
+			assert_string_equal(line, "6,,marker,,2,7,,,,,x??,1,kprobe");
+		else
+			assert_string_equal(line, csv_want[n]);
+	}
+	assert_int_equal(n, NWANT);
+	assert_string_equal(err, "clkstat-report: run 1 (kprobe): 5 events lost, 2 kept\n");
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
+	cr_snapshot_free(&back);
+}
+
 static void test_parse(void **state)
 {
 	unsigned int m;
@@ -456,6 +535,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jsonl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_trailer, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_file, setup,
 						teardown),
 		cmocka_unit_test(test_parse),
 	};

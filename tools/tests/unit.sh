@@ -47,6 +47,14 @@ if tools/tests/openmetrics_check.sh 2>&1 | sed 's/^/    /'; then
 else
 	fail=$((fail + 1)); echo "not ok - OpenMetrics output passes promtool and the OpenMetrics parser"
 fi
+# clkstat-report events on snapshots with known events: CSV and JSON
+# Lines read back by Python's csv and json modules, field by field (its
+# own ok/not ok lines indented).
+if /usr/bin/python3 tools/tests/events_readback.py 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
+else
+	fail=$((fail + 1)); echo "not ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
+fi
 # The man page renders without warnings.
 if out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l Documentation/man/clkstat-report.1 2>&1 >/dev/null) &&
    [ -z "$out" ]; then
