@@ -83,6 +83,12 @@ extern const struct cr_optset cr_events_opts;
 extern const char cr_events_synopsis[];
 int cr_events_check(const struct cr_cli *cli);
 const char *cr_events_variant(void);
+
+/* xcorr.c: --bin, --max-lag, --block, -B (--seed: compare.c's). */
+extern const struct cr_optset cr_xcorr_opts;
+extern const char cr_xcorr_synopsis[];
+int cr_xcorr_check(const struct cr_cli *cli);
+int cr_xcorr_cmd(struct cr_cli *cli);
 int cr_events_cmd(struct cr_cli *cli);
 
 /* compare.c: --compare and the bootstrap's settings. */
@@ -94,6 +100,8 @@ int cr_compare_wanted(void);
 const char *cr_compare_factor_field(void);
 int cr_compare_run(const struct cr_cli *cli, const struct cr_snapshot *s,
 		   const char *metric);
+/* --seed (default 1): compare's and xcorr's. */
+unsigned long cr_compare_seed(void);
 
 /* record.c */
 extern const struct cr_optset cr_record_opts;
