@@ -83,6 +83,13 @@ extern const struct cr_optset cr_events_opts;
 extern const char cr_events_synopsis[];
 int cr_events_check(const struct cr_cli *cli);
 const char *cr_events_variant(void);
+/*
+ * One line on stderr naming the runs recorded without --events ("run 2
+ * (kprobe) was recorded without --events"; "runs 1 (direct), 3
+ * (kprobe) were ..."), with their files when several were read.
+ */
+void cr_events_say_missing(const struct cr_snapshot *s,
+			   const struct cr_run *const *runs, size_t n);
 
 /* xcorr.c: --bin, --max-lag, --block, -B (--seed: compare.c's). */
 extern const struct cr_optset cr_xcorr_opts;

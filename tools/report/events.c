@@ -127,24 +127,31 @@ out:
 	return st;
 }
 
-/*
- * "run 2 (kprobe)", with the file when there are several: which run was
- * recorded without events.
- */
-static void say_no_events(const struct cr_snapshot *s, const struct cr_run *r)
+void cr_events_say_missing(const struct cr_snapshot *s,
+			   const struct cr_run *const *runs, size_t n)
 {
-	fprintf(stderr, "clkstat-report: run %u (%s)", r->index, r->variant);
-	if (s->ninputs > 1)
-		fprintf(stderr, " of %s", s->inputs[r->input].path);
-	fputs(" was recorded without --events\n", stderr);
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(stderr, "clkstat-report: run%s ", n > 1 ? "s" : "");
+	for (i = 0; i < n; i++) {
+		fprintf(stderr, "%s%u (%s)", i ? ", " : "", runs[i]->index,
+			runs[i]->variant);
+		if (s->ninputs > 1)
+			fprintf(stderr, " of %s", s->inputs[runs[i]->input].path);
+	}
+	fprintf(stderr, " %s recorded without --events\n",
+		n > 1 ? "were" : "was");
 }
 
 static int from_snapshots(void)
 {
 	struct cr_snapshot s = { 0 };
 	struct cr_ev_src *src = NULL;
+	const struct cr_run **none = NULL;
 	long run = cr_report_run();
-	size_t i, n = 0, nsel = 0;
+	size_t i, n = 0, nsel = 0, nnone = 0;
 	const struct cr_run *r;
 	int st;
 
@@ -158,7 +165,8 @@ static int from_snapshots(void)
 		goto out;
 	}
 	src = calloc(s.nruns ? s.nruns : 1, sizeof(*src));
-	if (!src) {
+	none = calloc(s.nruns ? s.nruns : 1, sizeof(*none));
+	if (!src || !none) {
 		fprintf(stderr, "clkstat-report: out of memory\n");
 		st = CR_ERR;
 		goto out;
@@ -170,13 +178,14 @@ static int from_snapshots(void)
 			continue;
 		nsel++;
 		if (!r->events.present) {
-			say_no_events(&s, r);
+			none[nnone++] = r;
 			continue;
 		}
 		src[n++] = (struct cr_ev_src){
 			.ev = &r->events, .run = r->index, .variant = r->variant,
 		};
 	}
+	cr_events_say_missing(&s, none, nnone);
 	if (!nsel) {
 		fprintf(stderr, "clkstat-report: events: no run of variant %s in the input\n",
 			cr_evo.variant);
@@ -191,6 +200,7 @@ static int from_snapshots(void)
 	}
 out:
 	free(src);
+	free(none);
 	cr_snapshot_free(&s);
 	return st;
 }

@@ -265,12 +265,12 @@ static int print_json(const struct cr_xc_run *xr, size_t n,
 
 /* The runs selected by --run and --variant that have events, binned. */
 static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
-		     size_t *n)
+		     const struct cr_run **none, size_t *n)
 {
 	long run = cr_report_run();
 	const char *variant = cr_events_variant();
 	const struct cr_run *r;
-	size_t i, nb, nsel = 0;
+	size_t i, nb, nsel = 0, nnone = 0;
 
 	*n = 0;
 	for (i = 0; i < s->nruns; i++) {
@@ -279,10 +279,13 @@ static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 		    (variant && strcmp(variant, r->variant)))
 			continue;
 		nsel++;
-		if (!r->events.present || !r->events.n) {
-			fprintf(stderr, "clkstat-report: xcorr: run %u (%s) %s\n",
-				r->index, r->variant, r->events.present ?
-				"has no events" : "was recorded without --events");
+		if (!r->events.present) {
+			none[nnone++] = r;
+			continue;
+		}
+		if (!r->events.n) {
+			fprintf(stderr, "clkstat-report: xcorr: run %u (%s) has no events\n",
+				r->index, r->variant);
 			continue;
 		}
 		xr[*n].run = r;
@@ -308,6 +311,7 @@ static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 				      cr_xco.bin, nb, xr[*n].b);
 		(*n)++;
 	}
+	cr_events_say_missing(s, none, nnone);
 	if (run >= 0 && (size_t)run >= s->nruns) {
 		fprintf(stderr, "clkstat-report: --run %ld: the input has %zu runs (0 to %zu)\n",
 			run, s->nruns, s->nruns ? s->nruns - 1 : 0);
@@ -339,6 +343,7 @@ int cr_xcorr_cmd(struct cr_cli *cli)
 		.level = 0.95,
 	};
 	struct cr_xc_run *xr = NULL;
+	const struct cr_run **none = NULL;
 	size_t n = 0, i;
 	int st;
 
@@ -347,12 +352,13 @@ int cr_xcorr_cmd(struct cr_cli *cli)
 		return st;
 	xr = calloc(s.nruns ? s.nruns : 1, sizeof(*xr));
 	ser = calloc(s.nruns ? s.nruns : 1, sizeof(*ser));
-	if (!xr || !ser) {
+	none = calloc(s.nruns ? s.nruns : 1, sizeof(*none));
+	if (!xr || !ser || !none) {
 		fprintf(stderr, "clkstat-report: out of memory\n");
 		st = CR_ERR;
 		goto out;
 	}
-	st = take_runs(&s, xr, &n);
+	st = take_runs(&s, xr, none, &n);
 	if (st)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -377,6 +383,7 @@ out:
 	}
 	free(xr);
 	free(ser);
+	free(none);
 	cr_snapshot_free(&s);
 	return st;
 }

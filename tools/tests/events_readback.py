@@ -206,6 +206,17 @@ def checks(d):
            "clkstat-report: events: no run has events (record them with record --events N)"],
           "no run with events: status 1, nothing on stdout, which runs said",
           (p.returncode, p.stdout, p.stderr))
+    f3 = os.path.join(d, "three.json")
+    with open(f3, "w") as f:
+        json.dump(snapshot([run_obj(0, "direct", 100, None),
+                            run_obj(1, "kprobe", 300, None),
+                            run_obj(2, "direct", 500, A0)]), f)
+    p = report("-i", f3, "events", "--format", "jsonl")
+    check(p.returncode == 0 and
+          len(p.stdout.decode().splitlines()) == len(A0["rows"]) and
+          p.stderr.decode().splitlines() ==
+          ["clkstat-report: runs 0 (direct), 1 (kprobe) were recorded without --events"],
+          "runs without events: one line naming them all", p.stderr)
     p = report("-i", fa, "events", "--variant", "ftrace")
     check(p.returncode == 2 and p.stdout == b"" and
           len(p.stderr.splitlines()) == 1,
