@@ -279,12 +279,11 @@ static size_t cr_width(const char *s)
 	return w;
 }
 
-#define CR_EV_FOR_EACH(src, nsrc, types, k, i, e)			\
-	for (k = 0; k < nsrc; k++)					\
-		for (i = 0; i < src[k].ev->n; i++)			\
-			if (e = &src[k].ev->ev[i],			\
-			    e->type < CLKSTAT_EV_NTYPES &&		\
-			    ((types) & 1u << e->type))
+/* Is event e of a type in types? */
+static int cr_ev_shown(const struct clkstat_event_rec *e, unsigned int types)
+{
+	return e->type < CLKSTAT_EV_NTYPES && (types & 1u << e->type);
+}
 
 static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 			   size_t nsrc, unsigned int types)
@@ -298,32 +297,42 @@ static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 
 	for (col = 0; col < C_N; col++)
 		w[col] = strlen(cr_ev_cols[col]);
-	CR_EV_FOR_EACH(src, nsrc, types, k, i, e)
-		for (col = 0; col < C_N; col++) {
-			cr_ev_cell(&src[k], e, col, 1, &c);
-			s = cr_cell_str(&c, buf, sizeof(buf));
-			n = *s ? cr_width(s) : 1;
-			if (n > w[col])
-				w[col] = n;
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (!cr_ev_shown(e, types))
+				continue;
+			for (col = 0; col < C_N; col++) {
+				cr_ev_cell(&src[k], e, col, 1, &c);
+				s = cr_cell_str(&c, buf, sizeof(buf));
+				n = *s ? cr_width(s) : 1;
+				if (n > w[col])
+					w[col] = n;
+			}
 		}
 	for (col = 0; col < C_N; col++)
 		if (col < C_N - 1)
 			fprintf(out, "%-*s  ", (int)w[col], cr_ev_cols[col]);
 		else
 			fprintf(out, "%s\n", cr_ev_cols[col]);
-	CR_EV_FOR_EACH(src, nsrc, types, k, i, e)
-		for (col = 0; col < C_N; col++) {
-			cr_ev_cell(&src[k], e, col, 1, &c);
-			s = cr_cell_str(&c, buf, sizeof(buf));
-			if (!*s)
-				s = "-";
-			fputs(s, out);
-			if (col == C_N - 1) {
-				fputc('\n', out);
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (!cr_ev_shown(e, types))
 				continue;
+			for (col = 0; col < C_N; col++) {
+				cr_ev_cell(&src[k], e, col, 1, &c);
+				s = cr_cell_str(&c, buf, sizeof(buf));
+				if (!*s)
+					s = "-";
+				fputs(s, out);
+				if (col == C_N - 1) {
+					fputc('\n', out);
+					continue;
+				}
+				for (n = cr_width(s); n < w[col] + 2; n++)
+					fputc(' ', out);
 			}
-			for (n = cr_width(s); n < w[col] + 2; n++)
-				fputc(' ', out);
 		}
 	for (k = 0; k < nsrc; k++) {
 		fputs("# ", out);
@@ -349,48 +358,63 @@ static int cr_ev_csv_rows(FILE *out, const struct cr_ev_src *src,
 
 	for (col = 0; col < C_N; col++)
 		fprintf(out, "%s%s", cr_ev_cols[col], col < C_N - 1 ? "," : "\r\n");
-	CR_EV_FOR_EACH(src, nsrc, types, k, i, e)
-		for (col = 0; col < C_N; col++) {
-			cr_ev_cell(&src[k], e, col, 0, &c);
-			cr_csv_field(out, cr_cell_str(&c, buf, sizeof(buf)));
-			fputs(col < C_N - 1 ? "," : "\r\n", out);
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (!cr_ev_shown(e, types))
+				continue;
+			for (col = 0; col < C_N; col++) {
+				cr_ev_cell(&src[k], e, col, 0, &c);
+				cr_csv_field(out, cr_cell_str(&c, buf,
+							      sizeof(buf)));
+				fputs(col < C_N - 1 ? "," : "\r\n", out);
+			}
 		}
 	return CR_OK;
+}
+
+/* One event as a JSON object on a line; -1 when out of memory. */
+static int cr_ev_jsonl_row(FILE *out, const struct cr_ev_src *src,
+			   const struct clkstat_event_rec *e)
+{
+	struct json_object *o = json_object_new_object();
+	struct cr_cell c;
+	const char *s;
+	int col;
+
+	if (!o)
+		return -1;
+	for (col = 0; col < C_N; col++) {
+		cr_ev_cell(src, e, col, 0, &c);
+		/* A NULL value is JSON null: only the add can fail. */
+		if (c.kind == K_NONE ?
+		    json_object_object_add(o, cr_ev_cols[col], NULL) :
+		    cr_jadd(o, cr_ev_cols[col], cr_cell_json(&c))) {
+			json_object_put(o);
+			return -1;
+		}
+	}
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (s)
+		fprintf(out, "%s\n", s);
+	json_object_put(o);
+	return s ? 0 : -1;
 }
 
 static int cr_ev_jsonl_rows(FILE *out, const struct cr_ev_src *src,
 			    size_t nsrc, unsigned int types)
 {
 	const struct clkstat_event_rec *e;
-	struct json_object *o;
-	struct cr_cell c;
-	const char *s;
 	size_t k, i;
-	int col;
 
-	CR_EV_FOR_EACH(src, nsrc, types, k, i, e) {
-		o = json_object_new_object();
-		if (!o)
-			return CR_ERR;
-		for (col = 0; col < C_N; col++) {
-			cr_ev_cell(&src[k], e, col, 0, &c);
-			/* A NULL value is JSON null: only the add can fail. */
-			if (c.kind == K_NONE ?
-			    json_object_object_add(o, cr_ev_cols[col], NULL) :
-			    cr_jadd(o, cr_ev_cols[col], cr_cell_json(&c))) {
-				json_object_put(o);
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (cr_ev_shown(e, types) &&
+			    cr_ev_jsonl_row(out, &src[k], e))
 				return CR_ERR;
-			}
 		}
-		s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
-		if (!s) {
-			json_object_put(o);
-			return CR_ERR;
-		}
-		fprintf(out, "%s\n", s);
-		json_object_put(o);
-	}
 	return CR_OK;
 }
 
