@@ -21,6 +21,9 @@ struct cr_twin_cfg {
 	const char *probes;	/* comma list of ttwu, tkread, csswitch */
 	unsigned int frac_bits;	/* 0..CLKSTAT_FRAC_BITS_MAX */
 	unsigned int tgid;	/* only tasks of this tgid; 0: every task */
+	unsigned int events;	/* record --events N: log events, and
+				 * cr_twin_read() fills run->events (at most
+				 * N are kept); 0: no events */
 };
 
 struct cr_twin;
