@@ -103,16 +103,18 @@ t_netlink_fuzz() {
 
 # debugfs "events" lines from clkstat-report events --format csv (its
 # columns: timestamp_ns realtime_ns type clocksource cpu pid corr
-# latency_ns migrated rq_clock_ns text run variant), and the count and
-# lost of its text trailer as debugfs's "# events N overwritten L".
+# latency_ns migrated rq_clock_ns text run variant; migrated true/false
+# as debugfs's 1/0), and the count and lost of its text trailer as
+# debugfs's "# events N overwritten L".
 ev_as_debugfs() {
 	local R=$top/tools/clkstat-report
 	"$@" "$R" events --format csv > /tmp/ev-csv || return 1
 	"$R" events | tail -1 > /tmp/ev-trailer || return 1
-	echo "# ts_ns type cpu pid corr name latency_ns"
+	echo "# ts_ns type cpu pid corr name latency_ns migrated rq_clock_ns"
 	awk -F, 'NR > 1 { sub(/\r$/, "")
 		name = $4 != "" ? $4 : ($11 != "" ? $11 : "-")
-		print $1, $3, $5, $6, ($7 == "" ? "-" : $7), name, ($8 == "" ? "-" : $8) }' /tmp/ev-csv
+		mig = $9 == "true" ? 1 : ($9 == "false" ? 0 : "-")
+		print $1, $3, $5, $6, ($7 == "" ? "-" : $7), name, ($8 == "" ? "-" : $8), mig, ($10 == "" ? "-" : $10) }' /tmp/ev-csv
 	awk '{ print "# events", $6, "overwritten", $8 }' /tmp/ev-trailer
 }
 
@@ -153,9 +155,10 @@ t_netlink_events() {
 	# about 100 KB of attributes: many messages (a dump's skb is <= 32 KB).
 	[ "$(grep -c ' first_tkread ' /tmp/ev-netlink)" -ge 400 ] ||
 		fail "too few events: $(tail -1 /tmp/ev-netlink)"
-	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - -$' /tmp/ev-netlink || fail "no wakeup line"
-	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+$' /tmp/ev-netlink || fail "no enqueue line"
-	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ -\$" /tmp/ev-netlink ||
+	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - - - ([0-9]+|-)$' /tmp/ev-netlink || fail "no wakeup line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 ([0-9]+|-)$' /tmp/ev-netlink || fail "no migrated enqueue line"
+	grep -Eq '^[0-9]+ first_tkread [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 ([0-9]+|-)$' /tmp/ev-netlink || fail "no migrated first_tkread line"
+	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ - - -\$" /tmp/ev-netlink ||
 		fail "no marker line: $(grep marker /tmp/ev-netlink)"
 	rc=0
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" events > /dev/null 2>&1 || rc=$?
