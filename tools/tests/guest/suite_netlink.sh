@@ -196,6 +196,82 @@ t_netlink_events() {
 	[ "$rc" = 1 ] || fail "valgrind, no event log: status $rc: $(cat /tmp/vg)"
 }
 
+# clkstat-report events -i and xcorr on a real recording (record --events,
+# 2 runs, kprobe and ftrace, the ping-pong with --migrate): the JSON Lines
+# and CSV rows, read back by Python's json and csv, are the snapshot's
+# rows one for one (every column; realtime through the run's first clock
+# pair; run and variant), the text format has a row per event and a
+# trailer per run; xcorr wakeup enqueue counts each run's events in its
+# run_start..run_end window as the snapshot has them, and finds a peak.
+t_events_export() {
+	local R=$top/tools/clkstat-report out=/tmp/exp.json py=/tmp/exp.py res rc
+	cat > $py <<'PY'
+import csv, io, json, sys
+snap, jl, cs, xc = sys.argv[1:5]
+s = json.load(open(snap))
+want = []
+for run in s["runs"]:
+    ev = run["events"]
+    c0 = ev["clock"][0]
+    for r in ev["rows"]:
+        d = dict(zip(ev["columns"], r))
+        cs_types = ("clocksource_switch_entry", "clocksource_switch_exit", "clocksource_read")
+        want.append({"timestamp_ns": d["ts_ns"],
+                     "realtime_ns": c0["realtime_ns"] + d["ts_ns"] - c0["mono_ns"],
+                     "type": d["type"],
+                     "clocksource": d["text"] if d["type"] in cs_types else None,
+                     "cpu": d["cpu"], "pid": d["pid"], "corr": d["corr"] or None,
+                     "latency_ns": d["latency_ns"], "migrated": d["migrated"],
+                     "rq_clock_ns": d["rq_clock_ns"],
+                     "text": d["text"] if d["type"] == "marker" else None,
+                     "run": run["index"], "variant": run["variant"]})
+got = [json.loads(l) for l in open(jl)]
+assert got == want, ("jsonl", len(got), len(want), [(g, w) for g, w in zip(got, want) if g != w][:2])
+rows = list(csv.reader(open(cs, newline="")))
+def val(c, v):
+    if v == "":
+        return None
+    if c in ("type", "clocksource", "text", "variant"):
+        return v
+    if c == "migrated":
+        return v == "true"
+    return int(v)
+got = [{c: val(c, v) for c, v in zip(rows[0], r)} for r in rows[1:]]
+assert got == want, ("csv", len(got), len(want))
+x = json.load(open(xc))
+assert len(x["runs"]) == len(s["runs"]), x["runs"]
+for xr, run in zip(x["runs"], s["runs"]):
+    rs = run["events"]["rows"]
+    t0 = [r[0] for r in rs if r[1] == "marker" and r[8] == "run_start"][0]
+    t1 = [r[0] for r in rs if r[1] == "marker" and r[8] == "run_end"][-1]
+    assert (xr["t0_ns"], xr["t1_ns"], xr["window"]) == (t0, t1, "markers"), xr
+    n = lambda t: sum(1 for r in rs if r[1] == t and t0 <= r[0] < t0 + xr["bins"] * x["bin_ns"])
+    assert (xr["a_events"], xr["b_events"]) == (n("wakeup"), n("enqueue")), (xr, n("wakeup"), n("enqueue"))
+assert x["peak"] is not None and len(x["lags"]) == 2 * x["max_lag_bins"] + 1, x["peak"]
+print("%d rows equal in JSON Lines and CSV; xcorr wakeup enqueue: peak lag %+d bins, r %.3f [%.3f, %.3f]"
+      % (len(want), x["peak"]["lag_bins"], x["peak"]["r"], x["peak"]["r_lo"], x["peak"]["r_hi"]))
+PY
+	insmod "$KO" probes=ttwu,tkread,marker events=65536
+	"$R" record -q -o $out --runs 2 --variants kprobe,ftrace --events 100000 -- \
+		"$PINGPONG" -n 100 --migrate --reads 1 > /dev/null 2> /tmp/exp.err ||
+		fail "record failed: $(cat /tmp/exp.err)"
+	"$R" -i $out events --format jsonl > /tmp/exp.jsonl 2> /tmp/exp.err1 || fail "events jsonl: $(cat /tmp/exp.err1)"
+	"$R" -i $out events --format csv > /tmp/exp.csv 2> /tmp/exp.err2 || fail "events csv: $(cat /tmp/exp.err2)"
+	"$R" -i $out xcorr wakeup enqueue --bin 100us --max-lag 2ms -B 200 --json > /tmp/exp.xc ||
+		fail "xcorr failed"
+	"$R" -i $out xcorr wakeup enqueue --bin 100us --max-lag 2ms -B 200 | sed 's/^/    # /'
+	res=$(python3 $py $out /tmp/exp.jsonl /tmp/exp.csv /tmp/exp.xc 2>&1) ||
+		fail "events or xcorr differ from the snapshot: $(tail -3 <<< "$res")"
+	note "$res"
+	"$R" -i $out events > /tmp/exp.txt || fail "events text"
+	expect_eq "text: trailers" "$(grep -c '^# run [01] variant \(kprobe\|ftrace\): events [0-9]* lost 0$' /tmp/exp.txt)" 2
+	expect_eq "text: rows" "$(($(wc -l < /tmp/exp.txt) - 3))" "$(wc -l < /tmp/exp.jsonl)"
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" -i $out xcorr wakeup enqueue:migrated -B 100 > /dev/null 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, xcorr: status $rc: $(cat /tmp/vg)"
+	rmmod clkstat
+}
+
 # record end to end: 4 runs alternating two variants, each run's workload
 # the pinned ping-pong (which sets the tgid filter and opens its own window
 # inside the run, so each run's counts are exactly its wakeups).  The
@@ -285,7 +361,7 @@ t_record() {
 }
 
 # The suite, in the order module_tests.sh runs it.
-NETLINK_TESTS="t_netlink t_netlink_fuzz t_netlink_events t_record"
+NETLINK_TESTS="t_netlink t_netlink_fuzz t_netlink_events t_events_export t_record"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$NETLINK_TESTS}
