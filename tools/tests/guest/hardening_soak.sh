@@ -291,7 +291,7 @@ t_soak_switches() {
 	# only, or the storm's wakeups would.
 	echo "tgid $BASHPID" > "$D/control"
 	echo soak > "$D/marker" || fail "marker"
-	grep -q " marker [0-9]* $BASHPID - soak -\$" "$D/events" ||
+	grep -q " marker [0-9]* $BASHPID - soak - - -\$" "$D/events" ||
 		fail "no marker in the event log: $(grep marker "$D/events" | head -3)"
 	echo "tgid 0" > "$D/control"
 	expect_eq "refcnt" "$(cat /sys/module/clkstat/refcnt)" 0

@@ -227,6 +227,18 @@ PY
 	"$R" record -q -o $out --events 10 -- true 2> /tmp/rec.err && fail "record --events without a log succeeded"
 	grep -q "load clkstat.ko with events=N" /tmp/rec.err || fail "message: $(cat /tmp/rec.err)"
 	[ -e $out ] && fail "a file was written"
+	# bpf runs need no module event log: record's markers and clock pairs
+	# (and the twin's events once it logs them); the workload's markers
+	# go to trace_marker.
+	"$R" record -q -o $out --variants bpf-kprobe --events 100 -- \
+		sh -c 'echo "marker $CLKSTAT_MARKER"' > /tmp/bpf.out 2> /tmp/rec.err ||
+		fail "record bpf-kprobe --events failed: $(cat /tmp/rec.err)"
+	expect_eq "CLKSTAT_MARKER of a bpf run" "$(cat /tmp/bpf.out)" "marker $T/trace_marker"
+	python3 -c 'import json, sys
+e = json.load(open(sys.argv[1]))["runs"][0]["events"]
+t = [r[8] for r in e["rows"] if r[1] == "marker"]
+sys.exit(not (len(e["clock"]) == 2 and "run_start" in t and "run_end" in t))' $out ||
+		fail "bpf run: no markers or clock pairs"
 	rmmod clkstat
 }
 

@@ -157,6 +157,7 @@ t_netlink_events() {
 		fail "too few events: $(tail -1 /tmp/ev-netlink)"
 	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - - - ([0-9]+|-)$' /tmp/ev-netlink || fail "no wakeup line"
 	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 ([0-9]+|-)$' /tmp/ev-netlink || fail "no migrated enqueue line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 0 ([0-9]+|-)$' /tmp/ev-netlink || fail "no local enqueue line"
 	grep -Eq '^[0-9]+ first_tkread [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 ([0-9]+|-)$' /tmp/ev-netlink || fail "no migrated first_tkread line"
 	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ - - -\$" /tmp/ev-netlink ||
 		fail "no marker line: $(grep marker /tmp/ev-netlink)"
