@@ -56,13 +56,6 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg);
 int cr_nl_get_events(struct cr_nl *nl, const struct cr_info *info,
 		     struct cr_events *out);
 
-/*
- * The event log dump (GET_EVENTS), printed as debugfs "events" prints it.
- * info is the module's GET_INFO: CR_ERR with a line saying so when it has
- * no event log (events=0).
- */
-int cr_nl_events(struct cr_nl *nl, const struct cr_info *info, FILE *out);
-
 /* For the request files: a request of cmd, and sending it. */
 struct nl_msg *cr_nl_msg(struct cr_nl *nl, int cmd, int flags);
 /*

@@ -6,7 +6,9 @@
  * that tell them, how each is taken, and the checks of them against the
  * command given.
  *
- *   report.c    report, info, raw, events (and ctrl's netlink)
+ *   report.c    report, info, raw (and ctrl's netlink), -i and --run
+ *   events.c    events
+ *   xcorr.c     xcorr
  *   compare.c   --compare and its options (of report on --input)
  *   record.c    record
  *   overhead.c  overhead (the benchmark is tools/bench/)
@@ -47,6 +49,8 @@ enum {
 	CR_OPT_COMPARE = 0x300,
 	CR_OPT_RECORD = 0x400,
 	CR_OPT_OVERHEAD = 0x500,
+	CR_OPT_EVENTS = 0x600,
+	CR_OPT_XCORR = 0x700,
 };
 
 /* main.c: "clkstat-report: OPT 'V': not a valid number"; CR_USAGE. */
@@ -65,6 +69,34 @@ extern const struct cr_optset cr_report_source_opts, cr_report_render_opts;
 extern const char cr_report_synopsis[];
 int cr_report_check(const struct cr_cli *cli);
 int cr_report_cmd(struct cr_cli *cli);
+/* The --input files given (0: the live module), and --run (-1: none). */
+unsigned int cr_report_ninputs(void);
+long cr_report_run(void);
+/*
+ * Every --input file's runs into s (zeroed by the caller), one after the
+ * other (cr_snapshot_merge()); on failure a line said why, s is empty.
+ */
+int cr_report_read_inputs(struct cr_snapshot *s);
+
+/* events.c: --type, --variant (xcorr's too). */
+extern const struct cr_optset cr_events_opts;
+extern const char cr_events_synopsis[];
+int cr_events_check(const struct cr_cli *cli);
+const char *cr_events_variant(void);
+/*
+ * One line on stderr naming the runs recorded without --events ("run 2
+ * (kprobe) was recorded without --events"; "runs 1 (direct), 3
+ * (kprobe) were ..."), with their files when several were read.
+ */
+void cr_events_say_missing(const struct cr_snapshot *s,
+			   const struct cr_run *const *runs, size_t n);
+
+/* xcorr.c: --bin, --max-lag, --block, -B (--seed: compare.c's). */
+extern const struct cr_optset cr_xcorr_opts;
+extern const char cr_xcorr_synopsis[];
+int cr_xcorr_check(const struct cr_cli *cli);
+int cr_xcorr_cmd(struct cr_cli *cli);
+int cr_events_cmd(struct cr_cli *cli);
 
 /* compare.c: --compare and the bootstrap's settings. */
 extern const struct cr_optset cr_compare_opts;
@@ -75,6 +107,8 @@ int cr_compare_wanted(void);
 const char *cr_compare_factor_field(void);
 int cr_compare_run(const struct cr_cli *cli, const struct cr_snapshot *s,
 		   const char *metric);
+/* --seed (default 1): compare's and xcorr's. */
+unsigned long cr_compare_seed(void);
 
 /* record.c */
 extern const struct cr_optset cr_record_opts;

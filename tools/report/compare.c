@@ -95,10 +95,15 @@ const struct cr_optset cr_compare_opts = {
 	"      --base F        compare: the base (default: the one other value)\n"
 	"      --unit U        compare: resample runs (run, default) or samples\n"
 	"      --resamples N   compare: bootstrap resamples (default 10000)\n"
-	"      --seed N        compare: random seed (default 1)\n"
+	"      --seed N        compare, xcorr: random seed (default 1)\n"
 	"      --level L       compare: confidence level (default 0.95)\n"
 	"      --threshold NS  compare: risk threshold (default: the base's p90)\n",
 };
+
+unsigned long cr_compare_seed(void)
+{
+	return cr_cmp.seed;
+}
 
 int cr_compare_wanted(void)
 {

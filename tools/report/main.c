@@ -5,7 +5,8 @@
  *   clkstat-report [report]   statistics and histograms of every metric
  *   clkstat-report info       the module (or a snapshot's metadata)
  *   clkstat-report raw        every histogram, slot by slot
- *   clkstat-report events     the event log (live only)
+ *   clkstat-report events     the event log, live or recorded: text, CSV, JSON Lines
+ *   clkstat-report xcorr A B  cross-correlation of two recorded event series
  *   clkstat-report ctrl ...   start, stop, reset, tgid, variant (live only)
  *   clkstat-report record [...] [-- COMMAND...]   runs into a snapshot
  *   clkstat-report overhead   what each hook variant costs (tools/bench/)
@@ -82,7 +83,7 @@ static const struct cr_optset cr_general_opts = {
 static const struct cr_optset *const cr_optsets[] = {
 	&cr_format_opts, &cr_report_render_opts, &cr_record_opts,
 	&cr_report_source_opts, &cr_compare_opts, &cr_overhead_opts,
-	&cr_general_opts,
+	&cr_events_opts, &cr_xcorr_opts, &cr_general_opts,
 };
 #define CR_NOPTSETS	(sizeof(cr_optsets) / sizeof(cr_optsets[0]))
 #define CR_MAX_OPTS	64
@@ -96,7 +97,8 @@ static const struct cr_cmd {
 	{ "report", 0, 0, cr_report_cmd },
 	{ "info", 0, 0, cr_report_cmd },
 	{ "raw", 0, 0, cr_report_cmd },
-	{ "events", 0, 0, cr_report_cmd },
+	{ "events", 0, 0, cr_events_cmd },
+	{ "xcorr", 2, 2, cr_xcorr_cmd },
 	{ "ctrl", 1, 2, cr_ctrl_cmd },
 	{ "record", 0, 0, cr_record_cmd },
 	{ "overhead", 0, 0, cr_overhead_cmd },
@@ -108,7 +110,8 @@ int cr_usage(FILE *f)
 	static const struct cr_optset *const help[] = {
 		&cr_report_source_opts, &cr_format_opts,
 		&cr_report_render_opts, &cr_record_opts, &cr_compare_opts,
-		&cr_overhead_opts, &cr_general_opts,
+		&cr_overhead_opts, &cr_events_opts, &cr_xcorr_opts,
+		&cr_general_opts,
 	};
 	size_t i;
 
@@ -117,6 +120,8 @@ int cr_usage(FILE *f)
 	fputs(cr_record_synopsis, f);
 	fputs(cr_compare_synopsis, f);
 	fputs(cr_overhead_synopsis, f);
+	fputs(cr_events_synopsis, f);
+	fputs(cr_xcorr_synopsis, f);
 	fputs("options:\n", f);
 	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
 		fputs(help[i]->help, f);
@@ -185,7 +190,7 @@ static int cr_parse(int argc, char **argv)
 		cr_cli.command = &argv[dashdash + 1];
 		argv[dashdash] = NULL;
 	}
-	while ((c = getopt_long(dashdash, argv, "i:o:qVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(dashdash, argv, "i:o:qB:Vh", opts, NULL)) != -1) {
 		if (c == 'V') {
 			printf("clkstat-report %s (netlink ABI %u, snapshot format %u)\n",
 			       CLKSTAT_REPORT_VERSION, CLKSTAT_GENL_VERSION,
@@ -240,6 +245,10 @@ static int cr_check(const struct cr_cmd **cmd)
 		st = cr_report_check(&cr_cli);
 	if (!st)
 		st = cr_record_check(&cr_cli);
+	if (!st)
+		st = cr_events_check(&cr_cli);
+	if (!st)
+		st = cr_xcorr_check(&cr_cli);
 	return st;
 }
 

@@ -30,7 +30,7 @@ static struct {
 
 const char cr_report_synopsis[] =
 	"usage: clkstat-report [OPTIONS] [report]\n"
-	"       clkstat-report [OPTIONS] info | raw | events\n";
+	"       clkstat-report [OPTIONS] info | raw\n";
 
 /* -i, --run: where from. */
 static int cr_report_take_source(int c, const char *v)
@@ -117,12 +117,9 @@ int cr_report_check(const struct cr_cli *cli)
 
 	if (cr_rep.ninputs && (!strcmp(cmd, "ctrl") ||
 			       !strcmp(cmd, "record") ||
-			       !strcmp(cmd, "overhead") ||
-			       !strcmp(cmd, "events"))) {
-		fprintf(stderr, "clkstat-report: %s works on the live module, not on --input (%s)\n",
-			cmd, !strcmp(cmd, "events") ?
-			"snapshots do not hold the event log" :
-			"a snapshot cannot be changed");
+			       !strcmp(cmd, "overhead"))) {
+		fprintf(stderr, "clkstat-report: %s works on the live module, not on --input (a snapshot cannot be changed)\n",
+			cmd);
 		return CR_USAGE;
 	}
 	st = cr_compare_check(cli, cr_rep.ninputs, cr_rep.run);
@@ -138,7 +135,10 @@ int cr_report_check(const struct cr_cli *cli)
 		fprintf(stderr, "clkstat-report: --run selects a run of an --input snapshot\n");
 		return CR_USAGE;
 	}
-	if (!strcmp(cli->format, "text") || !strcmp(cli->format, "json") ||
+	/* events and xcorr check their own formats. */
+	if (!strcmp(cli->cmd, "events") || !strcmp(cli->cmd, "xcorr"))
+		;
+	else if (!strcmp(cli->format, "text") || !strcmp(cli->format, "json") ||
 	    !strcmp(cli->format, "csv") || !strcmp(cli->format, "openmetrics"))
 		;
 	else {
@@ -153,7 +153,7 @@ int cr_report_check(const struct cr_cli *cli)
  * Every --input file's runs, one after the other, into s; a run given
  * twice refused (cr_snapshot_merge()).
  */
-static int read_inputs(struct cr_snapshot *s)
+int cr_report_read_inputs(struct cr_snapshot *s)
 {
 	struct cr_snapshot one;
 	unsigned int i;
@@ -273,7 +273,7 @@ static int from_snapshots(const struct cr_cli *cli)
 	char *names = NULL;
 	int st;
 
-	st = read_inputs(&s);
+	st = cr_report_read_inputs(&s);
 	if (st)
 		return st;
 	/* What differs between the files pooled (or grouped), on stderr. */
@@ -326,7 +326,7 @@ static int from_snapshots(const struct cr_cli *cli)
 	return st;
 }
 
-/* report, info, raw, events on the live module. */
+/* report, info, raw on the live module. */
 static int from_module(const struct cr_cli *cli)
 {
 	struct cr_run run = { .exit_status = -1 };
@@ -342,8 +342,6 @@ static int from_module(const struct cr_cli *cli)
 		goto out;
 	if (!strcmp(cli->cmd, "info")) {
 		print_info(stdout, &info);
-	} else if (!strcmp(cli->cmd, "events")) {
-		st = cr_nl_events(nl, &info, stdout);
 	} else {
 		st = cr_nl_get_hist(nl, &run);
 		if (!st) {
@@ -358,6 +356,16 @@ static int from_module(const struct cr_cli *cli)
 out:
 	cr_nl_close(nl);
 	return st;
+}
+
+unsigned int cr_report_ninputs(void)
+{
+	return cr_rep.ninputs;
+}
+
+long cr_report_run(void)
+{
+	return cr_rep.run;
 }
 
 int cr_report_cmd(struct cr_cli *cli)

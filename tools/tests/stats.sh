@@ -1,14 +1,15 @@
 #!/bin/bash
 # The statistics of clkstat-report --compare, checked from outside:
 # against scipy.stats.bootstrap on the same data, and by simulated studies
-# whose truth is known (the coverage of the run-level interval).  Each
+# whose truth is known (the coverage of the run-level interval); and
+# xcorr's r(k) against numpy on the same binned series.  Each
 # script prints its own ok/not ok lines (indented here); one test each.
 # Last line: "N passed, N failed".
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
 pass=0 fail=0
-for t in scipy_check coverage; do
+for t in scipy_check coverage xcorr_check; do
 	if /usr/bin/python3 tools/tests/stats/$t.py 2>&1 | sed 's/^/    /'; then
 		pass=$((pass + 1)); echo "ok - $t"
 	else

@@ -8,7 +8,8 @@ cd "$top"
 pass=0 fail=0
 for t in tools/tests/buckets_test tools/tests/buckets_test_portable \
 	 tools/tests/model_test tools/tests/render_test tools/tests/snapshot_test \
-	 tools/tests/compare_test tools/tests/twin_test; do
+	 tools/tests/compare_test tools/tests/twin_test tools/tests/events_test \
+	 tools/tests/xcorr_test; do
 	if valgrind -q --error-exitcode=99 --leak-check=full ./$t; then
 		pass=$((pass + 1)); echo "ok - $t"
 	else
@@ -46,6 +47,14 @@ if tools/tests/openmetrics_check.sh 2>&1 | sed 's/^/    /'; then
 	pass=$((pass + 1)); echo "ok - OpenMetrics output passes promtool and the OpenMetrics parser"
 else
 	fail=$((fail + 1)); echo "not ok - OpenMetrics output passes promtool and the OpenMetrics parser"
+fi
+# clkstat-report events on snapshots with known events: CSV and JSON
+# Lines read back by Python's csv and json modules, field by field (its
+# own ok/not ok lines indented).
+if /usr/bin/python3 tools/tests/events_readback.py 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
+else
+	fail=$((fail + 1)); echo "not ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
 fi
 # The man page renders without warnings.
 if out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l Documentation/man/clkstat-report.1 2>&1 >/dev/null) &&

@@ -101,9 +101,28 @@ t_netlink_fuzz() {
 	"$top/tools/clkstat-report" info > /dev/null || fail "the family stopped answering"
 }
 
+# debugfs "events" lines from clkstat-report events --format csv (its
+# columns: timestamp_ns realtime_ns type clocksource cpu pid corr
+# latency_ns migrated rq_clock_ns text run variant; migrated true/false
+# as debugfs's 1/0), and the count and lost of its text trailer as
+# debugfs's "# events N overwritten L".
+ev_as_debugfs() {
+	local R=$top/tools/clkstat-report
+	"$@" "$R" events --format csv > /tmp/ev-csv || return 1
+	"$R" events | tail -1 > /tmp/ev-trailer || return 1
+	echo "# ts_ns type cpu pid corr name latency_ns migrated rq_clock_ns"
+	awk -F, 'NR > 1 { sub(/\r$/, "")
+		name = $4 != "" ? $4 : ($11 != "" ? $11 : "-")
+		mig = $9 == "true" ? 1 : ($9 == "false" ? 0 : "-")
+		print $1, $3, $5, $6, ($7 == "" ? "-" : $7), name, ($8 == "" ? "-" : $8), mig, ($10 == "" ? "-" : $10) }' /tmp/ev-csv
+	awk '{ print "# events", $6, "overwritten", $8 }' /tmp/ev-trailer
+}
+
 # GET_EVENTS through clkstat-report events: with recording stopped (the
 # log then changes only by markers; two debugfs reads around the dump
-# check that), the dump equals debugfs "events" byte for byte: events
+# check that), the dump's CSV, as debugfs lines, equals debugfs "events"
+# byte for byte; a marker's realtime_ns lies between CLOCK_REALTIME read
+# just before and just after writing it (1 ms slack): events
 # spanning many messages, with and without latency and correlation id,
 # markers with text, and a ring that overwrote events.  Unprivileged: exit
 # status 4.  Without an event log: exit status 1 and one line.  valgrind on
@@ -115,9 +134,16 @@ t_netlink_events() {
 	echo stop > "$D/control"
 	"$PINGPONG" -n 200 --migrate --reads 1 --control "$D/control" > /dev/null
 	echo "phase-1" > "$D/marker"
+	local rt0 rt1 rt
+	rt0=$(date +%s%N)
 	echo "phase 2 begins!" > "$D/marker"
+	rt1=$(date +%s%N)
 	cat "$D/events" > /tmp/ev-debugfs
-	"$R" events > /tmp/ev-netlink
+	ev_as_debugfs > /tmp/ev-netlink || fail "events --format csv failed"
+	rt=$("$R" events --type marker --format csv | awk -F, '$11 == "phase_2_begins_" { print $2 }')
+	note "marker realtime_ns $rt, CLOCK_REALTIME around it $rt0 .. $rt1"
+	[ -n "$rt" ] && [ "$rt" -ge $((rt0 - 1000000)) ] && [ "$rt" -le $((rt1 + 1000000)) ] ||
+		fail "marker realtime_ns '$rt' outside [$rt0, $rt1] +- 1 ms"
 	# (cmp on the debugfs file itself would trust its size: 0)
 	cat "$D/events" > /tmp/ev-debugfs2
 	cmp -s /tmp/ev-debugfs /tmp/ev-debugfs2 ||
@@ -129,16 +155,17 @@ t_netlink_events() {
 	# about 100 KB of attributes: many messages (a dump's skb is <= 32 KB).
 	[ "$(grep -c ' first_tkread ' /tmp/ev-netlink)" -ge 400 ] ||
 		fail "too few events: $(tail -1 /tmp/ev-netlink)"
-	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - - - [-0-9]+$' /tmp/ev-netlink || fail "no wakeup line"
-	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 [-0-9]+$' /tmp/ev-netlink || fail "no migrated enqueue line"
-	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 0 [-0-9]+$' /tmp/ev-netlink || fail "no local enqueue line"
+	grep -Eq '^[0-9]+ wakeup [0-9]+ [0-9]+ [0-9]+ - - - ([0-9]+|-)$' /tmp/ev-netlink || fail "no wakeup line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 ([0-9]+|-)$' /tmp/ev-netlink || fail "no migrated enqueue line"
+	grep -Eq '^[0-9]+ enqueue [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 0 ([0-9]+|-)$' /tmp/ev-netlink || fail "no local enqueue line"
+	grep -Eq '^[0-9]+ first_tkread [0-9]+ [0-9]+ [0-9]+ - [0-9]+ 1 ([0-9]+|-)$' /tmp/ev-netlink || fail "no migrated first_tkread line"
 	grep -Eq "^[0-9]+ marker [0-9]+ $BASHPID - phase_2_begins_ - - -\$" /tmp/ev-netlink ||
 		fail "no marker line: $(grep marker /tmp/ev-netlink)"
 	rc=0
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" events > /dev/null 2>&1 || rc=$?
 	expect_eq "unprivileged events" "$rc" 4
 	rc=0
-	valgrind -q --error-exitcode=99 --leak-check=full "$R" events > /tmp/ev-vg.out 2> /tmp/vg || rc=$?
+	ev_as_debugfs valgrind -q --error-exitcode=99 --leak-check=full > /tmp/ev-vg.out 2> /tmp/vg || rc=$?
 	[ "$rc" = 0 ] || fail "valgrind, events: status $rc: $(cat /tmp/vg)"
 	cmp -s /tmp/ev-debugfs /tmp/ev-vg.out || fail "the dump under valgrind differs"
 	# The reader gone halfway: the socket's release ends the dump.
@@ -150,7 +177,9 @@ t_netlink_events() {
 	insmod "$KO" probes=ttwu events=64
 	"$PINGPONG" -n 200 --control "$D/control" > /dev/null
 	cat "$D/events" > /tmp/ev-debugfs
-	"$R" events > /tmp/ev-netlink
+	ev_as_debugfs > /tmp/ev-netlink 2> /tmp/ev-lost || fail "events --format csv failed"
+	grep -Eq '^clkstat-report: live log \([a-z0-9-]+\): [1-9][0-9]* events lost, [0-9]+ kept$' /tmp/ev-lost ||
+		fail "CSV: lost events not on stderr: $(cat /tmp/ev-lost)"
 	note "events=64: $(tail -1 /tmp/ev-netlink)"
 	[ "$(tail -1 /tmp/ev-netlink | awk '{ print $5 }')" -gt 0 ] || fail "nothing overwritten"
 	cmp -s /tmp/ev-debugfs /tmp/ev-netlink ||
@@ -166,6 +195,82 @@ t_netlink_events() {
 	rc=0
 	valgrind -q --error-exitcode=99 --leak-check=full "$R" events > /dev/null 2> /tmp/vg || rc=$?
 	[ "$rc" = 1 ] || fail "valgrind, no event log: status $rc: $(cat /tmp/vg)"
+}
+
+# clkstat-report events -i and xcorr on a real recording (record --events,
+# 2 runs, kprobe and ftrace, the ping-pong with --migrate): the JSON Lines
+# and CSV rows, read back by Python's json and csv, are the snapshot's
+# rows one for one (every column; realtime through the run's first clock
+# pair; run and variant), the text format has a row per event and a
+# trailer per run; xcorr wakeup enqueue counts each run's events in its
+# run_start..run_end window as the snapshot has them, and finds a peak.
+t_events_export() {
+	local R=$top/tools/clkstat-report out=/tmp/exp.json py=/tmp/exp.py res rc
+	cat > $py <<'PY'
+import csv, io, json, sys
+snap, jl, cs, xc = sys.argv[1:5]
+s = json.load(open(snap))
+want = []
+for run in s["runs"]:
+    ev = run["events"]
+    c0 = ev["clock"][0]
+    for r in ev["rows"]:
+        d = dict(zip(ev["columns"], r))
+        cs_types = ("clocksource_switch_entry", "clocksource_switch_exit", "clocksource_read")
+        want.append({"timestamp_ns": d["ts_ns"],
+                     "realtime_ns": c0["realtime_ns"] + d["ts_ns"] - c0["mono_ns"],
+                     "type": d["type"],
+                     "clocksource": d["text"] if d["type"] in cs_types else None,
+                     "cpu": d["cpu"], "pid": d["pid"], "corr": d["corr"] or None,
+                     "latency_ns": d["latency_ns"], "migrated": d["migrated"],
+                     "rq_clock_ns": d["rq_clock_ns"],
+                     "text": d["text"] if d["type"] == "marker" else None,
+                     "run": run["index"], "variant": run["variant"]})
+got = [json.loads(l) for l in open(jl)]
+assert got == want, ("jsonl", len(got), len(want), [(g, w) for g, w in zip(got, want) if g != w][:2])
+rows = list(csv.reader(open(cs, newline="")))
+def val(c, v):
+    if v == "":
+        return None
+    if c in ("type", "clocksource", "text", "variant"):
+        return v
+    if c == "migrated":
+        return v == "true"
+    return int(v)
+got = [{c: val(c, v) for c, v in zip(rows[0], r)} for r in rows[1:]]
+assert got == want, ("csv", len(got), len(want))
+x = json.load(open(xc))
+assert len(x["runs"]) == len(s["runs"]), x["runs"]
+for xr, run in zip(x["runs"], s["runs"]):
+    rs = run["events"]["rows"]
+    t0 = [r[0] for r in rs if r[1] == "marker" and r[8] == "run_start"][0]
+    t1 = [r[0] for r in rs if r[1] == "marker" and r[8] == "run_end"][-1]
+    assert (xr["t0_ns"], xr["t1_ns"], xr["window"]) == (t0, t1, "markers"), xr
+    n = lambda t: sum(1 for r in rs if r[1] == t and t0 <= r[0] < t0 + xr["bins"] * x["bin_ns"])
+    assert (xr["a_events"], xr["b_events"]) == (n("wakeup"), n("enqueue")), (xr, n("wakeup"), n("enqueue"))
+assert x["peak"] is not None and len(x["lags"]) == 2 * x["max_lag_bins"] + 1, x["peak"]
+print("%d rows equal in JSON Lines and CSV; xcorr wakeup enqueue: peak lag %+d bins, r %.3f [%.3f, %.3f]"
+      % (len(want), x["peak"]["lag_bins"], x["peak"]["r"], x["peak"]["r_lo"], x["peak"]["r_hi"]))
+PY
+	insmod "$KO" probes=ttwu,tkread,marker events=65536
+	"$R" record -q -o $out --runs 2 --variants kprobe,ftrace --events 100000 -- \
+		"$PINGPONG" -n 100 --migrate --reads 1 > /dev/null 2> /tmp/exp.err ||
+		fail "record failed: $(cat /tmp/exp.err)"
+	"$R" -i $out events --format jsonl > /tmp/exp.jsonl 2> /tmp/exp.err1 || fail "events jsonl: $(cat /tmp/exp.err1)"
+	"$R" -i $out events --format csv > /tmp/exp.csv 2> /tmp/exp.err2 || fail "events csv: $(cat /tmp/exp.err2)"
+	"$R" -i $out xcorr wakeup enqueue --bin 100us --max-lag 2ms -B 200 --json > /tmp/exp.xc ||
+		fail "xcorr failed"
+	"$R" -i $out xcorr wakeup enqueue --bin 100us --max-lag 2ms -B 200 | sed 's/^/    # /'
+	res=$(python3 $py $out /tmp/exp.jsonl /tmp/exp.csv /tmp/exp.xc 2>&1) ||
+		fail "events or xcorr differ from the snapshot: $(tail -3 <<< "$res")"
+	note "$res"
+	"$R" -i $out events > /tmp/exp.txt || fail "events text"
+	expect_eq "text: trailers" "$(grep -c '^# run [01] variant \(kprobe\|ftrace\): events [0-9]* lost 0$' /tmp/exp.txt)" 2
+	expect_eq "text: rows" "$(($(wc -l < /tmp/exp.txt) - 3))" "$(wc -l < /tmp/exp.jsonl)"
+	rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" -i $out xcorr wakeup enqueue:migrated -B 100 > /dev/null 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, xcorr: status $rc: $(cat /tmp/vg)"
+	rmmod clkstat
 }
 
 # record end to end: 4 runs alternating two variants, each run's workload
@@ -257,7 +362,7 @@ t_record() {
 }
 
 # The suite, in the order module_tests.sh runs it.
-NETLINK_TESTS="t_netlink t_netlink_fuzz t_netlink_events t_record"
+NETLINK_TESTS="t_netlink t_netlink_fuzz t_netlink_events t_events_export t_record"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$NETLINK_TESTS}

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_events.c - event logs as rows of text, CSV or JSON Lines
+ * (render_events.h says what each column holds).  Every format takes its
+ * cells from one place, cr_ev_cell(), so that they cannot disagree.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json.h>
+#include "render_common.h"
+#include "render_events.h"
+#include "status.h"
+
+enum {
+	C_TS, C_RT, C_TYPE, C_CS, C_CPU, C_PID, C_CORR, C_LAT, C_MIG, C_RQ,
+	C_TEXT, C_RUN, C_VARIANT, C_N
+};
+
+static const char *const cr_ev_cols[C_N] = {
+	"timestamp_ns", "realtime_ns", "type", "clocksource", "cpu", "pid",
+	"corr", "latency_ns", "migrated", "rq_clock_ns", "text", "run",
+	"variant",
+};
+
+enum cr_cell_kind { K_NONE, K_U64, K_I64, K_BOOL, K_STR };
+
+struct cr_cell {
+	enum cr_cell_kind kind;
+	uint64_t u;
+	int64_t i;
+	int b;
+	const char *s;
+	char buf[3 * CLKSTAT_EVENT_TEXT + 1];	/* text, made valid UTF-8 */
+};
+
+int cr_ev_fmt_parse(const char *s, enum cr_ev_fmt *f)
+{
+	if (!strcmp(s, "text"))
+		*f = CR_EV_TEXT;
+	else if (!strcmp(s, "csv"))
+		*f = CR_EV_CSV;
+	else if (!strcmp(s, "jsonl"))
+		*f = CR_EV_JSONL;
+	else
+		return -1;
+	return 0;
+}
+
+int cr_ev_types_parse(const char *s, unsigned int *mask, char *err,
+		      size_t errlen)
+{
+	const char *p = s, *comma;
+	char name[64];
+	size_t len;
+	int t, n;
+
+	*mask = 0;
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		t = -1;
+		if (len < sizeof(name)) {
+			memcpy(name, p, len);
+			name[len] = '\0';
+			t = cr_event_type_parse(name);
+		}
+		if (t < 0) {
+			n = snprintf(err, errlen, "--type '%.*s': not an event type (",
+				     (int)(len < 40 ? len : 40), p);
+			for (t = 0; t < CLKSTAT_EV_NTYPES && n >= 0 &&
+			     (size_t)n < errlen; t++)
+				n += snprintf(err + n, errlen - n, "%s%s",
+					      t ? ", " : "",
+					      cr_event_type_name(t));
+			if (n >= 0 && (size_t)n < errlen)
+				snprintf(err + n, errlen - n, ")");
+			return -1;
+		}
+		*mask |= 1u << t;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+/*
+ * The length of the valid UTF-8 sequence at p (at most n bytes), 0 if
+ * none starts there (RFC 3629: no overlong forms, no surrogates, nothing
+ * above U+10FFFF).
+ */
+static size_t cr_utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * An event's text (at most CLKSTAT_EVENT_TEXT - 1 bytes) into buf as
+ * valid UTF-8, each invalid byte U+FFFD; ctrl: control characters '?'.
+ */
+static void cr_ev_text(char *buf, const char *text, int ctrl)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strnlen(text, CLKSTAT_EVENT_TEXT - 1), i = 0, len;
+	char *o = buf;
+
+	while (i < n) {
+		len = cr_utf8_len(p + i, n - i);
+		if (!len) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+			continue;
+		}
+		if (len == 1 && ctrl && (p[i] < 0x20 || p[i] == 0x7f))
+			*o = '?';
+		else
+			memcpy(o, p + i, len);
+		o += len;
+		i += len;
+	}
+	*o = '\0';
+}
+
+static int cr_ev_is_cs(const struct clkstat_event_rec *e)
+{
+	return e->type == CLKSTAT_EV_CS_SWITCH_ENTRY ||
+	       e->type == CLKSTAT_EV_CS_SWITCH_EXIT ||
+	       e->type == CLKSTAT_EV_CS_READ;
+}
+
+/* Column col of event e of source s. */
+static void cr_ev_cell(const struct cr_ev_src *s,
+		       const struct clkstat_event_rec *e, int col, int ctrl,
+		       struct cr_cell *c)
+{
+	const struct cr_events *x = s->ev;
+	unsigned int mig = e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL);
+
+	c->kind = K_NONE;
+	switch (col) {
+	case C_TS:
+		c->kind = K_U64;
+		c->u = e->ts;
+		break;
+	case C_RT:
+		if (x->nclock) {
+			c->kind = K_I64;
+			c->i = x->clock[0].realtime_ns +
+			       ((int64_t)e->ts - x->clock[0].mono_ns);
+		}
+		break;
+	case C_TYPE:
+		c->kind = K_STR;
+		c->s = cr_event_type_name(e->type);
+		break;
+	case C_CS:
+	case C_TEXT:
+		if (!e->text[0] ||
+		    (col == C_CS ? !cr_ev_is_cs(e) : e->type != CLKSTAT_EV_MARKER))
+			break;
+		cr_ev_text(c->buf, e->text, ctrl);
+		c->kind = K_STR;
+		c->s = c->buf;
+		break;
+	case C_CPU:
+		c->kind = K_U64;
+		c->u = e->cpu;
+		break;
+	case C_PID:
+		c->kind = K_U64;
+		c->u = e->pid;
+		break;
+	case C_CORR:
+		if (e->corr) {
+			c->kind = K_U64;
+			c->u = e->corr;
+		}
+		break;
+	case C_LAT:
+		if (e->flags & CLKSTAT_EVF_LATENCY) {
+			c->kind = K_U64;
+			c->u = e->latency;
+		}
+		break;
+	case C_MIG:
+		if (mig == CLKSTAT_EVF_MIGRATED || mig == CLKSTAT_EVF_LOCAL) {
+			c->kind = K_BOOL;
+			c->b = mig == CLKSTAT_EVF_MIGRATED;
+		}
+		break;
+	case C_RQ:
+		if (e->flags & CLKSTAT_EVF_RQ_CLOCK) {
+			c->kind = K_U64;
+			c->u = e->rq_clock;
+		}
+		break;
+	case C_RUN:
+		if (s->run >= 0) {
+			c->kind = K_U64;
+			c->u = (uint64_t)s->run;
+		}
+		break;
+	default: /* C_VARIANT */
+		if (s->variant) {
+			c->kind = K_STR;
+			c->s = s->variant;
+		}
+		break;
+	}
+}
+
+/* A cell as text into buf (none: ""); return the string. */
+static const char *cr_cell_str(const struct cr_cell *c, char *buf,
+			       size_t len)
+{
+	switch (c->kind) {
+	case K_U64:
+		snprintf(buf, len, "%" PRIu64, c->u);
+		return buf;
+	case K_I64:
+		snprintf(buf, len, "%" PRId64, c->i);
+		return buf;
+	case K_BOOL:
+		return c->b ? "true" : "false";
+	case K_STR:
+		return c->s;
+	default:
+		return "";
+	}
+}
+
+static struct json_object *cr_cell_json(const struct cr_cell *c)
+{
+	switch (c->kind) {
+	case K_U64:
+		return json_object_new_uint64(c->u);
+	case K_I64:
+		return json_object_new_int64(c->i);
+	case K_BOOL:
+		return json_object_new_boolean(c->b);
+	case K_STR:
+		return json_object_new_string(c->s);
+	default:
+		return NULL;
+	}
+}
+
+/* Display width: UTF-8 characters (every one taken as one column). */
+static size_t cr_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Is event e of a type in types? */
+static int cr_ev_shown(const struct clkstat_event_rec *e, unsigned int types)
+{
+	return e->type < CLKSTAT_EV_NTYPES && (types & 1u << e->type);
+}
+
+static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
+			   size_t nsrc, unsigned int types)
+{
+	size_t w[C_N], k, i, n;
+	const struct clkstat_event_rec *e;
+	struct cr_cell c;
+	char buf[32];
+	const char *s;
+	int col;
+
+	for (col = 0; col < C_N; col++)
+		w[col] = strlen(cr_ev_cols[col]);
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (!cr_ev_shown(e, types))
+				continue;
+			for (col = 0; col < C_N; col++) {
+				cr_ev_cell(&src[k], e, col, 1, &c);
+				s = cr_cell_str(&c, buf, sizeof(buf));
+				n = *s ? cr_width(s) : 1;
+				if (n > w[col])
+					w[col] = n;
+			}
+		}
+	for (col = 0; col < C_N; col++)
+		if (col < C_N - 1)
+			fprintf(out, "%-*s  ", (int)w[col], cr_ev_cols[col]);
+		else
+			fprintf(out, "%s\n", cr_ev_cols[col]);
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (!cr_ev_shown(e, types))
+				continue;
+			for (col = 0; col < C_N; col++) {
+				cr_ev_cell(&src[k], e, col, 1, &c);
+				s = cr_cell_str(&c, buf, sizeof(buf));
+				if (!*s)
+					s = "-";
+				fputs(s, out);
+				if (col == C_N - 1) {
+					fputc('\n', out);
+					continue;
+				}
+				for (n = cr_width(s); n < w[col] + 2; n++)
+					fputc(' ', out);
+			}
+		}
+	for (k = 0; k < nsrc; k++) {
+		fputs("# ", out);
+		if (src[k].run >= 0)
+			fprintf(out, "run %ld ", src[k].run);
+		else
+			fputs("live ", out);
+		fprintf(out, "variant %s: events %zu lost %" PRIu64 "\n",
+			src[k].variant ? src[k].variant : "-", src[k].ev->n,
+			src[k].ev->lost);
+	}
+	return CR_OK;
+}
+
+static int cr_ev_csv_rows(FILE *out, const struct cr_ev_src *src,
+			  size_t nsrc, unsigned int types)
+{
+	const struct clkstat_event_rec *e;
+	struct cr_cell c;
+	char buf[32];
+	size_t k, i;
+	int col;
+
+	for (col = 0; col < C_N; col++)
+		fprintf(out, "%s%s", cr_ev_cols[col], col < C_N - 1 ? "," : "\r\n");
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (!cr_ev_shown(e, types))
+				continue;
+			for (col = 0; col < C_N; col++) {
+				cr_ev_cell(&src[k], e, col, 0, &c);
+				cr_csv_field(out, cr_cell_str(&c, buf,
+							      sizeof(buf)));
+				fputs(col < C_N - 1 ? "," : "\r\n", out);
+			}
+		}
+	return CR_OK;
+}
+
+/* One event as a JSON object on a line; -1 when out of memory. */
+static int cr_ev_jsonl_row(FILE *out, const struct cr_ev_src *src,
+			   const struct clkstat_event_rec *e)
+{
+	struct json_object *o = json_object_new_object();
+	struct cr_cell c;
+	const char *s;
+	int col;
+
+	if (!o)
+		return -1;
+	for (col = 0; col < C_N; col++) {
+		cr_ev_cell(src, e, col, 0, &c);
+		/* A NULL value is JSON null: only the add can fail. */
+		if (c.kind == K_NONE ?
+		    json_object_object_add(o, cr_ev_cols[col], NULL) :
+		    cr_jadd(o, cr_ev_cols[col], cr_cell_json(&c))) {
+			json_object_put(o);
+			return -1;
+		}
+	}
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (s)
+		fprintf(out, "%s\n", s);
+	json_object_put(o);
+	return s ? 0 : -1;
+}
+
+static int cr_ev_jsonl_rows(FILE *out, const struct cr_ev_src *src,
+			    size_t nsrc, unsigned int types)
+{
+	const struct clkstat_event_rec *e;
+	size_t k, i;
+
+	for (k = 0; k < nsrc; k++)
+		for (i = 0; i < src[k].ev->n; i++) {
+			e = &src[k].ev->ev[i];
+			if (cr_ev_shown(e, types) &&
+			    cr_ev_jsonl_row(out, &src[k], e))
+				return CR_ERR;
+		}
+	return CR_OK;
+}
+
+int cr_render_events(FILE *out, FILE *err, enum cr_ev_fmt fmt,
+		     const struct cr_ev_src *src, size_t nsrc,
+		     unsigned int types)
+{
+	size_t k;
+	int st;
+
+	if (fmt == CR_EV_TEXT)
+		return cr_ev_text_rows(out, src, nsrc, types);
+	st = fmt == CR_EV_CSV ? cr_ev_csv_rows(out, src, nsrc, types) :
+	     cr_ev_jsonl_rows(out, src, nsrc, types);
+	if (st) {
+		fprintf(err, "clkstat-report: events: out of memory\n");
+		return st;
+	}
+	for (k = 0; k < nsrc; k++) {
+		if (!src[k].ev->lost)
+			continue;
+		if (src[k].run >= 0)
+			fprintf(err, "clkstat-report: run %ld (%s): %" PRIu64 " events lost, %zu kept\n",
+				src[k].run,
+				src[k].variant ? src[k].variant : "-",
+				src[k].ev->lost, src[k].ev->n);
+		else
+			fprintf(err, "clkstat-report: live log (%s): %" PRIu64 " events lost, %zu kept\n",
+				src[k].variant ? src[k].variant : "-",
+				src[k].ev->lost, src[k].ev->n);
+	}
+	return CR_OK;
+}
