@@ -11,7 +11,11 @@
 #include "model.h"
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
-#define CR_SNAPSHOT_VERSION	1
+/*
+ * 2: the optional keys of issue 18 (run "events", run "tags", meta
+ * "conditions"); the reader takes 1 and 2.
+ */
+#define CR_SNAPSHOT_VERSION	2
 
 /*
  * Parse a snapshot held in memory.  On failure *s is left empty and err

@@ -27,6 +27,7 @@
 #include "../lib/status.h"
 #include "../lib/version.h"
 #include "cli.h"
+#include "record_cond.h"
 
 enum { O_JSON = CR_OPT_MAIN, O_CSV, O_FORMAT };
 
@@ -81,6 +82,7 @@ static const struct cr_optset cr_general_opts = {
  */
 static const struct cr_optset *const cr_optsets[] = {
 	&cr_format_opts, &cr_report_render_opts, &cr_record_opts,
+	&cr_record_cond_opts,
 	&cr_report_source_opts, &cr_compare_opts, &cr_overhead_opts,
 	&cr_general_opts,
 };
@@ -107,7 +109,8 @@ int cr_usage(FILE *f)
 	/* The options' lines, in the order of the synopsis. */
 	static const struct cr_optset *const help[] = {
 		&cr_report_source_opts, &cr_format_opts,
-		&cr_report_render_opts, &cr_record_opts, &cr_compare_opts,
+		&cr_report_render_opts, &cr_record_opts,
+		&cr_record_cond_opts, &cr_compare_opts,
 		&cr_overhead_opts, &cr_general_opts,
 	};
 	size_t i;
