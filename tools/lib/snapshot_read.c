@@ -556,6 +556,8 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		old2 = cr_push_key(c, tkey);
 		if (!json_object_is_type(tval, json_type_string))
 			return cr_wrong(c, tval, "a string");
+		if (strchr(tkey, '='))
+			return cr_fail(c, CR_CORRUPT, "a key is letters, digits, '_', '.' and '-'");
 		snprintf(arg, sizeof(arg), "%s=%s", tkey,
 			 json_object_get_string(tval));
 		if (strlen(tkey) >= CR_TAG_KEY_MAX ||
@@ -951,6 +953,10 @@ static int cr_read_run_tags(struct cr_pctx *c, struct json_object *o,
 			break;
 		}
 		/* --tag's checks of the key and value, on a scratch list. */
+		if (strchr(tkey, '=')) {
+			st = cr_fail(c, CR_CORRUPT, "a key is letters, digits, '_', '.' and '-'");
+			break;
+		}
 		snprintf(arg, sizeof(arg), "%s=%s", tkey, val);
 		st = cr_meta_tag_arg(&chk, arg, e, sizeof(e));
 		if (!st && cr_run_add_tag(r, tkey, val))
