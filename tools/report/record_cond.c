@@ -14,7 +14,9 @@
  * of a process that ends however it ends (an error, a signal, SIGKILL
  * too), so the machine's setting comes back whatever happens to record.
  * The file is opened close-on-exec, and the spinners close it: neither the
- * workload nor a spinner can keep the request alive.
+ * workload nor a spinner can keep the request alive.  Disabling cpuidle
+ * states (sysfs stateN/disable) is not offered: nothing would undo it
+ * after a SIGKILL or a crash of record.
  *
  * Load: "idle" starts nothing; "busy" starts one spinner process per
  * online CPU, "busy:N" N of them.  Spinner i is pinned to the i-th CPU of
@@ -131,6 +133,11 @@ static int cr_parse_cstates(const char *list)
 					0, CR_QOS_MAX, &us)) {
 			cs->qos_us = (int)us;
 			snprintf(cs->name, sizeof(cs->name), "qos%lu", us);
+		} else if (!strncmp(item, "max", 3)) {
+			/* See the top of the file. */
+			fprintf(stderr, "clkstat-report: record: --cstates: '%s': cpuidle state disabling is not offered (a sysfs write would outlive a killed record); qosL allows only the C-states whose exit latency is at most L us (/sys/devices/system/cpu/cpu0/cpuidle/stateK/latency)\n",
+				item);
+			return CR_USAGE;
 		} else {
 			fprintf(stderr, "clkstat-report: record: --cstates: '%s' is not free, qosN or N (a CPU latency limit in us, 0 to %d, held through " CR_QOS_DEV ")\n",
 				item, CR_QOS_MAX);
