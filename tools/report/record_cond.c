@@ -277,10 +277,16 @@ static void __attribute__((noreturn)) cr_spinner(pid_t parent, int cpu,
 						 int ready)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 	cpu_set_t set;
 
-	/* record's handlers only set its flag: a spinner just dies. */
-	sigaction(SIGINT, &dfl, NULL);
+	/*
+	 * Not record's handlers (they only set its flag).  A Ctrl-C on the
+	 * terminal reaches the whole process group: the spinners keep the
+	 * load until record ends the run and kills them; SIGTERM kills one.
+	 */
+	sigaction(SIGINT, &ign, NULL);
+	sigaction(SIGQUIT, &ign, NULL);
 	sigaction(SIGTERM, &dfl, NULL);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(1);
