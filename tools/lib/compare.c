@@ -37,7 +37,8 @@
  *
  * Factors (issue 18).  --compare and --base may name other groups than a
  * variant (struct cr_factor): tag:KEY=VALUE and meta:FIELD=VALUE select
- * the runs whose file (cr_run_meta()) has that tag or metadata value,
+ * the runs whose file (cr_run_meta()) has that tag or metadata value (a
+ * run's own tag, record --cstates and --load's, before its file's),
  * and each metric is then compared per variant (NAME.VARIANT); migrated
  * against local takes every run on both sides, the NAME_migrated and
  * NAME_local metrics.  VARIANT and variant:VARIANT are the code path and
@@ -157,8 +158,10 @@ static const char *cr_run_value(const struct cr_snapshot *s,
 {
 	if (f->kind == CR_F_VARIANT)
 		return r->variant;
+	/* The run's own tag (record --cstates, --load), else its file's. */
 	if (f->kind == CR_F_TAG)
-		return cr_meta_tag(cr_run_meta(s, r), f->key);
+		return cr_run_tag(r, f->key) ? cr_run_tag(r, f->key) :
+		       cr_meta_tag(cr_run_meta(s, r), f->key);
 	return cr_meta_value(cr_run_meta(s, r), f->key, buf, len);
 }
 
@@ -349,6 +352,8 @@ static void cr_print_factors(FILE *f, const struct cr_snapshot *s)
 	free(vals.v);
 	for (i = 0; i < s->nruns; i++) {
 		m = cr_run_meta(s, &s->runs[i]);
+		for (j = 0; j < s->runs[i].ntags; j++)
+			cr_names_add(&keys, s->runs[i].tag_names[j]);
 		for (j = 0; j < m->ntags; j++)
 			cr_names_add(&keys, m->tag_names[j]);
 	}

@@ -39,6 +39,15 @@ void cr_run_free(struct cr_run *r)
 	r->metrics = NULL;
 	r->nmetrics = 0;
 	cr_events_free(&r->events);
+	for (i = 0; i < r->ntags; i++) {
+		free(r->tag_names[i]);
+		free(r->tag_values[i]);
+	}
+	free(r->tag_names);
+	free(r->tag_values);
+	r->tag_names = NULL;
+	r->tag_values = NULL;
+	r->ntags = 0;
 }
 
 int cr_events_add(struct cr_events *x, const struct clkstat_event_rec *e)
@@ -99,6 +108,7 @@ void cr_meta_free(struct cr_meta *m)
 	free(m->cpuidle_governor);
 	free(m->max_cstate);
 	free(m->cmdline);
+	free(m->conditions);
 	for (i = 0; i < m->nparams; i++) {
 		free(m->param_names[i]);
 		free(m->param_values[i]);
@@ -210,38 +220,62 @@ int cr_meta_add_param(struct cr_meta *m, const char *name, const char *value)
 	return 0;
 }
 
-int cr_meta_add_tag(struct cr_meta *m, const char *name, const char *value)
+/* Add name=value to a tag list, replacing an earlier value of name. */
+static int cr_tags_add(size_t *cnt, char ***names, char ***values,
+		       const char *name, const char *value)
 {
 	char **n, **v, *nv;
 	size_t i;
 
-	for (i = 0; i < m->ntags; i++) {
-		if (strcmp(m->tag_names[i], name))
+	for (i = 0; i < *cnt; i++) {
+		if (strcmp((*names)[i], name))
 			continue;
 		nv = strdup(value);
 		if (!nv)
 			return -ENOMEM;
-		free(m->tag_values[i]);
-		m->tag_values[i] = nv;
+		free((*values)[i]);
+		(*values)[i] = nv;
 		return 0;
 	}
-	n = realloc(m->tag_names, (m->ntags + 1) * sizeof(*n));
+	n = realloc(*names, (*cnt + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	m->tag_names = n;
-	v = realloc(m->tag_values, (m->ntags + 1) * sizeof(*v));
+	*names = n;
+	v = realloc(*values, (*cnt + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	m->tag_values = v;
-	n[m->ntags] = strdup(name);
-	v[m->ntags] = strdup(value);
-	if (!n[m->ntags] || !v[m->ntags]) {
-		free(n[m->ntags]);
-		free(v[m->ntags]);
+	*values = v;
+	n[*cnt] = strdup(name);
+	v[*cnt] = strdup(value);
+	if (!n[*cnt] || !v[*cnt]) {
+		free(n[*cnt]);
+		free(v[*cnt]);
 		return -ENOMEM;
 	}
-	m->ntags++;
+	(*cnt)++;
 	return 0;
+}
+
+int cr_meta_add_tag(struct cr_meta *m, const char *name, const char *value)
+{
+	return cr_tags_add(&m->ntags, &m->tag_names, &m->tag_values, name,
+			   value);
+}
+
+int cr_run_add_tag(struct cr_run *r, const char *name, const char *value)
+{
+	return cr_tags_add(&r->ntags, &r->tag_names, &r->tag_values, name,
+			   value);
+}
+
+const char *cr_run_tag(const struct cr_run *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntags; i++)
+		if (!strcmp(r->tag_names[i], key))
+			return r->tag_values[i];
+	return NULL;
 }
 
 int cr_meta_tag_arg(struct cr_meta *m, const char *arg, char *err,

@@ -104,6 +104,14 @@ struct cr_run {
 	size_t nmetrics;
 	struct cr_metric *metrics;
 	struct cr_events events;	/* record --events, else !present */
+	/*
+	 * The run's own tags (record --cstates, --load: "cstate", "load"),
+	 * in the order added; --compare tag:K=V looks here before the file's
+	 * meta tags.
+	 */
+	size_t ntags;
+	char **tag_names;
+	char **tag_values;
 };
 
 /* Where and how the runs were taken.  Strings are malloc'd, NULL: unknown. */
@@ -121,6 +129,8 @@ struct cr_meta {
 	char *cpuidle_governor;
 	char *max_cstate;	/* intel_idle.max_cstate, NULL: no intel_idle */
 	char *cmdline;		/* /proc/cmdline */
+	char *conditions;	/* record --cstates, --load: e.g. "cstates=qos0,free
+				 * load=idle,busy(4)"; NULL: none (optional) */
 	unsigned int frac_bits;
 	unsigned int nr_cpus;
 	double duration_s;	/* --duration, 0: the command's own length */
@@ -153,6 +163,10 @@ const struct cr_meta *cr_run_meta(const struct cr_snapshot *s,
 				  const struct cr_run *r);
 /* The value of tag key in m, or NULL. */
 const char *cr_meta_tag(const struct cr_meta *m, const char *key);
+/* The value of run r's own tag key, or NULL. */
+const char *cr_run_tag(const struct cr_run *r, const char *key);
+/* Add run tag name=value, replacing an earlier value; 0 or -ENOMEM. */
+int cr_run_add_tag(struct cr_run *r, const char *name, const char *value);
 
 void cr_hist_free(struct cr_hist *h);
 void cr_metric_free(struct cr_metric *m);

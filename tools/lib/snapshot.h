@@ -11,7 +11,10 @@
 #include "model.h"
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
-/* Written: 2 (runs' "events"); read: 1 and 2. */
+/*
+ * Written: 2 (the optional keys of issue 18: a run's "events" and "tags",
+ * meta "events" and "conditions"); read: 1 and 2.
+ */
 #define CR_SNAPSHOT_VERSION	2
 #define CR_SNAPSHOT_VERSION_MIN	1
 

@@ -70,6 +70,8 @@ struct cr_meta_field {
 };
 extern const struct cr_meta_field cr_meta_strs[];
 extern const size_t cr_nmeta_strs;
+/* May cr_meta_strs[i] be absent (written only when set)? */
+int cr_meta_str_optional(size_t i);
 
 /* The cr_meta_strs[i] member of m. */
 char **cr_meta_str(struct cr_meta *m, size_t i);

@@ -446,6 +446,7 @@ const struct cr_meta_field cr_meta_strs[] = {
 	S(tool_version), S(module_version), S(kernel_release), S(clocksource),
 	S(probes), S(variants), S(command), S(machine), S(hypervisor),
 	S(cpuidle_driver), S(cpuidle_governor), S(max_cstate), S(cmdline),
+	S(conditions),	/* optional: the last (cr_meta_str_optional()) */
 #undef S
 };
 const size_t cr_nmeta_strs = sizeof(cr_meta_strs) / sizeof(cr_meta_strs[0]);
@@ -455,6 +456,11 @@ char **cr_meta_str(struct cr_meta *m, size_t i)
 	return (char **)((char *)m + cr_meta_strs[i].off);
 }
 
+int cr_meta_str_optional(size_t i)
+{
+	return cr_meta_strs[i].off == offsetof(struct cr_meta, conditions);
+}
+
 static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 			struct cr_meta *m)
 {
@@ -462,8 +468,8 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		"tool_version", "module_version", "kernel_release",
 		"clocksource", "probes", "variants", "command", "machine",
 		"hypervisor", "cpuidle_driver", "cpuidle_governor",
-		"max_cstate", "cmdline", "frac_bits", "nr_cpus", "duration_s",
-		"params", "tags", "events", NULL
+		"max_cstate", "cmdline", "conditions", "frac_bits", "nr_cpus",
+		"duration_s", "params", "tags", "events", NULL
 	};
 	struct json_object *v, *params;
 	uint64_t u;
@@ -476,6 +482,9 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 	if (st)
 		return st;
 	for (i = 0; i < cr_nmeta_strs; i++) {
+		if (cr_meta_str_optional(i) &&
+		    !json_object_object_get_ex(o, cr_meta_strs[i].key, NULL))
+			continue;
 		st = cr_get(c, o, cr_meta_strs[i].key, &v);
 		if (st)
 			return st;
@@ -555,6 +564,8 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		old2 = cr_push_key(c, tkey);
 		if (!json_object_is_type(tval, json_type_string))
 			return cr_wrong(c, tval, "a string");
+		if (strchr(tkey, '='))
+			return cr_fail(c, CR_CORRUPT, "a key is letters, digits, '_', '.' and '-'");
 		snprintf(arg, sizeof(arg), "%s=%s", tkey,
 			 json_object_get_string(tval));
 		if (strlen(tkey) >= CR_TAG_KEY_MAX ||
@@ -1178,12 +1189,70 @@ static int cr_read_events(struct cr_pctx *c, struct json_object *o,
 	return CR_OK;
 }
 
+/*
+ * Optional (format 2, record --cstates, --load): the run's own tags, an
+ * object of strings under the rules of --tag's.
+ */
+static int cr_read_run_tags(struct cr_pctx *c, struct json_object *o,
+			    struct cr_run *r)
+{
+	struct json_object *tags;
+	struct cr_meta chk = { 0 };
+	size_t old, old2;
+	int st = CR_OK;
+
+	if (!json_object_object_get_ex(o, "tags", &tags))
+		return CR_OK;
+	old = cr_push_key(c, "tags");
+	st = cr_object(c, tags);
+	if (st)
+		return st;
+	json_object_object_foreach(tags, tkey, tval) {
+		char arg[CR_TAG_KEY_MAX + CR_TAG_VALUE_MAX + 1], e[512];
+		const char *val;
+
+		old2 = cr_push_key(c, tkey);
+		if (!json_object_is_type(tval, json_type_string)) {
+			st = cr_wrong(c, tval, "a string");
+			break;
+		}
+		val = json_object_get_string(tval);
+		if (strlen(tkey) >= CR_TAG_KEY_MAX ||
+		    strlen(val) >= CR_TAG_VALUE_MAX) {
+			st = cr_fail(c, CR_CORRUPT, "a tag longer than --tag allows");
+			break;
+		}
+		/* --tag's checks of the key and value, on a scratch list. */
+		if (strchr(tkey, '=')) {
+			st = cr_fail(c, CR_CORRUPT, "a key is letters, digits, '_', '.' and '-'");
+			break;
+		}
+		snprintf(arg, sizeof(arg), "%s=%s", tkey, val);
+		st = cr_meta_tag_arg(&chk, arg, e, sizeof(e));
+		if (!st && cr_run_add_tag(r, tkey, val))
+			st = -ENOMEM;
+		if (st == -ENOMEM) {
+			st = cr_nomem(c);
+			break;
+		}
+		if (st) {
+			st = cr_fail(c, CR_CORRUPT, "%s", e);
+			break;
+		}
+		cr_pop(c, old2);
+	}
+	cr_meta_free(&chk);
+	if (!st)
+		cr_pop(c, old);
+	return st;
+}
+
 static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 		       struct cr_run *r)
 {
 	static const char *const keys[] = {
 		"index", "variant", "start_ns", "end_ns", "exit_status",
-		"workload_only", "metrics", "events", NULL
+		"workload_only", "tags", "metrics", "events", NULL
 	};
 	struct json_object *v;
 	void *elems;
@@ -1224,6 +1293,9 @@ static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 		if (st)
 			return st;
 	}
+	st = cr_read_run_tags(c, o, r);
+	if (st)
+		return st;
 	st = cr_get_array(c, o, "metrics", sizeof(*r->metrics), &v, &n,
 			  &elems, &old);
 	if (st)

@@ -333,6 +333,13 @@ static struct json_object *cr_run_json(const struct cr_run *r, int *oom)
 	if (r->workload_only >= 0)
 		cr_put(o, "workload_only",
 		       json_object_new_boolean(r->workload_only), oom);
+	/* record --cstates, --load: the run's own tags, only when set. */
+	if (r->ntags) {
+		a = json_object_new_object();
+		for (i = 0; a && i < r->ntags; i++)
+			cr_put_str(a, r->tag_names[i], r->tag_values[i], oom);
+		cr_put(o, "tags", cr_done(a), oom);
+	}
 	a = json_object_new_array();
 	for (i = 0; a && i < r->nmetrics; i++)
 		cr_push(a, cr_metric_json(&r->metrics[i], oom), oom);
@@ -353,8 +360,10 @@ static struct json_object *cr_meta_json(const struct cr_meta *m, int *oom)
 		return NULL;
 	}
 	for (i = 0; i < cr_nmeta_strs; i++)
-		cr_put_str(o, cr_meta_strs[i].key,
-			   *cr_meta_str((struct cr_meta *)m, i), oom);
+		if (*cr_meta_str((struct cr_meta *)m, i) ||
+		    !cr_meta_str_optional(i))
+			cr_put_str(o, cr_meta_strs[i].key,
+				   *cr_meta_str((struct cr_meta *)m, i), oom);
 	cr_put(o, "frac_bits", json_object_new_uint64(m->frac_bits), oom);
 	cr_put(o, "nr_cpus", json_object_new_uint64(m->nr_cpus), oom);
 	cr_put(o, "duration_s", cr_double(m->duration_s), oom);

@@ -28,6 +28,7 @@
 #include "../lib/status.h"
 #include "../lib/version.h"
 #include "cli.h"
+#include "record_cond.h"
 
 enum { O_JSON = CR_OPT_MAIN, O_CSV, O_FORMAT };
 
@@ -82,6 +83,7 @@ static const struct cr_optset cr_general_opts = {
  */
 static const struct cr_optset *const cr_optsets[] = {
 	&cr_format_opts, &cr_report_render_opts, &cr_record_opts,
+	&cr_record_cond_opts,
 	&cr_report_source_opts, &cr_compare_opts, &cr_overhead_opts,
 	&cr_events_opts, &cr_xcorr_opts, &cr_general_opts,
 };
@@ -109,7 +111,8 @@ int cr_usage(FILE *f)
 	/* The options' lines, in the order of the synopsis. */
 	static const struct cr_optset *const help[] = {
 		&cr_report_source_opts, &cr_format_opts,
-		&cr_report_render_opts, &cr_record_opts, &cr_compare_opts,
+		&cr_report_render_opts, &cr_record_opts,
+		&cr_record_cond_opts, &cr_compare_opts,
 		&cr_overhead_opts, &cr_events_opts, &cr_xcorr_opts,
 		&cr_general_opts,
 	};

@@ -22,6 +22,11 @@
  * workload, and a CLOCK_MONOTONIC/CLOCK_REALTIME pair at each end of the
  * run.  The workload finds the marker file to write in $CLKSTAT_MARKER.
  *
+ * Conditions (--cstates, --load; record_cond.c): run i has variant
+ * i % nv and condition (i / nv) % nc; each run is held in its condition
+ * (cr_cond_enter()) from before the variant switch to after the read-back,
+ * and tagged with it.
+ *
  * At the end, record's options (cli.h) and their checks.
  */
 #define _GNU_SOURCE		/* pipe2(), sched_getcpu() */
@@ -44,6 +49,7 @@
 #include "../lib/nl.h"
 #include "../lib/snapshot.h"
 #include "cli.h"
+#include "record_cond.h"
 
 struct cr_record_opts {
 	const char *output;	/* snapshot file to write */
@@ -681,6 +687,9 @@ static int cr_record(struct cr_record_opts *o)
 	struct cr_info info = { 0 };
 	struct cr_twin_cfg twin;
 	struct cr_nl *nl = NULL;
+	const struct cr_conds *conds = cr_record_conds();
+	unsigned int nc = cr_conds_n(conds);
+	int oom = 0;
 	long ncpus;
 
 	if (o->variants && cr_split_variants(o->variants, names, 16, &nv))
@@ -733,6 +742,15 @@ static int cr_record(struct cr_record_opts *o)
 	}
 	s.meta.duration_s = o->command ? 0 : o->duration;
 	s.meta.events = o->events;
+	s.meta.conditions = cr_conds_describe(conds, &oom);
+	if (oom) {
+		fprintf(stderr, "clkstat-report: record: out of memory\n");
+		st = CR_ERR;
+		goto out;
+	}
+	if (o->runs % (nv * nc))
+		fprintf(stderr, "clkstat-report: record: warning: unbalanced: --runs %u is not a multiple of %u (%u variants x %u conditions): some variant and condition pairs get one run fewer\n",
+			o->runs, nv * nc, nv, nc);
 	for (i = 0; i < o->tags.ntags; i++) {
 		if (cr_meta_add_tag(&s.meta, o->tags.tag_names[i],
 				    o->tags.tag_values[i])) {
@@ -746,20 +764,35 @@ static int cr_record(struct cr_record_opts *o)
 	sigaction(SIGTERM, &sa, &old_term);
 	for (i = 0; i < o->runs && !cr_interrupted; i++) {
 		const char *v = names[i % nv];
+		unsigned int k = (i / nv) % nc;
+		struct cr_cond_hold hold;
+		size_t had = s.nruns;
+		char cl[2 * CR_COND_NAME + 32];
 
+		cr_conds_label(conds, k, cl, sizeof(cl));
 		if (!o->quiet)
-			fprintf(stderr, "%srecord: run %u/%u, variant %s ...%s",
-				tty ? "\r\033[K" : "", i + 1, o->runs, v,
+			fprintf(stderr, "%srecord: run %u/%u, variant %s%s ...%s",
+				tty ? "\r\033[K" : "", i + 1, o->runs, v, cl,
 				tty ? "" : "\n");
+		st = cr_cond_enter(conds, k, &hold);
+		if (st)
+			break;
 		if (cr_twin_is_variant(v))
 			st = cr_record_bpf_run(nl, o, &s, &twin, v, &failed);
 		else
 			st = cr_record_run(nl, &info, o, &s, v, &failed);
+		/* Whatever happened to the run: the condition ends here. */
+		cr_cond_leave(&hold);
+		if (!st && s.nruns > had &&
+		    cr_conds_tag(conds, k, &s.runs[s.nruns - 1])) {
+			fprintf(stderr, "clkstat-report: record: out of memory\n");
+			st = CR_ERR;
+		}
 		if (st)
 			break;
 		if (!o->quiet && tty)
-			fprintf(stderr, "\r\033[Krecord: run %u/%u, variant %s: %llu samples",
-				i + 1, o->runs, v,
+			fprintf(stderr, "\r\033[Krecord: run %u/%u, variant %s%s: %llu samples",
+				i + 1, o->runs, v, cl,
 				(unsigned long long)cr_run_samples(&s.runs[s.nruns - 1]));
 	}
 	sigaction(SIGINT, &old_int, NULL);
@@ -818,7 +851,7 @@ const char cr_record_synopsis[] =
 	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
 	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
 	"                             [--workload-only] [--tag KEY=VALUE]... [--events N]\n"
-	"                             [-- COMMAND [ARG...]]\n";
+	"                             [--cstates LIST] [--load LIST] [-- COMMAND [ARG...]]\n";
 
 static int cr_record_take(int c, const char *v)
 {
@@ -930,6 +963,8 @@ const struct cr_optset cr_record_opts = {
 
 int cr_record_check(const struct cr_cli *cli)
 {
+	if (cr_conds_check(&cr_rec.tags, cli->cmd))
+		return CR_USAGE;
 	if (cr_rec_bpf_opts && strcmp(cli->cmd, "record")) {
 		fprintf(stderr, "clkstat-report: --probes, --frac-bits, --keep-module and --workload-only are record's\n");
 		return CR_USAGE;

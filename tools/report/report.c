@@ -194,11 +194,13 @@ static char *input_names(const struct cr_snapshot *s)
 	return p;
 }
 
-static void print_meta(FILE *out, const struct cr_snapshot *s)
+/* One file's metadata (m), then its runs (input k, or every run: -1). */
+static void print_meta_one(FILE *out, const struct cr_snapshot *s,
+			   const struct cr_meta *m, long k)
 {
-	const struct cr_meta *m = &s->meta;
+	const struct cr_run *r;
 	char buf[96];
-	size_t i;
+	size_t i, j, n = 0;
 
 #define P(k) fprintf(out, "%s %s\n", #k, m->k ? m->k : "-")
 	P(tool_version);
@@ -216,6 +218,8 @@ static void print_meta(FILE *out, const struct cr_snapshot *s)
 	P(cpuidle_governor);
 	fprintf(out, "max_cstate %s\n", cr_meta_max_cstate(m, buf, sizeof(buf)));
 	P(cmdline);
+	if (m->conditions)
+		P(conditions);
 #undef P
 	/*
 	 * The module's parameters as it was loaded: not what the runs
@@ -231,15 +235,44 @@ static void print_meta(FILE *out, const struct cr_snapshot *s)
 			"  (at load; not the runs' variant)");
 	for (i = 0; i < m->ntags; i++)
 		fprintf(out, "tag %s %s\n", m->tag_names[i], m->tag_values[i]);
-	fprintf(out, "runs %zu\n", s->nruns);
 	for (i = 0; i < s->nruns; i++)
-		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu workload_only %s\n",
-			s->runs[i].index, s->runs[i].variant,
-			(long long)s->runs[i].start_ns,
-			(long long)s->runs[i].end_ns, s->runs[i].exit_status,
-			s->runs[i].nmetrics,
-			s->runs[i].workload_only < 0 ? "-" :
-			s->runs[i].workload_only ? "yes" : "no");
+		n += k < 0 || s->runs[i].input == (unsigned int)k;
+	fprintf(out, "runs %zu\n", n);
+	for (i = 0; i < s->nruns; i++) {
+		r = &s->runs[i];
+		if (k >= 0 && r->input != (unsigned int)k)
+			continue;
+		fprintf(out, "run %u variant %s start_ns %lld end_ns %lld exit_status %d metrics %zu workload_only %s",
+			r->index, r->variant, (long long)r->start_ns,
+			(long long)r->end_ns, r->exit_status, r->nmetrics,
+			r->workload_only < 0 ? "-" :
+			r->workload_only ? "yes" : "no");
+		/* The run's own tags (record --cstates, --load). */
+		for (j = 0; j < r->ntags; j++)
+			fprintf(out, "%s%s=%s", j ? "," : " tags ",
+				r->tag_names[j], r->tag_values[j]);
+		fputc('\n', out);
+	}
+}
+
+/*
+ * The metadata and runs; with several inputs, each file's own under an
+ * "input N PATH" line (runs numbered across the files, as --run and
+ * --compare see them).
+ */
+static void print_meta(FILE *out, const struct cr_snapshot *s)
+{
+	size_t k;
+
+	if (s->ninputs < 2) {
+		print_meta_one(out, s, &s->meta, -1);
+		return;
+	}
+	for (k = 0; k < s->ninputs; k++) {
+		fprintf(out, "%sinput %zu %s\n", k ? "\n" : "", k,
+			s->inputs[k].path);
+		print_meta_one(out, s, &s->inputs[k].meta, (long)k);
+	}
 }
 
 static void print_info(FILE *out, const struct cr_info *i)

@@ -1631,6 +1631,56 @@ static void json_diff(const char *out, double v[6])
 }
 
 /*
+ * --compare tag:K=V on runs' own tags (record --cstates): one file whose
+ * meta says cstate=free, its first 6 runs tagged cstate=qos0 on their
+ * own: the run's tag wins, the 7 others fall back to the file's; the
+ * numbers are the hand-renamed variants' (qos0 against free).
+ */
+static void test_factor_run_tag(void **state)
+{
+	struct cr_snapshot s = { 0 }, hand = { 0 };
+	struct cr_compare_opts o = opts("tag:cstate=qos0", "json");
+	uint64_t rng = 11, rng2 = 11;
+	double a[6], b[6];
+	char *out, *err;
+	size_t i;
+
+	(void)state;
+	add_runs(&s, "d", "lat", 6, 300, log(20000), 0.1, 0.5, &rng);
+	add_runs(&s, "d", "lat", 7, 300, log(23000), 0.1, 0.5, &rng);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(cr_run_add_tag(&s.runs[i], "cstate", "qos0"), 0);
+	assert_int_equal(cr_meta_add_tag(&s.meta, "cstate", "free"), 0);
+	add_runs(&hand, "c1", "lat", 6, 300, log(20000), 0.1, 0.5, &rng2);
+	add_runs(&hand, "cf", "lat", 7, 300, log(23000), 0.1, 0.5, &rng2);
+
+	o.resamples = 500;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_string_equal(err, "");
+	assert_true(contains(out, "\"base\":\"tag:cstate=free\""));
+	json_diff(out, a);
+	free(out);
+	free(err);
+	o = opts("c1", "json");
+	o.resamples = 500;
+	assert_int_equal(compare(&hand, &o, &out, &err), CR_OK);
+	json_diff(out, b);
+	free(out);
+	free(err);
+	for (i = 0; i < 6; i++)
+		assert_true(a[i] == b[i]);
+	assert_true(a[4] == 7 && a[5] == 6);
+	/* The factors listed: the runs' tag values and the file's. */
+	o = opts("foo:x", "text");
+	assert_int_equal(compare(&s, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "tag:cstate=qos0, free;"));
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
+	cr_snapshot_free(&hand);
+}
+
+/*
  * --compare tag:K=V: two files of variant d, tagged cstate=1 and
  * cstate=free, give the numbers the hand-edited workaround gave (the
  * same runs renamed to variants c1 and cf); meta:FIELD=V the same; the
@@ -1843,6 +1893,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_output_warnings),
 		cmocka_unit_test(test_factor_tag),
+		cmocka_unit_test(test_factor_run_tag),
 		cmocka_unit_test(test_factor_migrated),
 	};
 

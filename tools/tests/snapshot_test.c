@@ -551,6 +551,22 @@ static void test_mutations(void **state)
 
 #define NAME32 "abcdefghijklmnopqrstuvwxyz012345"
 
+/* text (malloc'd) with its first "from" replaced by "to". */
+static char *mutate_str(const char *text, const char *from, const char *to)
+{
+	const char *p = strstr(text, from);
+	size_t n;
+	char *t;
+
+	assert_non_null(p);
+	n = strlen(text) - strlen(from) + strlen(to);
+	t = malloc(n + 1);
+	assert_non_null(t);
+	snprintf(t, n + 1, "%.*s%s%s", (int)(p - text), text, to,
+		 p + strlen(from));
+	return t;
+}
+
 /* BASE with its first "from" replaced by "to". */
 static char *mutate(const char *from, const char *to)
 {
@@ -635,6 +651,52 @@ static void test_workload_only(void **state)
 	}
 }
 
+/*
+ * Run tags and meta "conditions": read, kept in order, written back only
+ * where set (a file without them is written without them), as version 2.
+ */
+static void test_run_tags(void **state)
+{
+	struct cr_snapshot s, b;
+	char err[1024] = "", *t, *u, *text;
+
+	(void)state;
+	t = mutate("\"exit_status\": 0",
+		   "\"exit_status\": 0, \"tags\": {\"cstate\": \"qos0\", \"load\": \"busy:2\"}");
+	u = mutate_str(t, "\"cmdline\": \"quiet\"",
+		       "\"cmdline\": \"quiet\", \"conditions\": \"cstates=qos0,free load=idle,busy:2\"");
+	assert_int_equal(cr_snapshot_parse(u, strlen(u), &s, err, sizeof(err)),
+			 CR_OK);
+	assert_int_equal(s.runs[0].ntags, 2);
+	assert_string_equal(s.runs[0].tag_names[0], "cstate");
+	assert_string_equal(cr_run_tag(&s.runs[0], "load"), "busy:2");
+	assert_null(cr_run_tag(&s.runs[0], "other"));
+	assert_string_equal(s.meta.conditions, "cstates=qos0,free load=idle,busy:2");
+	text = cr_snapshot_format(&s);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"version\": 2"));
+	assert_int_equal(cr_snapshot_parse(text, strlen(text), &b, err,
+					   sizeof(err)), CR_OK);
+	assert_string_equal(cr_run_tag(&b.runs[0], "cstate"), "qos0");
+	assert_string_equal(b.meta.conditions, s.meta.conditions);
+	free(text);
+	cr_snapshot_free(&b);
+	cr_snapshot_free(&s);
+	/* None of them: none written. */
+	assert_int_equal(cr_snapshot_parse(BASE, strlen(BASE), &s, err,
+					   sizeof(err)), CR_OK);
+	assert_int_equal(s.runs[0].ntags, 0);
+	assert_null(s.meta.conditions);
+	text = cr_snapshot_format(&s);
+	assert_non_null(text);
+	assert_null(strstr(text, "\"tags\""));
+	assert_null(strstr(text, "\"conditions\""));
+	free(text);
+	cr_snapshot_free(&s);
+	free(t);
+	free(u);
+}
+
 #define MUT(fn, from, to, st, what) \
 static void fn(void **state) \
 { \
@@ -678,6 +740,23 @@ MUT(test_version_3, "\"version\": 1", "\"version\": 3", CR_FORMAT,
     "version 3: this clkstat-report reads versions 1 to 2")
 MUT(test_version_0, "\"version\": 1", "\"version\": 0", CR_FORMAT,
     "version 0: this clkstat-report reads versions 1 to 2")
+
+/* A run's own tags (record --cstates, --load) and meta "conditions". */
+MUT(test_run_tag_not_string, "\"exit_status\": 0",
+    "\"exit_status\": 0, \"tags\": {\"cstate\": 0}", CR_CORRUPT,
+    "runs[0].tags.cstate: expected a string, found an integer")
+MUT(test_run_tag_bad_key, "\"exit_status\": 0",
+    "\"exit_status\": 0, \"tags\": {\"c=state\": \"qos0\"}", CR_CORRUPT,
+    "a key is letters, digits")
+MUT(test_run_tag_empty, "\"exit_status\": 0",
+    "\"exit_status\": 0, \"tags\": {\"load\": \"\"}", CR_CORRUPT,
+    "runs[0].tags.load: --tag load: the value is empty")
+MUT(test_run_tags_not_object, "\"exit_status\": 0",
+    "\"exit_status\": 0, \"tags\": [\"qos0\"]", CR_CORRUPT,
+    "runs[0].tags: expected an object, found an array")
+MUT(test_conditions_not_string, "\"cmdline\": \"quiet\"",
+    "\"cmdline\": \"quiet\", \"conditions\": 0", CR_CORRUPT,
+    "meta.conditions: expected a string or null")
 MUT(test_version_beyond_u64, "\"version\": 1", "\"version\": 18446744073709551617",
     CR_CORRUPT, "line 1, column 43: integer 18446744073709551617 does not fit in 64 bits")
 MUT(test_version_string, "\"version\": 1", "\"version\": \"1\"", CR_CORRUPT,
@@ -1742,6 +1821,7 @@ int main(void)
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_base_valid),
 		cmocka_unit_test(test_workload_only),
+		cmocka_unit_test(test_run_tags),
 		cmocka_unit_test(test_workload_only_not_bool),
 		cmocka_unit_test(test_ok_other_variant),
 		cmocka_unit_test(test_ok_total_cpu_null),
@@ -1750,6 +1830,13 @@ int main(void)
 		cmocka_unit_test(test_wrong_format),
 		cmocka_unit_test(test_missing_format),
 		cmocka_unit_test(test_version_2),
+		cmocka_unit_test(test_version_3),
+		cmocka_unit_test(test_version_0),
+		cmocka_unit_test(test_run_tag_not_string),
+		cmocka_unit_test(test_run_tag_bad_key),
+		cmocka_unit_test(test_run_tag_empty),
+		cmocka_unit_test(test_run_tags_not_object),
+		cmocka_unit_test(test_conditions_not_string),
 		cmocka_unit_test(test_version_beyond_u64),
 		cmocka_unit_test(test_version_string),
 		cmocka_unit_test(test_version_double),

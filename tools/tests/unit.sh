@@ -103,7 +103,37 @@ else
 	fail=$((fail + 1)); echo "not ok - info on a snapshot: each run's workload_only, no max_cstate without intel_idle, the module's load parameters labelled; record warns that --workload-only filters BPF runs only"
 	printf '%s\n%s\n' "$info" "$warn" | sed 's/^/    /'
 fi
-rm -f "$snap"
+# info with two inputs: each file's own metadata and runs, under an
+# "input N PATH" line; a run's own tags (record --cstates, --load) at the
+# end of its line, the conditions in the metadata.
+snap2=$(mktemp --suffix=.json)
+sed -e 's/"version": 1/"version": 2/' -e 's/"kernel_release": "6.1.0"/"kernel_release": "6.12.0"/' \
+    -e 's/"cmdline": "quiet"/"cmdline": "quiet", "conditions": "cstates=qos0,free"/' \
+    -e 's/"start_ns": 100/"start_ns": 1100/' -e 's/"start_ns": 300/"start_ns": 1300/' \
+    -e 's/"exit_status": 0, "workload_only": false/&, "tags": {"cstate": "qos0"}/' "$snap" > "$snap2"
+info2=$(tools/clkstat-report -i "$snap" -i "$snap2" info 2>/dev/null)
+# Bad --cstates and --load: one line, status 2, before anything is done.
+bad=""
+for a in "--cstates qos-1" "--cstates free,free" "--load busy:0" "--load idle,,busy" "--cstates maxN"; do
+	# shellcheck disable=SC2086
+	out=$(tools/clkstat-report record $a -o /dev/null -- true 2>&1); rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] || bad="$bad [$a: $rc $out]"
+done
+out=$(tools/clkstat-report record --cstates free --tag cstate=x -o /dev/null -- true 2>&1) &&
+	bad="$bad [--tag cstate with --cstates accepted]"
+if [ "$(grep -c '^input ' <<< "$info2")" = 2 ] &&
+   grep -qx "input 1 $snap2" <<< "$info2" &&
+   [ "$(grep -c '^kernel_release ' <<< "$info2")" = 2 ] &&
+   grep -qx 'kernel_release 6.12.0' <<< "$info2" &&
+   grep -qx 'conditions cstates=qos0,free' <<< "$info2" &&
+   grep -q '^run 2 variant direct .* workload_only no tags cstate=qos0$' <<< "$info2" &&
+   [ "$(grep -c '^runs 2$' <<< "$info2")" = 2 ] && [ -z "$bad" ]; then
+	pass=$((pass + 1)); echo "ok - info with two inputs prints each file's metadata and runs (run tags, conditions); bad --cstates/--load refused"
+else
+	fail=$((fail + 1)); echo "not ok - info with two inputs prints each file's metadata and runs (run tags, conditions); bad --cstates/--load refused"
+	printf '%s\n%s\n' "$info2" "$bad" | sed 's/^/    /'
+fi
+rm -f "$snap" "$snap2"
 # The documents state what the code does: the man page's netlink ABI
 # version is the header's, and clkstat.rst lists nothing that exists as
 # planned.

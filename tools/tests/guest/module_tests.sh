@@ -15,6 +15,7 @@
 #   suite_variants.sh     the hook variants, exact in each, switching
 #   suite_netlink.sh      the netlink family, its fuzzer, record
 #   suite_twin.sh         the BPF twin
+#   suite_conditions.sh   record --cstates and --load, restored after
 #   suite_overhead.sh     clkstat-report overhead and clkstat_hookbench.ko
 #
 # lib.sh holds what more than one of them uses; each runs alone too:
@@ -35,6 +36,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/suite_variants.sh"
 . "$here/suite_netlink.sh"
 . "$here/suite_twin.sh"
+. "$here/suite_conditions.sh"
 . "$here/suite_overhead.sh"
 
 # Every suite's tests, in the order the whole suite has always run them.
@@ -49,13 +51,13 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
 	t_rmmod_under_load t_cycles_under_load t_overhead
 	t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_bpf_record
-	t_bpf_csswitch"
+	t_bpf_csswitch t_cond_cstates t_cond_restore t_cond_load"
 # A test added to a suite must be added here too (else make check would
 # not run it), and only once.
 # shellcheck disable=SC2086
 if [ "$(printf '%s\n' $ALL_TESTS | sort)" != "$(printf '%s\n' $LOAD_TESTS $TTWU_TESTS \
 	$TKREAD_TESTS $CLOCKSOURCE_TESTS $CLOCKOFF_TESTS $EVENTS_TESTS $VARIANTS_TESTS \
-	$NETLINK_TESTS $TWIN_TESTS $OVERHEAD_TESTS | sort)" ]; then
+	$NETLINK_TESTS $TWIN_TESTS $OVERHEAD_TESTS $CONDITIONS_TESTS | sort)" ]; then
 	echo "module_tests.sh: ALL_TESTS is not the suites' tests, each once"
 	echo "0 passed, 1 failed"
 	exit 1

@@ -956,6 +956,72 @@ def check_factors(chk, tmp):
 
 
 
+def check_run_tags(chk, tmp):
+    """Issue 18, record --cstates: one file (format 2) whose runs alternate
+    the run tag cstate=qos0 and cstate=free, the file's own meta tag
+    cstate=other beneath them: --compare tag:cstate=qos0 takes each run's
+    own tag first, and gives the numbers of the hand-renamed variants; the
+    Δ median also against the raw samples' (within the slot widths)."""
+    import json
+    sq = S.simulate([("d", 20000)], runs=10, samples=200, seed=51, k=4,
+                    keep_raw=True)
+    sf = S.simulate([("d", 23000)], runs=10, samples=200, seed=52, k=4,
+                    keep_raw=True)
+    a, b = sq.snapshot(), sf.snapshot()
+    doc = {"format": "clkstat-snapshot", "version": 2,
+           "meta": json.loads(json.dumps(a["meta"])), "runs": []}
+    doc["meta"]["tags"] = {"cstate": "other"}
+    doc["meta"]["conditions"] = "cstates=qos0,free"
+    hand = {"format": "clkstat-snapshot", "version": 1,
+            "meta": a["meta"], "runs": []}
+    for i in range(10):
+        for tag, src in (("qos0", a), ("free", b)):
+            r = json.loads(json.dumps(src["runs"][i]))
+            r["index"] = len(doc["runs"])
+            r["start_ns"] = 10 ** 9 * (r["index"] + 1)
+            r["end_ns"] = r["start_ns"] + 10 ** 8
+            r["tags"] = {"cstate": tag}
+            doc["runs"].append(r)
+            h = json.loads(json.dumps(r))
+            del h["tags"]
+            h["variant"] = tag
+            for m in h["metrics"]:
+                m["variant"] = tag
+            hand["runs"].append(h)
+    pd, ph = os.path.join(tmp, "runtags.json"), os.path.join(tmp, "rt_hand.json")
+    write_doc(pd, doc)
+    write_doc(ph, hand)
+    p1 = tool(["-i", pd, "--compare", "tag:cstate=qos0", "--resamples",
+               "2000", "--json"])
+    p2 = tool(["-i", ph, "--compare", "qos0", "--base", "free",
+               "--resamples", "2000", "--json"])
+    ok = p1.returncode == 0 and p2.returncode == 0
+    if ok:
+        d1 = json.loads(p1.stdout)["metrics"][0]
+        d2 = json.loads(p2.stdout)["metrics"][0]
+        ok = d1["diff"] == d2["diff"] and \
+            [x["median"] for x in d1["strata"]] == \
+            [x["median"] for x in d2["strata"]] and \
+            [x["runs"] for x in d1["strata"]] == [10, 10] and \
+            d1["metric"] == "tkread.d"
+    chk.check("run tags: --compare tag:cstate=qos0 (the runs' own tags over "
+              "the file's) equals the hand-renamed variants, 10 runs a side",
+              ok, f"{p1.returncode} {p1.stderr[:300]} {p2.stderr[:200]}")
+    if ok:
+        raw = [np.concatenate([r.raw for r in x.runs]) for x in (sq, sf)]
+        want = float(np.median(raw[0]) - np.median(raw[1]))
+        got = d1["diff"]["median"]["value"]
+        res = sum(x["median"]["resolution"] for x in d1["strata"])
+        chk.check("run tags: Δ median within the slot widths of the raw "
+                  "samples' difference", abs(got - want) <= res,
+                  f"tool {got}, raw {want}, slots {res}")
+    p = tool(["-i", pd, "--compare", "tag:cstate=other"])
+    chk.check("run tags: the file's tag beneath the runs' selects no run",
+              p.returncode == 2 and not p.stdout,
+              f"{p.returncode} {p.stderr[:200]}")
+
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--self-test", action="store_true",
@@ -993,6 +1059,7 @@ def main():
         check_determinism(chk, data[0])
         check_edges(chk, tmp, data[0])
         check_factors(chk, tmp)
+        check_run_tags(chk, tmp)
         check_rejects_wrong_level(chk, data[0], a.seed * 10 + 5)
     finally:
         if a.keep:
