@@ -678,23 +678,28 @@ int BPF_PROG(tp_wakeup, struct task_struct *p)
 
 /*
  * Markers, in every variant (they are not measured): a write to tracefs's
- * trace_marker, tracing_mark_write(filp, ubuf, cnt, ppos), logs its first
- * CLKSTAT_EVENT_TEXT - 1 bytes up to a newline, sanitized as
- * kmod/probe_marker.c does.  The user's buffer has no NUL: cnt bytes are
- * read, not a string.  kernel/trace/ is built without ftrace's hooks, so
- * a kprobe it is.
+ * trace_marker logs its first CLKSTAT_EVENT_TEXT - 1 bytes up to a
+ * newline, sanitized as kmod/probe_marker.c does.  tracing_mark_write()
+ * itself cannot be probed (kernel/trace/ is built without ftrace's hooks,
+ * and kprobe events refuse functions ftrace cannot trace), so the program
+ * sits on vfs_write() and keeps the writes whose file's write operation
+ * is tracing_mark_write() (a typeless weak ksym: 0, never matching, on a
+ * kernel without it).  The user's buffer has no NUL: count bytes are
+ * read, not a string.
  */
-SEC("kprobe/tracing_mark_write")
-int BPF_KPROBE(kp_marker, struct file *filp, const char *ubuf, __u64 cnt)
+extern const void tracing_mark_write __ksym __weak;
+
+SEC("fentry/vfs_write")
+int BPF_PROG(fe_marker, struct file *file, const char *ubuf, __u64 count)
 {
 	struct clkstat_event_rec *e;
-	__u64 n = cnt;
+	__u64 n = count;
 	int i;
 
-	if (!with_events || !rec_on() ||
+	if (!with_events || !rec_on() || !n ||
+	    (unsigned long)BPF_CORE_READ(file, f_op, write) !=
+	    (unsigned long)&tracing_mark_write || !(unsigned long)&tracing_mark_write ||
 	    !selected((struct task_struct *)bpf_get_current_task()))
-		return 0;
-	if (!n)
 		return 0;
 	CLAMP(n, CLKSTAT_EVENT_TEXT - 1);
 	e = ev_reserve(CLKSTAT_EV_MARKER, bpf_ktime_get_ns(), 0,

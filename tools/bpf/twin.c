@@ -68,9 +68,12 @@ static const struct twin_prog twin_progs[] = {
 
 #define TWIN_NPROGS	(sizeof(twin_progs) / sizeof(twin_progs[0]))
 
-/* The marker program, in every variant (a kprobe), with the event log. */
-#define TWIN_MARKER_PROG	"kp_marker"
-#define TWIN_MARKER_FUNC	"tracing_mark_write"
+/*
+ * The marker program, in every variant (fentry on vfs_write(), see
+ * twin.bpf.c), with the event log.
+ */
+#define TWIN_MARKER_PROG	"fe_marker"
+#define TWIN_MARKER_FUNC	"vfs_write"
 
 #define TWIN_EV_POLL_MS	50
 
@@ -380,11 +383,10 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	}
 	if (!t->events)
 		return CR_OK;
-	t->marker_link = bpf_program__attach_kprobe(t->skel->progs.kp_marker,
-						    0, TWIN_MARKER_FUNC);
+	t->marker_link = bpf_program__attach(t->skel->progs.fe_marker);
 	if (!t->marker_link) {
 		err = errno;
-		fprintf(stderr, "clkstat-report: %s: cannot probe %s for the event log's markers: %s\n",
+		fprintf(stderr, "clkstat-report: %s: cannot attach to %s for the event log's markers: %s\n",
 			vn, TWIN_MARKER_FUNC, strerror(err));
 		return err == EPERM ? CR_PERM : CR_ERR;
 	}
