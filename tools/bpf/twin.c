@@ -179,16 +179,22 @@ static void twin_target(const char *func, char *out, size_t len)
 	}
 }
 
+static void twin_reader_stop(struct cr_twin *t);
+
 static void twin_destroy(struct cr_twin *t)
 {
 	size_t i;
 
+	/* Closed while recording: the reader goes before its ring buffer. */
+	twin_reader_stop(t);
 	for (i = 0; i < TWIN_NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
 	bpf_link__destroy(t->marker_link);
 	ring_buffer__free(t->rb);
 	cr_events_free(&t->ev);
 	twin_bpf__destroy(t->skel);
+	pthread_cond_destroy(&t->reader_cv);
+	pthread_mutex_destroy(&t->reader_mu);
 	free(t);
 }
 

@@ -365,7 +365,11 @@ for r in win:
 types = ["wakeup", "enqueue"] + (["first_tkread"] if "tkread" in probes else [])
 for ty in types:
     if len(by.get(ty, [])) != w:
-        fail("%s events in the window: %d, truth %d" % (ty, len(by.get(ty, [])), w))
+        got = {r["corr"] for r in by.get(ty, [])}
+        miss = [r for r in by.get("wakeup", []) if r["corr"] not in got]
+        fail("%s events in the window: %d, truth %d (wakeups without one: %d of tid_a, %d of tid_b)" % (
+            ty, len(by.get(ty, [])), w, sum(r["pid"] == int(t["tid_a"]) for r in miss),
+            sum(r["pid"] == int(t["tid_b"]) for r in miss)))
 wk = {r["corr"]: r for r in by["wakeup"]}
 if len(wk) != w or 0 in wk:
     fail("wakeup corr ids not unique and non-zero")
