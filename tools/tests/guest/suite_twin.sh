@@ -300,14 +300,9 @@ t_bpf_csswitch() {
 
 # The twin's event log (record --events).  run_events SNAP RUN: the events
 # section of a run, as JSON (columns as in Documentation/clkstat-snapshot.rst).
-TMP_EVDUMP=/tmp/evdump.jsonl	# TEMPORARY, until i18-rec
 # rec_ev N ARGS: record --events N ARGS.
 rec_ev() {
 	local n=$1; shift
-	if [ -n "${TMP_EVDUMP:-}" ]; then	# TEMPORARY, until i18-rec
-		TMP_EVDUMP=$TMP_EVDUMP TMP_EVENTS=$n "$R" record "$@"
-		return
-	fi
 	"$R" record --events "$n" "$@"
 }
 # trace_marker refuses writes (EBADF) while tracing is off, though the
@@ -315,10 +310,6 @@ rec_ev() {
 markers_on() { TRACING_WAS=$(cat "$T/tracing_on"); echo 1 > "$T/tracing_on"; }
 markers_off() { echo "$TRACING_WAS" > "$T/tracing_on"; }
 run_events() {
-	if [ -n "${TMP_EVDUMP:-}" ]; then	# TEMPORARY, until i18-rec
-		sed -n "$(( $2 + 1 ))p" "$TMP_EVDUMP"
-		return
-	fi
 	python3 -c 'import json, sys
 print(json.dumps(json.load(open(sys.argv[1]))["runs"][int(sys.argv[2])]["events"]))' "$1" "$2"
 }
@@ -420,7 +411,7 @@ t_bpf_events() {
 		  bpf-fentry:ttwu,tkread:--migrate; do
 		v=${vp%%:*} p=${vp#*:} p=${p%%:*}
 		set -- ; [ "${vp##*:}" != --migrate ] || set -- --migrate
-		rm -f $out ${TMP_EVDUMP:-/nonexistent}
+		rm -f $out
 		rec_ev 100000 -q -o $out --workload-only --variants $v \
 			--probes $p -- "$PINGPONG" -n 100 --reads 1 \
 			--control "$T/trace_marker" "$@" > /tmp/truth ||
@@ -441,8 +432,7 @@ t_bpf_events() {
 # busy run: records lost, and counted.
 t_bpf_events_misc() {
 	local out=/tmp/evm.json r
-	rm -f ${TMP_EVDUMP:-/nonexistent}
-	markers_on
+		markers_on
 	rec_ev 1000 -q -o $out --variants bpf-kprobe --probes csswitch -- \
 		sh -c "echo 'foo bar!x' > $T/trace_marker; printf 'a.b:c-d=e+f/g_hijklmnop' > $T/trace_marker;
 		       echo acpi_pm > $CS; echo hpet > $CS" || fail "record (markers, csswitch) failed"
@@ -466,8 +456,7 @@ print("markers %s, switches ok" % mk)
 	markers_off
 	expect_eq "clocksource after" "$(cat $CS)" hpet
 	# 16 records (a 4 KiB ring buffer: 64) against 4000 wakeups' events.
-	rm -f ${TMP_EVDUMP:-/nonexistent}
-	rec_ev 16 -q -o $out --workload-only --variants bpf-fentry \
+		rec_ev 16 -q -o $out --workload-only --variants bpf-fentry \
 		--probes ttwu,tkread -- "$PINGPONG" -n 2000 --reads 1 > /tmp/truth ||
 		fail "record --events 16 failed"
 	r=$(run_events $out 0 | python3 -c '
