@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "control.h"
+#include "evlog.h"
 #include "uapi/clkstat_netlink.h"
 
 pid_t clkstat_filter_tgid;
@@ -152,7 +153,8 @@ static bool clkstat_startable(const struct clkstat_metric *m,
  *
  * A metric is named by its identity (ttwu_enqueue.direct) or by its name
  * alone (ttwu_enqueue), which means that metric in every variant.  stop
- * and reset act on every variant; start only on the attached one's.
+ * and reset act on every variant; start only on the attached one's.  A
+ * reset without a metric also empties the event log.
  *
  * Return: 0, or -EINVAL when the command names no metric it can act on:
  * none of that name, or for start none of the attached variant (nothing
@@ -178,5 +180,7 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached)
 		found = true;
 	}
 	clkstat_registry_unlock();
+	if (cmd->op == CLKSTAT_CTRL_RESET && !cmd->metric[0])
+		clkstat_evlog_reset();
 	return cmd->metric[0] && !found ? -EINVAL : 0;
 }

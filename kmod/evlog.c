@@ -11,6 +11,9 @@
  * The reader copies every ring at open(), keeps the slots whose sequence
  * says they were complete and not overwritten during the copy, and prints
  * them merged by timestamp, oldest first.
+ *
+ * A bare "reset" command empties the log (clkstat_evlog_reset()): each
+ * ring's base moves up to its head, and readers skip the events below it.
  */
 #include <linux/ctype.h>
 #include <linux/mm.h>
@@ -25,6 +28,7 @@
 
 struct clkstat_evring {
 	local64_t head;			/* events ever written here */
+	atomic64_t base;		/* the head at the last reset */
 	struct clkstat_event ev[];
 };
 
@@ -155,6 +159,38 @@ void notrace clkstat_evlog_add(const struct clkstat_event_rec *rec,
 	preempt_enable_notrace();
 }
 
+/**
+ * clkstat_evlog_reset() - empty the event log
+ *
+ * Process context (the control command "reset" without a metric).  Each
+ * ring's base becomes its head: readers skip the events below it, and count
+ * only the ones overwritten since, so a recording's run sees its own events.
+ *
+ * No lock against the writers, and none is needed beyond what the log
+ * already has: the base only ever moves up, to a head value that the ring
+ * really had.  An event claimed before the head is read here is below the
+ * base and skipped even if its writer finishes later (it happened before
+ * the reset); one claimed after is at or above the base and kept once its
+ * sequence says it is complete, exactly as without a reset.  A writer
+ * racing the reset on another CPU lands on either side of it, as any event
+ * concurrent with a command would.  A reader racing the reset may see some
+ * rings' new base and others' old one: the same as its copy of the rings,
+ * which is not one instant across CPUs either.  The base is an atomic64_t
+ * so that a reader never sees half of it on a 32-bit machine.
+ */
+void clkstat_evlog_reset(void)
+{
+	int cpu;
+
+	if (!READ_ONCE(clkstat_ev_entries))
+		return;
+	for_each_possible_cpu(cpu) {
+		struct clkstat_evring *r = clkstat_rings[cpu];
+
+		atomic64_set(&r->base, local64_read(&r->head));
+	}
+}
+
 static int clkstat_ev_cmp(const void *a, const void *b)
 {
 	const struct clkstat_event_rec *x = &((const struct clkstat_event *)a)->r;
@@ -188,7 +224,7 @@ int clkstat_evlog_open(void **priv)
 	unsigned int n = clkstat_ev_entries;
 	struct clkstat_evview *v;
 	struct clkstat_event *copy;
-	u64 head, first, i;
+	u64 head, base, first, i;
 	int cpu;
 
 	if (!n)
@@ -205,6 +241,8 @@ int clkstat_evlog_open(void **priv)
 		struct clkstat_evring *r = clkstat_rings[cpu];
 
 		head = local64_read(&r->head);
+		/* A reset after the head was read: nothing of it is kept. */
+		base = min_t(u64, atomic64_read(&r->base), head);
 		/* Slots below head were claimed before this read. */
 		smp_rmb();
 		memcpy(copy, r->ev, n * sizeof(*copy));
@@ -214,8 +252,12 @@ int clkstat_evlog_open(void **priv)
 		 * writer (which first makes it odd) touched it meanwhile.
 		 */
 		smp_rmb();
+		/* Overwritten: lost since the reset, not before it. */
 		first = head > n ? head - n : 0;
-		v->overwritten += first;
+		if (first < base)
+			first = base;
+		else
+			v->overwritten += first - base;
 		for (i = first; i < head; i++) {
 			struct clkstat_event *e = &copy[i % n];
 
@@ -265,16 +307,18 @@ static void clkstat_ev_stop(struct seq_file *sf, void *p)
 
 /*
  * One line per event, oldest first, fields separated by a space, "-" for
- * none: ts_ns type cpu pid corr name latency_ns.
+ * none: ts_ns type cpu pid corr name latency_ns migrated rq_clock_ns
+ * (migrated 1 or 0 when known: exactly one of EVF_MIGRATED and EVF_LOCAL).
  */
 static int clkstat_ev_show(struct seq_file *sf, void *p)
 {
 	struct clkstat_evview *v = sf->private;
 	size_t i = (uintptr_t)p - 1;
 	const struct clkstat_event_rec *e;
+	unsigned int mig;
 
 	if (i == 0) {
-		seq_puts(sf, "# ts_ns type cpu pid corr name latency_ns\n");
+		seq_puts(sf, "# ts_ns type cpu pid corr name latency_ns migrated rq_clock_ns\n");
 		return 0;
 	}
 	if (i == v->n + 1) {
@@ -291,7 +335,18 @@ static int clkstat_ev_show(struct seq_file *sf, void *p)
 		seq_puts(sf, "- ");
 	seq_printf(sf, "%s ", e->text[0] ? e->text : "-");
 	if (e->flags & CLKSTAT_EVF_LATENCY)
-		seq_printf(sf, "%llu\n", e->latency);
+		seq_printf(sf, "%llu ", e->latency);
+	else
+		seq_puts(sf, "- ");
+	mig = e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL);
+	if (mig == CLKSTAT_EVF_MIGRATED)
+		seq_puts(sf, "1 ");
+	else if (mig == CLKSTAT_EVF_LOCAL)
+		seq_puts(sf, "0 ");
+	else
+		seq_puts(sf, "- ");
+	if (e->flags & CLKSTAT_EVF_RQ_CLOCK)
+		seq_printf(sf, "%llu\n", e->rq_clock);
 	else
 		seq_puts(sf, "-\n");
 	return 0;

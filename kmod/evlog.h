@@ -23,7 +23,7 @@ struct clkstat_event {
  */
 struct clkstat_evview {
 	size_t n;
-	u64 overwritten;		/* events lost to a full ring */
+	u64 overwritten;		/* lost to a full ring, since reset */
 	struct clkstat_event ev[];
 };
 
@@ -33,6 +33,7 @@ bool clkstat_evlog_on(void);
 unsigned int clkstat_evlog_entries(void);
 u64 clkstat_evlog_new_id(void);
 void clkstat_evlog_add(const struct clkstat_event_rec *rec, const char *text);
+void clkstat_evlog_reset(void);
 
 const char *clkstat_evlog_type_name(unsigned int type);
 int clkstat_evlog_open(void **priv);

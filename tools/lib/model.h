@@ -124,6 +124,8 @@ struct cr_meta {
 	unsigned int frac_bits;
 	unsigned int nr_cpus;
 	double duration_s;	/* --duration, 0: the command's own length */
+	unsigned int events;	/* record --events N: at most N kept per run;
+				 * 0: not recorded with events */
 	size_t nparams;
 	char **param_names;	/* /sys/module/clkstat/parameters/ */
 	char **param_values;

@@ -11,7 +11,9 @@
 #include "model.h"
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
-#define CR_SNAPSHOT_VERSION	1
+/* Written: 2 (runs' "events"); read: 1 and 2. */
+#define CR_SNAPSHOT_VERSION	2
+#define CR_SNAPSHOT_VERSION_MIN	1
 
 /*
  * Parse a snapshot held in memory.  On failure *s is left empty and err

@@ -463,7 +463,7 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		"clocksource", "probes", "variants", "command", "machine",
 		"hypervisor", "cpuidle_driver", "cpuidle_governor",
 		"max_cstate", "cmdline", "frac_bits", "nr_cpus", "duration_s",
-		"params", "tags", NULL
+		"params", "tags", "events", NULL
 	};
 	struct json_object *v, *params;
 	uint64_t u;
@@ -533,6 +533,14 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		cr_pop(c, old2);
 	}
 	cr_pop(c, old);
+
+	/* Optional (record --events N): the limit of events kept per run. */
+	if (json_object_object_get_ex(o, "events", NULL)) {
+		st = cr_get_u64(c, o, "events", UINT_MAX, &u);
+		if (st)
+			return st;
+		m->events = (unsigned int)u;
+	}
 
 	/* Optional (record --tag): an object of strings, keys as --tag's. */
 	if (!json_object_object_get_ex(o, "tags", &params))
@@ -908,12 +916,274 @@ static int cr_check_dups(struct cr_pctx *c, const struct cr_run *r)
 	return st;
 }
 
+/* ---------------------------------------------------------------- */
+/* A run's event log (format version 2, record --events).            */
+
+enum cr_ev_col {
+	CR_COL_TS, CR_COL_TYPE, CR_COL_CPU, CR_COL_PID, CR_COL_CORR,
+	CR_COL_LATENCY, CR_COL_MIGRATED, CR_COL_RQ_CLOCK, CR_COL_TEXT,
+	CR_NCOLS
+};
+
+static const char *const cr_col_names[CR_NCOLS] = {
+	"ts_ns", "type", "cpu", "pid", "corr", "latency_ns", "migrated",
+	"rq_clock_ns", "text",
+};
+
+/* "name" is not what it must be: the message names the column. */
+static int cr_col_wrong(struct cr_pctx *c, struct json_object *v,
+			const char *name, const char *want)
+{
+	char buf[128];
+
+	return cr_fail(c, CR_CORRUPT, "\"%s\" is not %s (found %s)", name,
+		       want, cr_found(v, buf, sizeof(buf)));
+}
+
+/* Column cell v, an unsigned integer at most max, or (nullable) null. */
+static int cr_col_u64(struct cr_pctx *c, struct json_object *v,
+		      const char *name, uint64_t max, int nullable,
+		      uint64_t *out, int *isnull)
+{
+	if (!v && nullable) {
+		*isnull = 1;
+		return CR_OK;
+	}
+	*isnull = 0;
+	if (!json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0)
+		return cr_col_wrong(c, v, name, nullable ?
+				    "an integer, 0 or more, or null" :
+				    "an integer, 0 or more");
+	*out = json_object_get_uint64(v);
+	if (*out > max)
+		return cr_fail(c, CR_CORRUPT, "\"%s\" %" PRIu64 " is above %" PRIu64,
+			       name, *out, max);
+	return CR_OK;
+}
+
+static int cr_read_event_row(struct cr_pctx *c, struct json_object *row,
+			     const int *col, size_t ncols,
+			     struct clkstat_event_rec *e)
+{
+	struct json_object *v;
+	const char *name, *str;
+	uint64_t u = 0;
+	size_t i, len;
+	int isnull, t, st;
+	char buf[64];
+
+	memset(e, 0, sizeof(*e));
+	if (!json_object_is_type(row, json_type_array))
+		return cr_wrong(c, row, "an array (a row)");
+	if (json_object_array_length(row) != ncols)
+		return cr_fail(c, CR_CORRUPT, "%zu values for %zu columns",
+			       json_object_array_length(row), ncols);
+	for (i = 0; i < ncols; i++) {
+		v = json_object_array_get_idx(row, i);
+		name = cr_col_names[col[i]];
+		switch (col[i]) {
+		case CR_COL_TS:
+			st = cr_col_u64(c, v, name, UINT64_MAX, 0, &u, &isnull);
+			e->ts = u;
+			break;
+		case CR_COL_TYPE:
+			if (!json_object_is_type(v, json_type_string))
+				return cr_col_wrong(c, v, name,
+						    "an event type name");
+			t = cr_event_type_parse(json_object_get_string(v));
+			if (t < 0) {
+				str = json_object_get_string(v);
+				return cr_fail(c, CR_CORRUPT, "\"%s\": unknown event type \"%s\"",
+					       name,
+					       cr_clean(buf, sizeof(buf), str,
+							strlen(str)));
+			}
+			e->type = (__u8)t;
+			st = CR_OK;
+			break;
+		case CR_COL_CPU:
+			st = cr_col_u64(c, v, name, UINT16_MAX, 0, &u, &isnull);
+			e->cpu = (__u16)u;
+			break;
+		case CR_COL_PID:
+			st = cr_col_u64(c, v, name, UINT32_MAX, 0, &u, &isnull);
+			e->pid = (__u32)u;
+			break;
+		case CR_COL_CORR:
+			st = cr_col_u64(c, v, name, UINT64_MAX, 0, &u, &isnull);
+			e->corr = u;
+			break;
+		case CR_COL_LATENCY:
+			st = cr_col_u64(c, v, name, UINT64_MAX, 1, &u, &isnull);
+			if (!st && !isnull) {
+				e->latency = u;
+				e->flags |= CLKSTAT_EVF_LATENCY;
+			}
+			break;
+		case CR_COL_MIGRATED:
+			st = CR_OK;
+			if (!v)
+				break;
+			if (!json_object_is_type(v, json_type_boolean))
+				return cr_col_wrong(c, v, name,
+						    "true, false or null");
+			e->flags |= json_object_get_boolean(v) ?
+				    CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL;
+			break;
+		case CR_COL_RQ_CLOCK:
+			st = cr_col_u64(c, v, name, UINT64_MAX, 1, &u, &isnull);
+			if (!st && !isnull) {
+				e->rq_clock = u;
+				e->flags |= CLKSTAT_EVF_RQ_CLOCK;
+			}
+			break;
+		default:	/* CR_COL_TEXT */
+			st = CR_OK;
+			if (!v)
+				break;
+			if (!json_object_is_type(v, json_type_string))
+				return cr_col_wrong(c, v, name,
+						    "a string or null");
+			str = json_object_get_string(v);
+			len = (size_t)json_object_get_string_len(v);
+			if (len >= sizeof(e->text) || memchr(str, '\0', len))
+				return cr_fail(c, CR_CORRUPT, "\"%s\" \"%s\": at most %zu bytes, no NUL",
+					       name,
+					       cr_clean(buf, sizeof(buf), str,
+							len),
+					       sizeof(e->text) - 1);
+			memcpy(e->text, str, len + 1);
+			break;
+		}
+		if (st)
+			return st;
+	}
+	return CR_OK;
+}
+
+static int cr_read_events(struct cr_pctx *c, struct json_object *o,
+			  struct cr_events *x)
+{
+	static const char *const keys[] = {
+		"lost", "clock", "columns", "rows", NULL
+	};
+	static const char *const pair_keys[] = {
+		"mono_ns", "realtime_ns", NULL
+	};
+	struct clkstat_event_rec e;
+	struct json_object *v, *p;
+	int col[CR_NCOLS], seen[CR_NCOLS] = { 0 };
+	size_t i, j, n, ncols, old, old2;
+	const char *name;
+	int st;
+
+	x->present = 1;
+	st = cr_object(c, o);
+	if (!st)
+		st = cr_known(c, o, keys);
+	if (!st)
+		st = cr_get_u64(c, o, "lost", UINT64_MAX, &x->lost);
+	if (!st)
+		st = cr_get(c, o, "clock", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "clock");
+	st = cr_array(c, v);
+	if (st)
+		return st;
+	n = json_object_array_length(v);
+	if (n > CR_CLOCK_PAIRS_MAX)
+		return cr_fail(c, CR_CORRUPT, "%zu clock pairs, at most %d (the run's start and end)",
+			       n, CR_CLOCK_PAIRS_MAX);
+	for (i = 0; i < n; i++) {
+		old2 = cr_push_idx(c, i);
+		p = json_object_array_get_idx(v, i);
+		st = cr_object(c, p);
+		if (!st)
+			st = cr_known(c, p, pair_keys);
+		if (!st)
+			st = cr_get_i64(c, p, "mono_ns", 0, INT64_MAX,
+					&x->clock[i].mono_ns);
+		if (!st)
+			st = cr_get_i64(c, p, "realtime_ns", 0, INT64_MAX,
+					&x->clock[i].realtime_ns);
+		if (st)
+			return st;
+		x->nclock++;
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+
+	st = cr_get(c, o, "columns", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "columns");
+	st = cr_array(c, v);
+	if (st)
+		return st;
+	ncols = json_object_array_length(v);
+	if (ncols > CR_NCOLS)
+		return cr_fail(c, CR_CORRUPT, "%zu columns, there are %d",
+			       ncols, CR_NCOLS);
+	for (i = 0; i < ncols; i++) {
+		char buf[64];
+
+		old2 = cr_push_idx(c, i);
+		p = json_object_array_get_idx(v, i);
+		if (!json_object_is_type(p, json_type_string))
+			return cr_wrong(c, p, "a column name");
+		name = json_object_get_string(p);
+		for (j = 0; j < CR_NCOLS && strcmp(name, cr_col_names[j]); j++)
+			;
+		if (j == CR_NCOLS)
+			return cr_fail(c, CR_CORRUPT, "unknown column \"%s\"",
+				       cr_clean(buf, sizeof(buf), name,
+						strlen(name)));
+		if (seen[j])
+			return cr_fail(c, CR_CORRUPT, "column \"%s\" twice",
+				       name);
+		seen[j] = 1;
+		col[i] = (int)j;
+		cr_pop(c, old2);
+	}
+	if (!seen[CR_COL_TS] || !seen[CR_COL_TYPE])
+		return cr_fail(c, CR_CORRUPT, "no \"%s\" column",
+			       seen[CR_COL_TS] ? "type" : "ts_ns");
+	cr_pop(c, old);
+
+	st = cr_get(c, o, "rows", &v);
+	if (st)
+		return st;
+	old = cr_push_key(c, "rows");
+	st = cr_array(c, v);
+	if (st)
+		return st;
+	n = json_object_array_length(v);
+	for (i = 0; i < n; i++) {
+		old2 = cr_push_idx(c, i);
+		st = cr_read_event_row(c, json_object_array_get_idx(v, i), col,
+				       ncols, &e);
+		if (st)
+			return st;
+		if (i && e.ts < x->ev[x->n - 1].ts)
+			return cr_fail(c, CR_CORRUPT, "ts_ns %" PRIu64 " before the previous row's %" PRIu64 ": rows must be in time order",
+				       (uint64_t)e.ts,
+				       (uint64_t)x->ev[x->n - 1].ts);
+		if (cr_events_add(x, &e))
+			return cr_nomem(c);
+		cr_pop(c, old2);
+	}
+	cr_pop(c, old);
+	return CR_OK;
+}
+
 static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 		       struct cr_run *r)
 {
 	static const char *const keys[] = {
 		"index", "variant", "start_ns", "end_ns", "exit_status",
-		"workload_only", "metrics", NULL
+		"workload_only", "metrics", "events", NULL
 	};
 	struct json_object *v;
 	void *elems;
@@ -969,7 +1239,17 @@ static int cr_read_run(struct cr_pctx *c, struct json_object *o, size_t pos,
 		cr_pop(c, old2);
 	}
 	cr_pop(c, old);
-	return cr_check_dups(c, r);
+	st = cr_check_dups(c, r);
+	if (st)
+		return st;
+	/* Optional (format version 2, record --events). */
+	if (!json_object_object_get_ex(o, "events", &v))
+		return CR_OK;
+	old = cr_push_key(c, "events");
+	st = cr_read_events(c, v, &r->events);
+	if (!st)
+		cr_pop(c, old);
+	return st;
 }
 
 /* "format" and "version": CR_FORMAT for another format or version. */
@@ -1001,14 +1281,15 @@ static int cr_read_header(struct cr_pctx *c, struct json_object *root)
 	if (!json_object_is_type(v, json_type_int))
 		return cr_wrong(c, v, "an integer");
 	ver = json_object_get_int64(v);
-	if (ver != CR_SNAPSHOT_VERSION) {
+	if (ver < CR_SNAPSHOT_VERSION_MIN || ver > CR_SNAPSHOT_VERSION) {
 		if (ver == INT64_MAX)
 			snprintf(buf, sizeof(buf), "%" PRIu64,
 				 json_object_get_uint64(v));
 		else
 			snprintf(buf, sizeof(buf), "%" PRId64, ver);
-		return cr_fail(c, CR_FORMAT, "version %s: this clkstat-report reads version %d only",
-			       buf, CR_SNAPSHOT_VERSION);
+		return cr_fail(c, CR_FORMAT, "version %s: this clkstat-report reads versions %d to %d",
+			       buf, CR_SNAPSHOT_VERSION_MIN,
+			       CR_SNAPSHOT_VERSION);
 	}
 	cr_pop(c, old);
 	return CR_OK;
@@ -1170,6 +1451,7 @@ static int cr_meta_dup(struct cr_meta *d, const struct cr_meta *m)
 	d->frac_bits = m->frac_bits;
 	d->nr_cpus = m->nr_cpus;
 	d->duration_s = m->duration_s;
+	d->events = m->events;
 	for (i = 0; i < m->nparams; i++)
 		if (cr_meta_add_param(d, m->param_names[i], m->param_values[i]))
 			goto nomem;
@@ -1332,6 +1614,7 @@ size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
 		NUM("frac_bits", "%u", frac_bits);
 		NUM("nr_cpus", "%u", nr_cpus);
 		NUM("duration_s", "%g", duration_s);
+		NUM("events", "%u", events);
 #undef NUM
 		/* Parameters and tags of either file, each name once. */
 		for (pass = 0; pass < 4; pass++) {

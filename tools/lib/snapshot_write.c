@@ -174,6 +174,116 @@ static struct json_object *cr_metric_json(const struct cr_metric *m, int *oom)
 	return o;
 }
 
+/* A row or the column list of an event log on one line. */
+static int cr_ser_row(struct json_object *jso, struct printbuf *pb,
+		      int level, int flags)
+{
+	size_t i, n = json_object_array_length(jso);
+	const char *t;
+	int st = 0;
+
+	(void)level;
+	(void)flags;
+	st |= printbuf_memappend(pb, "[", 1) < 0;
+	for (i = 0; i < n; i++) {
+		t = json_object_to_json_string_ext(json_object_array_get_idx(jso, i),
+						   JSON_C_TO_STRING_PLAIN |
+						   JSON_C_TO_STRING_NOSLASHESCAPE);
+		if (!t)
+			return -1;
+		if (i)
+			st |= printbuf_memappend(pb, ", ", 2) < 0;
+		st |= printbuf_memappend(pb, t, (int)strlen(t)) < 0;
+	}
+	st |= printbuf_memappend(pb, "]", 1) < 0;
+	return st ? -1 : 0;
+}
+
+/* The columns of a row, in the order cr_event_row() writes them. */
+static const char *const cr_event_cols[] = {
+	"ts_ns", "type", "cpu", "pid", "corr", "latency_ns", "migrated",
+	"rq_clock_ns", "text",
+};
+
+static struct json_object *cr_event_row(const struct clkstat_event_rec *e,
+					int *oom)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int mig = e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL);
+	char text[CLKSTAT_EVENT_TEXT];
+	size_t i;
+
+	if (!a) {
+		*oom = 1;
+		return NULL;
+	}
+	cr_push(a, json_object_new_uint64(e->ts), oom);
+	cr_push(a, json_object_new_string(cr_event_type_name(e->type)), oom);
+	cr_push(a, json_object_new_uint64(e->cpu), oom);
+	cr_push(a, json_object_new_uint64(e->pid), oom);
+	cr_push(a, json_object_new_uint64(e->corr), oom);
+	if (e->flags & CLKSTAT_EVF_LATENCY)
+		cr_push(a, json_object_new_uint64(e->latency), oom);
+	else if (json_object_array_add(a, NULL))
+		*oom = 1;
+	/* Known only with exactly one of the two (uapi/clkstat_events.h). */
+	if (mig == CLKSTAT_EVF_MIGRATED || mig == CLKSTAT_EVF_LOCAL)
+		cr_push(a, json_object_new_boolean(mig == CLKSTAT_EVF_MIGRATED),
+			oom);
+	else if (json_object_array_add(a, NULL))
+		*oom = 1;
+	if (e->flags & CLKSTAT_EVF_RQ_CLOCK)
+		cr_push(a, json_object_new_uint64(e->rq_clock), oom);
+	else if (json_object_array_add(a, NULL))
+		*oom = 1;
+	/* Printable ASCII: the module's markers are; a twin's may not be. */
+	memcpy(text, e->text, sizeof(text));
+	text[sizeof(text) - 1] = '\0';
+	for (i = 0; text[i]; i++)
+		if (text[i] < 0x20 || text[i] > 0x7e)
+			text[i] = '?';
+	if (text[0])
+		cr_push(a, json_object_new_string(text), oom);
+	else if (json_object_array_add(a, NULL))
+		*oom = 1;
+	json_object_set_serializer(a, cr_ser_row, NULL, NULL);
+	return a;
+}
+
+static struct json_object *cr_events_json(const struct cr_events *x, int *oom)
+{
+	struct json_object *o = json_object_new_object(), *a, *p;
+	size_t i;
+
+	if (!o) {
+		*oom = 1;
+		return NULL;
+	}
+	cr_put(o, "lost", json_object_new_uint64(x->lost), oom);
+	a = json_object_new_array();
+	for (i = 0; a && i < x->nclock && i < CR_CLOCK_PAIRS_MAX; i++) {
+		p = json_object_new_object();
+		cr_put(p, "mono_ns", json_object_new_int64(x->clock[i].mono_ns),
+		       oom);
+		cr_put(p, "realtime_ns",
+		       json_object_new_int64(x->clock[i].realtime_ns), oom);
+		cr_push(a, p, oom);
+	}
+	cr_put(o, "clock", cr_done(a), oom);
+	a = json_object_new_array();
+	for (i = 0; a && i < sizeof(cr_event_cols) / sizeof(cr_event_cols[0]);
+	     i++)
+		cr_push(a, json_object_new_string(cr_event_cols[i]), oom);
+	if (a)
+		json_object_set_serializer(a, cr_ser_row, NULL, NULL);
+	cr_put(o, "columns", a, oom);
+	a = json_object_new_array();
+	for (i = 0; a && !*oom && i < x->n; i++)
+		cr_push(a, cr_event_row(&x->ev[i], oom), oom);
+	cr_put(o, "rows", cr_done(a), oom);
+	return o;
+}
+
 static struct json_object *cr_run_json(const struct cr_run *r, int *oom)
 {
 	struct json_object *o = json_object_new_object(), *a;
@@ -195,6 +305,9 @@ static struct json_object *cr_run_json(const struct cr_run *r, int *oom)
 	for (i = 0; a && i < r->nmetrics; i++)
 		cr_push(a, cr_metric_json(&r->metrics[i], oom), oom);
 	cr_put(o, "metrics", cr_done(a), oom);
+	/* Only runs recorded with --events (format version 2). */
+	if (r->events.present)
+		cr_put(o, "events", cr_events_json(&r->events, oom), oom);
 	return o;
 }
 
@@ -217,6 +330,9 @@ static struct json_object *cr_meta_json(const struct cr_meta *m, int *oom)
 	for (i = 0; p && i < m->nparams; i++)
 		cr_put_str(p, m->param_names[i], m->param_values[i], oom);
 	cr_put(o, "params", cr_done(p), oom);
+	/* Only when recorded with --events: record's limit per run. */
+	if (m->events)
+		cr_put(o, "events", json_object_new_uint64(m->events), oom);
 	/* Only when there are tags: files without them stay as they were. */
 	if (m->ntags) {
 		p = json_object_new_object();

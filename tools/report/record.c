@@ -16,11 +16,19 @@
  * workload run, the twin stopped, read into the run and unloaded.  With
  * every variant a bpf-* one, the module need not be loaded at all.
  *
+ * With --events N, each run also keeps its event log (the module's rings,
+ * emptied by the run's reset, or the twin's ring buffer): the first N
+ * events, plus record's own "run_start" and "run_end" markers around the
+ * workload, and a CLOCK_MONOTONIC/CLOCK_REALTIME pair at each end of the
+ * run.  The workload finds the marker file to write in $CLKSTAT_MARKER.
+ *
  * At the end, record's options (cli.h) and their checks.
  */
-#define _GNU_SOURCE		/* pipe2() */
+#define _GNU_SOURCE		/* pipe2(), sched_getcpu() */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -51,7 +59,13 @@ struct cr_record_opts {
 	int keep_module;	/* leave the module attached and recording */
 	int workload_only;	/* only the workload's own tasks */
 	struct cr_meta tags;	/* --tag KEY=VALUE, only its tags */
+	unsigned int events;	/* --events N: at most N per run; 0: none */
+	unsigned int ev_entries;	/* the module's events= (warnings) */
 };
+
+/* Where the workload writes its markers ($CLKSTAT_MARKER). */
+#define CR_MARKER_MODULE	"/sys/kernel/debug/clkstat/marker"
+#define CR_MARKER_TRACING	"/sys/kernel/tracing/trace_marker"
 
 extern char **environ;
 
@@ -69,6 +83,140 @@ static int64_t cr_now_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t cr_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * A CLOCK_MONOTONIC/CLOCK_REALTIME pair: of 5 tries (mono, real, mono),
+ * the one whose two monotonic reads are closest, with their midpoint.
+ */
+static void cr_clock_pair(struct cr_clock_pair *p)
+{
+	int64_t m0, rt, m1, best = INT64_MAX;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		m0 = cr_clock_ns(CLOCK_MONOTONIC);
+		rt = cr_clock_ns(CLOCK_REALTIME);
+		m1 = cr_clock_ns(CLOCK_MONOTONIC);
+		if (m1 - m0 < best) {
+			best = m1 - m0;
+			p->mono_ns = m0 + (m1 - m0) / 2;
+			p->realtime_ns = rt;
+		}
+	}
+}
+
+/* record's own marker, now, from this process. */
+static void cr_marker_now(struct clkstat_event_rec *e, const char *text)
+{
+	int cpu = sched_getcpu();
+
+	memset(e, 0, sizeof(*e));
+	e->ts = (uint64_t)cr_clock_ns(CLOCK_MONOTONIC);
+	e->type = CLKSTAT_EV_MARKER;
+	e->pid = (uint32_t)getpid();
+	e->cpu = cpu > 0 ? (uint16_t)cpu : 0;
+	snprintf(e->text, sizeof(e->text), "%s", text);
+}
+
+/* Insert e into x in time order (after the events of the same ts). */
+static int cr_events_insert(struct cr_events *x,
+			    const struct clkstat_event_rec *e)
+{
+	size_t lo = 0, hi, mid;
+
+	if (cr_events_add(x, e))
+		return -ENOMEM;
+	hi = x->n - 1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->ev[mid].ts <= e->ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&x->ev[lo + 1], &x->ev[lo],
+		(x->n - 1 - lo) * sizeof(x->ev[0]));
+	x->ev[lo] = *e;
+	return 0;
+}
+
+/* What record takes around a run's workload with --events. */
+struct cr_run_marks {
+	struct cr_clock_pair clock[2];
+	struct clkstat_event_rec start, end;
+};
+
+static void cr_marks_begin(const struct cr_record_opts *o,
+			   struct cr_run_marks *m, const char *marker)
+{
+	if (!o->events)
+		return;
+	/* For the workload; a stale value from our own caller is replaced. */
+	if (marker && !access(marker, W_OK))
+		setenv("CLKSTAT_MARKER", marker, 1);
+	else
+		unsetenv("CLKSTAT_MARKER");
+	cr_clock_pair(&m->clock[0]);
+	cr_marker_now(&m->start, "run_start");
+}
+
+static void cr_marks_end(const struct cr_record_opts *o,
+			 struct cr_run_marks *m)
+{
+	if (!o->events)
+		return;
+	cr_marker_now(&m->end, "run_end");
+	cr_clock_pair(&m->clock[1]);
+}
+
+/*
+ * The run's events as --events keeps them: the first N of the log (the
+ * rest added to lost), record's two markers in time order, the clock
+ * pairs; a warning when events were lost.  Return CR_OK or CR_ERR.
+ */
+static int cr_events_finish(const struct cr_record_opts *o,
+			    const struct cr_run_marks *m, struct cr_run *r,
+			    unsigned int nth, int bpf)
+{
+	struct cr_events *x = &r->events;
+	uint64_t ring_lost = x->lost, cut = 0;
+
+	if (!o->events) {
+		cr_events_free(x);
+		return CR_OK;
+	}
+	x->present = 1;
+	if (x->n > o->events) {
+		cut = x->n - o->events;
+		x->n = o->events;
+		x->lost += cut;
+	}
+	if (cr_events_insert(x, &m->start) || cr_events_insert(x, &m->end)) {
+		fprintf(stderr, "clkstat-report: record: out of memory\n");
+		return CR_ERR;
+	}
+	x->nclock = 2;
+	x->clock[0] = m->clock[0];
+	x->clock[1] = m->clock[1];
+	if (ring_lost && bpf)
+		fprintf(stderr, "clkstat-report: record: warning: run %u: %" PRIu64 " events lost (the BPF twin's ring buffer full): shorten the run\n",
+			nth, ring_lost);
+	else if (ring_lost)
+		fprintf(stderr, "clkstat-report: record: warning: run %u: %" PRIu64 " events lost (ring of events=%u per CPU full): load with a larger events=N or shorten the run\n",
+			nth, ring_lost, o->ev_entries);
+	if (cut)
+		fprintf(stderr, "clkstat-report: record: warning: run %u: %" PRIu64 " events lost (beyond --events %u): give a larger --events or shorten the run\n",
+			nth, cut, o->events);
+	return CR_OK;
 }
 
 /* Split "a,b" into at most max names; 0 on success. */
@@ -251,11 +399,13 @@ static int cr_add_run(struct cr_snapshot *s, struct cr_run *tmp,
 		      int status, int *workload_failed);
 
 /* One run into s: the variant, the window, the read-back. */
-static int cr_record_run(struct cr_nl *nl, const struct cr_record_opts *o,
+static int cr_record_run(struct cr_nl *nl, const struct cr_info *info,
+			 const struct cr_record_opts *o,
 			 struct cr_snapshot *s, const char *variant,
 			 int *workload_failed)
 {
 	struct cr_run tmp = { .exit_status = -1 };
+	struct cr_run_marks marks;
 	int st, status = -1;
 	int64_t start, end;
 
@@ -269,10 +419,12 @@ static int cr_record_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	if (st)
 		return st;
 	start = cr_now_ns();
+	cr_marks_begin(o, &marks, CR_MARKER_MODULE);
 	if (o->command)
 		st = cr_run_command(o->command, &status);
 	else
 		cr_sleep(o->duration);
+	cr_marks_end(o, &marks);
 	end = cr_now_ns();
 	if (st) {
 		cr_nl_ctrl(nl, "stop", NULL);
@@ -281,8 +433,15 @@ static int cr_record_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	st = cr_nl_ctrl(nl, "stop", NULL);
 	if (!st)
 		st = cr_nl_get_hist(nl, &tmp);
-	if (st)
+	/* The run's reset emptied the log: what it holds is the run's. */
+	if (!st && o->events)
+		st = cr_nl_get_events(nl, info, &tmp.events);
+	if (!st)
+		st = cr_events_finish(o, &marks, &tmp, s->nruns + 1, 0);
+	if (st) {
+		cr_run_free(&tmp);
 		return st;
+	}
 	cr_keep_variant(&tmp, variant);
 	st = cr_add_run(s, &tmp, variant, start, end, status,
 			workload_failed);
@@ -306,6 +465,7 @@ static int cr_add_run(struct cr_snapshot *s, struct cr_run *tmp,
 	}
 	r->nmetrics = tmp->nmetrics;
 	r->metrics = tmp->metrics;
+	r->events = tmp->events;
 	snprintf(r->variant, sizeof(r->variant), "%s", variant);
 	r->start_ns = start;
 	r->end_ns = end;
@@ -324,6 +484,7 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	struct cr_twin_cfg cfg = *base;
 	struct cr_run tmp = { .exit_status = -1 };
 	struct cr_gate gate = { .pid = -1 };
+	struct cr_run_marks marks;
 	struct cr_twin *t;
 	int st = CR_OK, status = -1, gated;
 	int64_t start, end;
@@ -334,6 +495,10 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	if (st)
 		return st;
 	gated = o->command && o->workload_only;
+	if (o->events && !access(CR_MARKER_TRACING, W_OK))
+		setenv("CLKSTAT_MARKER", CR_MARKER_TRACING, 1);
+	else if (o->events)
+		unsetenv("CLKSTAT_MARKER");
 	if (gated) {
 		st = cr_gate_fork(o->command, &gate);
 		if (st)
@@ -341,6 +506,7 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 		cfg.tgid = gate.pid;
 	}
 	cfg.variant = variant;
+	cfg.events = o->events;
 	st = cr_twin_open(&cfg, &t);
 	if (!st)
 		st = cr_twin_start(t);
@@ -351,17 +517,27 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 		return st;
 	}
 	start = cr_now_ns();
+	/*
+	 * The gated child has its environment already: CLKSTAT_MARKER is set
+	 * before the fork (cr_marks_begin() is then only its clock and
+	 * marker, which come after the fork, right before the exec).
+	 */
+	cr_marks_begin(o, &marks, CR_MARKER_TRACING);
 	if (gated)
 		st = cr_gate_go(&gate, o->command[0], &status);
 	else if (o->command)
 		st = cr_run_command(o->command, &status);
 	else
 		cr_sleep(o->duration);
+	cr_marks_end(o, &marks);
 	end = cr_now_ns();
 	cr_twin_stop(t);
+	/* The twin fills run->events when cfg.events > 0 (i18-twinev). */
 	if (!st)
 		st = cr_twin_read(t, &tmp);
 	cr_twin_close(t);
+	if (!st)
+		st = cr_events_finish(o, &marks, &tmp, s->nruns + 1, 1);
 	if (st) {
 		cr_run_free(&tmp);
 		return st;
@@ -478,8 +654,24 @@ static void cr_warn_workload_only(const struct cr_record_opts *o,
 		fprintf(stderr, ") see every task\n");
 }
 
+/*
+ * --events with a module variant needs the module's event log: say so
+ * before any run.  Return CR_OK or CR_USAGE.
+ */
+static int cr_check_events(const struct cr_record_opts *o,
+			   const struct cr_info *info,
+			   char names[][CR_VARIANT_MAX], unsigned int nv)
+{
+	if (!o->events || cr_bpf_only(names, nv))
+		return CR_OK;
+	if (info->have_ev_entries && info->ev_entries)
+		return CR_OK;
+	fprintf(stderr, "clkstat-report: record: --events needs the module's event log, and it has none: load clkstat.ko with events=N (N > 0; and probes=...,marker for the workload's markers)\n");
+	return CR_USAGE;
+}
+
 /* Return: an exit status (status.h). */
-static int cr_record(const struct cr_record_opts *o)
+static int cr_record(struct cr_record_opts *o)
 {
 	char names[16][CR_VARIANT_MAX], probes[64];
 	struct cr_snapshot s = { 0 };
@@ -511,6 +703,10 @@ static int cr_record(const struct cr_record_opts *o)
 	}
 	if (!o->variants)
 		cr_warn_workload_only(o, names, nv);
+	st = cr_check_events(o, &info, names, nv);
+	if (st)
+		goto out_nl;
+	o->ev_entries = info.ev_entries;
 	st = cr_twin_config(o, nl ? &info : NULL, names, nv, probes,
 			    sizeof(probes), &twin);
 	if (st)
@@ -536,6 +732,7 @@ static int cr_record(const struct cr_record_opts *o)
 		}
 	}
 	s.meta.duration_s = o->command ? 0 : o->duration;
+	s.meta.events = o->events;
 	for (i = 0; i < o->tags.ntags; i++) {
 		if (cr_meta_add_tag(&s.meta, o->tags.tag_names[i],
 				    o->tags.tag_values[i])) {
@@ -557,7 +754,7 @@ static int cr_record(const struct cr_record_opts *o)
 		if (cr_twin_is_variant(v))
 			st = cr_record_bpf_run(nl, o, &s, &twin, v, &failed);
 		else
-			st = cr_record_run(nl, o, &s, v, &failed);
+			st = cr_record_run(nl, &info, o, &s, v, &failed);
 		if (st)
 			break;
 		if (!o->quiet && tty)
@@ -607,7 +804,7 @@ out_nl:
 /* ---- the command line ---- */
 
 enum { O_RUNS = CR_OPT_RECORD, O_DURATION, O_VARIANTS, O_PROBES,
-	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY, O_TAG };
+	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY, O_TAG, O_EVENTS };
 
 static struct cr_record_opts cr_rec = {
 	.output = "clkstat.json", .runs = 1, .duration = 1.0, .frac_bits = -1,
@@ -615,11 +812,13 @@ static struct cr_record_opts cr_rec = {
 static int cr_rec_duration_set;
 static int cr_rec_bpf_opts;		/* one of the twin's options */
 static int cr_rec_tag_set;		/* --tag */
+static int cr_rec_events_set;		/* --events */
 
 const char cr_record_synopsis[] =
 	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
 	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
-	"                             [--workload-only] [--tag KEY=VALUE]... [-- COMMAND [ARG...]]\n";
+	"                             [--workload-only] [--tag KEY=VALUE]... [--events N]\n"
+	"                             [-- COMMAND [ARG...]]\n";
 
 static int cr_record_take(int c, const char *v)
 {
@@ -650,6 +849,13 @@ static int cr_record_take(int c, const char *v)
 		if (cr_parse_ulong("--runs (1 to 1000000)", v, 1, 1000000, &ul))
 			return CR_USAGE;
 		cr_rec.runs = ul;
+		break;
+	case O_EVENTS:
+		if (cr_parse_ulong("--events (0 to 10000000)", v, 0, 10000000,
+				   &ul))
+			return CR_USAGE;
+		cr_rec.events = ul;
+		cr_rec_events_set = 1;
 		break;
 	case O_DURATION:
 		errno = 0;
@@ -696,6 +902,7 @@ static const struct option cr_record_table[] = {
 	{ "keep-module", no_argument, NULL, O_KEEP_MODULE },
 	{ "workload-only", no_argument, NULL, O_WORKLOAD_ONLY },
 	{ "tag", required_argument, NULL, O_TAG },
+	{ "events", required_argument, NULL, O_EVENTS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -715,6 +922,9 @@ const struct cr_optset cr_record_opts = {
 	"      --workload-only record, bpf-*: the twin sees only COMMAND's own tasks\n"
 	"      --tag K=V       record: label the recording (repeatable; info shows\n"
 	"                      them, --compare tag:K=V groups by them)\n"
+	"      --events N      record: keep each run's event log, at most N events\n"
+	"                      (1 to 10000000; the module needs events=N), with\n"
+	"                      run_start/run_end markers and clock pairs\n"
 	"  -q, --quiet         record: no progress line\n",
 };
 
@@ -722,6 +932,10 @@ int cr_record_check(const struct cr_cli *cli)
 {
 	if (cr_rec_bpf_opts && strcmp(cli->cmd, "record")) {
 		fprintf(stderr, "clkstat-report: --probes, --frac-bits, --keep-module and --workload-only are record's\n");
+		return CR_USAGE;
+	}
+	if (cr_rec_events_set && strcmp(cli->cmd, "record")) {
+		fprintf(stderr, "clkstat-report: --events is record's (the events command prints the live log)\n");
 		return CR_USAGE;
 	}
 	if (cr_rec_tag_set && strcmp(cli->cmd, "record")) {

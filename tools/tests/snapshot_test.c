@@ -125,6 +125,27 @@ static char *xstrdup(const char *s)
 
 #define P2(n)	(1ULL << (n))
 
+/* One event into a run's log (record --events). */
+static void event(struct cr_run *r, uint64_t ts, unsigned int type,
+		  uint16_t cpu, uint32_t pid, uint64_t corr, uint8_t flags,
+		  uint64_t latency, uint64_t rq_clock, const char *text)
+{
+	struct clkstat_event_rec e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = ts;
+	e.type = (uint8_t)type;
+	e.cpu = cpu;
+	e.pid = pid;
+	e.corr = corr;
+	e.flags = flags;
+	e.latency = latency;
+	e.rq_clock = rq_clock;
+	snprintf(e.text, sizeof(e.text), "%s", text);
+	r->events.present = 1;
+	assert_int_equal(cr_events_add(&r->events, &e), 0);
+}
+
 /* Three runs, every meta field, u64 extremes. */
 static void build_big(struct cr_snapshot *s)
 {
@@ -176,6 +197,22 @@ static void build_big(struct cr_snapshot *s)
 	sample(m, 7, 31, 1);
 	sample(m, 7, P2(33) + 12345, 2);
 	metric(r, "idle", "base", 0, 0);	/* no samples at all */
+	/* Every column, null/true/false, u64 beyond 2^53 and 2^63. */
+	mt->events = 100000;
+	r->events.lost = P2(53) + 1;
+	r->events.nclock = 2;
+	r->events.clock[0] = (struct cr_clock_pair){ 5, 1700000000123456789LL };
+	r->events.clock[1] = (struct cr_clock_pair){ INT64_MAX, INT64_MAX };
+	event(r, 0, CLKSTAT_EV_MARKER, 0, 1, 0, 0, 0, 0, "run_start");
+	event(r, P2(53) + 1, CLKSTAT_EV_WAKEUP, 4095, UINT32_MAX, P2(53) + 3,
+	      0, 0, 0, "");
+	event(r, P2(53) + 1, CLKSTAT_EV_ENQUEUE, 3, 77, P2(53) + 3,
+	      CLKSTAT_EVF_LATENCY | CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_RQ_CLOCK,
+	      P2(63) + 1, UINT64_MAX, "");
+	event(r, P2(63) + 1, CLKSTAT_EV_FIRST_TKREAD, UINT16_MAX, 77, UINT64_MAX,
+	      CLKSTAT_EVF_LATENCY | CLKSTAT_EVF_LOCAL, 0, 0, "");
+	event(r, UINT64_MAX, CLKSTAT_EV_CS_SWITCH_ENTRY, 1, 0, 0,
+	      CLKSTAT_EVF_RQ_CLOCK, 0, 0, "hpet 15 bytes..");
 
 	r = run(s, "lfence", 0, 0, -1);
 	r->workload_only = 1;
@@ -185,7 +222,8 @@ static void build_big(struct cr_snapshot *s)
 	m = metric(r, "tkread", "base", 0, 0);	/* same name, other variant */
 	sample(m, 0, P2(62), 2);
 
-	run(s, "base", INT64_MAX - 1000, INT64_MAX, 255);	/* no metric */
+	r = run(s, "base", INT64_MAX - 1000, INT64_MAX, 255);	/* no metric */
+	r->events.present = 1;		/* recorded with events, none came */
 }
 
 /* A small one, for the prefix and mutation tests. */
@@ -207,6 +245,12 @@ static void build_small(struct cr_snapshot *s)
 	sample(m, 0, 5, 2);
 	sample(m, 2, 1000, 1);
 	sample(m, 2, UINT64_MAX, 1);
+	s->meta.events = 10;
+	r->events.nclock = 1;
+	r->events.clock[0] = (struct cr_clock_pair){ 150, 1000 };
+	event(r, 150, CLKSTAT_EV_WAKEUP, 1, 2, 3, 0, 0, 0, "");
+	event(r, 160, CLKSTAT_EV_ENQUEUE, 1, 2, 3,
+	      CLKSTAT_EVF_LATENCY | CLKSTAT_EVF_LOCAL, 10, 0, "m");
 }
 
 /* ---------------------------------------------------------------- */
@@ -257,6 +301,7 @@ static void assert_snap_equal(const struct cr_snapshot *a,
 	assert_int_equal(x->frac_bits, y->frac_bits);
 	assert_int_equal(x->nr_cpus, y->nr_cpus);
 	assert_true(x->duration_s == y->duration_s);
+	assert_int_equal(x->events, y->events);
 	assert_int_equal(x->nparams, y->nparams);
 	for (i = 0; i < x->nparams; i++) {
 		assert_string_equal(x->param_names[i], y->param_names[i]);
@@ -298,6 +343,19 @@ static void assert_snap_equal(const struct cr_snapshot *a,
 			for (c = 0; c < m->ncpus; c++)
 				assert_hist_equal(&m->cpus[c], &n->cpus[c]);
 		}
+		assert_int_equal(r->events.present, q->events.present);
+		assert_true(r->events.lost == q->events.lost);
+		assert_int_equal(r->events.nclock, q->events.nclock);
+		for (c = 0; c < r->events.nclock; c++) {
+			assert_true(r->events.clock[c].mono_ns ==
+				    q->events.clock[c].mono_ns);
+			assert_true(r->events.clock[c].realtime_ns ==
+				    q->events.clock[c].realtime_ns);
+		}
+		assert_int_equal(r->events.n, q->events.n);
+		for (c = 0; c < r->events.n; c++)
+			assert_memory_equal(&r->events.ev[c], &q->events.ev[c],
+					    sizeof(r->events.ev[c]));
 	}
 }
 
@@ -615,8 +673,11 @@ MUT(test_wrong_format, "\"clkstat-snapshot\"", "\"clkstat-snapshop\"", CR_FORMAT
     "format: \"clkstat-snapshop\": not a clkstat snapshot")
 MUT(test_missing_format, "\"format\": \"clkstat-snapshot\", ", "", CR_CORRUPT,
     "member \"format\" is missing")
-MUT(test_version_2, "\"version\": 1", "\"version\": 2", CR_FORMAT,
-    "version 2: this clkstat-report reads version 1 only")
+MUT(test_version_2, "\"version\": 1", "\"version\": 2", CR_OK, NULL)
+MUT(test_version_3, "\"version\": 1", "\"version\": 3", CR_FORMAT,
+    "version 3: this clkstat-report reads versions 1 to 2")
+MUT(test_version_0, "\"version\": 1", "\"version\": 0", CR_FORMAT,
+    "version 0: this clkstat-report reads versions 1 to 2")
 MUT(test_version_beyond_u64, "\"version\": 1", "\"version\": 18446744073709551617",
     CR_CORRUPT, "line 1, column 43: integer 18446744073709551617 does not fit in 64 bits")
 MUT(test_version_string, "\"version\": 1", "\"version\": \"1\"", CR_CORRUPT,
@@ -1169,8 +1230,8 @@ static void test_read_corrupt(void **state)
 static void test_read_format(void **state)
 {
 	struct cr_snapshot s;
-	char *dir = tmpdir(), *path = join(dir, "v2.json");
-	char *t = mutate("\"version\": 1", "\"version\": 2");
+	char *dir = tmpdir(), *path = join(dir, "v3.json");
+	char *t = mutate("\"version\": 1", "\"version\": 3");
 	struct capture c;
 	char *out;
 	int st;
@@ -1182,7 +1243,7 @@ static void test_read_format(void **state)
 	out = capture_end(&c);
 	assert_int_equal(st, CR_FORMAT);
 	assert_empty(&s);
-	assert_one_line(out, path, "version 2: this clkstat-report reads version 1 only");
+	assert_one_line(out, path, "version 3: this clkstat-report reads versions 1 to 2");
 	free(out);
 	free(t);
 	free(path);
@@ -1403,9 +1464,252 @@ static void test_tags(void **state)
 	cr_snapshot_free(&b);
 }
 
+/* ---------------------------------------------------------------- */
+/* A run's events (format version 2).                                */
+
+#define EV_COLS "[\"ts_ns\", \"type\", \"cpu\", \"pid\", \"corr\", " \
+	"\"latency_ns\", \"migrated\", \"rq_clock_ns\", \"text\"]"
+#define EV_ROW0 "[100, \"wakeup\", 1, 42, 7, null, null, null, null]"
+#define EV_ROW1 "[150, \"enqueue\", 2, 42, 7, 50, true, 149, null]"
+#define EV_ROW2 "[150, \"marker\", 0, 9, 0, null, null, null, \"pp_begin\"]"
+#define EVS "{\"lost\": 3, \"clock\": [{\"mono_ns\": 90, \"realtime_ns\": 1000}], " \
+	"\"columns\": " EV_COLS ", \"rows\": [" EV_ROW0 ", " EV_ROW1 ", " EV_ROW2 "]}"
+#define E_PATH "runs[0].events"
+
+/* BASE with run 0's events: ev, and one "from" in it replaced by "to". */
+static void expect_events(const char *from, const char *to, int st,
+			  const char *what)
+{
+	char ev[2048], *t, *q;
+	const char *p;
+
+	p = from ? strstr(EVS, from) : NULL;
+	assert_true(!from || p);
+	if (p)
+		snprintf(ev, sizeof(ev), "%.*s%s%s", (int)(p - EVS), EVS, to,
+			 p + strlen(from));
+	else
+		snprintf(ev, sizeof(ev), "%s", to ? to : EVS);
+	q = malloc(strlen(ev) + 64);
+	assert_non_null(q);
+	sprintf(q, "\"exit_status\": 0, \"events\": %s,", ev);
+	t = mutate("\"exit_status\": 0,", q);
+	expect_parse(t, strlen(t), st, what);
+	free(t);
+	free(q);
+}
+
+#define EVMUT(fn, from, to, st, what) \
+static void fn(void **state) \
+{ \
+	(void)state; \
+	expect_events(from, to, st, what); \
+}
+
+static void test_events_read(void **state)
+{
+	const struct clkstat_event_rec *e;
+	struct cr_snapshot s;
+	char err[1024] = "", *t, *q;
+	int st;
+
+	(void)state;
+	q = malloc(strlen(EVS) + 64);
+	assert_non_null(q);
+	sprintf(q, "\"exit_status\": 0, \"events\": %s,", EVS);
+	t = mutate("\"exit_status\": 0,", q);
+	st = cr_snapshot_parse(t, strlen(t), &s, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_int_equal(s.runs[0].events.present, 1);
+	assert_true(s.runs[0].events.lost == 3);
+	assert_int_equal(s.runs[0].events.nclock, 1);
+	assert_true(s.runs[0].events.clock[0].mono_ns == 90);
+	assert_true(s.runs[0].events.clock[0].realtime_ns == 1000);
+	assert_int_equal(s.runs[0].events.n, 3);
+	e = &s.runs[0].events.ev[1];
+	assert_int_equal(e->type, CLKSTAT_EV_ENQUEUE);
+	assert_true(e->ts == 150 && e->cpu == 2 && e->pid == 42 &&
+		    e->corr == 7 && e->latency == 50 && e->rq_clock == 149);
+	assert_int_equal(e->flags, CLKSTAT_EVF_LATENCY | CLKSTAT_EVF_MIGRATED |
+			 CLKSTAT_EVF_RQ_CLOCK);
+	e = &s.runs[0].events.ev[0];
+	assert_int_equal(e->flags, 0);
+	assert_string_equal(e->text, "");
+	e = &s.runs[0].events.ev[2];
+	assert_int_equal(e->type, CLKSTAT_EV_MARKER);
+	assert_string_equal(e->text, "pp_begin");
+	cr_snapshot_free(&s);
+	free(t);
+	free(q);
+}
+
+/* Columns are mapped by name: any order, any subset with ts_ns and type. */
+static void test_events_columns_by_name(void **state)
+{
+	struct cr_snapshot s;
+	char err[1024] = "", *t;
+	static const char *ev = "\"exit_status\": 0, \"events\": {\"lost\": 0, "
+		"\"clock\": [], \"columns\": [\"migrated\", \"type\", \"ts_ns\"], "
+		"\"rows\": [[false, \"first_tkread\", 18446744073709551615]]},";
+	int st;
+
+	(void)state;
+	t = mutate("\"exit_status\": 0,", ev);
+	st = cr_snapshot_parse(t, strlen(t), &s, err, sizeof(err));
+	if (st)
+		print_error("%s\n", err);
+	assert_int_equal(st, CR_OK);
+	assert_int_equal(s.runs[0].events.n, 1);
+	assert_true(s.runs[0].events.ev[0].ts == UINT64_MAX);
+	assert_int_equal(s.runs[0].events.ev[0].type, CLKSTAT_EV_FIRST_TKREAD);
+	assert_int_equal(s.runs[0].events.ev[0].flags, CLKSTAT_EVF_LOCAL);
+	assert_int_equal(s.runs[0].events.nclock, 0);
+	cr_snapshot_free(&s);
+	free(t);
+}
+
+/* The writer: version 2, a row per line, u64 exact, nulls as null. */
+static void test_events_written(void **state)
+{
+	struct cr_snapshot a;
+	char *text;
+
+	(void)state;
+	build_big(&a);
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"version\": 2,"));
+	assert_non_null(strstr(text, "\"events\": 100000"));
+	assert_non_null(strstr(text, "\"columns\": " EV_COLS));
+	assert_non_null(strstr(text, "[9007199254740993, \"enqueue\", 3, 77, 9007199254740995, 9223372036854775809, true, 18446744073709551615, null]"));
+	assert_non_null(strstr(text, "[9223372036854775809, \"first_tkread\", 65535, 77, 18446744073709551615, 0, false, null, null]"));
+	assert_non_null(strstr(text, "[0, \"marker\", 0, 1, 0, null, null, null, \"run_start\"]"));
+	assert_non_null(strstr(text, "\"lost\": 9007199254740993"));
+	/* a run recorded with events that came to none */
+	assert_non_null(strstr(text, "\"rows\": []"));
+	free(text);
+	cr_snapshot_free(&a);
+	/* without --events: no "events" anywhere, as version 1 wrote */
+	memset(&a, 0, sizeof(a));
+	assert_non_null(run(&a, "base", 1, 2, 0));
+	text = cr_snapshot_format(&a);
+	assert_non_null(text);
+	assert_null(strstr(text, "events"));
+	free(text);
+	cr_snapshot_free(&a);
+}
+
+EVMUT(test_events_not_object, NULL, "[]", CR_CORRUPT,
+      E_PATH ": expected an object, found an array")
+EVMUT(test_events_unknown_member, "\"lost\": 3", "\"lost\": 3, \"dropped\": 1",
+      CR_CORRUPT, E_PATH ".dropped: unknown member")
+EVMUT(test_events_no_rows, ", \"rows\": [" EV_ROW0 ", " EV_ROW1 ", " EV_ROW2 "]",
+      "", CR_CORRUPT, E_PATH ": member \"rows\" is missing")
+EVMUT(test_events_no_lost, "\"lost\": 3, ", "", CR_CORRUPT,
+      E_PATH ": member \"lost\" is missing")
+EVMUT(test_events_lost_negative, "\"lost\": 3", "\"lost\": -3", CR_CORRUPT,
+      E_PATH ".lost: negative")
+EVMUT(test_events_three_clocks, "\"clock\": [", "\"clock\": [{\"mono_ns\": 1, "
+      "\"realtime_ns\": 2}, {\"mono_ns\": 1, \"realtime_ns\": 2}, ", CR_CORRUPT,
+      E_PATH ".clock: 3 clock pairs, at most 2")
+EVMUT(test_events_clock_half, ", \"realtime_ns\": 1000", "", CR_CORRUPT,
+      E_PATH ".clock[0]: member \"realtime_ns\" is missing")
+EVMUT(test_events_clock_string, "\"mono_ns\": 90", "\"mono_ns\": \"90\"",
+      CR_CORRUPT, E_PATH ".clock[0].mono_ns: expected an integer")
+EVMUT(test_events_unknown_column, "\"rq_clock_ns\"", "\"rq_clock\"", CR_CORRUPT,
+      E_PATH ".columns[7]: unknown column \"rq_clock\"")
+EVMUT(test_events_column_twice, "\"cpu\", \"pid\"", "\"cpu\", \"cpu\"",
+      CR_CORRUPT, E_PATH ".columns[3]: column \"cpu\" twice")
+EVMUT(test_events_no_ts_column, "[\"ts_ns\", ", "[", CR_CORRUPT,
+      E_PATH ".columns: no \"ts_ns\" column")
+EVMUT(test_events_row_short, EV_ROW1, "[150, \"enqueue\", 2, 42, 7, 50, true, 149]",
+      CR_CORRUPT, E_PATH ".rows[1]: 8 values for 9 columns")
+EVMUT(test_events_row_object, EV_ROW1, "{}", CR_CORRUPT,
+      E_PATH ".rows[1]: expected an array (a row), found an object")
+EVMUT(test_events_migrated_bad, "true", "\"yes\"", CR_CORRUPT,
+      E_PATH ".rows[1]: \"migrated\" is not true, false or null (found the string \"yes\")")
+EVMUT(test_events_migrated_int, "true", "1", CR_CORRUPT,
+      E_PATH ".rows[1]: \"migrated\" is not true, false or null")
+EVMUT(test_events_type_unknown, "\"wakeup\"", "\"wake\"", CR_CORRUPT,
+      E_PATH ".rows[0]: \"type\": unknown event type \"wake\"")
+EVMUT(test_events_ts_null, "[100,", "[null,", CR_CORRUPT,
+      E_PATH ".rows[0]: \"ts_ns\" is not an integer, 0 or more (found null)")
+EVMUT(test_events_ts_double, "[100,", "[100.5,", CR_CORRUPT,
+      E_PATH ".rows[0]: \"ts_ns\" is not an integer")
+EVMUT(test_events_ts_beyond_u64, "[100,", "[18446744073709551616,", CR_CORRUPT,
+      "does not fit in 64 bits")
+EVMUT(test_events_cpu_big, "\"wakeup\", 1,", "\"wakeup\", 65536,", CR_CORRUPT,
+      E_PATH ".rows[0]: \"cpu\" 65536 is above 65535")
+EVMUT(test_events_pid_big, "\"wakeup\", 1, 42", "\"wakeup\", 1, 4294967296",
+      CR_CORRUPT, E_PATH ".rows[0]: \"pid\" 4294967296 is above 4294967295")
+EVMUT(test_events_latency_negative, "7, 50,", "7, -50,", CR_CORRUPT,
+      E_PATH ".rows[1]: \"latency_ns\" is not an integer, 0 or more, or null")
+EVMUT(test_events_text_long, "\"pp_begin\"", "\"0123456789abcdef\"", CR_CORRUPT,
+      E_PATH ".rows[2]: \"text\" \"0123456789abcdef\": at most 15 bytes")
+EVMUT(test_events_text_number, "\"pp_begin\"", "5", CR_CORRUPT,
+      E_PATH ".rows[2]: \"text\" is not a string or null")
+EVMUT(test_events_out_of_order, "[150, \"marker\"", "[149, \"marker\"", CR_CORRUPT,
+      E_PATH ".rows[2]: ts_ns 149 before the previous row's 150")
+MUT(test_meta_events_negative, "\"params\": {\"frac_bits\": \"3\"}",
+    "\"params\": {\"frac_bits\": \"3\"}, \"events\": -1",
+    CR_CORRUPT, "meta.events: negative")
+
+/* Every prefix of a run's events section: rejected, never a crash. */
+static void test_events_truncated(void **state)
+{
+	char *q, *t;
+	size_t i, n;
+
+	(void)state;
+	q = malloc(strlen(EVS) + 64);
+	assert_non_null(q);
+	sprintf(q, "\"exit_status\": 0, \"events\": %s,", EVS);
+	t = mutate("\"exit_status\": 0,", q);
+	n = strlen(t) - 1;	/* the last byte is a newline */
+	for (i = 0; i < n; i++)
+		expect_parse(t, i, CR_CORRUPT, NULL);
+	expect_parse(t, n, CR_OK, NULL);
+	free(t);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_events_read),
+		cmocka_unit_test(test_events_columns_by_name),
+		cmocka_unit_test(test_events_written),
+		cmocka_unit_test(test_events_not_object),
+		cmocka_unit_test(test_events_unknown_member),
+		cmocka_unit_test(test_events_no_rows),
+		cmocka_unit_test(test_events_no_lost),
+		cmocka_unit_test(test_events_lost_negative),
+		cmocka_unit_test(test_events_three_clocks),
+		cmocka_unit_test(test_events_clock_half),
+		cmocka_unit_test(test_events_clock_string),
+		cmocka_unit_test(test_events_unknown_column),
+		cmocka_unit_test(test_events_column_twice),
+		cmocka_unit_test(test_events_no_ts_column),
+		cmocka_unit_test(test_events_row_short),
+		cmocka_unit_test(test_events_row_object),
+		cmocka_unit_test(test_events_migrated_bad),
+		cmocka_unit_test(test_events_migrated_int),
+		cmocka_unit_test(test_events_type_unknown),
+		cmocka_unit_test(test_events_ts_null),
+		cmocka_unit_test(test_events_ts_double),
+		cmocka_unit_test(test_events_ts_beyond_u64),
+		cmocka_unit_test(test_events_cpu_big),
+		cmocka_unit_test(test_events_pid_big),
+		cmocka_unit_test(test_events_latency_negative),
+		cmocka_unit_test(test_events_text_long),
+		cmocka_unit_test(test_events_text_number),
+		cmocka_unit_test(test_events_out_of_order),
+		cmocka_unit_test(test_meta_events_negative),
+		cmocka_unit_test(test_events_truncated),
+		cmocka_unit_test(test_version_3),
+		cmocka_unit_test(test_version_0),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_merge_refuses_twice),
 		cmocka_unit_test(test_meta_diff),

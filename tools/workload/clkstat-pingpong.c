@@ -16,6 +16,12 @@
  *   --control PATH  writes "tgid <own pid>", "reset", "start" before and
  *                   "stop", "tgid 0" after (clkstat's debugfs control file)
  *   --tracing DIR   writes 1 and 0 to DIR/tracing_on at the same points
+ * With --marker[=PATH], A writes "pp_begin" to PATH right after the window
+ * opens, before the first round, and "pp_end" after the last round, before
+ * the window closes: clkstat's marker file (debugfs "marker") or ftrace's
+ * trace_marker.  Without PATH it writes to $CLKSTAT_MARKER, which
+ * clkstat-report record --events sets for its workload.  The file is opened
+ * before the window, so that only the two writes happen inside it.
  * With --reads K, each thread calls clock_gettime(CLOCK_MONOTONIC) K times
  * through syscall() right after each wakeup (the vDSO would not enter the
  * kernel), so every wakeup is followed by a timekeeping read.
@@ -58,10 +64,12 @@ static struct {
 	unsigned long long max_round_tsc;
 	const char *control;
 	const char *tracing;
+	const char *marker;	/* --marker's file, NULL: none */
+	int marker_fd;
 	int ab[2], ba[2];	/* pipes A->B and B->A */
 	struct peer a, b;
 	volatile int b_ready;
-} g = { .rounds = 1000, .cpu = { 0, 1 } };
+} g = { .rounds = 1000, .cpu = { 0, 1 }, .marker_fd = -1 };
 
 static void die(const char *what)
 {
@@ -140,6 +148,13 @@ static void window(int open_it)
 	}
 }
 
+static void mark(const char *text)
+{
+	if (g.marker_fd >= 0 &&
+	    write(g.marker_fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die(g.marker);
+}
+
 static void xread(int fd)
 {
 	char c;
@@ -196,7 +211,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: clkstat-pingpong [-n ROUNDS] [-c CPU_A,CPU_B] [--migrate]\n"
-		"                        [--reads K] [--control FILE] [--tracing DIR]\n");
+		"                        [--reads K] [--control FILE] [--tracing DIR]\n"
+		"                        [--marker[=FILE]] (FILE: default $CLKSTAT_MARKER)\n");
 	exit(2);
 }
 
@@ -209,6 +225,7 @@ int main(int argc, char **argv)
 		{ "control", required_argument, NULL, 'C' },
 		{ "tracing", required_argument, NULL, 'T' },
 		{ "reads", required_argument, NULL, 'r' },
+		{ "marker", optional_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long long tsc0, tsc1, r0;
@@ -238,6 +255,13 @@ int main(int argc, char **argv)
 		case 'r':
 			g.reads = strtol(optarg, NULL, 10);
 			break;
+		case 'M':
+			g.marker = optarg ? optarg : getenv("CLKSTAT_MARKER");
+			if (!g.marker || !*g.marker) {
+				fprintf(stderr, "clkstat-pingpong: --marker without a FILE: $CLKSTAT_MARKER is not set\n");
+				exit(2);
+			}
+			break;
 		default:
 			usage();
 		}
@@ -262,6 +286,11 @@ int main(int argc, char **argv)
 	pin(0, g.cpu[0]);
 	if (pipe(g.ab) || pipe(g.ba))
 		die("pipe");
+	if (g.marker) {
+		g.marker_fd = open(g.marker, O_WRONLY | O_CLOEXEC);
+		if (g.marker_fd < 0)
+			die(g.marker);
+	}
 	if (pthread_create(&tb, NULL, thread_b, NULL))
 		die("pthread_create");
 	while (!g.b_ready)
@@ -272,6 +301,7 @@ int main(int argc, char **argv)
 	ns0 = mono_ns();
 	tsc0 = __rdtsc();
 	window(1);
+	mark("pp_begin");
 	/* After the control writes, which may sleep on a lock. */
 	g.a.seen = voluntary_switches(g.a.tid);
 	for (i = 0; i < g.rounds; i++) {
@@ -285,6 +315,7 @@ int main(int argc, char **argv)
 		if (r0 > g.max_round_tsc)
 			g.max_round_tsc = r0;
 	}
+	mark("pp_end");
 	window(0);
 	pthread_join(tb, NULL);
 	tsc1 = __rdtsc();

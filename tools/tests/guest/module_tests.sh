@@ -42,7 +42,8 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_pingpong_migrate t_variant_hooks t_variants_exact t_direct_conflict
 	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone
 	t_variant_switch t_variant_off t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
-	t_exit_hooks_switch_loop t_clockoff t_events
+	t_exit_hooks_switch_loop t_clockoff t_events t_events_reset
+	t_record_events
 	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_record
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
 	t_rmmod_under_load t_cycles_under_load t_overhead
