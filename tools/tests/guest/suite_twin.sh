@@ -472,6 +472,14 @@ print(len(ev["rows"]), ev["lost"])')
 	[ "${r#* }" -gt 0 ] || fail "--events 16: nothing lost ($r)"
 	[ $(( ${r% *} + ${r#* } )) -ge 12000 ] ||
 		fail "--events 16: kept + lost ($r) below the run's 12000 events"
+	# valgrind over runs with the event log (its reader thread, the ring
+	# buffer's mapping, the events handed to the run): any complaint fails.
+	local rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--suppressions="$top/tools/tests/libbpf.supp" "$R" record -q -o /tmp/vg.json \
+		--events 1000 --runs 2 --variants bpf-fentry,bpf-kprobe --probes ttwu,tkread \
+		--duration 0.3 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, twin record --events: $rc $(head -30 /tmp/vg)"
 	expect_no_twin "after the events"
 }
 
