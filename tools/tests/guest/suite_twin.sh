@@ -2,7 +2,8 @@
 # suite_twin.sh - the BPF twin (tools/bpf, clkstat-report record
 # --variants bpf-*): agreement with the module on the same wakeups, the
 # direct call it shares with the module, the loader's errors, record with
-# module and twin variants alternated, and its csswitch.
+# module and twin variants alternated, its csswitch, and its event log
+# (record --events N).
 # usage: suite_twin.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
@@ -483,9 +484,55 @@ print(len(ev["rows"]), ev["lost"])')
 	expect_no_twin "after the events"
 }
 
+# Without --events the logging code is dead (with_events is read-only
+# data, 0) and the verifier removes it: the programs' translated size is
+# smaller than with --events, and the marker program is not loaded.
+# xlated_of N: "name=bytes" of fe_ttwu, fe_tk___x64_sys (bpftool's 15
+# characters of fe_tk___x64_sys_clock_gettime) and fe_marker during a
+# bpf-fentry run with --events N (0: without).
+xlated_of() {
+	local pid i sz="" ev=""
+	[ "$1" = 0 ] || ev="--events $1"
+	# shellcheck disable=SC2086
+	"$R" record -q -o /tmp/x.json $ev --variants bpf-fentry --probes ttwu,tkread \
+		--duration 8 2> /dev/null &
+	pid=$!
+	for i in $(seq 60); do
+		bpftool -j prog show > /tmp/progs.json 2> /tmp/progs.err
+		sz=$(python3 -c '
+import json, sys
+for p in json.load(open("/tmp/progs.json")):
+    n = p.get("name", "")
+    for want in ("fe_ttwu", "fe_tk___x64_sys", "fe_marker"):
+        if n == want or n.startswith(want + "_"):
+            print("%s=%d" % (want, p["bytes_xlated"]), end=" ")' 2>&1)
+		case "$sz" in *fe_tk___x64_sys=*) break ;; esac
+		sleep 0.1
+	done
+	wait $pid
+	echo "$sz"
+}
+
+t_bpf_events_pruned() {
+	local off on a b p
+	off=$(xlated_of 0) on=$(xlated_of 1000)
+	note "translated bytes without --events: $off; with: $on"
+	[ -n "$off$on" ] || note "bpftool: $(head -c 600 /tmp/progs.json) $(head -3 /tmp/progs.err)"
+	case "$off" in *fe_marker*) fail "marker program loaded without --events" ;; esac
+	case "$on" in *fe_marker=*) ;; *) fail "no marker program with --events: $on" ;; esac
+	for p in fe_ttwu fe_tk___x64_sys; do
+		a=$(echo "$off" | tr ' ' '\n' | sed -n "s/^$p=//p")
+		b=$(echo "$on" | tr ' ' '\n' | sed -n "s/^$p=//p")
+		[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] ||
+			fail "$p translated: $a bytes without --events, $b with"
+	done
+	expect_no_twin "after the pruning check"
+}
+
 # The suite, in the order module_tests.sh runs it.
 TWIN_TESTS="t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors
-	t_bpf_record t_bpf_csswitch t_bpf_events t_bpf_events_misc"
+	t_bpf_record t_bpf_csswitch t_bpf_events t_bpf_events_misc
+	t_bpf_events_pruned"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$TWIN_TESTS}
