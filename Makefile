@@ -107,8 +107,9 @@ REPORT_SRC = $(wildcard tools/report/*.c)
 tools_obj = $(patsubst tools/%.c,$(TOOLS_OBJ)/%.o,$(1))
 LIBCLKSTAT = $(TOOLS_OBJ)/libclkstat.a
 TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) -Ibuild/bpf
-# --as-needed: each program depends on the libraries it uses, no others.
-TOOL_LDLIBS = -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
+# --as-needed: each program depends on the libraries it uses, no others;
+# -pthread: the twin reads its event ring buffer from a thread.
+TOOL_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
 	      $(BPF_LDLIBS) -lm
 
 $(TOOLS_OBJ)/%.o: tools/%.c

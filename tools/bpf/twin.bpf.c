@@ -22,7 +22,10 @@
  *    fails the update with -EBUSY, counted as "busy";
  *  - one recording flag and one epoch for every metric (.bss);
  *  - "switch_lost" never counts: the twin is loaded fresh for each run,
- *    it never switches variants under a recording.
+ *    it never switches variants under a recording;
+ *  - the event log (with_events) is one BPF ring buffer for every CPU, not
+ *    a ring per CPU: when full it drops the NEW record (counted in
+ *    ev_lost), where the module's rings overwrite their oldest.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -30,6 +33,9 @@
 #include <bpf/bpf_core_read.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "../../kmod/uapi/clkstat_wakeup.h"
+/* clkstat_events.h's <linux/types.h>: vmlinux.h has the types already. */
+#define _LINUX_TYPES_H
+#include "../../kmod/uapi/clkstat_events.h"
 #include "twin_shared.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -46,12 +52,19 @@ const volatile __u32 filter_tgid;	/* 0: every task */
 const volatile __u32 with_tkread;	/* ttwu and tkread both loaded */
 const volatile __u32 enqueue_task_hooked; /* the enqueue programs are on
 					   * enqueue_task() (6.12 on) */
+/*
+ * The event log is on (record --events N): without it every emit is
+ * dead code the verifier prunes, so the twin costs what it did before.
+ */
+const volatile __u32 with_events;
 
 /* Written by twin.c through the mmap'ed .bss. */
 __u32 recording;
 __u32 epoch;		/* bumped by each start, as clkstat_epoch */
 __u64 csw_t0;		/* timekeeping_notify() entry: clocksource_mutex
 			 * lets one switch run at a time */
+__u64 csw_corr;		/* its entry event's id, 0: none */
+__u64 csw_cs;		/* its struct clocksource *, for the exit event */
 
 typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
 
@@ -77,6 +90,34 @@ struct {
 	__type(key, __u64);
 	__type(value, struct twin_pending);
 } tkw_pending SEC(".maps");
+
+/*
+ * The event log: struct clkstat_event_rec records in one ring buffer,
+ * sized by twin.c (bpf_map__set_max_entries) from record's --events; a
+ * record that finds it full is counted in ev_lost, per CPU.  ev_ids
+ * numbers each CPU's correlation ids as clkstat_evlog_new_id() does.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} ev_lost SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} ev_ids SEC(".maps");
+
+/* The CPUs' runqueues, for rq->clock (CO-RE: struct rq is not uapi). */
+extern const struct rq runqueues __ksym;
 
 /*
  * x86's per-CPU preempt count moved between kernel lines: an int
@@ -276,6 +317,90 @@ static __always_inline int pending_take(void *map, __u64 key,
 	return bpf_map_delete_elem(map, &key) ? -1 : 1;
 }
 
+/* A new correlation id: this CPU's count << 12 | the CPU, never 0. */
+static __always_inline __u64 ev_new_id(void)
+{
+	__u32 k = 0;
+	__u64 *c = bpf_map_lookup_elem(&ev_ids, &k);
+
+	if (!c)
+		return 0;
+	return __sync_add_and_fetch(c, 1) << 12 |
+	       (bpf_get_smp_processor_id() & 0xfff);
+}
+
+/*
+ * Reserve an event and fill what every event has (the CPU logging it,
+ * no latency, no rq clock, no text); the caller adds the rest and
+ * submits.  NULL when the ring buffer is full: counted as lost.
+ */
+static __always_inline struct clkstat_event_rec *
+ev_reserve(__u8 type, __u64 ts, __u64 corr, __u32 pid)
+{
+	struct clkstat_event_rec *e;
+	__u32 k = 0;
+	__u64 *lost;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		lost = bpf_map_lookup_elem(&ev_lost, &k);
+		if (lost)
+			__sync_fetch_and_add(lost, 1);
+		return NULL;
+	}
+	e->ts = ts;
+	e->corr = corr;
+	e->latency = 0;
+	e->rq_clock = 0;
+	e->pid = pid;
+	e->cpu = bpf_get_smp_processor_id();
+	e->type = type;
+	e->flags = 0;
+	__builtin_memset(e->text, 0, sizeof(e->text));
+	return e;
+}
+
+/*
+ * Submit without waking the consumer: twin.c reads the ring buffer every
+ * 50 ms, and a wakeup (an irq_work) from inside the scheduler's paths
+ * would cost each event more than the event itself.
+ */
+static __always_inline void ev_submit(struct clkstat_event_rec *e)
+{
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+/* A runqueue's clock into e (rq NULL: none). */
+static __always_inline void ev_rq_clock(struct clkstat_event_rec *e,
+					struct rq *rq)
+{
+	if (!rq)
+		return;
+	e->rq_clock = BPF_CORE_READ(rq, clock);
+	e->flags |= CLKSTAT_EVF_RQ_CLOCK;
+}
+
+static __always_inline struct rq *cpu_rq(__u32 cpu)
+{
+	return (struct rq *)bpf_per_cpu_ptr(&runqueues, cpu);
+}
+
+/* An interval closed: its latency, and whether the wakeup migrated. */
+static __always_inline void ev_closed(__u8 type, __u64 ts, __u64 corr,
+				      __u32 pid, __u64 delta, int migrated,
+				      struct rq *rq)
+{
+	struct clkstat_event_rec *e = ev_reserve(type, ts, corr, pid);
+
+	if (!e)
+		return;
+	e->latency = delta;
+	e->flags = CLKSTAT_EVF_LATENCY |
+		   (migrated ? CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL);
+	ev_rq_clock(e, rq);
+	ev_submit(e);
+}
+
 /* A wakeup of p begins (after the state test, as ttwu_wakeup()). */
 static __always_inline void on_wakeup(struct task_struct *p)
 {
@@ -286,14 +411,28 @@ static __always_inline void on_wakeup(struct task_struct *p)
 	v.ts = bpf_ktime_get_ns();
 	v.cpu = task_cpu_of(p);
 	v.epoch = cur_epoch();
+	if (with_events) {
+		struct clkstat_event_rec *e;
+
+		v.corr = ev_new_id();
+		e = ev_reserve(CLKSTAT_EV_WAKEUP, v.ts, v.corr,
+			       BPF_CORE_READ(p, pid));
+		if (e) {
+			ev_rq_clock(e, cpu_rq(v.cpu));
+			ev_submit(e);
+		}
+	}
 	if (with_tkread)
 		pending_put(&tkw_pending, (__u64)p, &v, TM_TKW);
 	count(TM_TTWU, CLKSTAT_TTWU_WAKEUPS);
 	pending_put(&ttwu_pending, (__u64)p, &v, TM_TTWU);
 }
 
-/* p is on its target CPU's runqueue: close its wakeup's interval. */
-static __always_inline void on_enqueue(struct task_struct *p)
+/*
+ * p is on its target CPU's runqueue (rq, NULL where the hook does not
+ * have it: p's CPU's then): close its wakeup's interval.
+ */
+static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq)
 {
 	struct twin_pending v, *tk;
 	__u64 now, delta;
@@ -322,6 +461,10 @@ static __always_inline void on_enqueue(struct task_struct *p)
 	/* The fast clock may step back by a few ns across an update. */
 	delta = now > v.ts ? now - v.ts : 0;
 	record(TM_TTWU, delta);
+	if (with_events)
+		ev_closed(CLKSTAT_EV_ENQUEUE, now, v.corr, BPF_CORE_READ(p, pid),
+			  delta, task_cpu_of(p) != v.cpu,
+			  rq ? rq : cpu_rq(task_cpu_of(p)));
 	if (task_cpu_of(p) != v.cpu) {
 		count(TM_TTWU, CLKSTAT_TTWU_MIGRATED);
 		record(TM_TTWU_MIG, delta);
@@ -360,6 +503,10 @@ static __always_inline void on_tkread(__u32 func)
 	now = bpf_ktime_get_ns();
 	delta = now > v.ts ? now - v.ts : 0;
 	record(TM_TKW, delta);
+	if (with_events)
+		ev_closed(CLKSTAT_EV_FIRST_TKREAD, now, v.corr,
+			  BPF_CORE_READ(p, pid), delta, v.migrated,
+			  (struct rq *)bpf_this_cpu_ptr(&runqueues));
 	if (v.migrated) {
 		count(TM_TKW, CLKSTAT_TKW_MIGRATED);
 		record(TM_TKW_MIG, delta);
@@ -372,18 +519,55 @@ static __always_inline void on_tkread(__u32 func)
 		count(TM_TKW, CLKSTAT_TKW_NO_ENQUEUE);
 }
 
-static __always_inline void on_csw_enter(void)
+/* The clocksource's name into e's text. */
+static __always_inline void ev_cs_name(struct clkstat_event_rec *e, __u64 cs)
 {
+	const char *name;
+
+	if (!cs)
+		return;
+	name = BPF_CORE_READ((struct clocksource *)cs, name);
+	bpf_probe_read_kernel_str(e->text, sizeof(e->text), name);
+}
+
+/* timekeeping_notify(cs): cs is the clocksource switched to. */
+static __always_inline void on_csw_enter(struct clocksource *cs)
+{
+	struct clkstat_event_rec *e;
+
 	csw_t0 = bpf_ktime_get_ns();
+	csw_corr = 0;
+	if (!with_events || !rec_on())
+		return;
+	csw_corr = ev_new_id();
+	csw_cs = (__u64)cs;
+	e = ev_reserve(CLKSTAT_EV_CS_SWITCH_ENTRY, csw_t0, csw_corr,
+		       bpf_get_current_pid_tgid());
+	if (!e)
+		return;
+	ev_cs_name(e, csw_cs);
+	ev_submit(e);
 }
 
 static __always_inline void on_csw_exit(long ret)
 {
-	__u64 t0 = csw_t0, now = bpf_ktime_get_ns();
+	__u64 t0 = csw_t0, now = bpf_ktime_get_ns(), corr = csw_corr;
+	struct clkstat_event_rec *e;
 
 	csw_t0 = 0;
+	csw_corr = 0;
 	if (!rec_on() || !t0)
 		return;
+	if (with_events && corr) {
+		e = ev_reserve(CLKSTAT_EV_CS_SWITCH_EXIT, now, corr,
+			       bpf_get_current_pid_tgid());
+		if (e) {
+			e->latency = now > t0 ? now - t0 : 0;
+			e->flags = CLKSTAT_EVF_LATENCY;
+			ev_cs_name(e, csw_cs);
+			ev_submit(e);
+		}
+	}
 	record(TM_CSSWITCH, now > t0 ? now - t0 : 0);
 	count(TM_CSSWITCH, CLKSTAT_CSW_SWITCHES);
 	if ((int)ret)
@@ -413,7 +597,7 @@ SEC("fentry/" CLKSTAT_ENQUEUE_FUNC_OLD)
 int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p, int flags)
 {
 	if (wakeup_enqueue(p, flags))
-		on_enqueue(p);
+		on_enqueue(p, rq);
 	return 0;
 }
 
@@ -436,7 +620,7 @@ CLKSTAT_TK_FUNCS(TK_PROGS)
 SEC("fentry/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_PROG(fe_csw_enter, struct clocksource *cs)
 {
-	on_csw_enter();
+	on_csw_enter(cs);
 	return 0;
 }
 
@@ -459,14 +643,14 @@ SEC("kprobe/" CLKSTAT_ENQUEUE_FUNC_OLD)
 int BPF_KPROBE(kp_activate, struct rq *rq, struct task_struct *p, int flags)
 {
 	if (wakeup_enqueue(p, flags))
-		on_enqueue(p);
+		on_enqueue(p, rq);
 	return 0;
 }
 
 SEC("kprobe/" CLKSTAT_FUNC_CSSWITCH)
-int BPF_KPROBE(kp_csw_enter)
+int BPF_KPROBE(kp_csw_enter, struct clocksource *cs)
 {
-	on_csw_enter();
+	on_csw_enter(cs);
 	return 0;
 }
 
@@ -488,6 +672,59 @@ int BPF_PROG(tp_waking, struct task_struct *p)
 SEC("tp_btf/" CLKSTAT_TP_ENQUEUE)
 int BPF_PROG(tp_wakeup, struct task_struct *p)
 {
-	on_enqueue(p);
+	on_enqueue(p, NULL);
+	return 0;
+}
+
+/*
+ * Markers, in every variant (they are not measured): a write to tracefs's
+ * trace_marker logs its first CLKSTAT_EVENT_TEXT - 1 bytes up to a
+ * newline, sanitized as kmod/probe_marker.c does.  tracing_mark_write()
+ * itself cannot be probed (kernel/trace/ is built without ftrace's hooks,
+ * and kprobe events refuse functions ftrace cannot trace), so the program
+ * sits on vfs_write() and keeps the writes whose file's write operation
+ * is tracing_mark_write() (a typeless weak ksym: 0, never matching, on a
+ * kernel without it).  The user's buffer has no NUL: count bytes are
+ * read, not a string.
+ */
+extern const void tracing_mark_write __ksym __weak;
+
+SEC("fentry/vfs_write")
+int BPF_PROG(fe_marker, struct file *file, const char *ubuf, __u64 count)
+{
+	struct clkstat_event_rec *e;
+	__u64 n = count;
+	int i;
+
+	if (!with_events || !rec_on() || !n ||
+	    (unsigned long)BPF_CORE_READ(file, f_op, write) !=
+	    (unsigned long)&tracing_mark_write || !(unsigned long)&tracing_mark_write ||
+	    !selected((struct task_struct *)bpf_get_current_task()))
+		return 0;
+	CLAMP(n, CLKSTAT_EVENT_TEXT - 1);
+	e = ev_reserve(CLKSTAT_EV_MARKER, bpf_ktime_get_ns(), 0,
+		       bpf_get_current_pid_tgid());
+	if (!e)
+		return 0;
+	if (bpf_probe_read_user(e->text, n, ubuf)) {
+		bpf_ringbuf_discard(e, BPF_RB_NO_WAKEUP);
+		return 0;
+	}
+	for (i = 0; i < CLKSTAT_EVENT_TEXT - 1 && i < n; i++) {
+		unsigned char c = e->text[i];
+
+		if (c == '\n') {
+			e->text[i] = 0;
+			break;
+		}
+		if (!twin_marker_char_ok(c))
+			e->text[i] = '_';
+	}
+	/* An empty text (a lone newline): the module refuses it too. */
+	if (!e->text[0]) {
+		bpf_ringbuf_discard(e, BPF_RB_NO_WAKEUP);
+		return 0;
+	}
+	ev_submit(e);
 	return 0;
 }

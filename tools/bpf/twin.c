@@ -10,16 +10,25 @@
  * by one line of ours naming the cause.  Whatever fails, the skeleton is
  * destroyed, which closes every link, program and map the open made.
  *
+ * The event log (cfg->events): twin.bpf.c's records go through one BPF ring
+ * buffer, submitted without waking anyone; a thread started with the
+ * recording reads it every TWIN_EV_POLL_MS, so that a long run does not
+ * fill it, and the stop reads what is left.  The events gather in
+ * struct cr_twin until cr_twin_read() hands them to the run, sorted.
+ *
  * Test hook: CLKSTAT_BPF_TARGET_OVERRIDE=func=other[,func2=other2] aims
  * the programs hooking func at other instead (fentry: the attach target
  * set before load; kprobe: the name attached to), so that the tests can
  * check what a missing target function looks like.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -59,6 +68,15 @@ static const struct twin_prog twin_progs[] = {
 
 #define TWIN_NPROGS	(sizeof(twin_progs) / sizeof(twin_progs[0]))
 
+/*
+ * The marker program, in every variant (fentry on vfs_write(), see
+ * twin.bpf.c), with the event log.
+ */
+#define TWIN_MARKER_PROG	"fe_marker"
+#define TWIN_MARKER_FUNC	"vfs_write"
+
+#define TWIN_EV_POLL_MS	50
+
 struct cr_twin {
 	struct twin_bpf *skel;
 	enum twin_variant variant;
@@ -72,6 +90,18 @@ struct cr_twin {
 	char func[TWIN_NPROGS][64];	/* each program's target */
 	int enqueue_task;	/* the enqueue programs hook enqueue_task() */
 	long pcpu_hot_pc_off;	/* preempt_count in pcpu_hot (6.2-6.14), or -1 */
+	/* The event log (cfg->events != 0), see the top of the file. */
+	unsigned int events;
+	size_t ring_bytes;
+	struct bpf_link *marker_link;
+	struct ring_buffer *rb;
+	struct cr_events ev;	/* read so far */
+	int ev_err;		/* a record twin_event_add() refused */
+	pthread_t reader;
+	int reader_on;
+	int reader_stop;	/* under reader_mu */
+	pthread_mutex_t reader_mu;
+	pthread_cond_t reader_cv;
 };
 
 /*
@@ -149,13 +179,22 @@ static void twin_target(const char *func, char *out, size_t len)
 	}
 }
 
+static void twin_reader_stop(struct cr_twin *t);
+
 static void twin_destroy(struct cr_twin *t)
 {
 	size_t i;
 
+	/* Closed while recording: the reader goes before its ring buffer. */
+	twin_reader_stop(t);
 	for (i = 0; i < TWIN_NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
+	bpf_link__destroy(t->marker_link);
+	ring_buffer__free(t->rb);
+	cr_events_free(&t->ev);
 	twin_bpf__destroy(t->skel);
+	pthread_cond_destroy(&t->reader_cv);
+	pthread_mutex_destroy(&t->reader_mu);
 	free(t);
 }
 
@@ -220,6 +259,54 @@ static int twin_attach_error(struct cr_twin *t, size_t i, int err)
 	return CR_ERR;
 }
 
+/* One record from the ring buffer (the reader thread, or the stop). */
+static int twin_ev_cb(void *ctx, void *data, size_t size)
+{
+	struct cr_twin *t = ctx;
+	int err = twin_event_add(&t->ev, data, size);
+
+	if (err && !t->ev_err)
+		t->ev_err = err;
+	return err;
+}
+
+/* The reader thread: empty the ring buffer every TWIN_EV_POLL_MS. */
+static void *twin_reader(void *arg)
+{
+	struct cr_twin *t = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&t->reader_mu);
+	while (!t->reader_stop) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += TWIN_EV_POLL_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&t->reader_cv, &t->reader_mu, &until);
+		if (t->reader_stop)
+			break;
+		pthread_mutex_unlock(&t->reader_mu);
+		ring_buffer__consume(t->rb);
+		pthread_mutex_lock(&t->reader_mu);
+	}
+	pthread_mutex_unlock(&t->reader_mu);
+	return NULL;
+}
+
+static void twin_reader_stop(struct cr_twin *t)
+{
+	if (!t->reader_on)
+		return;
+	pthread_mutex_lock(&t->reader_mu);
+	t->reader_stop = 1;
+	pthread_cond_signal(&t->reader_cv);
+	pthread_mutex_unlock(&t->reader_mu);
+	pthread_join(t->reader, NULL);
+	t->reader_on = 0;
+}
+
 static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 {
 	const char *vn = twin_variant_names[t->variant];
@@ -240,6 +327,20 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	t->skel->rodata->enqueue_task_hooked = t->enqueue_task;
 	t->skel->rodata->pcpu_hot_pc_off =
 		t->pcpu_hot_pc_off < 0 ? 0 : t->pcpu_hot_pc_off;
+	t->skel->rodata->with_events = !!t->events;
+	if (t->events &&
+	    bpf_map__set_max_entries(t->skel->maps.events, t->ring_bytes)) {
+		fprintf(stderr, "clkstat-report: %s: cannot size the event ring buffer (%zu bytes)\n",
+			vn, t->ring_bytes);
+		return CR_ERR;
+	}
+	prog = bpf_object__find_program_by_name(t->skel->obj, TWIN_MARKER_PROG);
+	if (!prog) {
+		fprintf(stderr, "clkstat-report: %s: program %s missing from the BPF object (a build problem)\n",
+			vn, TWIN_MARKER_PROG);
+		return CR_ERR;
+	}
+	bpf_program__set_autoload(prog, !!t->events);
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 		int want = p->variant == t->variant && (p->probe & t->probes);
@@ -286,6 +387,22 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 		if (!t->links[i])
 			return twin_attach_error(t, i, errno);
 	}
+	if (!t->events)
+		return CR_OK;
+	t->marker_link = bpf_program__attach(t->skel->progs.fe_marker);
+	if (!t->marker_link) {
+		err = errno;
+		fprintf(stderr, "clkstat-report: %s: cannot attach to %s for the event log's markers: %s\n",
+			vn, TWIN_MARKER_FUNC, strerror(err));
+		return err == EPERM ? CR_PERM : CR_ERR;
+	}
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events),
+				 twin_ev_cb, t, NULL);
+	if (!t->rb) {
+		fprintf(stderr, "clkstat-report: %s: cannot map the event ring buffer: %s\n",
+			vn, strerror(errno));
+		return CR_ERR;
+	}
 	return CR_OK;
 }
 
@@ -316,6 +433,18 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 	}
 	t->variant = v;
 	t->frac_bits = cfg->frac_bits;
+	pthread_mutex_init(&t->reader_mu, NULL);
+	pthread_cond_init(&t->reader_cv, NULL);
+	t->events = cfg->events;
+	if (t->events &&
+	    twin_ring_size(t->events, sysconf(_SC_PAGESIZE), &t->ring_bytes)) {
+		fprintf(stderr, "clkstat-report: %s: events %u: at most %lu (a ring buffer of %lu MiB)\n",
+			cfg->variant, cfg->events,
+			TWIN_EV_RING_MAX / (sizeof(struct clkstat_event_rec) + 8),
+			TWIN_EV_RING_MAX >> 20);
+		free(t);
+		return CR_USAGE;
+	}
 	if (twin_probes_parse(v, cfg->probes, &t->probes)) {
 		free(t);
 		return CR_USAGE;
@@ -398,6 +527,19 @@ static int twin_clear_hash(struct bpf_map *m)
 	return 0;
 }
 
+/* Zero a one-entry per-CPU u64 array. */
+static int twin_zero_percpu(struct bpf_map *m, unsigned int ncpus)
+{
+	uint64_t *zero = calloc(ncpus, sizeof(*zero));
+	uint32_t k = 0;
+	int err = !zero ||
+		  bpf_map__update_elem(m, &k, sizeof(k), zero,
+				       ncpus * sizeof(*zero), 0);
+
+	free(zero);
+	return err;
+}
+
 int cr_twin_start(struct cr_twin *t)
 {
 	size_t sz = TWIN_HIST_STRIDE * t->ncpus;
@@ -413,6 +555,14 @@ int cr_twin_start(struct cr_twin *t)
 	if (!err)
 		err = twin_clear_hash(t->skel->maps.ttwu_pending) ||
 		      twin_clear_hash(t->skel->maps.tkw_pending);
+	if (!err && t->events) {
+		/* Nothing from before this run, no losses. */
+		twin_reader_stop(t);
+		ring_buffer__consume(t->rb);
+		cr_events_free(&t->ev);
+		t->ev_err = 0;
+		err = twin_zero_percpu(t->skel->maps.ev_lost, t->ncpus);
+	}
 	if (err) {
 		fprintf(stderr, "clkstat-report: %s: cannot reset the maps: %s\n",
 			twin_variant_names[t->variant], strerror(errno));
@@ -424,6 +574,17 @@ int cr_twin_start(struct cr_twin *t)
 	__atomic_add_fetch(&t->skel->bss->epoch, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&t->skel->bss->recording, 1, __ATOMIC_SEQ_CST);
 	t->recording = 1;
+	if (t->events) {
+		t->reader_stop = 0;
+		errno = pthread_create(&t->reader, NULL, twin_reader, t);
+		if (errno) {
+			cr_twin_stop(t);
+			fprintf(stderr, "clkstat-report: %s: cannot start the event log's reader: %s\n",
+				twin_variant_names[t->variant], strerror(errno));
+			return CR_ERR;
+		}
+		t->reader_on = 1;
+	}
 	return CR_OK;
 }
 
@@ -431,6 +592,61 @@ int cr_twin_stop(struct cr_twin *t)
 {
 	__atomic_store_n(&t->skel->bss->recording, 0, __ATOMIC_SEQ_CST);
 	t->recording = 0;
+	if (t->events) {
+		twin_reader_stop(t);
+		ring_buffer__consume(t->rb);
+	}
+	return CR_OK;
+}
+
+/* The sum over CPUs of a one-entry per-CPU u64 array. */
+static int twin_sum_percpu(struct bpf_map *m, unsigned int ncpus,
+			   uint64_t *sum)
+{
+	/* Zeroed: valgrind does not know that bpf(2) fills it. */
+	uint64_t *v = calloc(ncpus, sizeof(*v));
+	uint32_t k = 0;
+	unsigned int i;
+	int err;
+
+	if (!v)
+		return -1;
+	err = bpf_map__lookup_elem(m, &k, sizeof(k), v, ncpus * sizeof(*v), 0);
+	for (*sum = 0, i = 0; !err && i < ncpus; i++)
+		*sum += v[i];
+	free(v);
+	return err ? -1 : 0;
+}
+
+/* Hand the events read to run (see cr_twin_read()). */
+static int twin_read_events(struct cr_twin *t, struct cr_run *run)
+{
+	const char *vn = twin_variant_names[t->variant];
+	struct cr_events *x = &run->events;
+	uint64_t lost;
+
+	if (t->ev_err) {
+		fprintf(stderr, "clkstat-report: %s: the event ring buffer held a record this clkstat-report cannot read (%s): a twin.bpf.c built against another clkstat_events.h?\n",
+			vn, strerror(-t->ev_err));
+		return CR_ERR;
+	}
+	if (twin_sum_percpu(t->skel->maps.ev_lost, t->ncpus, &lost)) {
+		fprintf(stderr, "clkstat-report: %s: reading the events lost: %s\n",
+			vn, strerror(errno));
+		return CR_ERR;
+	}
+	if (twin_events_sort(&t->ev)) {
+		fprintf(stderr, "clkstat-report: %s: out of memory\n", vn);
+		return CR_ERR;
+	}
+	free(x->ev);
+	x->ev = t->ev.ev;
+	x->n = t->ev.n;
+	x->cap = t->ev.cap;
+	x->lost += lost;
+	x->present = 1;
+	t->ev.ev = NULL;
+	t->ev.n = t->ev.cap = 0;
 	return CR_OK;
 }
 
@@ -471,7 +687,7 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 			m->counters[CLKSTAT_TTWU_BUSY].value += twin_misses(t) - t->misses0;
 	}
 	free(buf);
-	return CR_OK;
+	return t->events ? twin_read_events(t, run) : CR_OK;
 nomem:
 	free(buf);
 	fprintf(stderr, "clkstat-report: %s: out of memory\n", vn);

@@ -21,9 +21,13 @@ struct cr_twin_cfg {
 	const char *probes;	/* comma list of ttwu, tkread, csswitch */
 	unsigned int frac_bits;	/* 0..CLKSTAT_FRAC_BITS_MAX */
 	unsigned int tgid;	/* only tasks of this tgid; 0: every task */
-	unsigned int events;	/* record --events N: log events, and
-				 * cr_twin_read() fills run->events (at most
-				 * N are kept); 0: no events */
+	/*
+	 * The event log (record --events N): 0, none (nothing emitted, the
+	 * code pruned by the verifier); else a ring buffer holding at
+	 * least N records (struct clkstat_event_rec), read every 50 ms
+	 * while recording, and markers from tracefs's trace_marker.
+	 */
+	unsigned int events;
 };
 
 struct cr_twin;
@@ -40,16 +44,24 @@ int cr_twin_is_variant(const char *name);
  */
 int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out);
 
-/* Zero every histogram, counter and pending wakeup; begin recording. */
+/*
+ * Zero every histogram, counter and pending wakeup, forget the events;
+ * begin recording (and, with an event log, a thread reading it).
+ */
 int cr_twin_start(struct cr_twin *t);
 
-/* Stop recording (programs stay attached, and return at once). */
+/*
+ * Stop recording (programs stay attached, and return at once); with an
+ * event log, stop its thread and read what is left in the ring buffer.
+ */
 int cr_twin_stop(struct cr_twin *t);
 
 /*
  * Append the twin's metrics (all CPUs and per CPU, only non-empty slots,
- * min/max, counters) to run, with variant cfg->variant.  Return CR_OK or
- * CR_ERR (out of memory, a map read failed).
+ * min/max, counters) to run, with variant cfg->variant; with an event log,
+ * move its events into run->events (present, sorted by ts, lost: the
+ * records the full ring buffer dropped).  Return CR_OK or CR_ERR (out of
+ * memory, a map read failed, a malformed record).
  */
 int cr_twin_read(struct cr_twin *t, struct cr_run *run);
 

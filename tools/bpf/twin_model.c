@@ -209,3 +209,68 @@ int twin_fill_metric(struct cr_metric *m, unsigned int idx,
 	free(sum);
 	return err;
 }
+
+int twin_ring_size(unsigned int n, size_t page, size_t *bytes)
+{
+	size_t want, sz;
+
+	if (!n || !page)
+		return -1;
+	want = (size_t)n * (sizeof(struct clkstat_event_rec) + 8);
+	if (want > TWIN_EV_RING_MAX)
+		return -1;
+	for (sz = page; sz < want; sz <<= 1)
+		;
+	if (sz > TWIN_EV_RING_MAX)
+		return -1;
+	*bytes = sz;
+	return 0;
+}
+
+int twin_event_add(struct cr_events *x, const void *data, size_t size)
+{
+	struct clkstat_event_rec e;
+
+	if (size != sizeof(e))
+		return -EINVAL;
+	memcpy(&e, data, sizeof(e));
+	if (e.type >= CLKSTAT_EV_NTYPES)
+		return -EINVAL;
+	e.text[sizeof(e.text) - 1] = '\0';
+	return cr_events_add(x, &e);
+}
+
+/* Merge sort of a[0..n) by ts through tmp: stable, as qsort() is not. */
+static void twin_merge_sort(struct clkstat_event_rec *a,
+			    struct clkstat_event_rec *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	twin_merge_sort(a, tmp, h);
+	twin_merge_sort(a + h, tmp, n - h);
+	if (a[h - 1].ts <= a[h].ts)
+		return;		/* already in order: the usual case */
+	while (i < h && j < n)
+		tmp[k++] = a[j].ts < a[i].ts ? a[j++] : a[i++];
+	while (i < h)
+		tmp[k++] = a[i++];
+	while (j < n)
+		tmp[k++] = a[j++];
+	memcpy(a, tmp, n * sizeof(*a));
+}
+
+int twin_events_sort(struct cr_events *x)
+{
+	struct clkstat_event_rec *tmp;
+
+	if (x->n < 2)
+		return 0;
+	tmp = malloc(x->n * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	twin_merge_sort(x->ev, tmp, x->n);
+	free(tmp);
+	return 0;
+}

@@ -57,4 +57,27 @@ int twin_fill_metric(struct cr_metric *m, unsigned int idx,
 		     const char *variant, unsigned int frac_bits, int recording,
 		     const void *percpu, unsigned int ncpus);
 
+/*
+ * The event log (record --events N): the ring buffer's size in bytes for
+ * at least n records (each with the ring buffer's 8-byte header), the
+ * next power of two, at least one page.  Return 0, or -1 (nothing set)
+ * when n is 0 or the size would pass TWIN_EV_RING_MAX.
+ */
+#define TWIN_EV_RING_MAX	(1UL << 30)
+int twin_ring_size(unsigned int n, size_t page, size_t *bytes);
+
+/*
+ * Append one record from the ring buffer (size bytes at data) to x.
+ * Return 0, -EINVAL for a record of another size or type (a twin.bpf.c
+ * built against another clkstat_events.h), -ENOMEM.
+ */
+int twin_event_add(struct cr_events *x, const void *data, size_t size);
+
+/*
+ * Sort x's events by ts, keeping the order of equal ones (the ring
+ * buffer's, which is the order of their reservations).  0 or -ENOMEM
+ * (x unchanged).
+ */
+int twin_events_sort(struct cr_events *x);
+
 #endif

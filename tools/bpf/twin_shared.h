@@ -59,6 +59,7 @@ struct twin_slot {
 struct twin_pending {
 	__u64 ts;		/* wakeup time */
 	__u64 ts2;		/* tkread: enqueue time, 0: none yet */
+	__u64 corr;		/* the wakeup event's id, 0: no event log */
 	__u32 cpu;		/* the task's CPU at the wakeup */
 	__u32 epoch;		/* the twin's epoch at the wakeup */
 	__u32 migrated;		/* tkread: the enqueue found another CPU */
@@ -67,5 +68,20 @@ struct twin_pending {
 
 /* Entries of each pending-wakeup hash map (the module's corr_entries). */
 #define TWIN_PENDING_ENTRIES	16384
+
+/*
+ * The event log (record --events): a marker's text keeps the bytes that
+ * kmod/probe_marker.c keeps, the kernel's isalnum() (its ctype table has
+ * the Latin-1 letters 0xc0-0xff but 0xd7 and 0xf7) and "._:-=+/"; any
+ * other byte becomes '_'.
+ */
+static inline int twin_marker_char_ok(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') ||
+	       (c >= 0xc0 && c != 0xd7 && c != 0xf7) ||
+	       c == '.' || c == '_' || c == ':' || c == '-' || c == '=' ||
+	       c == '+' || c == '/';
+}
 
 #endif

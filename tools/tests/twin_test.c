@@ -2,7 +2,8 @@
 /*
  * twin_test.c - the BPF twin's kernel-free logic (tools/bpf/twin_model.c):
  * variant and probe parsing, which metrics exist, and the conversion of
- * per-CPU map values into clkstat-report's model (cmocka).
+ * per-CPU map values into clkstat-report's model, and the event log's
+ * ring buffer size, record intake, stable sort and marker bytes (cmocka).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -143,6 +144,128 @@ static void test_fill(void **state)
 	free(buf);
 }
 
+/* --events N: N records of 56 bytes and an 8-byte header, rounded up. */
+static void test_ring_size(void **state)
+{
+	size_t b;
+
+	(void)state;
+	assert_int_equal(sizeof(struct clkstat_event_rec) + 8, 64);
+	assert_int_equal(twin_ring_size(1, 4096, &b), 0);
+	assert_int_equal(b, 4096);
+	assert_int_equal(twin_ring_size(64, 4096, &b), 0);
+	assert_int_equal(b, 4096);
+	assert_int_equal(twin_ring_size(65, 4096, &b), 0);
+	assert_int_equal(b, 8192);
+	assert_int_equal(twin_ring_size(1000, 4096, &b), 0);
+	assert_int_equal(b, 65536);
+	assert_int_equal(twin_ring_size(16384, 4096, &b), 0);
+	assert_int_equal(b, 1 << 20);
+	/* 64 KiB pages: at least one page. */
+	assert_int_equal(twin_ring_size(16, 65536, &b), 0);
+	assert_int_equal(b, 65536);
+	/* The largest: 1 GiB. */
+	assert_int_equal(twin_ring_size(1U << 24, 4096, &b), 0);
+	assert_int_equal(b, TWIN_EV_RING_MAX);
+	b = 7;
+	assert_int_equal(twin_ring_size((1U << 24) + 1, 4096, &b), -1);
+	assert_int_equal(twin_ring_size(UINT32_MAX, 4096, &b), -1);
+	assert_int_equal(twin_ring_size(0, 4096, &b), -1);
+	assert_int_equal(b, 7);
+}
+
+static struct clkstat_event_rec ev(uint64_t ts, unsigned int type,
+				   uint64_t corr)
+{
+	return (struct clkstat_event_rec){ .ts = ts, .type = type,
+					   .corr = corr };
+}
+
+/* Records from the ring buffer: whole ones only, of known types. */
+static void test_event_add(void **state)
+{
+	struct cr_events x = { 0 };
+	struct clkstat_event_rec e = ev(10, CLKSTAT_EV_MARKER, 0);
+
+	(void)state;
+	memset(e.text, 'a', sizeof(e.text));	/* no NUL: one is put */
+	assert_int_equal(twin_event_add(&x, &e, sizeof(e)), 0);
+	assert_int_equal(x.n, 1);
+	assert_int_equal(strlen(x.ev[0].text), sizeof(e.text) - 1);
+	assert_int_equal(twin_event_add(&x, &e, sizeof(e) - 1), -EINVAL);
+	assert_int_equal(twin_event_add(&x, &e, sizeof(e) + 8), -EINVAL);
+	e.type = CLKSTAT_EV_NTYPES;
+	assert_int_equal(twin_event_add(&x, &e, sizeof(e)), -EINVAL);
+	assert_int_equal(x.n, 1);
+	cr_events_free(&x);
+}
+
+/*
+ * Sorting by ts keeps the order of equal timestamps (corr numbers the
+ * arrival here), over enough events that the merges nest.
+ */
+static void test_events_sort(void **state)
+{
+	struct cr_events x = { 0 };
+	struct clkstat_event_rec e;
+	size_t i, n = 1000;
+
+	(void)state;
+	assert_int_equal(twin_events_sort(&x), 0);
+	for (i = 0; i < n; i++) {
+		/* Two CPUs' streams interleaved, ts 0..99 repeating. */
+		e = ev((i * 37) % 100, CLKSTAT_EV_WAKEUP, i);
+		assert_int_equal(cr_events_add(&x, &e), 0);
+	}
+	assert_int_equal(twin_events_sort(&x), 0);
+	assert_int_equal(x.n, n);
+	for (i = 1; i < n; i++) {
+		assert_true(x.ev[i - 1].ts <= x.ev[i].ts);
+		if (x.ev[i - 1].ts == x.ev[i].ts)
+			assert_true(x.ev[i - 1].corr < x.ev[i].corr);
+	}
+	/* Every event still there once: the corr values sum up. */
+	{
+		uint64_t sum = 0;
+
+		for (i = 0; i < n; i++)
+			sum += x.ev[i].corr;
+		assert_int_equal(sum, n * (n - 1) / 2);
+	}
+	/* Already in order: unchanged. */
+	assert_int_equal(twin_events_sort(&x), 0);
+	for (i = 1; i < n; i++)
+		assert_true(x.ev[i - 1].ts <= x.ev[i].ts);
+	cr_events_free(&x);
+}
+
+/* The marker's bytes, as kmod/probe_marker.c's isalnum() and "._:-=+/". */
+static void test_marker_chars(void **state)
+{
+	const char *keep = "._:-=+/09azAZ";
+	const char *drop = " \t\n\"'`!?#$%&*()[]{}<>,;@\\|^~";
+	unsigned int c, n = 0;
+
+	(void)state;
+	for (; *keep; keep++)
+		assert_true(twin_marker_char_ok((unsigned char)*keep));
+	for (; *drop; drop++)
+		assert_false(twin_marker_char_ok((unsigned char)*drop));
+	assert_false(twin_marker_char_ok(0));
+	assert_false(twin_marker_char_ok(0x7f));
+	assert_false(twin_marker_char_ok(0xa0));
+	assert_false(twin_marker_char_ok(0xbf));
+	/* The kernel's ctype: Latin-1 letters, but multiply and divide. */
+	assert_true(twin_marker_char_ok(0xc0));
+	assert_true(twin_marker_char_ok(0xe9));
+	assert_true(twin_marker_char_ok(0xff));
+	assert_false(twin_marker_char_ok(0xd7));
+	assert_false(twin_marker_char_ok(0xf7));
+	for (c = 0; c < 256; c++)
+		n += twin_marker_char_ok(c);
+	assert_int_equal(n, 62 + 7 + 62);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +273,10 @@ int main(void)
 		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_metrics_enabled),
 		cmocka_unit_test(test_fill),
+		cmocka_unit_test(test_ring_size),
+		cmocka_unit_test(test_event_add),
+		cmocka_unit_test(test_events_sort),
+		cmocka_unit_test(test_marker_chars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

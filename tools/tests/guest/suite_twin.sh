@@ -2,7 +2,8 @@
 # suite_twin.sh - the BPF twin (tools/bpf, clkstat-report record
 # --variants bpf-*): agreement with the module on the same wakeups, the
 # direct call it shares with the module, the loader's errors, record with
-# module and twin variants alternated, and its csswitch.
+# module and twin variants alternated, its csswitch, and its event log
+# (record --events N).
 # usage: suite_twin.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
@@ -14,8 +15,8 @@ R=$top/tools/clkstat-report
 # named kp_*, fe_*, tp_* as in twin.bpf.c; bpftool prints names up to 15
 # characters).
 twin_left() {
-	bpftool prog show 2>/dev/null | grep -E ' name (kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup)' || true
-	bpftool link show 2>/dev/null | grep -E 'prog_name|name (kp|fe|tp)_' | grep -E '(kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup)' || true
+	bpftool prog show 2>/dev/null | grep -E ' name (kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup|marker)' || true
+	bpftool link show 2>/dev/null | grep -E 'prog_name|name (kp|fe|tp)_' | grep -E '(kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup|marker)' || true
 }
 expect_no_twin() { local l; l=$(twin_left); [ -z "$l" ] || fail "$1: twin programs left: $l"; }
 
@@ -298,9 +299,240 @@ t_bpf_csswitch() {
 	expect_no_twin "after csswitch"
 }
 
+# The twin's event log (record --events).  run_events SNAP RUN: the events
+# section of a run, as JSON (columns as in Documentation/clkstat-snapshot.rst).
+# rec_ev N ARGS: record --events N ARGS.
+rec_ev() {
+	local n=$1; shift
+	"$R" record --events "$n" "$@"
+}
+# trace_marker refuses writes (EBADF) while tracing is off, though the
+# twin's probe sees them: markers_on and markers_off around the runs.
+markers_on() { TRACING_WAS=$(cat "$T/tracing_on"); echo 1 > "$T/tracing_on"; }
+markers_off() { echo "$TRACING_WAS" > "$T/tracing_on"; }
+run_events() {
+	python3 -c 'import json, sys
+print(json.dumps(json.load(open(sys.argv[1]))["runs"][int(sys.argv[2])]["events"]))' "$1" "$2"
+}
+
+# ev_check EVENTS_JSON TRUTH PROBES [migrate]: the pingpong's window is
+# marked by its --marker writes to trace_marker (record's CLKSTAT_MARKER:
+# "pp_begin" and "pp_end" from tid_a); inside it, the workload's threads have exactly
+# 2 * rounds wakeup and enqueue events (first_tkread too with tkread),
+# paired by corr one to one, each latency the two timestamps' difference,
+# migrated/local on every enqueue and first_tkread (all the migrations of
+# the truth with --migrate; none without), rq_clock on each, and
+# non-decreasing per thread (pinned: one runqueue each) without --migrate
+# and per CPU for first_tkread (this CPU's runqueue).  Every run: ts
+# non-decreasing, lost 0.  Prints a summary line.
+ev_check() {
+	python3 - "$@" <<'EOF'
+import json, sys
+ev, truth, probes = json.loads(open(sys.argv[1]).read()), sys.argv[2], sys.argv[3]
+mig = len(sys.argv) > 4 and sys.argv[4] == "migrate"
+dd = len(sys.argv) > 5 and sys.argv[5] == "1"
+t = dict(l.split()[:2] for l in open(truth) if len(l.split()) >= 2)
+tids = {int(t["tid_a"]), int(t["tid_b"])}
+w, m = int(t["wakeups"]), int(t["migrated"])
+cols = ["ts_ns", "type", "cpu", "pid", "corr", "latency_ns", "migrated", "rq_clock_ns", "text"]
+if "columns" in ev:
+    assert ev["columns"] == cols, ev["columns"]
+rows = [dict(zip(cols, r)) for r in ev["rows"]]
+def fail(msg):
+    print("FAIL: " + msg); sys.exit(1)
+if ev["lost"] != 0:
+    fail("lost %d" % ev["lost"])
+for a, b in zip(rows, rows[1:]):
+    if b["ts_ns"] < a["ts_ns"]:
+        fail("ts goes back: %s then %s" % (a, b))
+mk = [r for r in rows if r["type"] == "marker" and r["pid"] == int(t["tid_a"])]
+start = [r["ts_ns"] for r in mk if r["text"] == "pp_begin"]
+stop = [r["ts_ns"] for r in mk if r["text"] == "pp_end"]
+if len(start) != 1 or len(stop) != 1:
+    fail("markers of tid_a: %s" % [r["text"] for r in mk])
+win = [r for r in rows if start[0] < r["ts_ns"] < stop[0] and r["pid"] in tids]
+by = {}
+for r in win:
+    by.setdefault(r["type"], []).append(r)
+types = ["wakeup", "enqueue"] + (["first_tkread"] if "tkread" in probes else [])
+for ty in types:
+    if len(by.get(ty, [])) != w:
+        got = {r["corr"] for r in by.get(ty, [])}
+        miss = [r for r in by.get("wakeup", []) if r["corr"] not in got]
+        fail("%s events in the window: %d, truth %d (wakeups without one: %d of tid_a, %d of tid_b)" % (
+            ty, len(by.get(ty, [])), w, sum(r["pid"] == int(t["tid_a"]) for r in miss),
+            sum(r["pid"] == int(t["tid_b"]) for r in miss)))
+wk = {r["corr"]: r for r in by["wakeup"]}
+if len(wk) != w or 0 in wk:
+    fail("wakeup corr ids not unique and non-zero")
+for ty in types[1:]:
+    seen = set()
+    nmig = 0
+    for r in by[ty]:
+        o = wk.get(r["corr"])
+        if o is None or r["corr"] in seen:
+            fail("%s corr %d: no wakeup, or twice" % (ty, r["corr"]))
+        seen.add(r["corr"])
+        if o["pid"] != r["pid"]:
+            fail("%s corr %d: pid %d, wakeup's %d" % (ty, r["corr"], r["pid"], o["pid"]))
+        if r["latency_ns"] != r["ts_ns"] - o["ts_ns"]:
+            fail("%s corr %d: latency %s, ts difference %d" % (ty, r["corr"], r["latency_ns"], r["ts_ns"] - o["ts_ns"]))
+        if r["migrated"] is None:
+            fail("%s corr %d: migrated unknown" % (ty, r["corr"]))
+        nmig += r["migrated"]
+    want = m if mig else 0
+    if (not dd and nmig != want) or (dd and not 0 < nmig <= want if mig else nmig != 0):
+        fail("%s migrated: %d, truth %d" % (ty, nmig, want))
+for r in win:
+    if r["type"] in types and r["rq_clock_ns"] is None:
+        fail("%s without rq_clock" % r["type"])
+def mono(key, ty):
+    last = {}
+    for r in by.get(ty, []):
+        k = r[key]
+        if r["rq_clock_ns"] < last.get(k, 0):
+            fail("%s rq_clock goes back on %s %d" % (ty, key, k))
+        last[k] = r["rq_clock_ns"]
+if not mig:
+    mono("pid", "wakeup")
+    mono("pid", "enqueue")
+mono("cpu", "first_tkread")
+lat = sorted(r["latency_ns"] for r in by["enqueue"])
+print("%d events, window %s: %s; enqueue latency p50 %d ns, migrated %d" % (
+    len(rows), {k: len(v) for k, v in by.items()}, "ok", lat[len(lat) // 2],
+    sum(r["migrated"] for r in by["enqueue"])))
+EOF
+}
+
+t_bpf_events() {
+	local v p out=/tmp/ev.json r
+	warm_workload
+	markers_on
+	for vp in bpf-kprobe:ttwu,tkread bpf-fentry:ttwu,tkread bpf-tp:ttwu \
+		  bpf-fentry:ttwu,tkread:--migrate; do
+		v=${vp%%:*} p=${vp#*:} p=${p%%:*}
+		set -- ; [ "${vp##*:}" != --migrate ] || set -- --migrate
+		rm -f $out
+		rec_ev 100000 -q -o $out --workload-only --variants $v \
+			--probes $p -- "$PINGPONG" -n 100 --reads 1 \
+			--marker "$@" > /tmp/truth ||
+			fail "$v $*: record --events failed"
+		run_events $out 0 > /tmp/ev-run0.json || fail "$v: no events section"
+		r=$(ev_check /tmp/ev-run0.json /tmp/truth $p "${1:+migrate}" $DELAY_DEQUEUE) ||
+			fail "$v $p $*: $r"
+		note "$v $p $*: $r"
+	done
+	markers_off
+	expect_no_twin "after the events"
+}
+
+# A marker from a plain write to trace_marker: its first 15 bytes, up to a
+# newline, others than letters, digits and ._:-=+/ made '_'; a clocksource
+# switch's entry and exit events (the new clocksource's name, one corr,
+# the exit's latency the ts difference); and a ring buffer too small for a
+# busy run: records lost, and counted.
+t_bpf_events_misc() {
+	local out=/tmp/evm.json r
+		markers_on
+	rec_ev 1000 -q -o $out --variants bpf-kprobe --probes csswitch -- \
+		sh -c "echo 'foo bar!x' > $T/trace_marker; printf 'a.b:c-d=e+f/g_hijklmnop' > $T/trace_marker;
+		       echo acpi_pm > $CS; echo hpet > $CS" || fail "record (markers, csswitch) failed"
+	r=$(run_events $out 0 | python3 -c '
+import json, sys
+ev = json.load(sys.stdin)
+rows = ev["rows"]
+mk = [r[8] for r in rows if r[1] == "marker" and r[8] not in ("run_start", "run_end")]
+assert mk == ["foo_bar_x", "a.b:c-d=e+f/g_h"], mk
+cs = [r for r in rows if r[1].startswith("clocksource_switch")]
+assert [(r[1][19:], r[8]) for r in cs] == [("entry", "acpi_pm"), ("exit", "acpi_pm"),
+    ("entry", "hpet"), ("exit", "hpet")], cs
+for a, b in (cs[0:2], cs[2:4]):
+    assert a[4] and a[4] == b[4], (a, b)
+    assert b[5] == b[0] - a[0] and a[5] is None, (a, b)
+assert cs[0][4] != cs[2][4]
+assert ev["lost"] == 0
+print("markers %s, switches ok" % mk)
+' 2>&1) || fail "markers, csswitch: $r"
+	note "$r"
+	markers_off
+	expect_eq "clocksource after" "$(cat $CS)" hpet
+	# 16 records (a 4 KiB ring buffer: 64, read every 50 ms) against 4000
+# wakeups' 12000 events.
+		rec_ev 16 -q -o $out --workload-only --variants bpf-fentry \
+		--probes ttwu,tkread -- "$PINGPONG" -n 2000 --reads 1 > /tmp/truth 2> /tmp/everr ||
+		fail "record --events 16 failed"
+	# record keeps the first 16 and counts the rest as lost too: the
+	# ring buffer's own losses are the warning's.
+	grep -q "events lost (the BPF twin's ring buffer full)" /tmp/everr ||
+		fail "--events 16: no ring buffer loss reported: $(cat /tmp/everr)"
+	r=$(run_events $out 0 | python3 -c '
+import json, sys
+ev = json.load(sys.stdin)
+print(len(ev["rows"]), ev["lost"])')
+	note "--events 16: events kept, lost: $r"
+	[ "${r#* }" -gt 0 ] || fail "--events 16: nothing lost ($r)"
+	[ $(( ${r% *} + ${r#* } )) -ge 12000 ] ||
+		fail "--events 16: kept + lost ($r) below the run's 12000 events"
+	# valgrind over runs with the event log (its reader thread, the ring
+	# buffer's mapping, the events handed to the run): any complaint fails.
+	local rc=0
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--suppressions="$top/tools/tests/libbpf.supp" "$R" record -q -o /tmp/vg.json \
+		--events 1000 --runs 2 --variants bpf-fentry,bpf-kprobe --probes ttwu,tkread \
+		--duration 0.3 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "valgrind, twin record --events: $rc $(head -30 /tmp/vg)"
+	expect_no_twin "after the events"
+}
+
+# Without --events the logging code is dead (with_events is read-only
+# data, 0) and the verifier removes it: the programs' translated size is
+# smaller than with --events, and the marker program is not loaded.
+# xlated_of N: "name=bytes" of fe_ttwu, fe_tk___x64_sys (bpftool's 15
+# characters of fe_tk___x64_sys_clock_gettime) and fe_marker during a
+# bpf-fentry run with --events N (0: without).
+xlated_of() {
+	local pid i sz="" ev=""
+	[ "$1" = 0 ] || ev="--events $1"
+	# shellcheck disable=SC2086
+	"$R" record -q -o /tmp/x.json $ev --variants bpf-fentry --probes ttwu,tkread \
+		--duration 8 2> /dev/null &
+	pid=$!
+	for i in $(seq 60); do
+		bpftool -j prog show > /tmp/progs.json 2> /tmp/progs.err
+		sz=$(python3 -c '
+import json, sys
+for p in json.load(open("/tmp/progs.json")):
+    n = p.get("name", "")
+    for want in ("fe_ttwu", "fe_tk___x64_sys", "fe_marker"):
+        if n == want or n.startswith(want + "_"):
+            print("%s=%d" % (want, p["bytes_xlated"]), end=" ")' 2>&1)
+		case "$sz" in *fe_tk___x64_sys=*) break ;; esac
+		sleep 0.1
+	done
+	wait $pid
+	echo "$sz"
+}
+
+t_bpf_events_pruned() {
+	local off on a b p
+	off=$(xlated_of 0) on=$(xlated_of 1000)
+	note "translated bytes without --events: $off; with: $on"
+	[ -n "$off$on" ] || note "bpftool: $(head -c 600 /tmp/progs.json) $(head -3 /tmp/progs.err)"
+	case "$off" in *fe_marker*) fail "marker program loaded without --events" ;; esac
+	case "$on" in *fe_marker=*) ;; *) fail "no marker program with --events: $on" ;; esac
+	for p in fe_ttwu fe_tk___x64_sys; do
+		a=$(echo "$off" | tr ' ' '\n' | sed -n "s/^$p=//p")
+		b=$(echo "$on" | tr ' ' '\n' | sed -n "s/^$p=//p")
+		[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] ||
+			fail "$p translated: $a bytes without --events, $b with"
+	done
+	expect_no_twin "after the pruning check"
+}
+
 # The suite, in the order module_tests.sh runs it.
 TWIN_TESTS="t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors
-	t_bpf_record t_bpf_csswitch"
+	t_bpf_record t_bpf_csswitch t_bpf_events t_bpf_events_misc
+	t_bpf_events_pruned"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$TWIN_TESTS}
