@@ -17,6 +17,7 @@ struct clkstat_pending_val {
 	u64 ts2;		/* a later point of the same interval, 0: none */
 	bool migrated;		/* the task changed CPU on the way */
 	u64 id;			/* the event log's correlation id, 0: none */
+	u64 rq_clock;		/* an rq->clock of the interval, 0: none */
 };
 
 struct clkstat_pending_entry {
