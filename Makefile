@@ -48,7 +48,7 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/render_test tools/tests/render_demo \
 	     tools/tests/model_test tools/tests/compare_test \
 	     tools/tests/compare_bench tools/tests/twin_test \
-	     tools/tests/fault_load
+	     tools/tests/fault_load tools/tests/events_raw
 
 .PHONY: all module tools check check-debug soak demo bench clean
 all: module tools
