@@ -82,15 +82,18 @@ t_tkread_alone() {
 # sample per ttwu_tkread pair, and its samples are the events' advances
 # (first read's rq clock minus the enqueue's): the same count, migrated and
 # local split, minimum and maximum.  Each advance lies in
-# [0, wall time from the enqueue to the read + slack].  The slack is the
-# enqueue's rq clock lag: update_rq_clock() brings it up to date just
-# before the enqueue, but with an unstable sched_clock (the TSC in a TCG
-# guest) sched_clock_cpu() caps a CPU's clock at one tick past that CPU's
-# last tick, so a vCPU the host stalled between the wakeup and the enqueue
-# reads a clock up to that stall old: slack = the wakeup-to-enqueue time,
-# or one tick (4 ms at Debian's HZ=250) when that is longer.  The load
-# says where the layout came from, and no check failed.
-RQ_TICK_NS=4000000
+# [0, the pair's ttwu_tkread latency + RQ_EPS_NS]: both ends are one CPU's
+# clock, and the enqueue's value is that of the update_rq_clock() made for
+# it, after the wakeup began (ttwu_queue()'s remote enqueue, the wakelist's
+# sched_ttwu_pending(), ttwu_runnable()), so the clock cannot advance by
+# more than the time from the wakeup to the read.  (It can by more than
+# the time from the enqueue to the read: a vCPU the host stops between the
+# update and the enqueue, with the rq lock held, leaves the enqueue a clock
+# that old; seen once, 4.2 ms, on 6.12.)  RQ_EPS_NS: rq->clock counts
+# sched_clock (the TSC), the timestamps CLOCK_MONOTONIC (the suite's hpet),
+# read at slightly different instants.  The load says where the layout
+# came from, and no check failed.
+RQ_EPS_NS=50000
 rqclock_check() {
 	local ev=/tmp/rqev a b
 	insmod "$KO" probes=ttwu,tkread events=4096
@@ -106,7 +109,7 @@ rqclock_check() {
 	expect_eq "enqueue events" "$(grep -c ' enqueue ' $ev)" 200
 	expect_eq "first_tkread events" "$(grep -c ' first_tkread ' $ev)" 200
 	# fields: ts type cpu pid corr flags latency rq_clock
-	awk -v tick=$RQ_TICK_NS -v out=/tmp/rqadv '
+	awk -v eps=$RQ_EPS_NS -v out=/tmp/rqadv '
 		NR == FNR {	# pass 1: the CPU of each pair'"'"'s first read
 			if ($2 == "first_tkread") rcpu[$5] = $3
 			next
@@ -126,9 +129,8 @@ rqclock_check() {
 		{	# first_tkread
 			if ($5 in ets) { t0 = ets[$5]; r0 = erq[$5] } else { t0 = wts[$5]; r0 = wrq[$5] }
 			adv = $8 - r0; wall = $1 - t0
-			slack = t0 - wts[$5] > tick ? t0 - wts[$5] : tick
-			if (adv < 0 || adv > wall + slack) {
-				print "advance " adv " wall " wall ": " $0; bad = 1
+			if (adv < 0 || adv > $7 + eps) {
+				print "advance " adv " from the enqueue " wall ": " $0; bad = 1
 			}
 			mig = int($6 / 2) % 2
 			n++; nm += mig
