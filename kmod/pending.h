@@ -9,7 +9,10 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 
-/* What is remembered of a pending event. */
+/*
+ * What is remembered of a pending event: 48 bytes, 56 with the entry's key
+ * (Documentation/clkstat.rst gives the table's size from it).
+ */
 struct clkstat_pending_val {
 	u64 ts;			/* when it happened */
 	int cpu;		/* where the task was */
