@@ -49,15 +49,19 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/model_test tools/tests/compare_test \
 	     tools/tests/compare_bench tools/tests/twin_test \
 	     tools/tests/fault_load tools/tests/events_test \
-	     tools/tests/xcorr_test
+	     tools/tests/xcorr_test tools/tests/events_raw
 
 .PHONY: all module tools check check-debug soak demo bench clean
 all: module tools
 
-module:
+# struct rq's layout comes from the kernel's BTF (kmod/gen_rq_offsets.sh):
+# KDIR's vmlinux where the headers ship one (6.12, 7.x), else the image's
+# ELF that module-btf extracts anyway (6.1), named by CLKSTAT_BTF.
+MODULE_BTF = $(if $(wildcard $(KDIR)/vmlinux),,build/bpf/vmlinux-$(KRELEASE))
+module: $(MODULE_BTF)
 	@test -n "$(KDIR)" || { echo "no kernel build tree for KVER=$(KVER): run tools/install-deps.sh, or set KDIR"; exit 1; }
 	@test -z "$(KCHROOT)" || { echo "KVER=$(KVER) builds in a chroot, not in place: tools/vm/kernels.sh build $(KVER) OUT (tools/tests/guest.sh --kver $(KVER) does)"; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(MODULE_BTF),CLKSTAT_BTF=$(CURDIR)/$(MODULE_BTF)) modules
 	$(MAKE) module-btf
 
 # BPF fentry, fexit and tp_btf on clkstat_hookbench.ko's target need the

@@ -19,6 +19,8 @@
 #include "hist.h"
 #include "netlink.h"
 #include "probes.h"
+#include "rq_clock.h"
+#include "generated/rq_offsets.h"
 #include "uapi/clkstat_version.h"
 
 static char *probes = "ttwu";
@@ -106,6 +108,29 @@ static void clkstat_set_all(enum clkstat_nl_ctrl_op op)
 	clkstat_command(&(struct clkstat_cmd){ .op = op });
 }
 
+/*
+ * The rq clock (rq_clock.c) with struct rq's layout as the build found it
+ * in the target kernel's BTF (gen_rq_offsets.sh), or off: one line says
+ * which.  Off, the module works as before, without rq clocks.
+ */
+static void __init clkstat_rq_setup(void)
+{
+#if CLKSTAT_RQ_BTF
+	if (clkstat_rq_clock_init(true, CLKSTAT_RQ_CLOCK_OFFSET,
+				  CLKSTAT_RQ_CPU_OFFSET, CLKSTAT_RQ_SIZE))
+		pr_notice("clkstat: rq clock off: struct rq's layout from %s is not usable (clock at %u, cpu at %u, size %u)\n",
+			  CLKSTAT_RQ_BTF_SOURCE, CLKSTAT_RQ_CLOCK_OFFSET,
+			  CLKSTAT_RQ_CPU_OFFSET, CLKSTAT_RQ_SIZE);
+	else
+		pr_info("clkstat: rq clock: struct rq from the BTF of %s (clock at %u, cpu at %u)\n",
+			CLKSTAT_RQ_BTF_SOURCE, CLKSTAT_RQ_CLOCK_OFFSET,
+			CLKSTAT_RQ_CPU_OFFSET);
+#else
+	clkstat_rq_clock_init(false, 0, 0, 0);
+	pr_notice("clkstat: rq clock off: built with %s\n", CLKSTAT_RQ_BTF_WHY);
+#endif
+}
+
 static int __init clkstat_init(void)
 {
 	int ret;
@@ -119,6 +144,7 @@ static int __init clkstat_init(void)
 		       events);
 		return ret;
 	}
+	clkstat_rq_setup();
 	ret = clkstat_probes_start(&(struct clkstat_probe_cfg){
 		.frac_bits = clkstat_frac_bits,
 		.pending_entries = corr_entries,
@@ -153,6 +179,7 @@ static void __exit clkstat_exit(void)
 	clkstat_set_all(CLKSTAT_CTRL_STOP);
 	clkstat_debugfs_exit();
 	clkstat_probes_stop();
+	clkstat_rq_clock_exit();
 	clkstat_evlog_exit();
 	pr_info("clkstat: unloaded\n");
 }

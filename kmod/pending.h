@@ -9,7 +9,10 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 
-/* What is remembered of a pending event. */
+/*
+ * What is remembered of a pending event: 48 bytes, 56 with the entry's key
+ * (Documentation/clkstat.rst gives the table's size from it).
+ */
 struct clkstat_pending_val {
 	u64 ts;			/* when it happened */
 	int cpu;		/* where the task was */
@@ -17,6 +20,7 @@ struct clkstat_pending_val {
 	u64 ts2;		/* a later point of the same interval, 0: none */
 	bool migrated;		/* the task changed CPU on the way */
 	u64 id;			/* the event log's correlation id, 0: none */
+	u64 rq_clock;		/* an rq->clock of the interval, 0: none */
 };
 
 struct clkstat_pending_entry {

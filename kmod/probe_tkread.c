@@ -25,6 +25,25 @@
  *   ttwu_tkread_local     the same, wakeups that did not
  *   enqueue_tkread        (with ttwu) enqueue to first read, the second
  *                         part of the same interval
+ *   ttwu_tkread_rqclock   (with ttwu) the advance of the runqueue clock
+ *                         (rq->clock, rq_clock.c) from the enqueue to the
+ *                         first read, one sample per ttwu_tkread pair
+ *   ttwu_tkread_rqclock_migrated, ttwu_tkread_rqclock_local  the same,
+ *                         split as ttwu_tkread is
+ *
+ * The rq clock's interval starts at the enqueue, not at the wakeup: the
+ * enqueue reads the target CPU's rq->clock just brought up to date for it
+ * (update_rq_clock() under the rq's lock), and the first read runs on
+ * that CPU, so both ends are one CPU's clock.  At the wakeup the clock is
+ * that of the task's previous CPU, which for a migrated wakeup is another
+ * CPU's, and on an idle CPU with its tick stopped has stood still since
+ * the CPU went idle: the difference would measure that idle time.  The
+ * wakeup's rq clock is in the event log (wakeup events) for whoever wants
+ * it.  A pair whose wakeup found the task still queued (no_enqueue) has
+ * no enqueue: its start is the wakeup's rq clock of the task's CPU, which
+ * is busy (the task is queued there), so that clock is at most a tick old.
+ * A pair with an end whose rq clock is unknown (rq clock off, no enqueue
+ * seen yet on the CPU) records no rq clock sample.
  * Counters on ttwu_tkread:
  *   migrated    pairs whose wakeup migrated
  *   no_enqueue  pairs whose wakeup found the task still queued: recorded
@@ -47,6 +66,7 @@
 #include "probe_clockoff.h"
 #include "probe_tkread.h"
 #include "probes.h"
+#include "rq_clock.h"
 #include "uapi/clkstat_catalog.h"
 
 /* tkread's counters: one per hooked function, named after it. */
@@ -60,6 +80,7 @@ static const char *const tkw_counter_names[CLKSTAT_TKW_NCOUNTERS] = {
 
 static struct clkstat_metric *tk_reads, *tkw_all;
 static struct clkstat_metric *tkw_migrated, *tkw_local, *tkw_enqueue;
+static struct clkstat_metric *tkw_rq, *tkw_rq_migrated, *tkw_rq_local;
 static struct clkstat_pending tkw_pending;
 static unsigned int tk_frac_bits;
 static bool tk_with_ttwu;
@@ -82,16 +103,19 @@ static void notrace tkw_count_put(enum clkstat_pending_put_result r)
  * @p: the task
  * @now: clkstat_now() at the wakeup
  * @id: the wakeup's correlation id in the event log, or 0
+ * @rq_clock: rq->clock of @p's CPU at the wakeup, or 0
  *
  * The caller has checked clkstat_tkread_wants() and the task filter.
  */
-void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id)
+void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id,
+				      u64 rq_clock)
 {
 	struct clkstat_pending_val v = {
 		.ts = now,
 		.cpu = task_cpu(p),
 		.epoch = clkstat_current_epoch(),
 		.id = id,
+		.rq_clock = rq_clock,
 	};
 
 	tkw_count_put(clkstat_pending_put(&tkw_pending, p, &v));
@@ -101,18 +125,23 @@ void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id)
  * clkstat_tkread_on_enqueue() - @p was enqueued (called by ttwu)
  * @p: the task
  * @now: clkstat_now() at the enqueue
+ * @rq_clock: rq->clock of the runqueue @p was put on, or 0
  *
- * Adds the enqueue time and the migrated flag to the pending wakeup.  The
- * task cannot read the clock before it runs, so nothing of its own can
- * come between the take and the put.
+ * Adds the enqueue time, its rq clock (which replaces the wakeup's: the
+ * pair's rq clock interval starts here, or nowhere when it is unknown)
+ * and the migrated flag to the pending wakeup.  The task cannot read the
+ * clock before it runs, so nothing of its own can come between the take
+ * and the put.
  */
-void notrace clkstat_tkread_on_enqueue(struct task_struct *p, u64 now)
+void notrace clkstat_tkread_on_enqueue(struct task_struct *p, u64 now,
+				       u64 rq_clock)
 {
 	struct clkstat_pending_val v;
 
 	if (clkstat_pending_take(&tkw_pending, p, &v) != CLKSTAT_PENDING_FOUND)
 		return;
 	v.ts2 = now;
+	v.rq_clock = rq_clock;
 	v.migrated = task_cpu(p) != v.cpu;
 	tkw_count_put(clkstat_pending_put(&tkw_pending, p, &v));
 }
@@ -121,7 +150,7 @@ void notrace clkstat_tkread_on_enqueue(struct task_struct *p, u64 now)
 static void notrace tkw_first_read(struct task_struct *p)
 {
 	struct clkstat_pending_val v;
-	u64 now, delta;
+	u64 now, delta, rqc, adv;
 
 	switch (clkstat_pending_take(&tkw_pending, p, &v)) {
 	case CLKSTAT_PENDING_ABSENT:
@@ -136,7 +165,9 @@ static void notrace tkw_first_read(struct task_struct *p)
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_STALE);
 		return;
 	}
+	/* This CPU's rq clock right after the time: see rq_clock.c. */
 	now = clkstat_now();
+	rqc = clkstat_rq_clock_cpu(raw_smp_processor_id());
 	delta = now > v.ts ? now - v.ts : 0;
 	clkstat_record(clkstat_ttwu_tkread, delta);
 	if (v.migrated) {
@@ -145,13 +176,19 @@ static void notrace tkw_first_read(struct task_struct *p)
 	} else {
 		clkstat_record(tkw_local, delta);
 	}
+	if (clkstat_rq_advance(v.rq_clock, rqc, &adv)) {
+		clkstat_record(tkw_rq, adv);
+		clkstat_record(v.migrated ? tkw_rq_migrated : tkw_rq_local, adv);
+	}
 	if (v.id) {
 		struct clkstat_event_rec ev = {
 			.type = CLKSTAT_EV_FIRST_TKREAD, .ts = now,
 			.corr = v.id, .pid = task_pid_nr(p), .latency = delta,
+			.rq_clock = rqc,
 			.flags = CLKSTAT_EVF_LATENCY |
 				 (v.migrated ? CLKSTAT_EVF_MIGRATED :
-					       CLKSTAT_EVF_LOCAL),
+					       CLKSTAT_EVF_LOCAL) |
+				 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
 		};
 
 		clkstat_evlog_add(&ev, NULL);
@@ -194,6 +231,10 @@ static void tkread_exit(void)
 {
 	WRITE_ONCE(clkstat_ttwu_tkread, NULL);
 	tkw_all = tkw_enqueue = tkw_local = tkw_migrated = tk_reads = NULL;
+	tkw_rq = tkw_rq_migrated = tkw_rq_local = NULL;
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_LOCAL));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_MIGRATED));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(ENQUEUE_TKREAD));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED));
@@ -206,7 +247,7 @@ static int tkread_bind(const char *variant,
 		       const struct clkstat_handover *h)
 {
 	struct clkstat_metric *reads, *all = NULL, *mig = NULL, *loc = NULL;
-	struct clkstat_metric *enq = NULL;
+	struct clkstat_metric *enq = NULL, *rq = NULL, *rqm = NULL, *rql = NULL;
 	unsigned long lost;
 	int ret;
 
@@ -223,9 +264,17 @@ static int tkread_bind(const char *variant,
 				 NULL, 0);
 	enq = clkstat_metric_get(CLKSTAT_MNAME(ENQUEUE_TKREAD), variant, tk_frac_bits,
 				 NULL, 0);
+	rq = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK), variant,
+				tk_frac_bits, NULL, 0);
+	rqm = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_MIGRATED),
+				 variant, tk_frac_bits, NULL, 0);
+	rql = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_LOCAL),
+				 variant, tk_frac_bits, NULL, 0);
 	/* What did get created stays registered until exit. */
 	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:
-	      PTR_ERR_OR_ZERO(loc) ?: PTR_ERR_OR_ZERO(enq);
+	      PTR_ERR_OR_ZERO(loc) ?: PTR_ERR_OR_ZERO(enq) ?:
+	      PTR_ERR_OR_ZERO(rq) ?: PTR_ERR_OR_ZERO(rqm) ?:
+	      PTR_ERR_OR_ZERO(rql);
 	if (ret)
 		return ret;
 	/* As in ttwu_bind(). */
@@ -241,6 +290,9 @@ out:
 	tkw_migrated = mig;
 	tkw_local = loc;
 	tkw_enqueue = enq;
+	tkw_rq = rq;
+	tkw_rq_migrated = rqm;
+	tkw_rq_local = rql;
 	/* ttwu's handlers look at it; no hook is attached now. */
 	WRITE_ONCE(clkstat_ttwu_tkread, all);
 	return 0;

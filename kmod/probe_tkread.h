@@ -14,8 +14,9 @@
 
 /* ttwu_tkread while both probes are enabled, else NULL. */
 extern struct clkstat_metric *clkstat_ttwu_tkread;
-void clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id);
-void clkstat_tkread_on_enqueue(struct task_struct *p, u64 now);
+void clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id,
+			      u64 rq_clock);
+void clkstat_tkread_on_enqueue(struct task_struct *p, u64 now, u64 rq_clock);
 
 /* Does tkread want ttwu's events now? */
 static inline bool clkstat_tkread_wants(void)

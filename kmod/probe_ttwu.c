@@ -44,6 +44,7 @@
 #include "probe_clockoff.h"
 #include "probe_tkread.h"
 #include "probes.h"
+#include "rq_clock.h"
 #include "uapi/clkstat_catalog.h"
 
 static const char *const ttwu_counter_names[CLKSTAT_TTWU_NCOUNTERS] = {
@@ -60,7 +61,7 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	bool rec = clkstat_metric_recording(ttwu_all);
 	bool tk = clkstat_tkread_wants();
 	struct clkstat_pending_val v;
-	u64 now, id = 0;
+	u64 now, id = 0, rqc = 0;
 
 	if (!(rec || tk) || !clkstat_task_selected(p))
 		return;
@@ -68,15 +69,19 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	clkstat_clockoff_sample(now);
 	if (clkstat_evlog_on())
 		id = clkstat_evlog_new_id();
+	/* The task's CPU at the wakeup: where it slept, or is still queued. */
+	if (tk || id)
+		rqc = clkstat_rq_clock_cpu(task_cpu(p));
 	if (tk)
-		clkstat_tkread_on_wakeup(p, now, id);
+		clkstat_tkread_on_wakeup(p, now, id, rqc);
 	if (!rec)
 		return;
 	clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
 	if (id) {
 		struct clkstat_event_rec ev = {
 			.type = CLKSTAT_EV_WAKEUP, .ts = now, .corr = id,
-			.pid = task_pid_nr(p),
+			.pid = task_pid_nr(p), .rq_clock = rqc,
+			.flags = rqc ? CLKSTAT_EVF_RQ_CLOCK : 0,
 		};
 
 		clkstat_evlog_add(&ev, NULL);
@@ -125,9 +130,9 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
 
 /*
  * p is on its target CPU's runqueue: close the interval its wakeup opened,
- * and tell tkread (if enabled).
+ * and tell tkread (if enabled).  rqc: that runqueue's clock, 0: unknown.
  */
-static void notrace ttwu_enqueued(struct task_struct *p)
+static void notrace ttwu_enqueued(struct task_struct *p, u64 rqc)
 {
 	struct clkstat_pending_val v;
 	u64 now = 0, delta;
@@ -137,7 +142,7 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 		return;
 	if (clkstat_tkread_wants()) {
 		now = clkstat_now();
-		clkstat_tkread_on_enqueue(p, now);
+		clkstat_tkread_on_enqueue(p, now, rqc);
 	}
 	if (!clkstat_metric_recording(ttwu_all))
 		return;
@@ -172,9 +177,11 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 		struct clkstat_event_rec ev = {
 			.type = CLKSTAT_EV_ENQUEUE, .ts = now, .corr = v.id,
 			.pid = task_pid_nr(p), .latency = delta,
+			.rq_clock = rqc,
 			.flags = CLKSTAT_EVF_LATENCY |
 				 (migrated ? CLKSTAT_EVF_MIGRATED :
-					     CLKSTAT_EVF_LOCAL),
+					     CLKSTAT_EVF_LOCAL) |
+				 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
 		};
 
 		clkstat_evlog_add(&ev, NULL);
@@ -184,22 +191,31 @@ static void notrace ttwu_enqueued(struct task_struct *p)
 /*
  * ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags, ...)
  * before 6.12, enqueue_task(struct rq *rq, struct task_struct *p, int flags)
- * from 6.12 on, where only a wakeup's enqueue counts (compat.h).
+ * from 6.12 on, where only a wakeup's enqueue counts (compat.h).  Every
+ * call, selected task or not, teaches rq_clock.c the rq of p's CPU: the
+ * rq clock of a CPU is then known once anything was enqueued there.
+ * The caller holds rq's lock and has updated rq->clock for this enqueue.
  */
 static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
 				     unsigned long flags)
 {
 	struct task_struct *p = (struct task_struct *)task;
+	u64 rqc = clkstat_rq_clock_enqueue((const void *)rq, task_cpu(p));
 
 	if (clkstat_wakeup_enqueue(p, flags))
-		ttwu_enqueued(p);
+		ttwu_enqueued(p, rqc);
 }
 
-/* sched_wakeup(struct task_struct *p) */
+/*
+ * sched_wakeup(struct task_struct *p), in ttwu_do_wakeup() under the rq's
+ * lock: no rq argument, the rq is the learnt one of p's CPU (if any).
+ */
 static void notrace ttwu_tp_wakeup(unsigned long task, unsigned long unused1,
 				   unsigned long unused2)
 {
-	ttwu_enqueued((struct task_struct *)task);
+	struct task_struct *p = (struct task_struct *)task;
+
+	ttwu_enqueued(p, clkstat_rq_clock_cpu(task_cpu(p)));
 }
 
 static struct clkstat_hook ttwu_hooks[] = {

@@ -12,17 +12,22 @@ static void evlog_ring_overwrites(struct kunit *test)
 {
 	struct clkstat_evview *v;
 	void *priv;
-	u64 lat = 7;
 	int i;
 
 	KUNIT_ASSERT_EQ(test, clkstat_evlog_init(4), 0);
 	KUNIT_EXPECT_TRUE(test, clkstat_evlog_on());
 	/* Six events on one CPU, timestamps out of order. */
 	preempt_disable();
-	for (i = 0; i < 6; i++)
-		clkstat_evlog_add(CLKSTAT_EV_WAKEUP, 100 - i, i + 1, 42,
-				  i == 5 ? &lat : NULL,
-				  i == 5 ? "a_text_longer_than_sixteen" : NULL);
+	for (i = 0; i < 6; i++) {
+		struct clkstat_event_rec ev = {
+			.type = CLKSTAT_EV_WAKEUP, .ts = 100 - i, .corr = i + 1,
+			.pid = 42, .latency = i == 5 ? 7 : 0,
+			.flags = i == 5 ? CLKSTAT_EVF_LATENCY : 0,
+		};
+
+		clkstat_evlog_add(&ev, i == 5 ? "a_text_longer_than_sixteen" :
+					       NULL);
+	}
 	preempt_enable();
 	KUNIT_ASSERT_EQ(test, clkstat_evlog_open(&priv), 0);
 	v = priv;
@@ -30,14 +35,14 @@ static void evlog_ring_overwrites(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v->overwritten, 2ULL);
 	/* The newest four (ids 3..6), oldest timestamp first. */
 	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ(test, v->ev[i].ts, (u64)(95 + i));
-		KUNIT_EXPECT_EQ(test, v->ev[i].corr, (u64)(6 - i));
-		KUNIT_EXPECT_EQ(test, v->ev[i].pid, 42U);
+		KUNIT_EXPECT_EQ(test, v->ev[i].r.ts, (u64)(95 + i));
+		KUNIT_EXPECT_EQ(test, v->ev[i].r.corr, (u64)(6 - i));
+		KUNIT_EXPECT_EQ(test, v->ev[i].r.pid, 42U);
 	}
-	KUNIT_EXPECT_TRUE(test, v->ev[0].has_latency);
-	KUNIT_EXPECT_EQ(test, v->ev[0].latency, 7ULL);
-	KUNIT_EXPECT_STREQ(test, v->ev[0].text, "a_text_longer_t");
-	KUNIT_EXPECT_FALSE(test, v->ev[1].has_latency);
+	KUNIT_EXPECT_TRUE(test, v->ev[0].r.flags & CLKSTAT_EVF_LATENCY);
+	KUNIT_EXPECT_EQ(test, v->ev[0].r.latency, 7ULL);
+	KUNIT_EXPECT_STREQ(test, v->ev[0].r.text, "a_text_longer_t");
+	KUNIT_EXPECT_FALSE(test, v->ev[1].r.flags & CLKSTAT_EVF_LATENCY);
 	clkstat_evlog_release(priv);
 	clkstat_evlog_exit();
 	KUNIT_EXPECT_FALSE(test, clkstat_evlog_on());
@@ -50,7 +55,8 @@ static void evlog_off(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, clkstat_evlog_init(0), 0);
 	KUNIT_EXPECT_FALSE(test, clkstat_evlog_on());
 	/* Logging without a log does nothing. */
-	clkstat_evlog_add(CLKSTAT_EV_MARKER, 1, 0, 1, NULL, "x");
+	clkstat_evlog_add(&(struct clkstat_event_rec){
+		.type = CLKSTAT_EV_MARKER, .ts = 1, .pid = 1 }, "x");
 	KUNIT_EXPECT_EQ(test, clkstat_evlog_open(&priv), -ENOENT);
 	KUNIT_EXPECT_NE(test, clkstat_evlog_new_id(), 0ULL);
 	KUNIT_EXPECT_NE(test, clkstat_evlog_new_id(), clkstat_evlog_new_id());

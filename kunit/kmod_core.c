@@ -2,13 +2,14 @@
 /*
  * The kmod/ sources under test, compiled into the test module.  Only the
  * logic that needs no hook: the store, its statistics, the wakeup table,
- * the control language and the event log.
+ * the control language, the event log and the rq clock's cache.
  */
 #include "../kmod/hist.c"
 #include "../kmod/hist_stats.c"
 #include "../kmod/pending.c"
 #include "../kmod/control.c"
 #include "../kmod/evlog.c"
+#include "../kmod/rq_clock.c"
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for clkstat");

@@ -34,6 +34,17 @@ static void pending_put_take(struct kunit *test)
 	/* taken once, gone */
 	KUNIT_EXPECT_EQ(test, clkstat_pending_take(&t, &keys[0], &v),
 			CLKSTAT_PENDING_ABSENT);
+	/* Every field comes back: tkread's enqueue time, flag, id, rq clock. */
+	KUNIT_EXPECT_EQ(test, clkstat_pending_put(&t, &keys[1],
+		&(struct clkstat_pending_val){ .ts = 1, .cpu = 3, .epoch = 7,
+			.ts2 = 2, .migrated = true, .id = 4, .rq_clock = 5 }),
+			CLKSTAT_PENDING_NEW);
+	KUNIT_EXPECT_EQ(test, clkstat_pending_take(&t, &keys[1], &v),
+			CLKSTAT_PENDING_FOUND);
+	KUNIT_EXPECT_EQ(test, v.ts2, 2ULL);
+	KUNIT_EXPECT_TRUE(test, v.migrated);
+	KUNIT_EXPECT_EQ(test, v.id, 4ULL);
+	KUNIT_EXPECT_EQ(test, v.rq_clock, 5ULL);
 	clkstat_pending_free(&t);
 }
 

@@ -70,6 +70,9 @@
 	X(TTWU_TKREAD_MIGRATED, ttwu_tkread_migrated, tkread)		\
 	X(TTWU_TKREAD_LOCAL, ttwu_tkread_local, tkread)			\
 	X(ENQUEUE_TKREAD, enqueue_tkread, tkread)			\
+	X(TTWU_TKREAD_RQCLOCK, ttwu_tkread_rqclock, tkread)		\
+	X(TTWU_TKREAD_RQCLOCK_MIGRATED, ttwu_tkread_rqclock_migrated, tkread) \
+	X(TTWU_TKREAD_RQCLOCK_LOCAL, ttwu_tkread_rqclock_local, tkread)	\
 	X(CSREAD_HPET, csread_hpet, csread)				\
 	X(CSREAD_ACPI_PM, csread_acpi_pm, csread)			\
 	X(CSSWITCH, csswitch, csswitch)					\

@@ -4,7 +4,8 @@
 #   - DKMS: `dkms add` of a copy of the tree holding only dkms.conf, Kbuild
 #     and kmod/ (the build needs nothing else), `dkms build` (a failure
 #     shows make.log's tail; a warning fails too), `dkms install`, the
-#     installed module's vermagic and version (modinfo), clkstat.ko alone
+#     installed module's vermagic and version (modinfo), struct rq's
+#     layout found where the kernel has BTF (kmod/gen_rq_offsets.sh), clkstat.ko alone
 #     built and installed, `dkms status` saying installed; then `dkms
 #     remove --all` leaving nothing in /var/lib/dkms, under
 #     /lib/modules/*/updates/dkms, nor in modules.dep;
@@ -187,6 +188,25 @@ for k in "${kernels[@]}"; do
 		ok "installed clkstat.ko for $k: vermagic $k, version $ver"
 	else
 		not_ok "installed clkstat.ko for $k: vermagic '$vm', version '$mv'"
+	fi
+	# The DKMS build ran kmod/gen_rq_offsets.sh: struct rq's layout from
+	# the headers' vmlinux, or from /sys/kernel/btf for the running kernel;
+	# else the module says "no BTF for KVER" at load (the rq clock off).
+	case $ko in
+	*.xz) unz="xz -dc" ;; *.zst) unz="zstd -dc" ;; *.gz) unz="gzip -dc" ;; *) unz=cat ;;
+	esac
+	if [ -e "/lib/modules/$k/build/vmlinux" ] || [ "$k" = "$(uname -r)" ]; then
+		want=btf
+	else
+		want=none
+	fi
+	# (grep -c reads it all: no SIGPIPE for pipefail to see)
+	got=btf
+	[ "$($unz "$ko" 2>/dev/null | grep -ac "no BTF for $k")" = 0 ] || got=none
+	if [ "$got" = "$want" ] && [ "$($unz "$ko" 2>/dev/null | grep -ac 'rq clock')" != 0 ]; then
+		ok "installed clkstat.ko for $k: struct rq's layout: $want (kmod/gen_rq_offsets.sh ran)"
+	else
+		not_ok "installed clkstat.ko for $k: struct rq's layout: $got, want $want"
 	fi
 	st=$(dkms status "$name/$ver" -k "$k" 2>&1)
 	if [[ $st == *"$name/$ver, $k, "*": installed"* ]]; then

@@ -50,7 +50,8 @@
 # the modules (OUT/kunit/clkstat_test.ko).  Modules land in OUT/kmod, the
 # whole log in OUT.log.  Where the headers carry no vmlinux (6.1), kbuild
 # skips the modules' BTF: it is added with pahole against the line's own
-# image, as kbuild does on the other lines.  --strict fails the build on
+# image, as kbuild does on the other lines; the same image's BTF gives the
+# module struct rq's layout (CLKSTAT_BTF, kmod/gen_rq_offsets.sh).  --strict fails the build on
 # any compiler, objtool or modpost warning in the log.
 #
 # Cache (CLKSTAT_CACHE, default /var/cache/clkstat):
@@ -419,8 +420,16 @@ build() {
 			make -C "$kdir" M="$out" "$@" modules
 		fi
 	}
+	# struct rq's layout (kmod/gen_rq_offsets.sh) from the image's BTF
+	# where the headers have no vmlinux (6.1): the same ELF image as the
+	# modules' BTF below.
+	local btf=()
+	if [ -n "$image" ] && [ ! -e "$chroot$kdir/vmlinux" ]; then
+		btf=("CLKSTAT_BTF=$(vmlinux_elf "$kver" "$image")")
+	fi
 	{
-		kmake "$@" && { [ $kunit = 0 ] || kmake "$@" CLKSTAT_KUNIT=1; }
+		kmake "$@" "${btf[@]}" &&
+			{ [ $kunit = 0 ] || kmake "$@" "${btf[@]}" CLKSTAT_KUNIT=1; }
 	} > "$out.log" 2>&1 || rc=$?
 	if [ $rc = 0 ] && [ -n "$image" ] && [ ! -e "$chroot$kdir/vmlinux" ] &&
 	   grep -qx 'CONFIG_DEBUG_INFO_BTF_MODULES=y' "$chroot$kdir/.config"; then

@@ -42,7 +42,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 # Every suite's tests, in the order the whole suite has always run them.
 ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_pingpong_migrate t_variant_hooks t_variants_exact t_direct_conflict
-	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone
+	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone t_tkread_rqclock
 	t_variant_switch t_variant_off t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
 	t_exit_hooks_switch_loop t_clockoff t_events t_events_reset
 	t_record_events

@@ -75,9 +75,101 @@ t_tkread_alone() {
 	expect_eq "files" "$(ls $D | tr '\n' ' ')" "control tkread.$V "
 }
 
+# rq->clock (kmod/rq_clock.c) against the event log's truth.  Every
+# enqueue and first read of the workload's threads carries its CPU's rq
+# clock, which never goes back on one CPU along the log (an enqueue's rq is
+# the CPU its pair's first read runs on); ttwu_tkread_rqclock holds one
+# sample per ttwu_tkread pair, and its samples are the events' advances
+# (first read's rq clock minus the enqueue's): the same count, migrated and
+# local split, minimum and maximum.  Each advance lies in
+# [0, the pair's ttwu_tkread latency + RQ_EPS_NS]: both ends are one CPU's
+# clock, and the enqueue's value is that of the update_rq_clock() made for
+# it, after the wakeup began (ttwu_queue()'s remote enqueue, the wakelist's
+# sched_ttwu_pending(), ttwu_runnable()), so the clock cannot advance by
+# more than the time from the wakeup to the read.  (It can by more than
+# the time from the enqueue to the read: a vCPU the host stops between the
+# update and the enqueue, with the rq lock held, leaves the enqueue a clock
+# that old; seen once, 4.2 ms, on 6.12.)  RQ_EPS_NS: rq->clock counts
+# sched_clock (the TSC), the timestamps CLOCK_MONOTONIC (the suite's hpet),
+# read at slightly different instants.  The load says where the layout
+# came from, and no check failed.
+RQ_EPS_NS=50000
+rqclock_check() {
+	local ev=/tmp/rqev a b
+	insmod "$KO" probes=ttwu,tkread events=4096
+	dmesg | tail -5 | grep -q 'clkstat: rq clock: struct rq from the BTF of ' ||
+		fail "no rq clock load line: $(dmesg | grep 'rq clock' | tail -2)"
+	echo stop > "$D/control"
+	"$PINGPONG" -n 100 --reads 1 --control "$D/control" "$@" > /tmp/truth
+	a=$(awk '$1 == "tid_a" { print $2 }' /tmp/truth)
+	b=$(awk '$1 == "tid_b" { print $2 }' /tmp/truth)
+	"$top/tools/tests/events_raw" > /tmp/rqev.all || fail "events_raw failed"
+	awk -v a="$a" -v b="$b" '$4 == a || $4 == b' /tmp/rqev.all > $ev
+	note "$(grep -m1 ' enqueue ' $ev) | $(grep -m1 ' first_tkread ' $ev)"
+	expect_eq "enqueue events" "$(grep -c ' enqueue ' $ev)" 200
+	expect_eq "first_tkread events" "$(grep -c ' first_tkread ' $ev)" 200
+	# fields: ts type cpu pid corr flags latency rq_clock
+	awk -v eps=$RQ_EPS_NS -v out=/tmp/rqadv '
+		NR == FNR {	# pass 1: the CPU of each pair'"'"'s first read
+			if ($2 == "first_tkread") rcpu[$5] = $3
+			next
+		}
+		$2 == "wakeup" { wts[$5] = $1; wrq[$5] = $8; next }
+		$2 != "enqueue" && $2 != "first_tkread" { next }
+		$8 == "-" { print "no rq clock: " $0; bad = 1; next }
+		{
+			cpu = $2 == "enqueue" ? rcpu[$5] : $3
+			if (cpu == "") { print "no first read for " $0; bad = 1; next }
+			if ((cpu in last) && $8 < last[cpu]) {
+				print "rq clock of CPU " cpu " back from " last[cpu] ": " $0; bad = 1
+			}
+			last[cpu] = $8
+		}
+		$2 == "enqueue" { ets[$5] = $1; erq[$5] = $8; next }
+		{	# first_tkread
+			if ($5 in ets) { t0 = ets[$5]; r0 = erq[$5] } else { t0 = wts[$5]; r0 = wrq[$5] }
+			adv = $8 - r0; wall = $1 - t0
+			if (adv < 0 || adv > $7 + eps) {
+				print "advance " adv " from the enqueue " wall ": " $0; bad = 1
+			}
+			mig = int($6 / 2) % 2
+			n++; nm += mig
+			if (n == 1 || adv < min) min = adv
+			if (n == 1 || adv > max) max = adv
+			if (adv - wall > over) over = adv - wall
+		}
+		END {
+			printf "n %d migrated %d min %d max %d over %d\n", n, nm, min, max, over > out
+			exit bad
+		}' $ev $ev || fail "rq clocks inconsistent"
+	note "from events: $(cat /tmp/rqadv) (over: the largest advance past the wall time)"
+	note "ttwu_tkread_rqclock: $(grep ^summary $D/ttwu_tkread_rqclock.$V)"
+	expect_eq "rqclock count" "$(field ttwu_tkread_rqclock count)" "$(field ttwu_tkread count)"
+	expect_eq "rqclock count, events" "$(field ttwu_tkread_rqclock count)" "$(awk '{ print $2 }' /tmp/rqadv)"
+	expect_eq "rqclock_migrated count" "$(field ttwu_tkread_rqclock_migrated count)" \
+		"$(field ttwu_tkread_migrated count)"
+	expect_eq "rqclock_local count" "$(field ttwu_tkread_rqclock_local count)" \
+		"$(field ttwu_tkread_local count)"
+	expect_eq "rqclock migrated, events" "$(field ttwu_tkread_rqclock_migrated count)" \
+		"$(awk '{ print $4 }' /tmp/rqadv)"
+	expect_eq "rqclock min" "$(field ttwu_tkread_rqclock min)" "$(awk '{ print $6 }' /tmp/rqadv)"
+	expect_eq "rqclock max" "$(field ttwu_tkread_rqclock max)" "$(awk '{ print $8 }' /tmp/rqadv)"
+	# (check_consistent wants min > 0: an rq clock often has not moved.)
+	expect_eq "rqclock slots" "$(awk '$1 == "slot" && $4 == "all" { n += $8 } END { print n + 0 }' \
+		$D/ttwu_tkread_rqclock.$V)" 200
+	! dmesg | grep -q 'clkstat: rq clock off' || fail "$(dmesg | grep 'rq clock off')"
+	rmmod clkstat
+}
+
+t_tkread_rqclock() {
+	note "$(dmesg | grep -m2 -iE 'unstable|sched_clock' | tr '\n' '|')"
+	rqclock_check
+	rqclock_check --migrate
+}
+
 # The suite, in the order module_tests.sh runs it.
 TKREAD_TESTS="t_tkread_local t_tkread_migrate t_tkread_variants
-	t_tkread_alone"
+	t_tkread_alone t_tkread_rqclock"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$TKREAD_TESTS}

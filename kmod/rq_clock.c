@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rq_clock.c - a CPU's runqueue clock, rq->clock: the scheduler's per-CPU
+ * clock (sched_clock_cpu()), brought forward by update_rq_clock() under
+ * the runqueue's lock: at each schedule(), before each enqueue, at the
+ * tick.  Between updates it stands still, so it lags sched_clock by the
+ * time since the last update, and on an idle CPU whose tick is stopped it
+ * stands still for the whole idle period.
+ *
+ * The module cannot name struct rq (kernel/sched/sched.h is private) nor
+ * the per-CPU runqueues (not exported).  The offsets of rq->clock and
+ * rq->cpu come from the target kernel's BTF at build time
+ * (gen_rq_offsets.sh, generated/rq_offsets.h; main.c passes them here),
+ * and a CPU's rq pointer is learnt from probe ttwu's enqueue hook, whose
+ * first argument is the rq the task goes on (ttwu_do_activate() before
+ * 6.12, enqueue_task() from 6.12: kmod/compat.h).  The runqueues are
+ * static per-CPU data: a pointer stays valid for the kernel's lifetime.
+ *
+ * The check of the offsets: at an enqueue the task's CPU is the rq's
+ * (set_task_cpu() precedes activate_task(), and enqueue_task() runs on
+ * task_rq(p) with its lock held), whether the enqueue runs on that CPU
+ * (the wakelist, a local wakeup) or on the waker's with the target's lock
+ * held (ttwu_queue()'s remote enqueue).  So rq->cpu must equal task_cpu(p):
+ * checked for every rq pointer before it is cached; a mismatch turns the
+ * rq clock off for good with one warning.
+ *
+ * Reads are racy: rq->clock is written under the rq's lock, which the
+ * readers here do not take (a wakeup's or a read's CPU), or hold already
+ * (the enqueue).  An aligned u64 load is atomic on x86-64, the only
+ * architecture clkstat builds for (kmod/Kbuild), so a read sees the clock
+ * before or after an update, never a torn value.
+ */
+#include <linux/cpumask.h>
+#include <linux/irq_work.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include "rq_clock.h"
+
+static bool rq_on;
+static bool rq_warned;
+static unsigned int rq_clock_off, rq_cpu_off;
+static DEFINE_PER_CPU(const void *, clkstat_rq);
+static int rq_bad_cpu, rq_bad_got;
+
+/*
+ * The warning of a failed check, printed from an irq_work: the check runs
+ * with a runqueue lock held, where printk() could wake klogd and deadlock
+ * (the scheduler's printk_deferred() is not exported to modules).
+ */
+static void rq_warn(struct irq_work *w)
+{
+	pr_warn("clkstat: rq clock off: rq->cpu at offset %u is %d for CPU %d: struct rq's layout is not this kernel's\n",
+		rq_cpu_off, READ_ONCE(rq_bad_got), READ_ONCE(rq_bad_cpu));
+}
+
+static DEFINE_IRQ_WORK(rq_warn_work, rq_warn);
+
+/**
+ * clkstat_rq_clock_init() - turn the rq clock on with struct rq's layout
+ * @btf: whether the layout was found (false: the clock stays off)
+ * @clock_off: offset of rq->clock (u64)
+ * @cpu_off: offset of rq->cpu (int)
+ * @size: sizeof(struct rq)
+ *
+ * Forgets every learnt rq.  Return: 0, or -EINVAL for a layout that
+ * cannot be struct rq's (the clock stays off).
+ */
+int clkstat_rq_clock_init(bool btf, unsigned int clock_off,
+			  unsigned int cpu_off, unsigned int size)
+{
+	int cpu;
+
+	WRITE_ONCE(rq_on, false);
+	rq_warned = false;
+	for_each_possible_cpu(cpu)
+		per_cpu(clkstat_rq, cpu) = NULL;
+	if (!btf)
+		return 0;
+	if (size < 8 || clock_off % 8 || cpu_off % 4 ||
+	    clock_off > size - 8 || cpu_off > size - 4)
+		return -EINVAL;
+	rq_clock_off = clock_off;
+	rq_cpu_off = cpu_off;
+	WRITE_ONCE(rq_on, true);
+	return 0;
+}
+
+/**
+ * clkstat_rq_clock_exit() - turn the rq clock off
+ *
+ * After the hooks are gone: waits for a pending warning.
+ */
+void clkstat_rq_clock_exit(void)
+{
+	WRITE_ONCE(rq_on, false);
+	irq_work_sync(&rq_warn_work);
+}
+
+/**
+ * clkstat_rq_clock_on() - whether rq clocks can be read
+ *
+ * Return: false without BTF, or after a failed check.
+ */
+bool notrace clkstat_rq_clock_on(void)
+{
+	return READ_ONCE(rq_on);
+}
+
+static u64 notrace rq_read_clock(const void *rq)
+{
+	return READ_ONCE(*(const u64 *)((const char *)rq + rq_clock_off));
+}
+
+/**
+ * clkstat_rq_clock_enqueue() - the rq clock at an enqueue; learn the rq
+ * @rq: the runqueue a task is being enqueued on
+ * @cpu: task_cpu() of that task, which is @rq's CPU
+ *
+ * Any context the enqueue hook runs in (the rq's lock held).  A new rq
+ * pointer for @cpu is cached once its rq->cpu says @cpu.  A mismatch
+ * turns the rq clock off, with one warning (rq_warn()): the offsets are
+ * not this kernel's.
+ *
+ * Return: rq->clock, or 0 when off.
+ */
+u64 notrace clkstat_rq_clock_enqueue(const void *rq, int cpu)
+{
+	int got;
+
+	if (!READ_ONCE(rq_on) || !rq || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
+		return 0;
+	if (READ_ONCE(per_cpu(clkstat_rq, cpu)) != rq) {
+		got = READ_ONCE(*(const int *)((const char *)rq + rq_cpu_off));
+		if (got != cpu) {
+			WRITE_ONCE(rq_on, false);
+			if (!xchg(&rq_warned, true)) {
+				WRITE_ONCE(rq_bad_cpu, cpu);
+				WRITE_ONCE(rq_bad_got, got);
+				irq_work_queue(&rq_warn_work);
+			}
+			return 0;
+		}
+		WRITE_ONCE(per_cpu(clkstat_rq, cpu), rq);
+	}
+	return rq_read_clock(rq);
+}
+
+/**
+ * clkstat_rq_clock_cpu() - the rq clock of @cpu, through the learnt rq
+ * @cpu: a CPU
+ *
+ * Any context.
+ *
+ * Return: rq->clock, or 0 when off or when no enqueue on @cpu was seen yet.
+ */
+u64 notrace clkstat_rq_clock_cpu(int cpu)
+{
+	const void *rq;
+
+	if (!READ_ONCE(rq_on) || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
+		return 0;
+	rq = READ_ONCE(per_cpu(clkstat_rq, cpu));
+	return rq ? rq_read_clock(rq) : 0;
+}
