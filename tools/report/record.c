@@ -72,6 +72,36 @@ struct cr_record_opts {
 /* Where the workload writes its markers ($CLKSTAT_MARKER). */
 #define CR_MARKER_MODULE	"/sys/kernel/debug/clkstat/marker"
 #define CR_MARKER_TRACING	"/sys/kernel/tracing/trace_marker"
+#define CR_TRACING_ON		"/sys/kernel/tracing/tracing_on"
+
+/*
+ * Can the workload of a bpf-* run write its markers to trace_marker (the
+ * twin catches those writes)?  Not while tracing is off: the kernel then
+ * refuses them with EBADF, and a workload that checks its writes (the
+ * pingpong does) fails.  Say so once, and give the workload no marker
+ * file rather than one that fails: its markers are missing, the run is not.
+ */
+static int cr_marker_tracing_ok(void)
+{
+	static int warned;
+	char c = '1';
+	FILE *f;
+
+	if (access(CR_MARKER_TRACING, W_OK))
+		return 0;
+	f = fopen(CR_TRACING_ON, "r");
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = '1';
+		fclose(f);
+	}
+	if (c != '0')
+		return 1;
+	if (!warned++)
+		fprintf(stderr, "clkstat-report: record: warning: tracing is off (%s is 0): trace_marker refuses writes, so the bpf-* runs' workload gets no CLKSTAT_MARKER (echo 1 > %s to have its markers)\n",
+			CR_TRACING_ON, CR_TRACING_ON);
+	return 0;
+}
 
 extern char **environ;
 
@@ -214,7 +244,7 @@ static int cr_events_finish(const struct cr_record_opts *o,
 	x->clock[0] = m->clock[0];
 	x->clock[1] = m->clock[1];
 	if (ring_lost && bpf)
-		fprintf(stderr, "clkstat-report: record: warning: run %u: %" PRIu64 " events lost (the BPF twin's ring buffer full): shorten the run\n",
+		fprintf(stderr, "clkstat-report: record: warning: run %u: %" PRIu64 " events lost (the BPF twin's ring buffer full): give a larger --events (it sizes the ring buffer) or shorten the run\n",
 			nth, ring_lost);
 	else if (ring_lost)
 		fprintf(stderr, "clkstat-report: record: warning: run %u: %" PRIu64 " events lost (ring of events=%u per CPU full): load with a larger events=N or shorten the run\n",
@@ -501,7 +531,7 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	if (st)
 		return st;
 	gated = o->command && o->workload_only;
-	if (o->events && !access(CR_MARKER_TRACING, W_OK))
+	if (o->events && cr_marker_tracing_ok())
 		setenv("CLKSTAT_MARKER", CR_MARKER_TRACING, 1);
 	else if (o->events)
 		unsetenv("CLKSTAT_MARKER");
@@ -528,7 +558,8 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	 * before the fork (cr_marks_begin() is then only its clock and
 	 * marker, which come after the fork, right before the exec).
 	 */
-	cr_marks_begin(o, &marks, CR_MARKER_TRACING);
+	cr_marks_begin(o, &marks,
+		       cr_marker_tracing_ok() ? CR_MARKER_TRACING : NULL);
 	if (gated)
 		st = cr_gate_go(&gate, o->command[0], &status);
 	else if (o->command)

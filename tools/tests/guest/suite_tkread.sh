@@ -103,7 +103,10 @@ rqclock_check() {
 	"$PINGPONG" -n 100 --reads 1 --control "$D/control" "$@" > /tmp/truth
 	a=$(awk '$1 == "tid_a" { print $2 }' /tmp/truth)
 	b=$(awk '$1 == "tid_b" { print $2 }' /tmp/truth)
-	"$top/tools/tests/events_raw" > /tmp/rqev.all || fail "events_raw failed"
+	# debugfs "events": ts type cpu pid corr name latency migrated rq_clock,
+	# as ts type cpu pid corr flags latency rq_clock (flags: CLKSTAT_EVF_MIGRATED).
+	awk '$1 !~ /^#/ { print $1, $2, $3, $4, $5, ($8 == "1" ? 2 : 0), $7, $9 }' \
+		"$D/events" > /tmp/rqev.all || fail "no events file"
 	awk -v a="$a" -v b="$b" '$4 == a || $4 == b' /tmp/rqev.all > $ev
 	note "$(grep -m1 ' enqueue ' $ev) | $(grep -m1 ' first_tkread ' $ev)"
 	expect_eq "enqueue events" "$(grep -c ' enqueue ' $ev)" 200
