@@ -130,17 +130,24 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
 
 /*
  * p is on its target CPU's runqueue: close the interval its wakeup opened,
- * and tell tkread (if enabled).  rqc: that runqueue's clock, 0: unknown.
+ * and tell tkread (if enabled).  rq: that runqueue, NULL when the hook has
+ * none (the tracepoint).  Its clock is read only when something keeps it
+ * (tkread, or the event log while ttwu records): an enqueue that keeps
+ * nothing pays nothing for it.
  */
-static void notrace ttwu_enqueued(struct task_struct *p, u64 rqc)
+static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 {
 	struct clkstat_pending_val v;
-	u64 now = 0, delta;
-	bool migrated;
+	u64 now = 0, delta, rqc = 0;
+	bool migrated, tk;
 
 	if (!clkstat_task_selected(p))
 		return;
-	if (clkstat_tkread_wants()) {
+	tk = clkstat_tkread_wants();
+	if (tk || (clkstat_evlog_on() && clkstat_metric_recording(ttwu_all)))
+		rqc = rq ? clkstat_rq_clock_enqueue(rq, task_cpu(p)) :
+			   clkstat_rq_clock_cpu(task_cpu(p));
+	if (tk) {
 		now = clkstat_now();
 		clkstat_tkread_on_enqueue(p, now, rqc);
 	}
@@ -191,19 +198,18 @@ static void notrace ttwu_enqueued(struct task_struct *p, u64 rqc)
 /*
  * ttwu_do_activate(struct rq *rq, struct task_struct *p, int wake_flags, ...)
  * before 6.12, enqueue_task(struct rq *rq, struct task_struct *p, int flags)
- * from 6.12 on, where only a wakeup's enqueue counts (compat.h).  Every
- * call, selected task or not, teaches rq_clock.c the rq of p's CPU: the
- * rq clock of a CPU is then known once anything was enqueued there.
+ * from 6.12 on, where only a wakeup's enqueue counts (compat.h).  A wakeup
+ * enqueue that keeps its rq clock teaches rq_clock.c the rq of p's CPU:
+ * the rq clock of a CPU is known once such an enqueue happened there.
  * The caller holds rq's lock and has updated rq->clock for this enqueue.
  */
 static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
 				     unsigned long flags)
 {
 	struct task_struct *p = (struct task_struct *)task;
-	u64 rqc = clkstat_rq_clock_enqueue((const void *)rq, task_cpu(p));
 
 	if (clkstat_wakeup_enqueue(p, flags))
-		ttwu_enqueued(p, rqc);
+		ttwu_enqueued(p, (const void *)rq);
 }
 
 /*
@@ -213,9 +219,7 @@ static void notrace ttwu_on_activate(unsigned long rq, unsigned long task,
 static void notrace ttwu_tp_wakeup(unsigned long task, unsigned long unused1,
 				   unsigned long unused2)
 {
-	struct task_struct *p = (struct task_struct *)task;
-
-	ttwu_enqueued(p, clkstat_rq_clock_cpu(task_cpu(p)));
+	ttwu_enqueued((struct task_struct *)task, NULL);
 }
 
 static struct clkstat_hook ttwu_hooks[] = {
