@@ -75,21 +75,24 @@ stage() { run_stage --tee "$@"; count_stage "$1"; }
 # module_tests.sh runs them in one boot.
 QUEUE="debug-faults debug-input guest soak race guest-6.1 smoke-7.3 missing security lean"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
-# switching, exits, netlink, recording, unload under load, the BPF twin.
+# switching, exits, netlink, recording, unload under load, the BPF twin,
+# the rq clock (struct rq from the extracted image's BTF), recorded events.
 GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 	t_variant_hooks t_variants_exact t_tkread_migrate t_tkread_variants
 	t_variant_switch t_variant_off t_csswitch t_exit_hooks_switch_loop
 	t_netlink t_record t_rmmod_under_load t_bpf_twin_agree t_bpf_record
-	t_bpf_csswitch"
+	t_bpf_csswitch t_tkread_rqclock t_record_events t_bpf_events"
 # 7.3: load, every variant counting against the truth, a switch, exits,
 # the BPF twin loading and recording (csswitch, exact) and refusing what
-# it must, unload, a clean log (t_dmesg_clean always runs).  The twin's
+# it must, the rq clock, recorded events, unload, a clean log
+# (t_dmesg_clean always runs).  The twin's
 # ttwu counts are not checked here: its window opens at the workload's
 # exec, not at the workload's own start, and on 7.3 that lets 1.5 to 3%
 # more wakeup-to-read pairs in than the 1% + 2 t_bpf_record allows
 # (609 of 600); an exact window is the fix.
 SMOKE_73="t_load_files t_variants_exact t_tkread_variants t_variant_switch
-	t_csswitch t_bpf_csswitch t_bpf_loader_errors"
+	t_csswitch t_bpf_csswitch t_bpf_loader_errors t_tkread_rqclock
+	t_record_events"
 queue_cmd() {
 	case "$1" in
 	debug-faults) echo tools/tests/debug.sh --part faults ;;

@@ -228,12 +228,24 @@ PY
 	grep -q "load clkstat.ko with events=N" /tmp/rec.err || fail "message: $(cat /tmp/rec.err)"
 	[ -e $out ] && fail "a file was written"
 	# bpf runs need no module event log: record's markers and clock pairs
-	# (and the twin's events once it logs them); the workload's markers
-	# go to trace_marker.
+	# (and the twin's events); the workload's markers go to trace_marker,
+	# which refuses writes while tracing is off: then no CLKSTAT_MARKER,
+	# and one warning.
+	local on
+	on=$(cat $T/tracing_on)
+	echo 0 > $T/tracing_on
+	"$R" record -q -o $out --variants bpf-kprobe --runs 2 --events 100 -- \
+		sh -c 'echo "marker $CLKSTAT_MARKER"' > /tmp/bpf.out 2> /tmp/rec.err ||
+		fail "record bpf-kprobe --events, tracing off, failed: $(cat /tmp/rec.err)"
+	expect_eq "CLKSTAT_MARKER of a bpf run, tracing off" "$(sort -u /tmp/bpf.out)" "marker "
+	expect_eq "tracing off warnings" "$(grep -c 'warning: tracing is off' /tmp/rec.err)" 1
+	echo 1 > $T/tracing_on
 	"$R" record -q -o $out --variants bpf-kprobe --events 100 -- \
 		sh -c 'echo "marker $CLKSTAT_MARKER"' > /tmp/bpf.out 2> /tmp/rec.err ||
 		fail "record bpf-kprobe --events failed: $(cat /tmp/rec.err)"
+	echo "$on" > $T/tracing_on
 	expect_eq "CLKSTAT_MARKER of a bpf run" "$(cat /tmp/bpf.out)" "marker $T/trace_marker"
+	grep -q 'tracing is off' /tmp/rec.err && fail "warned with tracing on: $(cat /tmp/rec.err)"
 	python3 -c 'import json, sys
 e = json.load(open(sys.argv[1]))["runs"][0]["events"]
 t = [r[8] for r in e["rows"] if r[1] == "marker"]
