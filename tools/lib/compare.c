@@ -110,6 +110,7 @@ struct cr_factor {
 	const char *value;		/* variant, tag or field value; SIDE:
 					 * "_migrated" or "_local" */
 	const char *label;		/* as given */
+	char num[64];			/* a number picked as the base's value */
 };
 
 /* A compared metric: name (SIDE: without its suffix) and variant. */
@@ -332,16 +333,57 @@ static int cr_has_sides(const struct cr_snapshot *s)
 }
 
 /*
+ * The distinct values of tag or meta factor f among the runs, in order of
+ * first appearance, into *vals.  A number (frac_bits, nr_cpus,
+ * duration_s) is formatted into a buffer that the next run reuses, so it
+ * is copied: the copies are in *owned too, for cr_names_free_owned().
+ */
+static int cr_factor_values(const struct cr_snapshot *s,
+			    const struct cr_factor *f, struct cr_names *vals,
+			    struct cr_names *owned)
+{
+	const char *v;
+	char buf[64], *c;
+	size_t i;
+
+	for (i = 0; i < s->nruns; i++) {
+		v = cr_run_value(s, &s->runs[i], f, buf, sizeof(buf));
+		if (!v || cr_names_has(vals, v))
+			continue;
+		if (v == buf) {
+			c = strdup(buf);
+			if (!c)
+				return -ENOMEM;
+			if (cr_names_add(owned, c)) {
+				free(c);
+				return -ENOMEM;
+			}
+			v = c;
+		}
+		if (cr_names_add(vals, v))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void cr_names_free_owned(struct cr_names *owned)
+{
+	size_t i;
+
+	for (i = 0; i < owned->n; i++)
+		free((char *)owned->v[i]);
+	free(owned->v);
+}
+
+/*
  * The factors of the input on stderr, after "(factors: ": variant and
  * its values, each tag key and meta field with values, migrated/local.
  */
 static void cr_print_factors(FILE *f, const struct cr_snapshot *s)
 {
-	struct cr_names keys = { 0 }, vals = { 0 };
+	struct cr_names keys = { 0 }, vals = { 0 }, owned;
 	struct cr_factor fc = { .kind = CR_F_VARIANT };
 	const struct cr_meta *m;
-	const char *v;
-	char buf[64];
 	size_t i, j, k;
 	int pass;
 
@@ -371,28 +413,17 @@ static void cr_print_factors(FILE *f, const struct cr_snapshot *s)
 		}
 		fc.kind = pass ? CR_F_META : CR_F_TAG;
 		for (k = 0; k < l->n; k++) {
-			vals = (struct cr_names){ 0 };
+			vals = owned = (struct cr_names){ 0 };
 			snprintf(fc.key, sizeof(fc.key), "%s", l->v[k]);
-			for (i = 0; i < s->nruns; i++) {
-				v = cr_run_value(s, &s->runs[i], &fc, buf,
-						 sizeof(buf));
-				/* buf is reused: numbers only name one value. */
-				if (v && v != buf)
-					cr_names_add(&vals, v);
-				else if (v && !vals.n)
-					cr_names_add(&vals, "(number)");
-			}
+			/* Out of memory: the values listed so far. */
+			cr_factor_values(s, &fc, &vals, &owned);
 			if (vals.n) {
 				fprintf(f, "; %s:%s=", pass ? "meta" : "tag",
 					l->v[k]);
-				if (vals.n == 1 && !strcmp(vals.v[0], "(number)"))
-					fputs(cr_run_value(s, &s->runs[0], &fc,
-							   buf, sizeof(buf)) ?
-					      buf : "", f);
-				else
-					cr_names_print(f, &vals, NULL);
+				cr_names_print(f, &vals, NULL);
 			}
 			free(vals.v);
+			cr_names_free_owned(&owned);
 		}
 		free(fields.v);
 	}
@@ -466,10 +497,10 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 			       const struct cr_factor *var,
 			       struct cr_factor *base)
 {
-	struct cr_names vals = { 0 };
-	const char *v, *other = NULL;
-	char buf[64], kind[16];
-	size_t i, others = 0;
+	struct cr_names vals = { 0 }, owned = { 0 };
+	const char *other = NULL;
+	char kind[16];
+	size_t i, others;
 	int st;
 
 	if (var->kind == CR_F_SIDE) {
@@ -500,34 +531,23 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 		return CR_OK;
 	}
 	snprintf(kind, sizeof(kind), "%s", var->kind == CR_F_TAG ? "tag" : "meta");
-	for (i = 0; i < s->nruns; i++) {
-		v = cr_run_value(s, &s->runs[i], var, buf, sizeof(buf));
-		if (!v)
-			continue;
-		/* Numbers live in buf: compare, do not keep. */
-		if (v == buf) {
-			if (strcmp(v, var->value) && !other) {
-				others++;
-				other = "";
-			}
-			continue;
-		}
-		if (cr_names_add(&vals, v)) {
-			free(vals.v);
-			fprintf(stderr, "clkstat-report: out of memory\n");
-			return CR_ERR;
-		}
+	if (cr_factor_values(s, var, &vals, &owned)) {
+		free(vals.v);
+		cr_names_free_owned(&owned);
+		fprintf(stderr, "clkstat-report: out of memory\n");
+		return CR_ERR;
 	}
-	if (!vals.n && !others) {
+	if (!vals.n) {
 		fprintf(stderr, "clkstat-report: --compare %s: no run has %s %s (factors: ",
 			var->label, kind, var->key);
 		cr_print_factors(stderr, s);
 		fputs(")\n", stderr);
 		free(vals.v);
+		cr_names_free_owned(&owned);
 		return CR_USAGE;
 	}
 	st = CR_USAGE;
-	if (vals.n && !cr_names_has(&vals, var->value)) {
+	if (!cr_names_has(&vals, var->value)) {
 		fprintf(stderr, "clkstat-report: --compare %s: no run with %s %s=%s (values: ",
 			var->label, kind, var->key, var->value);
 		cr_names_print(stderr, &vals, NULL);
@@ -549,7 +569,7 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 				var->label, o->base);
 			goto out;
 		}
-		if (vals.n && !cr_names_has(&vals, base->value)) {
+		if (!cr_names_has(&vals, base->value)) {
 			fprintf(stderr, "clkstat-report: --base %s: no run with %s %s=%s (values: ",
 				o->base, kind, base->key, base->value);
 			cr_names_print(stderr, &vals, NULL);
@@ -565,7 +585,7 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 			others++;
 		}
 	}
-	if (others != 1 || !other || !*other) {
+	if (others != 1) {
 		fprintf(stderr, "clkstat-report: --compare %s: choose the base with --base %s:%s=VALUE (values: ",
 			var->label, kind, var->key);
 		cr_names_print(stderr, &vals, NULL);
@@ -573,11 +593,16 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 		goto out;
 	}
 	*base = *var;
-	base->value = other;	/* points into s */
+	base->value = other;	/* points into s, or a number: copied */
+	if (cr_names_has(&owned, other)) {
+		snprintf(base->num, sizeof(base->num), "%s", other);
+		base->value = base->num;
+	}
 	base->label = NULL;	/* cr_compare() names it */
 	st = CR_OK;
 out:
 	free(vals.v);
+	cr_names_free_owned(&owned);
 	return st;
 }
 

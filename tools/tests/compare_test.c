@@ -1791,6 +1791,71 @@ static void test_factor_tag(void **state)
 }
 
 /*
+ * meta:FIELD=V of a number (nr_cpus, frac_bits, duration_s): the base is
+ * the one other value, as for text fields; a value no run has is refused
+ * with the values; the factor list names every value.  (These values are
+ * formatted into a reused buffer: before the fix the other value was
+ * never found, a missing one not refused, and the list had run 0's.)
+ */
+static void test_factor_meta_number(void **state)
+{
+	struct cr_snapshot f1 = { 0 }, f2 = { 0 }, all = { 0 }, hand = { 0 };
+	struct cr_compare_opts o = opts("meta:nr_cpus=2", "json");
+	uint64_t rng = 13, rng2 = 13;
+	double a[6], b[6];
+	char *out, *err;
+	size_t i;
+
+	(void)state;
+	add_runs(&f1, "d", "lat", 6, 300, log(20000), 0.1, 0.5, &rng);
+	add_runs(&f2, "d", "lat", 7, 300, log(23000), 0.1, 0.5, &rng);
+	for (i = 0; i < f2.nruns; i++)
+		f2.runs[i].start_ns = 1000 + i;	/* not f1's runs */
+	f1.meta.nr_cpus = 2;
+	f2.meta.nr_cpus = 4;
+	assert_int_equal(cr_snapshot_merge(&all, &f1, "n2.json"), CR_OK);
+	assert_int_equal(cr_snapshot_merge(&all, &f2, "n4.json"), CR_OK);
+	add_runs(&hand, "c1", "lat", 6, 300, log(20000), 0.1, 0.5, &rng2);
+	add_runs(&hand, "cf", "lat", 7, 300, log(23000), 0.1, 0.5, &rng2);
+
+	o.resamples = 500;
+	assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "\"base\":\"meta:nr_cpus=4\""));
+	assert_true(contains(out, "\"variant\":\"meta:nr_cpus=2\""));
+	json_diff(out, a);
+	free(out);
+	free(err);
+	o = opts("c1", "json");
+	o.resamples = 500;
+	assert_int_equal(compare(&hand, &o, &out, &err), CR_OK);
+	json_diff(out, b);
+	free(out);
+	free(err);
+	for (i = 0; i < 6; i++)
+		assert_true(a[i] == b[i]);
+
+	o = opts("meta:nr_cpus=8", "text");
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_string_equal(err, "clkstat-report: --compare meta:nr_cpus=8: no run with meta nr_cpus=8 (values: 2, 4)\n");
+	free(out);
+	free(err);
+	o.variant = "meta:nr_cpus=4";
+	o.base = "meta:nr_cpus=9";
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_string_equal(err, "clkstat-report: --base meta:nr_cpus=9: no run with meta nr_cpus=9 (values: 2, 4)\n");
+	free(out);
+	free(err);
+	o.variant = "foo:x";
+	o.base = NULL;
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "; meta:nr_cpus=2, 4;"));
+	free(out);
+	free(err);
+	cr_snapshot_free(&all);
+	cr_snapshot_free(&hand);
+}
+
+/*
  * --compare migrated: the *_migrated metrics of every run against their
  * *_local ones, the same runs: the numbers of the same histograms put in
  * runs of two variants M and L.
@@ -1894,6 +1959,7 @@ int main(void)
 		cmocka_unit_test(test_output_warnings),
 		cmocka_unit_test(test_factor_tag),
 		cmocka_unit_test(test_factor_run_tag),
+		cmocka_unit_test(test_factor_meta_number),
 		cmocka_unit_test(test_factor_migrated),
 	};
 

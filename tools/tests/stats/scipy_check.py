@@ -57,6 +57,17 @@ line is "N passed, N failed"; the exit status is 1 if anything failed:
 5. That the comparison can fail: the tool's CI at --level 0.80 compared
    with scipy's 0.95 must be rejected (always run; --self-test runs only
    this).
+6. Factors (issue 18), each against the same runs renamed by hand to
+   two variants (exactly: the same histograms in the same order on each
+   side give the same resamples) and its Δ median against the raw
+   samples' within the two medians' slot widths: tag:K=V over two files;
+   run tags (record --cstates) over the file's tag; meta:machine=... over
+   two files; migrated against local (each run's NAME_migrated and
+   NAME_local, one run without migrated wakeups), whose median CI of each
+   side and Δ median CI are also checked against scipy.stats.bootstrap
+   as in 2 (sides resampled independently: paired=False).  An unknown
+   factor (meta:nosuchfield=1, tag:nokey=1) exits 2 with one line
+   listing the input's factors.
 
 Tolerance.  Both the tool and scipy estimate the same thing, the
 percentile interval of the exact bootstrap distribution of the same
@@ -1021,6 +1032,235 @@ def check_run_tags(chk, tmp):
               f"{p.returncode} {p.stderr[:200]}")
 
 
+def _unlabelled(strata):
+    """The strata of a --json metric without their group names."""
+    return [{k: v for k, v in x.items() if k != "variant"} for x in strata]
+
+
+def _hand_file(doc, groups):
+    """A format-1 snapshot of doc's meta whose runs are (variant, run dict)
+    of groups, each metric renamed to the variant, times distinct."""
+    import json
+    hand = {"format": "clkstat-snapshot", "version": 1,
+            "meta": json.loads(json.dumps(doc["meta"])), "runs": []}
+    for name, r in groups:
+        r = json.loads(json.dumps(r))
+        r["variant"] = name
+        for m in r["metrics"]:
+            m["variant"] = name
+        r["index"] = len(hand["runs"])
+        r["start_ns"] = 10 ** 9 * (r["index"] + 1)
+        r["end_ns"] = r["start_ns"] + 10 ** 8
+        r.pop("tags", None)
+        hand["runs"].append(r)
+    return hand
+
+
+def check_meta_factor(chk, tmp):
+    """Issue 18, meta:FIELD=VALUE: two recordings of variant d, one on a
+    vm and one on bare metal (meta.machine, the only field that differs),
+    compared with --compare meta:machine=bare-metal --base meta:machine=vm
+    give the numbers of one file whose runs were renamed to variants bm
+    and vm, exactly (the same histograms in the same order on each side,
+    so the same resamples); the median difference also against the raw
+    samples' (within the two medians' slot widths)."""
+    import json
+    sv = S.simulate([("d", 20000)], runs=12, samples=200, seed=61, k=4,
+                    keep_raw=True)
+    sb = S.simulate([("d", 16000)], runs=12, samples=200, seed=62, k=4,
+                    keep_raw=True)
+    a, b = sv.snapshot(), sb.snapshot()
+    a["meta"]["machine"] = "vm"
+    b["meta"]["machine"] = "bare-metal"
+    b["meta"]["command"] = a["meta"]["command"]
+    for r in b["runs"]:
+        r["start_ns"] += 10 ** 12
+        r["end_ns"] += 10 ** 12
+    pa, pb = os.path.join(tmp, "vm.json"), os.path.join(tmp, "bm.json")
+    write_doc(pa, a)
+    write_doc(pb, b)
+    ph = os.path.join(tmp, "meta_hand.json")
+    write_doc(ph, _hand_file(a, [("vm", r) for r in a["runs"]] +
+                             [("bm", r) for r in b["runs"]]))
+    p1 = tool(["-i", pa, "-i", pb, "--compare", "meta:machine=bare-metal",
+               "--base", "meta:machine=vm", "--resamples", "2000", "--json"])
+    p2 = tool(["-i", ph, "--compare", "bm", "--base", "vm",
+               "--resamples", "2000", "--json"])
+    ok = p1.returncode == 0 and p2.returncode == 0
+    if ok:
+        j1, j2 = json.loads(p1.stdout), json.loads(p2.stdout)
+        d1, d2 = j1["metrics"][0], j2["metrics"][0]
+        ok = d1["diff"] == d2["diff"] and \
+            _unlabelled(d1["strata"]) == _unlabelled(d2["strata"]) and \
+            [x["runs"] for x in d1["strata"]] == [12, 12] and \
+            d1["metric"] == "tkread.d" and \
+            (j1.get("base"), j1.get("variant")) == \
+            ("meta:machine=vm", "meta:machine=bare-metal") and \
+            not p1.stderr
+    chk.check("factors: --compare meta:machine=bare-metal --base "
+              "meta:machine=vm over two files equals the hand-renamed "
+              "variants (strata and differences), nothing on stderr", ok,
+              f"{p1.returncode} {p1.stderr[:200]} {p2.stderr[:200]}")
+    if ok:
+        raw = [np.concatenate([r.raw for r in x.runs]) for x in (sb, sv)]
+        want = float(np.median(raw[0]) - np.median(raw[1]))
+        got = d1["diff"]["median"]["value"]
+        res = sum(x["median"]["resolution"] for x in d1["strata"])
+        chk.check("factors: Δ median by meta within the slot widths of the "
+                  "raw samples' difference", abs(got - want) <= res,
+                  f"tool {got}, raw {want}, slots {res}")
+
+
+def check_migrated(chk, tmp, seed):
+    """Issue 18, --compare migrated: each run of one file holds
+    ttwu_tkread_local (true median 20 us), ttwu_tkread_migrated (24 us)
+    and their union ttwu_tkread; the last run has no migrated wakeup (no
+    ttwu_tkread_migrated), so the sides have 20 and 19 runs.  What the
+    tool does (compare.c, clkstat-compare.rst): base local, variant
+    migrated, the metric NAME_migrated of every run against NAME_local of
+    every run, per variant (ttwu_tkread.d), the two sides' runs resampled
+    independently, not as pairs.  Checked:
+    - exactly the numbers of a hand-made file where each run's local
+      metric is a run of variant l and its migrated metric a run of
+      variant m (--compare m --base l): the same histograms in the same
+      order on each side, and independent resampling is what the variant
+      comparison does, so equality is exact;
+    - each side's runs and samples, and its median, exactly (the ported
+      quantile of the pooled runs);
+    - each side's median CI and the Δ median CI against
+      scipy.stats.bootstrap (the run indices of a side as its sample, the
+      statistic the pooled histogram's median; two samples paired=False
+      for Δ), within ci_agrees' tolerance;
+    - Δ median against the raw samples' difference, within the two
+      medians' slot widths."""
+    import json
+    k, n = 4, 20
+    sl = S.simulate([("d", 20000)], runs=n, samples=(150, 250), seed=71,
+                    k=k, tau=0.3, sigma=0.5, keep_raw=True)
+    sm = S.simulate([("d", 24000)], runs=n - 1, samples=(30, 80), seed=72,
+                    k=k, tau=0.3, sigma=0.5, keep_raw=True)
+    doc = sl.snapshot()
+    doc["meta"]["probes"] = "tkread"
+    for i, r in enumerate(doc["runs"]):
+        loc = r["metrics"][0]
+        loc["name"] = "ttwu_tkread_local"
+        mets = [loc]
+        raw = [sl.runs[i].raw]
+        if i < n - 1:
+            mig = json.loads(json.dumps(loc))
+            rm = sm.runs[i]
+            mig["name"] = "ttwu_tkread_migrated"
+            mig["total"] = {"min": rm.vmin, "max": rm.vmax,
+                            "slots": rm.slots}
+            mets.append(mig)
+            raw.append(rm.raw)
+        slots, vmin, vmax = S.bin_values(np.concatenate(raw), k)
+        both = json.loads(json.dumps(loc))
+        both["name"] = "ttwu_tkread"
+        both["total"] = {"min": vmin, "max": vmax, "slots": slots}
+        r["metrics"] = [both] + mets
+    path = os.path.join(tmp, "sides.json")
+    write_doc(path, doc)
+    hand = _hand_file(doc, [(v, dict(r, metrics=[
+        dict(m, name="ttwu_tkread") for m in r["metrics"]
+        if m["name"] == "ttwu_tkread" + sfx]))
+        for v, sfx in (("l", "_local"), ("m", "_migrated"))
+        for r in doc["runs"]
+        if any(m["name"] == "ttwu_tkread" + sfx for m in r["metrics"])])
+    ph = os.path.join(tmp, "sides_hand.json")
+    write_doc(ph, hand)
+    ts = 1000 + seed
+    p1 = tool(["-i", path, "--compare", "migrated", "--resamples", str(B),
+               "--seed", str(ts), "--json"])
+    p2 = tool(["-i", ph, "--compare", "m", "--base", "l", "--resamples",
+               str(B), "--seed", str(ts), "--json"])
+    ok = p1.returncode == 0 and p2.returncode == 0
+    if ok:
+        j1, j2 = json.loads(p1.stdout), json.loads(p2.stdout)
+        ok = len(j1["metrics"]) == 1 and \
+            j1["metrics"][0]["metric"] == "ttwu_tkread.d" and \
+            (j1.get("base"), j1.get("variant")) == ("local", "migrated") \
+            and j1["metrics"][0]["diff"] == j2["metrics"][0]["diff"] and \
+            _unlabelled(j1["metrics"][0]["strata"]) == \
+            _unlabelled(j2["metrics"][0]["strata"])
+    chk.check("migrated: --compare migrated (base local, one metric "
+              "ttwu_tkread.d) equals the hand-made variants m and l of "
+              "each run's two metrics", ok,
+              f"{p1.returncode} {p1.stderr[:300]} {p2.stderr[:200]}")
+    if p1.returncode:
+        return
+    doc = j1
+    met = doc["metrics"][0]
+    study = S.Study([S.Run("local", r.slots, r.vmin, r.vmax, r.raw)
+                     for r in sl.runs] +
+                    [S.Run("migrated", r.slots, r.vmin, r.vmax, r.raw)
+                     for r in sm.runs], k, "ttwu_tkread", {}, {})
+    d = Data("migrated", study, path, base="local", variant="migrated")
+    bad = []
+    for which, v, runs in (("base", "local", sl.runs),
+                           ("variant", "migrated", sm.runs)):
+        s = S.stratum(doc, which)
+        want = (len(runs), sum(r.nsamples for r in runs),
+                int(d.point(v, "median")))
+        got = (s.get("runs"), s.get("samples"),
+               (s.get("median") or {}).get("value"))
+        if got != want:
+            bad.append(f"{v}: runs, samples, median {got} vs {want}")
+    chk.check(f"migrated: each side's runs, samples and median ({n} and "
+              f"{n - 1} runs)", not bad, "; ".join(bad))
+    for j, (which, v) in enumerate((("base", "local"),
+                                    ("variant", "migrated"))):
+        res = scipy_ci((np.arange(d.m[v].nruns),), d.run_stat(v, "median"),
+                       seed=seed * 1000 + 600 + j)
+        ci_agrees(chk, f"migrated: {v}: median CI, run unit, vs scipy",
+                  S.stratum(doc, which).get("median") or {}, res)
+    fb, fv = d.run_stat("local", "median"), d.run_stat("migrated", "median")
+    res = scipy_ci((np.arange(d.m["local"].nruns),
+                    np.arange(d.m["migrated"].nruns)),
+                   lambda x, y, axis=-1: fv(y) - fb(x),
+                   seed=seed * 1000 + 610)
+    ci_agrees(chk, "migrated: delta median CI (sides resampled "
+              "independently), vs scipy paired=False",
+              met["diff"].get("median") or {}, res)
+    raw = [np.concatenate([r.raw for r in x.runs]) for x in (sm, sl)]
+    want = float(np.median(raw[0]) - np.median(raw[1]))
+    got = met["diff"]["median"]["value"]
+    res = sum(x["median"]["resolution"] for x in met["strata"])
+    chk.check("migrated: Δ median within the slot widths of the raw "
+              "samples' difference", abs(got - want) <= res,
+              f"tool {got}, raw {want}, slots {res}")
+
+
+def check_unknown_factors(chk, tmp):
+    """Issue 18: an unknown factor is refused, exit 2, nothing on stdout,
+    one line on stderr naming it and listing the factors the input has
+    (variant with its values, the tag keys, the meta fields, migrated
+    --base local when the input has both sides).  A field that does not
+    exist (meta:nosuchfield=1) is "no such factor"; a tag key no run has
+    (tag:nokey=1) "no run has tag nokey"; both end in the same list."""
+    path = os.path.join(tmp, "sides.json")
+    want = ["variant: d", "tag:cstate=1", "meta:machine=vm",
+            "meta:frac_bits=4", "migrated --base local"]
+    import json
+    with open(path) as f:
+        doc = json.load(f)
+    doc["meta"]["tags"] = {"cstate": "1"}
+    pu = os.path.join(tmp, "unknown.json")
+    write_doc(pu, doc)
+    for spec, msg in (("meta:nosuchfield=1", "no such factor"),
+                      ("tag:nokey=1", "no run has tag nokey")):
+        p = tool(["-i", pu, "--compare", spec])
+        lines = p.stderr.splitlines()
+        head = f"clkstat-report: --compare {spec}: {msg} (factors: "
+        ok = p.returncode == 2 and not p.stdout and len(lines) == 1 and \
+            lines[0].startswith(head) and lines[0].endswith(")") and \
+            all(w in lines[0] for w in want) and "nosuchfield" not in \
+            lines[0][len(head):] and "nokey" not in lines[0][len(head):]
+        chk.check(f"factors: --compare {spec} exits 2 with one line "
+                  "listing the input's factors", ok,
+                  f"exit {p.returncode}: {p.stderr.strip()[:400]}")
+
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -1060,6 +1300,9 @@ def main():
         check_edges(chk, tmp, data[0])
         check_factors(chk, tmp)
         check_run_tags(chk, tmp)
+        check_meta_factor(chk, tmp)
+        check_migrated(chk, tmp, a.seed * 10 + 6)
+        check_unknown_factors(chk, tmp)
         check_rejects_wrong_level(chk, data[0], a.seed * 10 + 5)
     finally:
         if a.keep:
