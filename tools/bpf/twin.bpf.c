@@ -153,6 +153,12 @@ struct sched_entity___clkstat {
 	unsigned char sched_delayed;
 } __attribute__((preserve_access_index));
 
+/*
+ * on_rq is an int up to 6.x and a u8 on 7.x: read it (and sched_delayed)
+ * with BPF_CORE_READ_BITFIELD_PROBED(), which reads an integer member of
+ * whatever size the kernel's BTF gives it, where BPF_CORE_READ() would read
+ * the local type's 4 bytes and take three bytes of the next members along.
+ */
 struct task_struct___clkstat {
 	struct sched_entity___clkstat se;
 	int on_rq;
@@ -167,8 +173,9 @@ static __always_inline int wakeup_enqueue(struct task_struct *p, __u64 flags)
 	if ((flags & CLKSTAT_ENQUEUE_RESTORE) ||
 	    !bpf_core_field_exists(t->se.sched_delayed))
 		return 0;
-	return BPF_CORE_READ(t, se.sched_delayed) &&
-	       BPF_CORE_READ(t, on_rq) == CLKSTAT_TASK_ON_RQ_QUEUED;
+	return BPF_CORE_READ_BITFIELD_PROBED(&t->se, sched_delayed) &&
+	       BPF_CORE_READ_BITFIELD_PROBED(t, on_rq) ==
+	       CLKSTAT_TASK_ON_RQ_QUEUED;
 }
 
 static __always_inline int rec_on(void)
