@@ -153,7 +153,12 @@ for i, run in enumerate(s["runs"]):
     assert mk["run_start"]["ts_ns"] < mk["pp_begin"]["ts_ns"] < mk["pp_end"]["ts_ns"] < mk["shellmark"]["ts_ns"] < mk["run_end"]["ts_ns"], i
     tids = (t["tid_a"], t["tid_b"])
     lo, hi = mk["pp_begin"]["ts_ns"], mk["pp_end"]["ts_ns"]
-    w = [r for r in rows if r["pid"] in tids and lo < r["ts_ns"] < hi]
+    # The window's wakeups, and what closes each of them wherever it
+    # lands: an enqueue through the target CPU's wakelist runs there
+    # later, and can follow pp_end (so can its first read).
+    w = [r for r in rows if r["pid"] in tids and lo < r["ts_ns"] < hi and r["type"] == "wakeup"]
+    wc = {r["corr"] for r in w}
+    w += [r for r in rows if r["pid"] in tids and r["type"] in ("enqueue", "first_tkread") and r["corr"] in wc]
     n = {k: sum(r["type"] == k for r in w) for k in ("wakeup", "enqueue", "first_tkread")}
     assert n == {"wakeup": 200, "enqueue": 200, "first_tkread": 200}, (i, n)
     wk = {r["corr"]: r for r in w if r["type"] == "wakeup"}

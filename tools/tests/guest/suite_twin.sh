@@ -350,10 +350,16 @@ start = [r["ts_ns"] for r in mk if r["text"] == "pp_begin"]
 stop = [r["ts_ns"] for r in mk if r["text"] == "pp_end"]
 if len(start) != 1 or len(stop) != 1:
     fail("markers of tid_a: %s" % [r["text"] for r in mk])
+# The window's wakeups, and what closes each of them wherever it lands: a
+# wakeup's enqueue (and first read) can follow the pp_end marker, when the
+# enqueue goes through the target CPU's wakelist and runs there later.
 win = [r for r in rows if start[0] < r["ts_ns"] < stop[0] and r["pid"] in tids]
-by = {}
-for r in win:
-    by.setdefault(r["type"], []).append(r)
+wcorr = {r["corr"] for r in win if r["type"] == "wakeup"}
+by = {"wakeup": [r for r in win if r["type"] == "wakeup"]}
+for r in rows:
+    if r["type"] in ("enqueue", "first_tkread") and r["pid"] in tids and r["corr"] in wcorr:
+        by.setdefault(r["type"], []).append(r)
+win = [r for ty in by for r in by[ty]]
 types = ["wakeup", "enqueue"] + (["first_tkread"] if "tkread" in probes else [])
 for ty in types:
     if len(by.get(ty, [])) != w:
