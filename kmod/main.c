@@ -154,6 +154,8 @@ static int __init clkstat_init(void)
 #endif
 	});
 	if (ret) {
+		/* A hook that ran meanwhile may have queued the rq warning. */
+		clkstat_rq_clock_exit();
 		clkstat_evlog_exit();
 		return ret;
 	}
@@ -164,6 +166,7 @@ static int __init clkstat_init(void)
 		       ret);
 		clkstat_debugfs_exit();
 		clkstat_probes_stop();
+		clkstat_rq_clock_exit();
 		clkstat_evlog_exit();
 		return ret;
 	}
