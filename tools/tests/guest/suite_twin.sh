@@ -361,7 +361,19 @@ for r in rows:
         by.setdefault(r["type"], []).append(r)
 win = [r for ty in by for r in by[ty]]
 types = ["wakeup", "enqueue"] + (["first_tkread"] if "tkread" in probes else [])
+# With --migrate the twin may miss an enqueue, silently (lost 0): seen
+# once in a few hundred migrating wakeups on 6.12 under CI's load, and
+# about half of them on 7.3 (clkstat-bpf.rst, "Known problem on 7.x").
+# Allowed: the twin's histogram tolerance (t_bpf_record's 1% + 2), each
+# miss named on a note line; none without --migrate.
+slack = (w // 100 + 2) if mig else 0
+short = {}
 for ty in types:
+    n = len(by.get(ty, [])) if ty != "wakeup" else w
+    if ty != "wakeup" and w - slack <= n < w:
+        short[ty] = w - n
+        print("note: %s: %d of %d wakeups without one (--migrate, within %d)" % (ty, w - n, w, slack))
+        continue
     if len(by.get(ty, [])) != w:
         got = {r["corr"] for r in by.get(ty, [])}
         miss = [r for r in by.get("wakeup", []) if r["corr"] not in got]
@@ -387,7 +399,7 @@ for ty in types[1:]:
             fail("%s corr %d: migrated unknown" % (ty, r["corr"]))
         nmig += r["migrated"]
     want = m if mig else 0
-    if (not dd and nmig != want) or (dd and not 0 < nmig <= want if mig else nmig != 0):
+    if (not dd and not want - short.get(ty, 0) <= nmig <= want) or (dd and not 0 < nmig <= want if mig else nmig != 0):
         fail("%s migrated: %d, truth %d" % (ty, nmig, want))
 for r in win:
     if r["type"] in types and r["rq_clock_ns"] is None:
