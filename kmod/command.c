@@ -27,6 +27,10 @@ int clkstat_command(const struct clkstat_cmd *cmd)
 	mutex_lock(&clkstat_command_lock);
 	if (cmd->op == CLKSTAT_CTRL_VARIANT)
 		ret = clkstat_probes_switch(cmd->variant);
+	else if (cmd->op == CLKSTAT_CTRL_TRACE)
+		ret = clkstat_probes_trace(cmd->trace, true);
+	else if (cmd->op == CLKSTAT_CTRL_UNTRACE)
+		ret = clkstat_probes_trace(cmd->trace, false);
 	else
 		ret = clkstat_control_exec(cmd, clkstat_probes_variant(NULL));
 	mutex_unlock(&clkstat_command_lock);

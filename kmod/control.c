@@ -57,7 +57,7 @@ static size_t clkstat_next_word(const char **s, char *buf, size_t size)
  */
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 {
-	char word[CLKSTAT_NAME_MAX], arg[CLKSTAT_ID_MAX], extra[2];
+	char word[CLKSTAT_NAME_MAX], arg[CLKSTAT_TRACE_ARG_MAX + 1], extra[2];
 	unsigned int tgid;
 	size_t n, i;
 
@@ -92,6 +92,15 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 		strscpy(cmd->variant, arg, sizeof(cmd->variant));
 		return 0;
 	}
+	if (cmd->op == CLKSTAT_CTRL_TRACE || cmd->op == CLKSTAT_CTRL_UNTRACE) {
+		/* Whether the spec is one is the trace's to say, and why. */
+		if (!n)
+			return -EINVAL;
+		strscpy(cmd->trace, arg, sizeof(cmd->trace));
+		return 0;
+	}
+	if (n >= sizeof(cmd->metric))
+		return -EINVAL;
 	if (n)
 		strscpy(cmd->metric, arg, sizeof(cmd->metric));
 	return 0;

@@ -10,6 +10,10 @@
  *   variant NAME     feed the probes through another hook variant
  *                    (carried out by probes.c, not clkstat_control_exec():
  *                    command.c dispatches)
+ *   trace SPEC       add a user-defined probe (uapi/clkstat_trace.h; a
+ *                    bare function name F means func:F), carried out by
+ *                    probes.c too
+ *   untrace SPEC     remove one
  *
  * Words are separated by white space (space, \t, \n, \v, \f, \r), which
  * may also surround the command.  One write() is one command: a NUL byte
@@ -24,7 +28,7 @@
 #include "uapi/clkstat_netlink.h"
 
 /* Longest control command accepted, newline included. */
-#define CLKSTAT_CONTROL_MAX	64
+#define CLKSTAT_CONTROL_MAX	160
 
 /* A command: its operation is netlink's, CLKSTAT_CTRL_* (the catalog's). */
 struct clkstat_cmd {
@@ -32,6 +36,7 @@ struct clkstat_cmd {
 	char metric[CLKSTAT_ID_MAX];	/* empty: every metric */
 	pid_t tgid;
 	char variant[CLKSTAT_VARIANT_MAX];
+	char trace[CLKSTAT_TRACE_ARG_MAX + 1];	/* a spec, as given */
 };
 
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd);

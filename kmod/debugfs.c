@@ -232,9 +232,17 @@ static int clkstat_control_show(struct seq_file *sf, void *unused)
 			   m->variant,
 			   clkstat_metric_recording(m) ? "on" : "off");
 	clkstat_registry_unlock();
-	seq_puts(sf, "# commands: start|stop|reset [METRIC], tgid N (0: all tasks), variant NAME\n");
+	seq_puts(sf, "# commands: start|stop|reset [METRIC], tgid N (0: all tasks), variant NAME, trace SPEC, untrace SPEC\n");
 	return 0;
 }
+
+/* "traces": the user-defined probes, a line "NUMBER SPEC" each. */
+static int clkstat_traces_show(struct seq_file *sf, void *unused)
+{
+	clkstat_probes_traces_show(sf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(clkstat_traces);
 
 static int clkstat_control_open(struct inode *inode, struct file *file)
 {
@@ -364,6 +372,8 @@ void clkstat_debugfs_init(void)
 			PTR_ERR(clkstat_dir));
 	debugfs_create_file("control", 0600, clkstat_dir, NULL,
 			    &clkstat_control_fops);
+	debugfs_create_file("traces", 0400, clkstat_dir, NULL,
+			    &clkstat_traces_fops);
 	if (clkstat_evlog_on())
 		debugfs_create_file("events", 0400, clkstat_dir, NULL,
 				    &clkstat_events_fops);

@@ -40,7 +40,7 @@
 #include <asm/nospec-branch.h>
 #include "compat.h"
 
-#define CLKSTAT_DIRECT_SLOTS	16
+#define CLKSTAT_DIRECT_SLOTS	48
 
 .macro clkstat_tramp n
 SYM_TYPED_FUNC_START(clkstat_direct_tramp\n)
@@ -74,7 +74,9 @@ SYM_FUNC_END(clkstat_direct_tramp\n)
 .endm
 
 	.text
-.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, \
+	32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47
 	clkstat_tramp \n
 .endr
 
@@ -82,7 +84,9 @@ SYM_FUNC_END(clkstat_direct_tramp\n)
 	.section .rodata
 	.balign 8
 SYM_DATA_START(clkstat_direct_tramps)
-.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, \
+	32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47
 	.quad	clkstat_direct_tramp\n
 .endr
 SYM_DATA_END(clkstat_direct_tramps)

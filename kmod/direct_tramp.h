@@ -8,7 +8,7 @@
 #define _CLKSTAT_DIRECT_TRAMP_H
 
 /* Keep in step with direct_tramp.S, which has one trampoline per slot. */
-#define CLKSTAT_DIRECT_SLOTS	16
+#define CLKSTAT_DIRECT_SLOTS	48
 
 /*
  * Slot N's trampoline, never called from C: its address goes to

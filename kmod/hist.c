@@ -12,9 +12,11 @@
 #include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include "hist.h"
 
 unsigned int clkstat_epoch;
+u64 clkstat_epoch_ns;
 static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
 /*
@@ -288,6 +290,17 @@ struct list_head *clkstat_registry(void)
 	return &clkstat_metrics;
 }
 
+/*
+ * Begin an epoch: its start time first, so that an interval whose start
+ * is stamped after it is never taken for one of the epoch before.
+ */
+static void clkstat_new_epoch(void)
+{
+	WRITE_ONCE(clkstat_epoch_ns, ktime_get_mono_fast_ns());
+	smp_wmb();
+	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
+}
+
 /**
  * clkstat_metric_set_recording() - start or stop a metric
  * @m: the metric
@@ -299,7 +312,7 @@ struct list_head *clkstat_registry(void)
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 {
 	if (on)
-		WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
+		clkstat_new_epoch();
 	WRITE_ONCE(m->recording, on);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
@@ -329,7 +342,7 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 	unsigned int cpu, i;
 
 	mutex_lock(&clkstat_reset_lock);
-	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
+	clkstat_new_epoch();
 	for_each_possible_cpu(cpu) {
 		live = per_cpu_ptr(m->cpu, cpu);
 		base = clkstat_hist_at(m->base, stride, cpu);

@@ -136,6 +136,18 @@ static inline unsigned int clkstat_current_epoch(void)
 	return READ_ONCE(clkstat_epoch);
 }
 
+/*
+ * When the current epoch began (ktime_get_mono_fast_ns()), for intervals
+ * that carry only their start time (a traced function's entry): one that
+ * started before it began before the window.
+ */
+extern u64 clkstat_epoch_ns;
+
+static inline u64 clkstat_epoch_start_ns(void)
+{
+	return READ_ONCE(clkstat_epoch_ns);
+}
+
 static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 {
 	return READ_ONCE(m->recording);

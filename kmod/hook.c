@@ -222,13 +222,9 @@ static bool clkstat_is_fentry_site(unsigned long addr)
  */
 int clkstat_func_addr(const char *func, const char *how, unsigned long *addr)
 {
-	struct kprobe kp = {
-		.symbol_name = func,
-		.flags = KPROBE_FLAG_DISABLED,
-	};
 	int ret;
 
-	ret = register_kprobe(&kp);
+	ret = clkstat_sym_addr(func, addr);
 	if (ret == -ENOENT) {
 		pr_err("clkstat: cannot hook %s with %s: no such function\n",
 		       func, how);
@@ -239,12 +235,37 @@ int clkstat_func_addr(const char *func, const char *how, unsigned long *addr)
 		       func, how, ret);
 		return ret;
 	}
-	unregister_kprobe(&kp);
-	if (!clkstat_is_fentry_site((unsigned long)kp.addr)) {
+	if (!clkstat_is_fentry_site(*addr)) {
 		pr_err("clkstat: cannot hook %s with %s: not traceable (no fentry call; not in available_filter_functions)\n",
 		       func, how);
 		return -ENODEV;
 	}
+	return 0;
+}
+
+/**
+ * clkstat_sym_addr() - where kprobes would put a probe on a function
+ * @func: the symbol
+ * @addr: set to the address on success
+ *
+ * As clkstat_func_addr(), through a kprobe registered disabled, but
+ * silent and without asking for an fentry site.
+ *
+ * Return: 0, -ENOENT (no such symbol), or register_kprobe()'s error
+ * (-EINVAL on the kprobe blacklist).
+ */
+int clkstat_sym_addr(const char *func, unsigned long *addr)
+{
+	struct kprobe kp = {
+		.symbol_name = func,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret)
+		return ret;
+	unregister_kprobe(&kp);
 	*addr = (unsigned long)kp.addr;
 	return 0;
 }

@@ -30,9 +30,10 @@ typedef void (*clkstat_entry_fn)(unsigned long arg0, unsigned long arg1,
  * An exit hook, for a duration: enter runs at the hooked function's entry
  * with its first three arguments and returns a cookie (a timestamp, say);
  * exit runs when the function returns, with that cookie and the return
- * value.  Only for functions of at most three integer arguments that
- * return an integer or nothing: the direct and ftrace variants call the
- * function's body themselves (see hook_exit.c).
+ * value.  The direct and ftrace variants call the function's body
+ * themselves (see hook_exit.c), so only for functions that take no
+ * argument on the stack: clkstat's own targets are such, a user-defined
+ * target's prototype is checked in the kernel's BTF.
  */
 typedef u64 (*clkstat_enter_fn)(unsigned long arg0, unsigned long arg1,
 				unsigned long arg2);
@@ -52,6 +53,11 @@ struct clkstat_hook {
 	clkstat_entry_fn tp_handler;
 	/* Or the tracepoint itself, e.g. a module's own (found by address). */
 	struct tracepoint *tp;
+	/*
+	 * A user-defined target (probe_trace.c): clkstat does not know its
+	 * prototype, so an exit hook's wrapper must learn it (hook_exit.c).
+	 */
+	bool user;
 	void *priv;			/* the variant's, while attached */
 };
 
@@ -104,25 +110,39 @@ bool clkstat_hooks_supported(const struct clkstat_variant *b,
 			     const struct clkstat_hook *hooks, unsigned int n);
 
 int clkstat_func_addr(const char *func, const char *how, unsigned long *addr);
+int clkstat_sym_addr(const char *func, unsigned long *addr);
+
+/* What a function returns in registers: %rax, and %rdx for 16 bytes. */
+struct clkstat_ret2 {
+	unsigned long rax;
+	unsigned long rdx;
+};
 
 /* hook_exit.c: exit hooks for the direct and ftrace variants. */
-unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr);
+int clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr,
+		      unsigned long *wrapper);
 void clkstat_exit_unwrap(unsigned long wrapper);
 void clkstat_exit_wait(void);
 
 /**
  * clkstat_exit_call_body() - call a hooked function's body, IBT-safe
- * @a0: its first argument
- * @a1: its second
- * @a2: its third
+ * @a0: its first argument register (%rdi)
+ * @a1: its second (%rsi)
+ * @a2: its third (%rdx)
+ * @a3: its fourth (%rcx)
+ * @a4: its fifth (%r8)
+ * @a5: its sixth (%r9)
  * @body: its fentry site plus MCOUNT_INSN_SIZE
  *
  * In hook_exit_call.S: reaches @body by RET, not by an indirect call,
- * since @body has no ENDBR64.  Called by the exit wrappers only.
+ * since @body has no ENDBR64.  Called by the exit wrappers only, for
+ * functions that take no argument on the stack.
  *
- * Return: what the hooked function returned.
+ * Return: what the hooked function returned, both return registers.
  */
-unsigned long clkstat_exit_call_body(unsigned long a0, unsigned long a1,
-				     unsigned long a2, unsigned long body);
+struct clkstat_ret2 clkstat_exit_call_body(unsigned long a0, unsigned long a1,
+					   unsigned long a2, unsigned long a3,
+					   unsigned long a4, unsigned long a5,
+					   unsigned long body);
 
 #endif /* _CLKSTAT_HOOK_H */

@@ -114,10 +114,10 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	slot->fn = h->handler;
 	slot->wrapper = 0;
 	if (h->exit) {
-		slot->wrapper = clkstat_exit_wrap(h, ip);
-		if (!slot->wrapper) {
+		ret = clkstat_exit_wrap(h, ip, &slot->wrapper);
+		if (ret) {
 			ftrace_free_filter(&slot->ops);
-			return -ENOSPC;
+			return ret;
 		}
 	}
 	slot->retired = false;

@@ -19,9 +19,13 @@
  * timestamp and exit's are taken in the wrapper, around a direct call
  * and one push-and-return, on every kernel.
  *
- * Hence the limits in hook.h: the wrapper passes three integer arguments
- * on and returns one integer.  The per-call state (the cookie) lives on
- * the wrapper's stack, so the hooked function may sleep or be preempted.
+ * Hence the limit in hook.h: the wrapper passes the six argument
+ * registers on and returns both return registers, so it stands in for any
+ * function that takes no argument on the stack.  For clkstat's own
+ * targets that is known; for a user-defined one (h->user) the kernel's
+ * BTF must say so (clkstat_exit_proto_ok()).  The per-call state (the
+ * cookie) lives on the wrapper's stack, so the hooked function may sleep
+ * or be preempted, and a recursive call gets a cookie of its own.
  *
  * Detaching: the variant unpatches the site and retires the wrapper
  * (clkstat_exit_unwrap()); after the variant's own wait (no CPU between
@@ -37,11 +41,15 @@
 #include <asm/ftrace.h>
 #include "hook.h"
 
-#define CLKSTAT_EXIT_SLOTS	8
+/* clkstat's own exit hooks (csread, csswitch) and one per trace. */
+#define CLKSTAT_EXIT_SLOTS	24
 
-typedef unsigned long (*clkstat_wrapper_fn)(unsigned long a0,
-					    unsigned long a1,
-					    unsigned long a2);
+typedef struct clkstat_ret2 (*clkstat_wrapper_fn)(unsigned long a0,
+						  unsigned long a1,
+						  unsigned long a2,
+						  unsigned long a3,
+						  unsigned long a4,
+						  unsigned long a5);
 
 struct clkstat_exit_slot {
 	unsigned long body;	/* the hooked function past its fentry site */
@@ -55,27 +63,30 @@ static struct clkstat_exit_slot clkstat_exit_slots[CLKSTAT_EXIT_SLOTS];
 /* Calls in wrappers: entries minus exits, summed over CPUs. */
 static DEFINE_PER_CPU(long, clkstat_exit_inflight);
 
-static __always_inline unsigned long
+static __always_inline struct clkstat_ret2
 clkstat_exit_call(struct clkstat_exit_slot *s, unsigned long a0,
-		  unsigned long a1, unsigned long a2)
+		  unsigned long a1, unsigned long a2, unsigned long a3,
+		  unsigned long a4, unsigned long a5)
 {
-	unsigned long ret;
+	struct clkstat_ret2 ret;
 	u64 cookie;
 
 	this_cpu_inc(clkstat_exit_inflight);
 	cookie = s->enter(a0, a1, a2);
-	ret = clkstat_exit_call_body(a0, a1, a2, s->body);
-	s->exit(cookie, ret);
+	ret = clkstat_exit_call_body(a0, a1, a2, a3, a4, a5, s->body);
+	s->exit(cookie, ret.rax);
 	this_cpu_dec(clkstat_exit_inflight);
 	return ret;
 }
 
 #define CLKSTAT_EXIT_WRAPPER(n)						\
-static unsigned long notrace clkstat_exit_wrapper_##n(unsigned long a0,	\
-						      unsigned long a1,	\
-						      unsigned long a2)	\
+static struct clkstat_ret2 notrace					\
+clkstat_exit_wrapper_##n(unsigned long a0, unsigned long a1,		\
+			 unsigned long a2, unsigned long a3,		\
+			 unsigned long a4, unsigned long a5)		\
 {									\
-	return clkstat_exit_call(&clkstat_exit_slots[n], a0, a1, a2);	\
+	return clkstat_exit_call(&clkstat_exit_slots[n], a0, a1, a2,	\
+				 a3, a4, a5);				\
 }
 
 CLKSTAT_EXIT_WRAPPER(0)
@@ -86,6 +97,22 @@ CLKSTAT_EXIT_WRAPPER(4)
 CLKSTAT_EXIT_WRAPPER(5)
 CLKSTAT_EXIT_WRAPPER(6)
 CLKSTAT_EXIT_WRAPPER(7)
+CLKSTAT_EXIT_WRAPPER(8)
+CLKSTAT_EXIT_WRAPPER(9)
+CLKSTAT_EXIT_WRAPPER(10)
+CLKSTAT_EXIT_WRAPPER(11)
+CLKSTAT_EXIT_WRAPPER(12)
+CLKSTAT_EXIT_WRAPPER(13)
+CLKSTAT_EXIT_WRAPPER(14)
+CLKSTAT_EXIT_WRAPPER(15)
+CLKSTAT_EXIT_WRAPPER(16)
+CLKSTAT_EXIT_WRAPPER(17)
+CLKSTAT_EXIT_WRAPPER(18)
+CLKSTAT_EXIT_WRAPPER(19)
+CLKSTAT_EXIT_WRAPPER(20)
+CLKSTAT_EXIT_WRAPPER(21)
+CLKSTAT_EXIT_WRAPPER(22)
+CLKSTAT_EXIT_WRAPPER(23)
 
 /* Entered by RET only (the direct trampoline, ftrace_regs_caller). */
 static const clkstat_wrapper_fn clkstat_exit_wrappers[CLKSTAT_EXIT_SLOTS] = {
@@ -93,22 +120,50 @@ static const clkstat_wrapper_fn clkstat_exit_wrappers[CLKSTAT_EXIT_SLOTS] = {
 	clkstat_exit_wrapper_2, clkstat_exit_wrapper_3,
 	clkstat_exit_wrapper_4, clkstat_exit_wrapper_5,
 	clkstat_exit_wrapper_6, clkstat_exit_wrapper_7,
+	clkstat_exit_wrapper_8, clkstat_exit_wrapper_9,
+	clkstat_exit_wrapper_10, clkstat_exit_wrapper_11,
+	clkstat_exit_wrapper_12, clkstat_exit_wrapper_13,
+	clkstat_exit_wrapper_14, clkstat_exit_wrapper_15,
+	clkstat_exit_wrapper_16, clkstat_exit_wrapper_17,
+	clkstat_exit_wrapper_18, clkstat_exit_wrapper_19,
+	clkstat_exit_wrapper_20, clkstat_exit_wrapper_21,
+	clkstat_exit_wrapper_22, clkstat_exit_wrapper_23,
 };
+
+/*
+ * May the wrapper stand in for @h's function?  For a user-defined
+ * target, only when the kernel's BTF shows it takes no argument on the
+ * stack (as BPF's fexit asks).
+ */
+static int clkstat_exit_proto_ok(struct clkstat_hook *h, unsigned long addr)
+{
+	if (!h->user)
+		return 0;
+	pr_err("clkstat: cannot time the return of %s with this variant: its prototype is not checked yet (use variant kprobe)\n",
+	       h->func);
+	return -EOPNOTSUPP;
+}
 
 /**
  * clkstat_exit_wrap() - a wrapper that runs an exit hook around a function
  * @h: the hook, with enter and exit set
  * @addr: the hooked function's fentry site
+ * @wrapper: set to the wrapper's address, to send the hooked calls to
  *
  * Callers serialize (as for attach and detach).
  *
- * Return: the wrapper's address, to send the hooked calls to, or 0 when
- * all wrappers are in use.
+ * Return: 0, -ENOSPC when all wrappers are in use, or why the function
+ * cannot be wrapped (logged).
  */
-unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr)
+int clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr,
+		      unsigned long *wrapper)
 {
 	unsigned int i;
+	int ret;
 
+	ret = clkstat_exit_proto_ok(h, addr);
+	if (ret)
+		return ret;
 	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
 		struct clkstat_exit_slot *s = &clkstat_exit_slots[i];
 
@@ -119,11 +174,12 @@ unsigned long clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr)
 		s->exit = h->exit;
 		s->used = true;
 		s->retired = false;
-		return (unsigned long)clkstat_exit_wrappers[i];
+		*wrapper = (unsigned long)clkstat_exit_wrappers[i];
+		return 0;
 	}
 	pr_err("clkstat: cannot hook the exit of %s: all %d exit wrappers in use\n",
 	       h->func, CLKSTAT_EXIT_SLOTS);
-	return 0;
+	return -ENOSPC;
 }
 
 /**

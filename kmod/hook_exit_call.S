@@ -3,8 +3,8 @@
  * hook_exit_call.S - how an exit wrapper (hook_exit.c) calls the body of
  * the function it stands in for, without an indirect call:
  *
- *   unsigned long clkstat_exit_call_body(unsigned long a0, unsigned long a1,
- *                                        unsigned long a2, unsigned long body);
+ *   struct clkstat_ret2 clkstat_exit_call_body(unsigned long a0, ..., a5,
+ *                                              unsigned long body);
  *
  * body is the hooked function past its fentry call.  On an IBT kernel an
  * indirect call or jump may only land on an ENDBR64, and a body has none:
@@ -14,10 +14,12 @@
  * So the wrapper calls this directly, and this pushes body and returns
  * to it.  IBT does not check a RET.  body then runs with the wrapper's
  * return address on top of the stack, exactly as if the wrapper had
- * called it, and returns there with its return value in %rax.  The
- * arguments pass untouched in %rdi, %rsi and %rdx; %rcx, which brought
- * body, is call-clobbered.  This is the same transfer ftrace_regs_caller
- * uses for a modified ip and a direct call.
+ * called it, and returns there with its return value in %rax (and %rdx,
+ * for a 16-byte value).  The six argument registers pass untouched;
+ * body, the seventh argument, came on the stack, where body finds it as
+ * its first stack argument and ignores it: a wrapped function takes no
+ * argument on the stack (hook_exit.c checks).  This is the same transfer
+ * ftrace_regs_caller uses for a modified ip and a direct call.
  *
  * A push and return unbalance the return stack buffer, so the transfer
  * is done as in ftrace_regs_caller: a pointless call first gives the RET
@@ -34,7 +36,7 @@
 
 	.text
 SYM_FUNC_START(clkstat_exit_call_body)
-	pushq	%rcx
+	pushq	8(%rsp)
 	/* body is now where the return address was: a function's entry. */
 	UNWIND_HINT_FUNC
 	ANNOTATE_INTRA_FUNCTION_CALL

@@ -76,11 +76,9 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 	if (ret)
 		goto err_free;
 	if (h->exit) {
-		fh->wrapper = clkstat_exit_wrap(h, addr);
-		if (!fh->wrapper) {
-			ret = -ENOSPC;
+		ret = clkstat_exit_wrap(h, addr, &fh->wrapper);
+		if (ret)
 			goto err_free;
-		}
 		fh->ops.func = clkstat_ftrace_redirect;
 		fh->ops.flags |= FTRACE_OPS_FL_SAVE_REGS |
 				 FTRACE_OPS_FL_IPMODIFY;

@@ -48,6 +48,8 @@ static const struct nla_policy clkstat_nl_policy[CLKSTAT_A_MAX + 1] = {
 				.len = CLKSTAT_VARIANT_MAX - 1 },
 	[CLKSTAT_A_TGID] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						 &clkstat_nl_tgid_range),
+	[CLKSTAT_A_TRACE] = { .type = NLA_NUL_STRING,
+			      .len = CLKSTAT_TRACE_ARG_MAX },
 };
 
 static struct genl_family clkstat_nl_family;
@@ -86,6 +88,24 @@ static bool clkstat_nl_any_recording(void)
 	return on;
 }
 
+/* The user-defined probes, a CLKSTAT_A_TRACE_INFO nest each. */
+static int clkstat_nl_put_traces(struct sk_buff *msg)
+{
+	char specs[CLKSTAT_TRACE_MAX][CLKSTAT_NAME_MAX];
+	unsigned int ids[CLKSTAT_TRACE_MAX], n, i;
+	struct nlattr *nest;
+
+	n = clkstat_probes_traces(specs, ids, CLKSTAT_TRACE_MAX);
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(msg, CLKSTAT_A_TRACE_INFO);
+		if (!nest || nla_put_u32(msg, CLKSTAT_A_T_ID, ids[i]) ||
+		    nla_put_string(msg, CLKSTAT_A_T_SPEC, specs[i]))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
 static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	char probes[128], cs[32];
@@ -117,7 +137,9 @@ static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, CLKSTAT_A_SWITCHES, switches,
 			      CLKSTAT_A_PAD) ||
 	    nla_put_u32(msg, CLKSTAT_A_TGID, READ_ONCE(clkstat_filter_tgid)) ||
-	    nla_put_u32(msg, CLKSTAT_A_EV_ENTRIES, clkstat_evlog_entries()))
+	    nla_put_u32(msg, CLKSTAT_A_EV_ENTRIES, clkstat_evlog_entries()) ||
+	    nla_put_u32(msg, CLKSTAT_A_TRACE_LIMIT, CLKSTAT_TRACE_MAX) ||
+	    clkstat_nl_put_traces(msg))
 		goto err;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -148,6 +170,12 @@ static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		nla_strscpy(cmd.variant, a[CLKSTAT_A_VARIANT],
 			    sizeof(cmd.variant));
+		break;
+	case CLKSTAT_CTRL_TRACE:
+	case CLKSTAT_CTRL_UNTRACE:
+		if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_TRACE))
+			return -EINVAL;
+		nla_strscpy(cmd.trace, a[CLKSTAT_A_TRACE], sizeof(cmd.trace));
 		break;
 	default:
 		if (a[CLKSTAT_A_METRIC_ID])

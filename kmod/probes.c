@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "hist.h"
+#include "probe_trace.h"
 #include "probes.h"
 
 const char *const clkstat_metric_names[CLKSTAT_NMETRICS] =
@@ -34,6 +35,12 @@ static struct clkstat_probe *const clkstat_known_probes[] = {
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
 static unsigned int clkstat_nactive;
+/* The traces probes= asks for (func:, sec:, tp:), in a copy of its list. */
+static char *clkstat_load_traces[CLKSTAT_TRACE_MAX];
+static unsigned int clkstat_nload_traces;
+static char *clkstat_load_list;
+/* What a trace added at run time is set up with: the load's. */
+static struct clkstat_probe_cfg clkstat_cfg;
 static const struct clkstat_variant *clkstat_attached;
 static unsigned long clkstat_switches;
 static DEFINE_MUTEX(clkstat_probes_lock);
@@ -72,24 +79,39 @@ static void clkstat_join(char *buf, size_t len,
 int clkstat_probes_select(const char *list)
 {
 	struct clkstat_probe *p;
-	char *dup, *s, *name;
+	char *s, *name;
 	unsigned int i;
 	char known[96];
 	int ret = 0;
 
 	clkstat_nactive = 0;
+	clkstat_nload_traces = 0;
+	kfree(clkstat_load_list);
+	clkstat_load_list = NULL;
 	if (!*list)
 		return 0;
-	dup = kstrdup(list, GFP_KERNEL);
-	if (!dup)
+	clkstat_load_list = kstrdup(list, GFP_KERNEL);
+	if (!clkstat_load_list)
 		return -ENOMEM;
-	s = dup;
+	s = clkstat_load_list;
 	while ((name = strsep(&s, ",")) != NULL) {
+		if (strchr(name, ':')) {
+			/* A trace: clkstat_probes_start() adds it. */
+			if (clkstat_nload_traces == CLKSTAT_TRACE_MAX) {
+				pr_err("clkstat: probes=%*pE: more than %d traces\n",
+				       (int)strlen(list), list,
+				       CLKSTAT_TRACE_MAX);
+				ret = -EINVAL;
+				break;
+			}
+			clkstat_load_traces[clkstat_nload_traces++] = name;
+			continue;
+		}
 		p = clkstat_probe_by_name(name);
 		if (!p) {
 			clkstat_join(known, sizeof(known), clkstat_known_probes,
 				     ARRAY_SIZE(clkstat_known_probes), ", ");
-			pr_err("clkstat: probes=%*pE: unknown probe '%*pE' (known: %s)\n",
+			pr_err("clkstat: probes=%*pE: unknown probe '%*pE' (known: %s, and traces func:F, sec:A-B, tp:X-Y)\n",
 			       (int)strlen(list), list, (int)strlen(name), name,
 			       known);
 			ret = -EINVAL;
@@ -106,7 +128,11 @@ int clkstat_probes_select(const char *list)
 		}
 		clkstat_active[clkstat_nactive++] = p;
 	}
-	kfree(dup);
+	if (ret) {
+		kfree(clkstat_load_list);
+		clkstat_load_list = NULL;
+		clkstat_nload_traces = 0;
+	}
 	return ret;
 }
 
@@ -124,12 +150,14 @@ const char *clkstat_probes_unsupported(const struct clkstat_variant *b)
 		if (!clkstat_hooks_supported(b, clkstat_active[i]->hooks,
 					     clkstat_active[i]->nhooks))
 			return clkstat_active[i]->name;
-	return NULL;
+	return clkstat_trace_unsupported(b);
 }
 
 /* Detach the hooks of the first n active probes, last first. */
 static void clkstat_detach(const struct clkstat_variant *b, unsigned int n)
 {
+	if (n == clkstat_nactive)
+		clkstat_trace_detach_all(b);
 	while (n--)
 		clkstat_hooks_detach(b, clkstat_active[n]->hooks,
 				     clkstat_active[n]->nhooks);
@@ -152,6 +180,19 @@ static int clkstat_attach(const struct clkstat_variant *b)
 		}
 	}
 	return 0;
+}
+
+/* Attach every active probe's and every trace's hooks, or none. */
+static int clkstat_attach_all(const struct clkstat_variant *b)
+{
+	int ret = clkstat_attach(b);
+
+	if (ret)
+		return ret;
+	ret = clkstat_trace_attach_all(b);
+	if (ret)
+		clkstat_detach(b, clkstat_nactive);
+	return ret;
 }
 
 /* Free the first n active probes; their hooks are all detached. */
@@ -258,6 +299,18 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
 		clkstat_exit_probes(clkstat_nactive);
 		return ret;
 	}
+	clkstat_cfg = c;
+	for (i = 0; i < clkstat_nload_traces; i++) {
+		ret = clkstat_trace_add(clkstat_load_traces[i], c.variant, &c);
+		if (ret) {
+			pr_err("clkstat: probes=: trace %s refused: %d (the kernel log says why)\n",
+			       clkstat_load_traces[i], ret);
+			clkstat_trace_del_all(c.variant);
+			clkstat_detach(c.variant, clkstat_nactive);
+			clkstat_exit_probes(clkstat_nactive);
+			return ret;
+		}
+	}
 	clkstat_attached = c.variant;
 	return 0;
 }
@@ -270,8 +323,12 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
  */
 void clkstat_probes_stop(void)
 {
+	clkstat_trace_del_all(clkstat_attached);
 	clkstat_detach(clkstat_attached, clkstat_nactive);
 	clkstat_exit_probes(clkstat_nactive);
+	kfree(clkstat_load_list);
+	clkstat_load_list = NULL;
+	clkstat_nload_traces = 0;
 }
 
 /*
@@ -292,7 +349,14 @@ static int clkstat_bind(const char *variant, const char *undo,
 			return ret;
 		}
 	}
-	return 0;
+	ret = clkstat_trace_bind_all(variant);
+	if (ret) {
+		/* undo's metrics exist: binding back cannot fail. */
+		WARN_ON(clkstat_trace_bind_all(undo));
+		for (i = 0; i < clkstat_nactive; i++)
+			clkstat_active[i]->bind(undo, NULL);
+	}
+	return ret;
 }
 
 /**
@@ -388,7 +452,7 @@ int clkstat_probes_switch(const char *name)
 	}
 	bad = clkstat_probes_unsupported(b);
 	if (bad) {
-		pr_warn_ratelimited("clkstat: control: variant %s cannot run probe %s: the kernel has no tracepoint for it\n",
+		pr_warn_ratelimited("clkstat: control: variant %s cannot run probe %s (a function probe needs a tracepoint to run in the tracepoint variant; a trace reaches either functions or tracepoints)\n",
 				    name, bad);
 		ret = -EINVAL;
 		goto out;
@@ -400,7 +464,7 @@ int clkstat_probes_switch(const char *name)
 		pr_warn_ratelimited("clkstat: control: variant %s: cannot create its metrics: %d\n",
 				    name, ret);
 	if (!ret) {
-		ret = clkstat_attach(b);
+		ret = clkstat_attach_all(b);
 		if (!ret) {
 			clkstat_handover_end(&handover, b->name);
 			clkstat_attached = b;
@@ -409,7 +473,7 @@ int clkstat_probes_switch(const char *name)
 		}
 		clkstat_bind(old->name, b->name, NULL);
 	}
-	if (clkstat_attach(old)) {
+	if (clkstat_attach_all(old)) {
 		/*
 		 * Nothing is attached now: say so, in the control file too,
 		 * and never detach old's hooks again (at unload or the next
@@ -456,4 +520,57 @@ const char *clkstat_probes_variant(unsigned long *switches)
 void clkstat_probes_names(char *buf, size_t len)
 {
 	clkstat_join(buf, len, clkstat_active, clkstat_nactive, ",");
+}
+
+/**
+ * clkstat_probes_trace() - add or remove a user-defined probe
+ * @spec: its spec (uapi/clkstat_trace.h)
+ * @add: add it (trace), or remove it (untrace)
+ *
+ * Under the lock a variant switch takes, so the trace is attached with
+ * the variant attached now, and follows it in a switch.
+ *
+ * Return: 0 or clkstat_trace_add()'s or clkstat_trace_del()'s error.
+ */
+int clkstat_probes_trace(const char *spec, bool add)
+{
+	int ret;
+
+	mutex_lock(&clkstat_probes_lock);
+	if (add)
+		ret = clkstat_trace_add(spec, clkstat_attached, &clkstat_cfg);
+	else
+		ret = clkstat_trace_del(spec, clkstat_attached);
+	mutex_unlock(&clkstat_probes_lock);
+	return ret;
+}
+
+/**
+ * clkstat_probes_traces() - the user-defined probes' specs and numbers
+ * @specs: room for @max specs
+ * @ids: room for @max numbers
+ * @max: at most this many
+ *
+ * Return: how many were written.
+ */
+unsigned int clkstat_probes_traces(char (*specs)[CLKSTAT_NAME_MAX],
+				   unsigned int *ids, unsigned int max)
+{
+	unsigned int n;
+
+	mutex_lock(&clkstat_probes_lock);
+	n = clkstat_trace_specs(specs, ids, max);
+	mutex_unlock(&clkstat_probes_lock);
+	return n;
+}
+
+/**
+ * clkstat_probes_traces_show() - the user-defined probes, for debugfs
+ * @m: the seq_file: a line "NUMBER SPEC" per probe
+ */
+void clkstat_probes_traces_show(struct seq_file *m)
+{
+	mutex_lock(&clkstat_probes_lock);
+	clkstat_trace_show(m);
+	mutex_unlock(&clkstat_probes_lock);
 }

@@ -13,6 +13,9 @@
 #include "hist.h"
 #include "hook.h"
 #include "uapi/clkstat_catalog.h"
+#include "uapi/clkstat_trace.h"
+
+struct seq_file;
 
 struct clkstat_probe_cfg {
 	unsigned int frac_bits;
@@ -31,7 +34,8 @@ struct clkstat_probe_cfg {
  * for a probe's bind to tell what the switch loses.
  */
 struct clkstat_handover {
-	const struct clkstat_metric *recorded[CLKSTAT_NMETRICS];
+	const struct clkstat_metric *recorded[CLKSTAT_NMETRICS +
+					      CLKSTAT_TRACE_MAX];
 	unsigned int n;
 };
 
@@ -70,6 +74,10 @@ void clkstat_probes_stop(void);
 int clkstat_probes_switch(const char *name);
 void clkstat_probes_names(char *buf, size_t len);
 const char *clkstat_probes_variant(unsigned long *switches);
+int clkstat_probes_trace(const char *spec, bool add);
+unsigned int clkstat_probes_traces(char (*specs)[CLKSTAT_NAME_MAX],
+				   unsigned int *ids, unsigned int max);
+void clkstat_probes_traces_show(struct seq_file *m);
 
 extern struct clkstat_probe clkstat_probe_ttwu;
 extern struct clkstat_probe clkstat_probe_tkread;

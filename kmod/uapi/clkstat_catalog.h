@@ -18,7 +18,7 @@
  * Limits every side keeps to: a metric's name and a variant's name, with
  * their NUL, and the counters one metric can have.
  */
-#define CLKSTAT_NAME_MAX	32
+#define CLKSTAT_NAME_MAX	64
 #define CLKSTAT_VARIANT_MAX	16
 #define CLKSTAT_MAX_COUNTERS	8
 
@@ -139,14 +139,18 @@
  * (kmod/control.h) and netlink's CLKSTAT_CTRL_ID (clkstat_netlink.h,
  * whose values they are: append only).  start, stop and reset take an
  * optional metric (CLKSTAT_A_METRIC_ID), tgid a number (CLKSTAT_A_TGID,
- * at most CLKSTAT_TGID_MAX), variant a name (CLKSTAT_A_VARIANT).
+ * at most CLKSTAT_TGID_MAX), variant a name (CLKSTAT_A_VARIANT), trace
+ * and untrace a user-defined probe's spec (CLKSTAT_A_TRACE, the grammar of
+ * clkstat_trace.h).
  */
 #define CLKSTAT_CTRL_OPS(X)						\
 	X(START, start)							\
 	X(STOP, stop)							\
 	X(RESET, reset)							\
 	X(TGID, tgid)							\
-	X(VARIANT, variant)
+	X(VARIANT, variant)						\
+	X(TRACE, trace)							\
+	X(UNTRACE, untrace)
 
 /* The enums the lists make: CLKSTAT_<LIST>_<ID>, then the count. */
 #define CLKSTAT_CAT_VARIANT_ENUM(id)	CLKSTAT_VARIANT_##id,
@@ -203,6 +207,10 @@ enum clkstat_csw_counter {
  *                a read of an instrumented clocksource (probe csread):
  *                latency is the read's, text the clocksource
  *   marker       a handshake point written by userspace (text)
+ *   trace        a sample of a user-defined probe (clkstat_trace.h):
+ *                latency is the sample, corr the probe's number (as the
+ *                control file's traces lists it), text its spec's first
+ *                bytes
  */
 #define CLKSTAT_EVENT_TYPES(X)						\
 	X(WAKEUP, wakeup)						\
@@ -211,7 +219,8 @@ enum clkstat_csw_counter {
 	X(CS_SWITCH_ENTRY, clocksource_switch_entry)			\
 	X(CS_SWITCH_EXIT, clocksource_switch_exit)			\
 	X(CS_READ, clocksource_read)					\
-	X(MARKER, marker)
+	X(MARKER, marker)						\
+	X(TRACE, trace)
 
 /*
  * For name tables: X-callbacks that give an entry's name as a string,

@@ -64,6 +64,11 @@ enum clkstat_nl_attr {
 	CLKSTAT_A_EV_COUNT,	/* u64: events in the dump (first message) */
 	CLKSTAT_A_EV_OVERWRITTEN, /* u64: events lost to full rings (first) */
 	CLKSTAT_A_EVENT,	/* nest: CLKSTAT_A_E_*, one per event */
+	/* string: CTRL trace and untrace: a spec (clkstat_trace.h) */
+	CLKSTAT_A_TRACE,
+	/* nest: GET_INFO: CLKSTAT_A_T_*, one per user-defined probe */
+	CLKSTAT_A_TRACE_INFO,
+	CLKSTAT_A_TRACE_LIMIT,	/* u32: GET_INFO: CLKSTAT_TRACE_MAX */
 	__CLKSTAT_A_MAX,
 };
 #define CLKSTAT_A_MAX (__CLKSTAT_A_MAX - 1)
@@ -119,6 +124,22 @@ enum clkstat_nl_event_attr {
 	__CLKSTAT_A_E_MAX,
 };
 #define CLKSTAT_A_E_MAX (__CLKSTAT_A_E_MAX - 1)
+
+/* One user-defined probe in GET_INFO. */
+enum clkstat_nl_trace_attr {
+	CLKSTAT_A_T_UNSPEC,
+	CLKSTAT_A_T_ID,		/* u32: its number (the events' corr) */
+	CLKSTAT_A_T_SPEC,	/* string: its canonical spec, the metric name */
+	__CLKSTAT_A_T_MAX,
+};
+#define CLKSTAT_A_T_MAX (__CLKSTAT_A_T_MAX - 1)
+
+/*
+ * The longest CLKSTAT_A_TRACE accepted, NUL excluded: twice a metric
+ * name, so that a spec too long for one is refused by the module with a
+ * reason (clkstat_trace.h) rather than by the policy without one.
+ */
+#define CLKSTAT_TRACE_ARG_MAX	(2 * CLKSTAT_NAME_MAX)
 
 #define CLKSTAT_CPU_ALL		0xffffffffU
 

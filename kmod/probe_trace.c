@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe_trace.c - user-defined probes ("traces"): a histogram on any
+ * function's duration, on a section between two functions, or between two
+ * tracepoints, added and removed at run time (probes= at load, the control
+ * file's trace and untrace, netlink).  The grammar and what each kind
+ * measures: uapi/clkstat_trace.h.
+ *
+ * A trace lives in one of CLKSTAT_TRACE_MAX static slots.  Each slot has
+ * handlers of its own, generated below, that know their slot without a
+ * lookup, so the hook API (hook.h) stays as the built-in probes use it.
+ * Its metric is named after its canonical spec and the variant, like any
+ * other (func:do_nanosleep.kprobe), and so goes wherever metrics go.
+ *
+ * How the ends are matched:
+ *   func      the variant's exit hook carries the entry time to the
+ *             return of the same call (kretprobe instance, or the exit
+ *             wrapper's stack: hook_exit.c), so recursion and sleeping
+ *             inside are handled call by call.  A call that began before
+ *             the window's start (or a reset) is dropped at its return.
+ *   sec, tp   a start is remembered per task in a pending table like
+ *             ttwu's (pending.c), or per CPU with :cpu; the next end on
+ *             that task (CPU) takes it.
+ *
+ * Which variant reaches what: functions through direct, ftrace, kprobe
+ * and kprobe-int3; tracepoints only through the tracepoint variant.  A
+ * trace the attached variant cannot reach is refused, and so is a switch
+ * to a variant that cannot reach an existing trace.
+ *
+ * Refused targets, besides those the kernel refuses to hook: clkstat's
+ * own code, and the functions its recorders call or that tracing itself
+ * runs on (clkstat_trace_denied()), where a hook would recurse into the
+ * recorder.
+ */
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "control.h"
+#include "evlog.h"
+#include "hist.h"
+#include "pending.h"
+#include "probe_trace.h"
+
+struct clkstat_trace_pcpu {
+	u64 ts;			/* the pending start, 0: none */
+	unsigned int epoch;
+};
+
+struct clkstat_trace {
+	bool used;
+	unsigned int id;		/* its number in the event log */
+	struct clkstat_trace_spec spec;
+	struct clkstat_hook hooks[2];
+	unsigned int nhooks;
+	bool attached;
+	unsigned int frac_bits;
+	struct clkstat_metric *m;	/* the bound variant's */
+	struct clkstat_pending pending;	/* task-matched starts */
+	struct clkstat_trace_pcpu __percpu *pcpu;	/* :cpu starts */
+};
+
+static struct clkstat_trace clkstat_traces[CLKSTAT_TRACE_MAX];
+static unsigned int clkstat_trace_ids;
+static const char *const clkstat_trace_counter_names[CLKSTAT_TRC_NCOUNTERS] = {
+	CLKSTAT_TRACE_COUNTERS(CLKSTAT_CAT_NAME)
+};
+static const char *const clkstat_trace_errors[CLKSTAT_TRACE_NERRORS] =
+	CLKSTAT_TRACE_ERROR_TEXTS_INIT;
+
+static void notrace clkstat_trace_event(struct clkstat_trace *t, u64 now,
+					u64 ns)
+{
+	struct clkstat_event_rec ev = {
+		.type = CLKSTAT_EV_TRACE, .ts = now, .corr = t->id,
+		.pid = task_pid_nr(current), .latency = ns,
+		.flags = CLKSTAT_EVF_LATENCY,
+	};
+
+	clkstat_evlog_add(&ev, t->spec.name);
+}
+
+static void notrace clkstat_trace_sample(struct clkstat_trace *t, u64 now,
+					 u64 t0)
+{
+	u64 ns = now > t0 ? now - t0 : 0;
+
+	clkstat_record(t->m, ns);
+	if (clkstat_evlog_on())
+		clkstat_trace_event(t, now, ns);
+}
+
+/* Should a hook of @t do anything now? */
+static __always_inline bool clkstat_trace_on(struct clkstat_trace *t)
+{
+	return clkstat_metric_recording(t->m) &&
+	       clkstat_task_selected(current);
+}
+
+static void notrace clkstat_trace_start(struct clkstat_trace *t)
+{
+	struct clkstat_pending_val v = { .epoch = clkstat_current_epoch() };
+	struct clkstat_trace_pcpu *c;
+
+	if (!clkstat_trace_on(t))
+		return;
+	v.ts = clkstat_now();
+	if (t->spec.percpu) {
+		preempt_disable_notrace();
+		c = this_cpu_ptr(t->pcpu);
+		if (c->ts && c->epoch == v.epoch)
+			clkstat_count(t->m, CLKSTAT_TRC_REPLACED);
+		c->ts = v.ts;
+		c->epoch = v.epoch;
+		preempt_enable_notrace();
+		return;
+	}
+	v.cpu = raw_smp_processor_id();
+	switch (clkstat_pending_put(&t->pending, current, &v)) {
+	case CLKSTAT_PENDING_REPLACED:
+		clkstat_count(t->m, CLKSTAT_TRC_REPLACED);
+		break;
+	case CLKSTAT_PENDING_EVICTED:
+		clkstat_count(t->m, CLKSTAT_TRC_EVICTED);
+		break;
+	case CLKSTAT_PENDING_BUSY:
+		clkstat_count(t->m, CLKSTAT_TRC_BUSY);
+		break;
+	default:
+		break;
+	}
+}
+
+static void notrace clkstat_trace_end(struct clkstat_trace *t)
+{
+	unsigned int epoch = clkstat_current_epoch();
+	struct clkstat_pending_val v;
+	struct clkstat_trace_pcpu *c;
+	u64 now, t0 = 0;
+
+	if (!clkstat_trace_on(t))
+		return;
+	now = clkstat_now();
+	if (t->spec.percpu) {
+		preempt_disable_notrace();
+		c = this_cpu_ptr(t->pcpu);
+		if (c->ts && c->epoch == epoch)
+			t0 = c->ts;
+		c->ts = 0;
+		preempt_enable_notrace();
+		if (!t0) {
+			clkstat_count(t->m, CLKSTAT_TRC_UNMATCHED);
+			return;
+		}
+		clkstat_trace_sample(t, now, t0);
+		return;
+	}
+	switch (clkstat_pending_take(&t->pending, current, &v)) {
+	case CLKSTAT_PENDING_FOUND:
+		if (v.epoch != epoch) {
+			/* Started before the window: neither end counts. */
+			clkstat_count(t->m, CLKSTAT_TRC_UNMATCHED);
+			return;
+		}
+		if (v.cpu != raw_smp_processor_id())
+			clkstat_count(t->m, CLKSTAT_TRC_MIGRATED);
+		clkstat_trace_sample(t, now, v.ts);
+		break;
+	case CLKSTAT_PENDING_ABSENT:
+		clkstat_count(t->m, CLKSTAT_TRC_UNMATCHED);
+		break;
+	case CLKSTAT_PENDING_CONTENDED:
+		clkstat_count(t->m, CLKSTAT_TRC_BUSY);
+		break;
+	}
+}
+
+/* func: the cookie is the entry time, 0 for a call not to measure. */
+static u64 notrace clkstat_trace_enter(struct clkstat_trace *t)
+{
+	return clkstat_trace_on(t) ? clkstat_now() : 0;
+}
+
+static void notrace clkstat_trace_exit(struct clkstat_trace *t, u64 t0)
+{
+	/* A call that began before the window (or a reset) is not in it. */
+	if (!t0 || t0 < clkstat_epoch_start_ns())
+		return;
+	clkstat_trace_sample(t, clkstat_now(), t0);
+}
+
+/* An exit hook whose entry does nothing (sec:A-B:exit's B). */
+static u64 notrace clkstat_trace_enter_none(unsigned long a0,
+					    unsigned long a1,
+					    unsigned long a2)
+{
+	return 1;
+}
+
+/* Each slot's handlers: the hook API passes no context. */
+#define CLKSTAT_TRACE_SLOT(n)						\
+static void notrace clkstat_trace_start_##n(unsigned long a0,		\
+					    unsigned long a1,		\
+					    unsigned long a2)		\
+{									\
+	clkstat_trace_start(&clkstat_traces[n]);			\
+}									\
+static void notrace clkstat_trace_end_##n(unsigned long a0,		\
+					  unsigned long a1,		\
+					  unsigned long a2)		\
+{									\
+	clkstat_trace_end(&clkstat_traces[n]);				\
+}									\
+static void notrace clkstat_trace_both_##n(unsigned long a0,		\
+					   unsigned long a1,		\
+					   unsigned long a2)		\
+{									\
+	clkstat_trace_end(&clkstat_traces[n]);				\
+	clkstat_trace_start(&clkstat_traces[n]);			\
+}									\
+static u64 notrace clkstat_trace_enter_##n(unsigned long a0,		\
+					   unsigned long a1,		\
+					   unsigned long a2)		\
+{									\
+	return clkstat_trace_enter(&clkstat_traces[n]);			\
+}									\
+static void notrace clkstat_trace_exit_##n(u64 cookie, unsigned long ret) \
+{									\
+	clkstat_trace_exit(&clkstat_traces[n], cookie);			\
+}									\
+static void notrace clkstat_trace_end_exit_##n(u64 cookie,		\
+					       unsigned long ret)	\
+{									\
+	clkstat_trace_end(&clkstat_traces[n]);				\
+}
+
+CLKSTAT_TRACE_SLOT(0)
+CLKSTAT_TRACE_SLOT(1)
+CLKSTAT_TRACE_SLOT(2)
+CLKSTAT_TRACE_SLOT(3)
+CLKSTAT_TRACE_SLOT(4)
+CLKSTAT_TRACE_SLOT(5)
+CLKSTAT_TRACE_SLOT(6)
+CLKSTAT_TRACE_SLOT(7)
+CLKSTAT_TRACE_SLOT(8)
+CLKSTAT_TRACE_SLOT(9)
+CLKSTAT_TRACE_SLOT(10)
+CLKSTAT_TRACE_SLOT(11)
+CLKSTAT_TRACE_SLOT(12)
+CLKSTAT_TRACE_SLOT(13)
+CLKSTAT_TRACE_SLOT(14)
+CLKSTAT_TRACE_SLOT(15)
+
+struct clkstat_trace_fns {
+	clkstat_entry_fn start, end, both;
+	clkstat_enter_fn enter;
+	clkstat_exit_fn exit, end_exit;
+};
+
+#define CLKSTAT_TRACE_FNS(n) {						\
+	.start = clkstat_trace_start_##n, .end = clkstat_trace_end_##n,	\
+	.both = clkstat_trace_both_##n, .enter = clkstat_trace_enter_##n, \
+	.exit = clkstat_trace_exit_##n,					\
+	.end_exit = clkstat_trace_end_exit_##n }
+
+static const struct clkstat_trace_fns clkstat_trace_fns[CLKSTAT_TRACE_MAX] = {
+	CLKSTAT_TRACE_FNS(0), CLKSTAT_TRACE_FNS(1), CLKSTAT_TRACE_FNS(2),
+	CLKSTAT_TRACE_FNS(3), CLKSTAT_TRACE_FNS(4), CLKSTAT_TRACE_FNS(5),
+	CLKSTAT_TRACE_FNS(6), CLKSTAT_TRACE_FNS(7), CLKSTAT_TRACE_FNS(8),
+	CLKSTAT_TRACE_FNS(9), CLKSTAT_TRACE_FNS(10), CLKSTAT_TRACE_FNS(11),
+	CLKSTAT_TRACE_FNS(12), CLKSTAT_TRACE_FNS(13), CLKSTAT_TRACE_FNS(14),
+	CLKSTAT_TRACE_FNS(15),
+};
+
+/*
+ * Functions a trace may not hook, although the kernel may let it: what
+ * clkstat's recorders call on the hot path (the clock it reads, the event
+ * log's copy, the warning it queues), printk, and what tracing and
+ * probing themselves run on.  A hook there would run the recorder from
+ * inside the recorder (the direct variant has no recursion guard), or
+ * measure the measuring.  Exact names, then prefixes.
+ */
+static const char *const clkstat_trace_deny_exact[] = {
+	"ktime_get_mono_fast_ns", "ktime_get_raw_fast_ns",
+	"ktime_get_boot_fast_ns", "ktime_get_real_fast_ns",
+	"ktime_get_tai_fast_ns", "local_clock", "sched_clock",
+	"native_sched_clock", "sched_clock_cpu", "irq_work_queue",
+	"irq_work_queue_on", "strscpy", "sized_strscpy", "hash_ptr",
+	"preempt_count_add", "preempt_count_sub", "__rcu_read_lock",
+	"__rcu_read_unlock", "check_preemption_disabled",
+	"debug_smp_processor_id", "__this_cpu_preempt_check",
+	"synchronize_rcu_tasks", "usleep_range_state",
+};
+
+static const char *const clkstat_trace_deny_prefix[] = {
+	"printk", "_printk", "vprintk", "console_", "ftrace", "__ftrace",
+	"arch_ftrace", "function_trace", "kprobe", "__kprobe", "arch_kprobe",
+	"kretprobe", "__kretprobe", "rethook", "arch_rethook", "trace_",
+	"__trace", "tracing_", "tracepoint", "__traceiter_", "ring_buffer",
+	"perf_", "__bpf_prog_", "bpf_trampoline", "text_poke", "int3",
+	"do_int3", "exc_int3", "stop_machine",
+};
+
+/* Why @sym may not be hooked, or NULL. */
+static const char *clkstat_trace_denied(const char *sym)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clkstat_trace_deny_exact); i++)
+		if (!strcmp(sym, clkstat_trace_deny_exact[i]))
+			return "clkstat's recorders call it: a hook would recurse into them";
+	for (i = 0; i < ARRAY_SIZE(clkstat_trace_deny_prefix); i++)
+		if (!strncmp(sym, clkstat_trace_deny_prefix[i],
+			     strlen(clkstat_trace_deny_prefix[i])))
+			return "printk, tracing and probing run on it: a hook would recurse";
+	return NULL;
+}
+
+/* Refuse @sym as a function target; 0 or a negative errno (logged). */
+static int clkstat_trace_check_func(const char *spec, const char *sym)
+{
+	const char *why = clkstat_trace_denied(sym);
+	unsigned long addr;
+	int ret;
+
+	if (why) {
+		pr_warn_ratelimited("clkstat: trace %s: %s: %s\n", spec, sym, why);
+		return -EINVAL;
+	}
+	ret = clkstat_sym_addr(sym, &addr);
+	if (ret == -ENOENT) {
+		pr_warn_ratelimited("clkstat: trace %s: %s: no such function (or inlined everywhere)\n",
+				    spec, sym);
+		return ret;
+	}
+	if (ret) {
+		pr_warn_ratelimited("clkstat: trace %s: %s: the kernel refuses to probe it (kprobe blacklist: NOKPROBE_SYMBOL, noinstr or entry code): %d\n",
+				    spec, sym, ret);
+		return -EINVAL;
+	}
+	if (within_module(addr, THIS_MODULE)) {
+		pr_warn_ratelimited("clkstat: trace %s: %s: clkstat's own code\n",
+				    spec, sym);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The hooks of @t (slot @n) as its spec asks. */
+static void clkstat_trace_hooks(struct clkstat_trace *t, unsigned int n)
+{
+	const struct clkstat_trace_fns *f = &clkstat_trace_fns[n];
+	const struct clkstat_trace_spec *s = &t->spec;
+	struct clkstat_hook *h = t->hooks;
+
+	memset(t->hooks, 0, sizeof(t->hooks));
+	switch (s->kind) {
+	case CLKSTAT_TRACE_FUNC:
+		h[0] = (struct clkstat_hook){ .func = s->a, .enter = f->enter,
+					      .exit = f->exit, .user = true };
+		t->nhooks = 1;
+		break;
+	case CLKSTAT_TRACE_SEC:
+		if (!strcmp(s->a, s->b)) {
+			/* One hook: two direct calls cannot share a site. */
+			h[0] = (struct clkstat_hook){ .func = s->a,
+						      .handler = f->both,
+						      .user = true };
+			t->nhooks = 1;
+			break;
+		}
+		h[0] = (struct clkstat_hook){ .func = s->a, .handler = f->start,
+					      .user = true };
+		if (s->b_exit)
+			h[1] = (struct clkstat_hook){
+				.func = s->b, .enter = clkstat_trace_enter_none,
+				.exit = f->end_exit, .user = true };
+		else
+			h[1] = (struct clkstat_hook){ .func = s->b,
+						      .handler = f->end,
+						      .user = true };
+		t->nhooks = 2;
+		break;
+	case CLKSTAT_TRACE_TP:
+		h[0] = (struct clkstat_hook){
+			.tracepoint = s->a,
+			.tp_handler = strcmp(s->a, s->b) ? f->start : f->both };
+		h[1] = (struct clkstat_hook){ .tracepoint = s->b,
+					      .tp_handler = f->end };
+		t->nhooks = strcmp(s->a, s->b) ? 2 : 1;
+		break;
+	}
+}
+
+/* Can variant @b reach every end of @t? */
+static bool clkstat_trace_reachable(const struct clkstat_trace *t,
+				    const struct clkstat_variant *b)
+{
+	if (b == &clkstat_variant_off)
+		return true;
+	return (t->spec.kind == CLKSTAT_TRACE_TP) ==
+	       (b == &clkstat_variant_tracepoint);
+}
+
+static struct clkstat_trace *clkstat_trace_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++)
+		if (clkstat_traces[i].used &&
+		    !strcmp(clkstat_traces[i].spec.name, name))
+			return &clkstat_traces[i];
+	return NULL;
+}
+
+/* Free what a trace holds; its hooks are detached. */
+static void clkstat_trace_free(struct clkstat_trace *t)
+{
+	clkstat_metric_destroy_name(t->spec.name);
+	clkstat_pending_free(&t->pending);
+	free_percpu(t->pcpu);
+	t->pcpu = NULL;
+	t->m = NULL;
+	t->used = false;
+}
+
+/* Bind @t to @variant's metric, created stopped if need be. */
+static int clkstat_trace_bind(struct clkstat_trace *t, const char *variant)
+{
+	struct clkstat_metric *m;
+
+	m = clkstat_metric_get(t->spec.name, variant, t->frac_bits,
+			       clkstat_trace_counter_names,
+			       CLKSTAT_TRC_NCOUNTERS);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	WRITE_ONCE(t->m, m);
+	return 0;
+}
+
+/* Parse @spec, logging why not; 0 or -EINVAL. */
+static int clkstat_trace_parse_log(const char *spec,
+				   struct clkstat_trace_spec *s)
+{
+	int err = clkstat_trace_parse(spec, s);
+
+	if (err) {
+		/* Escaped: a spec from netlink can hold any byte. */
+		pr_warn_ratelimited("clkstat: trace %*pE: %s\n",
+				    (int)strnlen(spec, CLKSTAT_NAME_MAX * 2),
+				    spec, clkstat_trace_errors[err]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * clkstat_trace_add() - add a user-defined probe and attach it
+ * @spec: its spec (uapi/clkstat_trace.h)
+ * @b: the variant attached now, which attaches the trace too
+ * @cfg: frac_bits and the pending table's size
+ *
+ * The new metric records at once (stop, start and reset act on it as on
+ * any metric).  Called under probes.c's lock.
+ *
+ * Return: 0, -EINVAL (a malformed spec, a target refused, one @b cannot
+ * reach), -EEXIST (a trace with that spec exists), -ENOSPC (all
+ * CLKSTAT_TRACE_MAX in use), -ENOENT (no such function or tracepoint), or
+ * the variant's error; each logged in one line naming the spec.  Nothing
+ * stays attached or allocated on failure.
+ */
+int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
+		      const struct clkstat_probe_cfg *cfg)
+{
+	struct clkstat_trace_spec s;
+	struct clkstat_trace *t = NULL;
+	unsigned int i;
+	int ret;
+
+	ret = clkstat_trace_parse_log(spec, &s);
+	if (ret)
+		return ret;
+	if (clkstat_trace_find(s.name)) {
+		pr_warn_ratelimited("clkstat: trace %s: already traced\n",
+				    s.name);
+		return -EEXIST;
+	}
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++) {
+		if (!clkstat_traces[i].used) {
+			t = &clkstat_traces[i];
+			break;
+		}
+	}
+	if (!t) {
+		pr_warn_ratelimited("clkstat: trace %s: all %d traces in use (untrace one first)\n",
+				    s.name, CLKSTAT_TRACE_MAX);
+		return -ENOSPC;
+	}
+	memset(t, 0, sizeof(*t));
+	t->spec = s;
+	if (!clkstat_trace_reachable(t, b)) {
+		pr_warn_ratelimited("clkstat: trace %s: variant %s cannot reach %s (functions: direct, ftrace, kprobe, kprobe-int3; tracepoints: tracepoint)\n",
+				    s.name, b->name,
+				    s.kind == CLKSTAT_TRACE_TP ? "tracepoints" :
+				    "functions");
+		return -EINVAL;
+	}
+	if (s.kind != CLKSTAT_TRACE_TP) {
+		ret = clkstat_trace_check_func(s.name, s.a);
+		if (!ret && s.b[0] && strcmp(s.a, s.b))
+			ret = clkstat_trace_check_func(s.name, s.b);
+		if (ret)
+			return ret;
+	}
+	t->frac_bits = cfg->frac_bits;
+	if (s.percpu) {
+		t->pcpu = alloc_percpu(struct clkstat_trace_pcpu);
+		if (!t->pcpu)
+			return -ENOMEM;
+	} else if (s.kind != CLKSTAT_TRACE_FUNC) {
+		ret = clkstat_pending_init(&t->pending, cfg->pending_entries);
+		if (ret)
+			goto err_free;
+	}
+	ret = clkstat_trace_bind(t, b->name);
+	if (ret)
+		goto err_free;
+	clkstat_trace_hooks(t, t - clkstat_traces);
+	t->used = true;
+	ret = clkstat_hooks_attach(b, t->hooks, t->nhooks);
+	if (ret) {
+		pr_warn_ratelimited("clkstat: trace %s: cannot attach with variant %s: %d\n",
+				    s.name, b->name, ret);
+		goto err_free;
+	}
+	t->attached = true;
+	t->id = ++clkstat_trace_ids;
+	clkstat_metric_set_recording(t->m, true);
+	pr_info("clkstat: trace %s added (number %u, variant %s)\n", s.name,
+		t->id, b->name);
+	return 0;
+
+err_free:
+	clkstat_trace_free(t);
+	return ret;
+}
+
+/* Detach @t's hooks if attached, and free it. */
+static void clkstat_trace_remove(struct clkstat_trace *t,
+				 const struct clkstat_variant *b)
+{
+	if (t->attached)
+		clkstat_hooks_detach(b, t->hooks, t->nhooks);
+	t->attached = false;
+	clkstat_trace_free(t);
+}
+
+/**
+ * clkstat_trace_del() - remove a user-defined probe
+ * @spec: its spec, in any form that parses to the same canonical spec
+ * @b: the variant its hooks are attached with
+ *
+ * Its metrics (every variant's) go with it.  Called under probes.c's
+ * lock.
+ *
+ * Return: 0, or -EINVAL for a malformed spec or one not traced (logged).
+ */
+int clkstat_trace_del(const char *spec, const struct clkstat_variant *b)
+{
+	struct clkstat_trace_spec s;
+	struct clkstat_trace *t;
+	int ret;
+
+	ret = clkstat_trace_parse_log(spec, &s);
+	if (ret)
+		return ret;
+	t = clkstat_trace_find(s.name);
+	if (!t) {
+		pr_warn_ratelimited("clkstat: untrace %s: not traced\n", s.name);
+		return -EINVAL;
+	}
+	clkstat_trace_remove(t, b);
+	pr_info("clkstat: trace %s removed\n", s.name);
+	return 0;
+}
+
+/**
+ * clkstat_trace_del_all() - remove every user-defined probe (unload)
+ * @b: the variant their hooks are attached with
+ */
+void clkstat_trace_del_all(const struct clkstat_variant *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++)
+		if (clkstat_traces[i].used)
+			clkstat_trace_remove(&clkstat_traces[i], b);
+}
+
+/**
+ * clkstat_trace_unsupported() - the first trace a variant cannot reach
+ * @b: the variant
+ *
+ * Return: its spec, or NULL when @b reaches every trace.
+ */
+const char *clkstat_trace_unsupported(const struct clkstat_variant *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++)
+		if (clkstat_traces[i].used &&
+		    !clkstat_trace_reachable(&clkstat_traces[i], b))
+			return clkstat_traces[i].spec.name;
+	return NULL;
+}
+
+/**
+ * clkstat_trace_detach_all() - detach every trace (a variant switch)
+ * @b: the variant they are attached with
+ */
+void clkstat_trace_detach_all(const struct clkstat_variant *b)
+{
+	unsigned int i = CLKSTAT_TRACE_MAX;
+
+	while (i--) {
+		struct clkstat_trace *t = &clkstat_traces[i];
+
+		if (t->used && t->attached) {
+			clkstat_hooks_detach(b, t->hooks, t->nhooks);
+			t->attached = false;
+		}
+	}
+}
+
+/**
+ * clkstat_trace_attach_all() - attach every trace with a variant, or none
+ * @b: the variant
+ *
+ * Return: 0 or the error of the first that failed (logged); those
+ * attached before it are detached again.
+ */
+int clkstat_trace_attach_all(const struct clkstat_variant *b)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++) {
+		struct clkstat_trace *t = &clkstat_traces[i];
+
+		if (!t->used)
+			continue;
+		ret = clkstat_hooks_attach(b, t->hooks, t->nhooks);
+		if (ret) {
+			pr_err("clkstat: trace %s: cannot attach with variant %s: %d\n",
+			       t->spec.name, b->name, ret);
+			clkstat_trace_detach_all(b);
+			return ret;
+		}
+		t->attached = true;
+	}
+	return 0;
+}
+
+/**
+ * clkstat_trace_bind_all() - make @variant's metrics the traces' own
+ * @variant: the variant's name
+ *
+ * Called with every hook detached.  What a trace had pending belongs to
+ * the old variant's window: the start of the new one begins a new epoch,
+ * which drops it.
+ *
+ * Return: 0, or -ENOMEM (the traces bound so far stay bound: the caller
+ * binds everything back).
+ */
+int clkstat_trace_bind_all(const char *variant)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++) {
+		if (!clkstat_traces[i].used)
+			continue;
+		ret = clkstat_trace_bind(&clkstat_traces[i], variant);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * clkstat_trace_specs() - the traces' specs and numbers, for netlink
+ * @specs: room for @max specs
+ * @ids: room for @max numbers
+ * @max: at most this many
+ *
+ * Called under probes.c's lock.
+ *
+ * Return: how many were written.
+ */
+unsigned int clkstat_trace_specs(char (*specs)[CLKSTAT_NAME_MAX],
+				 unsigned int *ids, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < CLKSTAT_TRACE_MAX && n < max; i++) {
+		if (!clkstat_traces[i].used)
+			continue;
+		strscpy(specs[n], clkstat_traces[i].spec.name, CLKSTAT_NAME_MAX);
+		ids[n++] = clkstat_traces[i].id;
+	}
+	return n;
+}
+
+/**
+ * clkstat_trace_show() - the traces, one per line: number and spec
+ * @m: the seq_file (debugfs "traces")
+ *
+ * Called under probes.c's lock.
+ */
+void clkstat_trace_show(struct seq_file *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++)
+		if (clkstat_traces[i].used)
+			seq_printf(m, "%u %s\n", clkstat_traces[i].id,
+				   clkstat_traces[i].spec.name);
+}

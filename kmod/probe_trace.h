@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * probe_trace.h - user-defined probes ("traces", uapi/clkstat_trace.h):
+ * added and removed at run time, fed by whatever variant the probes are
+ * attached with.  probes.c calls these under its lock, so that a trace
+ * and a variant switch never cross.
+ */
+#ifndef _CLKSTAT_PROBE_TRACE_H
+#define _CLKSTAT_PROBE_TRACE_H
+
+#include <linux/seq_file.h>
+#include "hook.h"
+#include "probes.h"
+#include "uapi/clkstat_trace.h"
+
+int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
+		      const struct clkstat_probe_cfg *cfg);
+int clkstat_trace_del(const char *spec, const struct clkstat_variant *b);
+void clkstat_trace_del_all(const struct clkstat_variant *b);
+const char *clkstat_trace_unsupported(const struct clkstat_variant *b);
+int clkstat_trace_attach_all(const struct clkstat_variant *b);
+void clkstat_trace_detach_all(const struct clkstat_variant *b);
+int clkstat_trace_bind_all(const char *variant);
+void clkstat_trace_show(struct seq_file *m);
+unsigned int clkstat_trace_specs(char (*specs)[CLKSTAT_NAME_MAX],
+				 unsigned int *ids, unsigned int max);
+
+#endif /* _CLKSTAT_PROBE_TRACE_H */
