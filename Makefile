@@ -49,7 +49,7 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/model_test tools/tests/compare_test \
 	     tools/tests/compare_bench tools/tests/twin_test \
 	     tools/tests/fault_load tools/tests/events_test \
-	     tools/tests/xcorr_test
+	     tools/tests/xcorr_test tools/tests/trace_spec_test
 
 .PHONY: all module tools check check-debug soak demo bench clean
 all: module tools

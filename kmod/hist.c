@@ -297,6 +297,7 @@ struct list_head *clkstat_registry(void)
 static void clkstat_new_epoch(void)
 {
 	WRITE_ONCE(clkstat_epoch_ns, ktime_get_mono_fast_ns());
+	/* The time before the number: a hook that sees the new number sees it. */
 	smp_wmb();
 	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
 }

@@ -699,7 +699,7 @@ int clkstat_trace_bind_all(const char *variant)
  *
  * Return: how many were written.
  */
-unsigned int clkstat_trace_specs(char (*specs)[CLKSTAT_NAME_MAX],
+unsigned int clkstat_trace_specs(char specs[][CLKSTAT_NAME_MAX],
 				 unsigned int *ids, unsigned int max)
 {
 	unsigned int i, n = 0;

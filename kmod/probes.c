@@ -553,7 +553,7 @@ int clkstat_probes_trace(const char *spec, bool add)
  *
  * Return: how many were written.
  */
-unsigned int clkstat_probes_traces(char (*specs)[CLKSTAT_NAME_MAX],
+unsigned int clkstat_probes_traces(char specs[][CLKSTAT_NAME_MAX],
 				   unsigned int *ids, unsigned int max)
 {
 	unsigned int n;

@@ -223,6 +223,42 @@ enum clkstat_csw_counter {
 	X(TRACE, trace)
 
 /*
+ * Counters of a user-defined probe's metric (clkstat_trace.h), X(ID, name):
+ *   unmatched  an end with no start pending (a section's B first)
+ *   replaced   a start while the task (CPU) had one pending: the older is
+ *              dropped, the newer ends the section
+ *   evicted    a pending start lost to another task's in the table
+ *   busy       a start or an end dropped: its table entry was in use on
+ *              another CPU
+ *   migrated   a task section whose ends ran on different CPUs (recorded)
+ *   missed     calls the hook could not follow to their return (a
+ *              kretprobe out of instances, a recursion the variant drops)
+ */
+#define CLKSTAT_TRACE_COUNTERS(X)					\
+	X(UNMATCHED, unmatched)						\
+	X(REPLACED, replaced)						\
+	X(EVICTED, evicted)						\
+	X(BUSY, busy)							\
+	X(MIGRATED, migrated)						\
+	X(MISSED, missed)
+
+
+/*
+ * Why a user-defined probe's spec is refused (clkstat_trace.h), X(ID, text): clkstat_trace_parse()'s result and
+ * the text every side prints after the spec.
+ */
+#define CLKSTAT_TRACE_ERRORS(X)						\
+	X(OK, "valid")							\
+	X(EMPTY, "empty")						\
+	X(KIND, "not func:F, sec:A-B or tp:X-Y")			\
+	X(NAME, "a function or tracepoint name is empty or has a character other than letters, digits and '_' (or starts with a digit)") \
+	X(DASH, "a section needs two ends, A-B")			\
+	X(OPTION, "unknown or repeated option (sec takes :exit and :cpu, tp takes :cpu)") \
+	X(SAME_EXIT, "sec:F-F:exit is the duration of F: use func:F")	\
+	X(LONG, "longer than a metric name can be (63 bytes)")
+
+
+/*
  * For name tables: X-callbacks that give an entry's name as a string,
  * for example
  *	static const char *const names[] = {
@@ -239,6 +275,10 @@ enum clkstat_csw_counter {
 /* enum clkstat_event_type (clkstat_events.h) is made with it. */
 #define CLKSTAT_CAT_EV_ENUM(id, name)	CLKSTAT_EV_##id,
 
+/* clkstat_trace.h's enums are made with these. */
+#define CLKSTAT_CAT_TRACE_ENUM(id, name)	CLKSTAT_TRC_##id,
+#define CLKSTAT_CAT_TRACE_ERR_ENUM(id, text)	CLKSTAT_TRACE_E_##id,
+
 /* The control operations' words by CLKSTAT_CTRL_*. */
 #define CLKSTAT_CTRL_WORDS_INIT { CLKSTAT_CTRL_OPS(CLKSTAT_CAT_NAME) }
 
@@ -247,5 +287,10 @@ enum clkstat_csw_counter {
 
 /* The metrics' names by ID, for the one table each program keeps. */
 #define CLKSTAT_METRIC_NAMES_INIT { CLKSTAT_METRICS(CLKSTAT_CAT_METRIC_NAME) }
+
+/* The error texts by CLKSTAT_TRACE_E_*. */
+#define CLKSTAT_CAT_TRACE_ERR_TEXT(id, text)	text,
+#define CLKSTAT_TRACE_ERROR_TEXTS_INIT					\
+	{ CLKSTAT_TRACE_ERRORS(CLKSTAT_CAT_TRACE_ERR_TEXT) }
 
 #endif /* _UAPI_CLKSTAT_CATALOG_H */

@@ -42,21 +42,6 @@ enum clkstat_trace_kind {
 	CLKSTAT_TRACE_TP,	/* tp:X-Y */
 };
 
-/*
- * Why a spec is refused, X(ID, text): clkstat_trace_parse()'s result and
- * the text every side prints after the spec.
- */
-#define CLKSTAT_TRACE_ERRORS(X)						\
-	X(OK, "valid")							\
-	X(EMPTY, "empty")						\
-	X(KIND, "not func:F, sec:A-B or tp:X-Y")			\
-	X(NAME, "a function or tracepoint name is empty or has a character other than letters, digits and '_' (or starts with a digit)") \
-	X(DASH, "a section needs two ends, A-B")			\
-	X(OPTION, "unknown or repeated option (sec takes :exit and :cpu, tp takes :cpu)") \
-	X(SAME_EXIT, "sec:F-F:exit is the duration of F: use func:F")	\
-	X(LONG, "longer than a metric name can be (63 bytes)")
-
-#define CLKSTAT_CAT_TRACE_ERR_ENUM(id, text)	CLKSTAT_TRACE_E_##id,
 enum clkstat_trace_error {
 	CLKSTAT_TRACE_ERRORS(CLKSTAT_CAT_TRACE_ERR_ENUM)
 	CLKSTAT_TRACE_NERRORS
@@ -72,36 +57,10 @@ struct clkstat_trace_spec {
 	char name[CLKSTAT_NAME_MAX];	/* the canonical spec: the metric's name */
 };
 
-/*
- * Counters of a user-defined probe's metric, X(ID, name):
- *   unmatched  an end with no start pending (a section's B first)
- *   replaced   a start while the task (CPU) had one pending: the older is
- *              dropped, the newer ends the section
- *   evicted    a pending start lost to another task's in the table
- *   busy       a start or an end dropped: its table entry was in use on
- *              another CPU
- *   migrated   a task section whose ends ran on different CPUs (recorded)
- *   missed     calls the hook could not follow to their return (a
- *              kretprobe out of instances, a recursion the variant drops)
- */
-#define CLKSTAT_TRACE_COUNTERS(X)					\
-	X(UNMATCHED, unmatched)						\
-	X(REPLACED, replaced)						\
-	X(EVICTED, evicted)						\
-	X(BUSY, busy)							\
-	X(MIGRATED, migrated)						\
-	X(MISSED, missed)
-
-#define CLKSTAT_CAT_TRACE_ENUM(id, name)	CLKSTAT_TRC_##id,
 enum clkstat_trace_counter {
 	CLKSTAT_TRACE_COUNTERS(CLKSTAT_CAT_TRACE_ENUM)
 	CLKSTAT_TRC_NCOUNTERS
 };
-
-/* The error texts by CLKSTAT_TRACE_E_*. */
-#define CLKSTAT_CAT_TRACE_ERR_TEXT(id, text)	text,
-#define CLKSTAT_TRACE_ERROR_TEXTS_INIT					\
-	{ CLKSTAT_TRACE_ERRORS(CLKSTAT_CAT_TRACE_ERR_TEXT) }
 
 static inline int clkstat_trace_sym_char(char c, int first)
 {

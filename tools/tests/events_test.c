@@ -517,7 +517,7 @@ static void test_parse(void **state)
 	assert_int_equal(m, 1u << CLKSTAT_EV_WAKEUP | 1u << CLKSTAT_EV_CS_READ);
 	assert_int_equal(cr_ev_types_parse("wakeup,,marker", &m, err,
 					   sizeof(err)), -1);
-	assert_string_equal(err, "--type '': not an event type (wakeup, enqueue, first_tkread, clocksource_switch_entry, clocksource_switch_exit, clocksource_read, marker)");
+	assert_string_equal(err, "--type '': not an event type (wakeup, enqueue, first_tkread, clocksource_switch_entry, clocksource_switch_exit, clocksource_read, marker, trace)");
 	assert_int_equal(cr_ev_types_parse("wakeups", &m, err, 20), -1);
 	assert_int_equal(strlen(err), 19);
 	assert_int_equal(cr_ev_fmt_parse("jsonl", &f), 0);

@@ -549,7 +549,12 @@ static void test_mutations(void **state)
 	"\"end_ns\": 200, \"exit_status\": 0,\n \"metrics\": [" \
 	METRIC("base") "]}]}\n"
 
-#define NAME32 "abcdefghijklmnopqrstuvwxyz012345"
+/*
+ * One byte past the limit of a name (CLKSTAT_NAME_MAX - 1), and as a
+ * message shows it (its first 40 bytes).
+ */
+#define NAME64 "abcdefghijklmnopqrstuvwxyz012345abcdefghijklmnopqrstuvwxyz012345"
+#define NAME64_SHOWN "abcdefghijklmnopqrstuvwxyz012345abcdefgh..."
 
 /* text (malloc'd) with its first "from" replaced by "to". */
 static char *mutate_str(const char *text, const char *from, const char *to)
@@ -800,8 +805,8 @@ MUT(test_frac_bits_9, "\"frac_bits\": 3, \"recording\"", "\"frac_bits\": 9, \"re
     CR_CORRUPT, "runs[0].metrics[0].frac_bits: 9 is above 5")
 
 /* Names. */
-MUT(test_name_too_long, "\"name\": \"tkread\"", "\"name\": \"" NAME32 "\"", CR_CORRUPT,
-    "runs[0].metrics[0].name: \"" NAME32 "\" is 32 bytes long, the limit is 31")
+MUT(test_name_too_long, "\"name\": \"tkread\"", "\"name\": \"" NAME64 "\"", CR_CORRUPT,
+    "runs[0].metrics[0].name: \"" NAME64_SHOWN "\" is 64 bytes long, the limit is 63")
 MUT(test_name_empty, "\"name\": \"tkread\"", "\"name\": \"\"", CR_CORRUPT,
     "runs[0].metrics[0].name: empty name")
 MUT(test_variant_too_long, "\"variant\": \"base\", \"frac_bits\"",
@@ -816,8 +821,8 @@ MUT(test_duplicate_metric, "\"metrics\": [", "\"metrics\": [" METRIC("base") ", 
 MUT(test_too_many_counters, "{\"dropped\": 0}",
     "{\"a\": 1, \"b\": 2, \"c\": 3, \"d\": 4, \"e\": 5, \"f\": 6, \"g\": 7, \"h\": 8, \"i\": 9}",
     CR_CORRUPT, "runs[0].metrics[0].counters: 9 counters, the limit is 8")
-MUT(test_counter_name_too_long, "{\"dropped\": 0}", "{\"" NAME32 "\": 0}", CR_CORRUPT,
-    "runs[0].metrics[0].counters." NAME32 ": \"" NAME32 "\" is 32 bytes long")
+MUT(test_counter_name_too_long, "{\"dropped\": 0}", "{\"" NAME64 "\": 0}", CR_CORRUPT,
+    "runs[0].metrics[0].counters." NAME64_SHOWN ": \"" NAME64_SHOWN "\" is 64 bytes long")
 MUT(test_counter_negative, "{\"dropped\": 0}", "{\"dropped\": -1}", CR_CORRUPT,
     "runs[0].metrics[0].counters.dropped: negative: -1")
 

@@ -9,7 +9,7 @@ pass=0 fail=0
 for t in tools/tests/buckets_test tools/tests/buckets_test_portable \
 	 tools/tests/model_test tools/tests/render_test tools/tests/snapshot_test \
 	 tools/tests/compare_test tools/tests/twin_test tools/tests/events_test \
-	 tools/tests/xcorr_test; do
+	 tools/tests/xcorr_test tools/tests/trace_spec_test; do
 	if valgrind -q --error-exitcode=99 --leak-check=full ./$t; then
 		pass=$((pass + 1)); echo "ok - $t"
 	else
