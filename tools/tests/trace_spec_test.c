@@ -121,9 +121,8 @@ static void test_lengths(void **state)
 	strcpy(spec + 150, "-d");
 	bad(spec, CLKSTAT_TRACE_E_LONG);
 	/* Options count too: 57 bytes fit, ":exit:cpu" more does not. */
-	memset(want, 'e', 26);
-	want[26] = '\0';
-	snprintf(spec, sizeof(spec), "sec:%s-%.26s", want, spec + 4);
+	snprintf(spec, sizeof(spec), "sec:%.26s-%.26s",
+		 "eeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "ffffffffffffffffffffffffffffff");
 	assert_int_equal(clkstat_trace_parse(spec, &t), 0);
 	strcat(spec, ":exit:cpu");
 	bad(spec, CLKSTAT_TRACE_E_LONG);
