@@ -15,12 +15,13 @@ static DEFINE_MUTEX(clkstat_command_lock);
 /**
  * clkstat_command() - carry out a control command, a variant switch included
  * @cmd: a parsed command (debugfs text, a netlink request, or the module's
- *	 own start and stop of every metric)
+ *	 own start and stop of every metric); its why is set to a static
+ *	 string saying why a trace or untrace failed
  *
  * Return: 0 or a negative errno, as clkstat_control_exec() and
  * clkstat_probes_switch() return.
  */
-int clkstat_command(const struct clkstat_cmd *cmd)
+int clkstat_command(struct clkstat_cmd *cmd)
 {
 	int ret;
 
@@ -28,9 +29,9 @@ int clkstat_command(const struct clkstat_cmd *cmd)
 	if (cmd->op == CLKSTAT_CTRL_VARIANT)
 		ret = clkstat_probes_switch(cmd->variant);
 	else if (cmd->op == CLKSTAT_CTRL_TRACE)
-		ret = clkstat_probes_trace(cmd->trace, true);
+		ret = clkstat_probes_trace(cmd->trace, true, &cmd->why);
 	else if (cmd->op == CLKSTAT_CTRL_UNTRACE)
-		ret = clkstat_probes_trace(cmd->trace, false);
+		ret = clkstat_probes_trace(cmd->trace, false, &cmd->why);
 	else
 		ret = clkstat_control_exec(cmd, clkstat_probes_variant(NULL));
 	mutex_unlock(&clkstat_command_lock);

@@ -4,6 +4,6 @@
 #define _CLKSTAT_COMMAND_H
 
 struct clkstat_cmd;
-int clkstat_command(const struct clkstat_cmd *cmd);
+int clkstat_command(struct clkstat_cmd *cmd);
 
 #endif /* _CLKSTAT_COMMAND_H */

@@ -43,6 +43,7 @@
 #else /* !__ASSEMBLY__ */
 
 #include <linux/ftrace.h>
+#include <linux/netlink.h>
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <linux/types.h>
@@ -137,6 +138,18 @@ static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 	return true;
 }
 #endif
+
+/*
+ * A netlink error's message that is not a string literal (a user-defined
+ * probe's refusal, a static string chosen at run time):
+ * NL_SET_ERR_MSG() takes literals only, and its _FMT form came in 6.2.
+ */
+static inline void clkstat_extack_msg(struct netlink_ext_ack *extack,
+				      const char *msg)
+{
+	if (extack)
+		extack->_msg = msg;
+}
 
 #endif /* __ASSEMBLY__ */
 

@@ -37,6 +37,7 @@ struct clkstat_cmd {
 	pid_t tgid;
 	char variant[CLKSTAT_VARIANT_MAX];
 	char trace[CLKSTAT_TRACE_ARG_MAX + 1];	/* a spec, as given */
+	const char *why;	/* set by a failed trace/untrace: why */
 };
 
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd);

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include "command.h"
+#include "compat.h"
 #include "control.h"
 #include "evlog.h"
 #include "hist.h"
@@ -152,6 +153,7 @@ static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct clkstat_cmd cmd = {};
+	int ret;
 	u32 op;
 
 	if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_CTRL_OP))
@@ -176,7 +178,11 @@ static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
 		if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_TRACE))
 			return -EINVAL;
 		nla_strscpy(cmd.trace, a[CLKSTAT_A_TRACE], sizeof(cmd.trace));
-		break;
+		ret = clkstat_command(&cmd);
+		/* The reason, for userspace to print (a static string). */
+		if (ret && cmd.why)
+			clkstat_extack_msg(info->extack, cmd.why);
+		return ret;
 	default:
 		if (a[CLKSTAT_A_METRIC_ID])
 			nla_strscpy(cmd.metric, a[CLKSTAT_A_METRIC_ID],

@@ -319,28 +319,33 @@ static const char *clkstat_trace_denied(const char *sym)
 }
 
 /* Refuse @sym as a function target; 0 or a negative errno (logged). */
-static int clkstat_trace_check_func(const char *spec, const char *sym)
+static int clkstat_trace_check_func(const char *spec, const char *sym,
+				    const char **why)
 {
-	const char *why = clkstat_trace_denied(sym);
 	unsigned long addr;
 	int ret;
 
-	if (why) {
-		pr_warn_ratelimited("clkstat: trace %s: %s: %s\n", spec, sym, why);
+	*why = clkstat_trace_denied(sym);
+	if (*why) {
+		pr_warn_ratelimited("clkstat: trace %s: %s: %s\n", spec, sym,
+				    *why);
 		return -EINVAL;
 	}
 	ret = clkstat_sym_addr(sym, &addr);
 	if (ret == -ENOENT) {
+		*why = "no such function (or inlined everywhere)";
 		pr_warn_ratelimited("clkstat: trace %s: %s: no such function (or inlined everywhere)\n",
 				    spec, sym);
 		return ret;
 	}
 	if (ret) {
+		*why = "the kernel refuses to probe it (kprobe blacklist)";
 		pr_warn_ratelimited("clkstat: trace %s: %s: the kernel refuses to probe it (kprobe blacklist: NOKPROBE_SYMBOL, noinstr or entry code): %d\n",
 				    spec, sym, ret);
 		return -EINVAL;
 	}
 	if (within_module(addr, THIS_MODULE)) {
+		*why = "clkstat's own code";
 		pr_warn_ratelimited("clkstat: trace %s: %s: clkstat's own code\n",
 				    spec, sym);
 		return -EINVAL;
@@ -442,11 +447,13 @@ static int clkstat_trace_bind(struct clkstat_trace *t, const char *variant)
 
 /* Parse @spec, logging why not; 0 or -EINVAL. */
 static int clkstat_trace_parse_log(const char *spec,
-				   struct clkstat_trace_spec *s)
+				   struct clkstat_trace_spec *s,
+				   const char **why)
 {
 	int err = clkstat_trace_parse(spec, s);
 
 	if (err) {
+		*why = clkstat_trace_errors[err];
 		/* Escaped: a spec from netlink can hold any byte. */
 		pr_warn_ratelimited("clkstat: trace %*pE: %s\n",
 				    (int)strnlen(spec, CLKSTAT_NAME_MAX * 2),
@@ -461,6 +468,7 @@ static int clkstat_trace_parse_log(const char *spec,
  * @spec: its spec (uapi/clkstat_trace.h)
  * @b: the variant attached now, which attaches the trace too
  * @cfg: frac_bits and the pending table's size
+ * @why: set to why it is refused, a static string (netlink's extack)
  *
  * The new metric records at once (stop, start and reset act on it as on
  * any metric).  Called under probes.c's lock.
@@ -472,17 +480,18 @@ static int clkstat_trace_parse_log(const char *spec,
  * stays attached or allocated on failure.
  */
 int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
-		      const struct clkstat_probe_cfg *cfg)
+		      const struct clkstat_probe_cfg *cfg, const char **why)
 {
 	struct clkstat_trace_spec s;
 	struct clkstat_trace *t = NULL;
 	unsigned int i;
 	int ret;
 
-	ret = clkstat_trace_parse_log(spec, &s);
+	ret = clkstat_trace_parse_log(spec, &s, why);
 	if (ret)
 		return ret;
 	if (clkstat_trace_find(s.name)) {
+		*why = "already traced";
 		pr_warn_ratelimited("clkstat: trace %s: already traced\n",
 				    s.name);
 		return -EEXIST;
@@ -494,6 +503,7 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		}
 	}
 	if (!t) {
+		*why = "all 16 traces in use (untrace one first)";
 		pr_warn_ratelimited("clkstat: trace %s: all %d traces in use (untrace one first)\n",
 				    s.name, CLKSTAT_TRACE_MAX);
 		return -ENOSPC;
@@ -501,6 +511,9 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 	memset(t, 0, sizeof(*t));
 	t->spec = s;
 	if (!clkstat_trace_reachable(t, b)) {
+		*why = s.kind == CLKSTAT_TRACE_TP ?
+		       "only the tracepoint variant reaches tracepoints" :
+		       "the tracepoint variant reaches no function";
 		pr_warn_ratelimited("clkstat: trace %s: variant %s cannot reach %s (functions: direct, ftrace, kprobe, kprobe-int3; tracepoints: tracepoint)\n",
 				    s.name, b->name,
 				    s.kind == CLKSTAT_TRACE_TP ? "tracepoints" :
@@ -508,13 +521,14 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		return -EINVAL;
 	}
 	if (s.kind != CLKSTAT_TRACE_TP) {
-		ret = clkstat_trace_check_func(s.name, s.a);
+		ret = clkstat_trace_check_func(s.name, s.a, why);
 		if (!ret && s.b[0] && strcmp(s.a, s.b))
-			ret = clkstat_trace_check_func(s.name, s.b);
+			ret = clkstat_trace_check_func(s.name, s.b, why);
 		if (ret)
 			return ret;
 	}
 	t->frac_bits = cfg->frac_bits;
+	*why = "out of memory";
 	if (s.percpu) {
 		t->pcpu = alloc_percpu(struct clkstat_trace_pcpu);
 		if (!t->pcpu)
@@ -531,6 +545,7 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 	t->used = true;
 	ret = clkstat_hooks_attach(b, t->hooks, t->nhooks);
 	if (ret) {
+		*why = "the variant cannot hook it (the kernel log says why)";
 		pr_warn_ratelimited("clkstat: trace %s: cannot attach with variant %s: %d\n",
 				    s.name, b->name, ret);
 		goto err_free;
@@ -561,23 +576,26 @@ static void clkstat_trace_remove(struct clkstat_trace *t,
  * clkstat_trace_del() - remove a user-defined probe
  * @spec: its spec, in any form that parses to the same canonical spec
  * @b: the variant its hooks are attached with
+ * @why: set to why it is refused, a static string
  *
  * Its metrics (every variant's) go with it.  Called under probes.c's
  * lock.
  *
  * Return: 0, or -EINVAL for a malformed spec or one not traced (logged).
  */
-int clkstat_trace_del(const char *spec, const struct clkstat_variant *b)
+int clkstat_trace_del(const char *spec, const struct clkstat_variant *b,
+		      const char **why)
 {
 	struct clkstat_trace_spec s;
 	struct clkstat_trace *t;
 	int ret;
 
-	ret = clkstat_trace_parse_log(spec, &s);
+	ret = clkstat_trace_parse_log(spec, &s, why);
 	if (ret)
 		return ret;
 	t = clkstat_trace_find(s.name);
 	if (!t) {
+		*why = "not traced";
 		pr_warn_ratelimited("clkstat: untrace %s: not traced\n", s.name);
 		return -EINVAL;
 	}

@@ -14,8 +14,9 @@
 #include "uapi/clkstat_trace.h"
 
 int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
-		      const struct clkstat_probe_cfg *cfg);
-int clkstat_trace_del(const char *spec, const struct clkstat_variant *b);
+		      const struct clkstat_probe_cfg *cfg, const char **why);
+int clkstat_trace_del(const char *spec, const struct clkstat_variant *b,
+		      const char **why);
 void clkstat_trace_del_all(const struct clkstat_variant *b);
 const char *clkstat_trace_unsupported(const struct clkstat_variant *b);
 int clkstat_trace_attach_all(const struct clkstat_variant *b);

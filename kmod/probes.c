@@ -301,10 +301,13 @@ int clkstat_probes_start(const struct clkstat_probe_cfg *cfg)
 	}
 	clkstat_cfg = c;
 	for (i = 0; i < clkstat_nload_traces; i++) {
-		ret = clkstat_trace_add(clkstat_load_traces[i], c.variant, &c);
+		const char *why = NULL;
+
+		ret = clkstat_trace_add(clkstat_load_traces[i], c.variant, &c,
+					&why);
 		if (ret) {
-			pr_err("clkstat: probes=: trace %s refused: %d (the kernel log says why)\n",
-			       clkstat_load_traces[i], ret);
+			pr_err("clkstat: probes=: trace %s refused: %s\n",
+			       clkstat_load_traces[i], why ?: "error");
 			clkstat_trace_del_all(c.variant);
 			clkstat_detach(c.variant, clkstat_nactive);
 			clkstat_exit_probes(clkstat_nactive);
@@ -526,21 +529,23 @@ void clkstat_probes_names(char *buf, size_t len)
  * clkstat_probes_trace() - add or remove a user-defined probe
  * @spec: its spec (uapi/clkstat_trace.h)
  * @add: add it (trace), or remove it (untrace)
+ * @why: set to why not, a static string, on failure
  *
  * Under the lock a variant switch takes, so the trace is attached with
  * the variant attached now, and follows it in a switch.
  *
  * Return: 0 or clkstat_trace_add()'s or clkstat_trace_del()'s error.
  */
-int clkstat_probes_trace(const char *spec, bool add)
+int clkstat_probes_trace(const char *spec, bool add, const char **why)
 {
 	int ret;
 
 	mutex_lock(&clkstat_probes_lock);
 	if (add)
-		ret = clkstat_trace_add(spec, clkstat_attached, &clkstat_cfg);
+		ret = clkstat_trace_add(spec, clkstat_attached, &clkstat_cfg,
+					why);
 	else
-		ret = clkstat_trace_del(spec, clkstat_attached);
+		ret = clkstat_trace_del(spec, clkstat_attached, why);
 	mutex_unlock(&clkstat_probes_lock);
 	return ret;
 }

@@ -74,7 +74,7 @@ void clkstat_probes_stop(void);
 int clkstat_probes_switch(const char *name);
 void clkstat_probes_names(char *buf, size_t len);
 const char *clkstat_probes_variant(unsigned long *switches);
-int clkstat_probes_trace(const char *spec, bool add);
+int clkstat_probes_trace(const char *spec, bool add, const char **why);
 unsigned int clkstat_probes_traces(char specs[][CLKSTAT_NAME_MAX],
 				   unsigned int *ids, unsigned int max);
 void clkstat_probes_traces_show(struct seq_file *m);
