@@ -435,7 +435,7 @@ static int __init hookbench_init(void)
 	}
 	debugfs_create_file("attach", 0600, hb_dir, NULL, &hb_attach_fops);
 	debugfs_create_file("run", 0600, hb_dir, NULL, &hb_run_fops);
-	clkstat_tt_debugfs_init(hb_dir);
+	clkstat_hb_targets_init(hb_dir);
 	return 0;
 }
 

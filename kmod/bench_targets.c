@@ -412,13 +412,13 @@ static const struct file_operations tt_fops = {
 };
 
 /**
- * clkstat_tt_debugfs_init() - create the targets file
+ * clkstat_hb_targets_init() - create the targets file
  * @dir: clkstat_hookbench's debugfs directory
  *
  * Removed with @dir (debugfs_remove_recursive() waits for a run under
  * way to return).
  */
-void clkstat_tt_debugfs_init(struct dentry *dir)
+void clkstat_hb_targets_init(struct dentry *dir)
 {
 	debugfs_create_file("targets", 0600, dir, NULL, &tt_fops);
 }

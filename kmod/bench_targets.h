@@ -26,6 +26,6 @@ noinline __noclone long clkstat_tt_args7(long a1, long a2, long a3, long a4,
 					 long a5, long a6, long a7);
 noinline __noclone struct clkstat_tt_pair clkstat_tt_ret16(u64 lo, u64 hi);
 
-void clkstat_tt_debugfs_init(struct dentry *dir);
+void clkstat_hb_targets_init(struct dentry *dir);
 
 #endif /* _CLKSTAT_BENCH_TARGETS_H */

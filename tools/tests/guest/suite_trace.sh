@@ -14,12 +14,17 @@ set -u
 
 TT=/sys/kernel/debug/clkstat_hookbench/targets
 TT_FUNCS="delay sec_begin sec_end recurse args7 ret16"
+# The tracepoints are counted where tracefs has tracepoint probe events
+# (t:, 6.10 on); 6.1 has none for a tracepoint without a trace event, and
+# the guest's bpftrace (0.17) no rawtracepoint probes: there the pair is
+# only run, its count not checked.
 TT_TPS="a b"
+grep -qF 't[:[<group>/][<event>]] <tracepoint>' "$T/README" 2>/dev/null || TT_TPS=""
 
 # tt_load: clkstat.ko (the hookbench links against it) and the hookbench,
 # both removed on the test's exit with the trace setup tt_untrace undoes.
 tt_load() {
-	trap 'tt_untrace; rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'tt_untrace; rmmod clkstat_hookbench 2>/dev/null; true' EXIT
 	insmod "$KO" probes=marker events=16
 	insmod "$KMOD/clkstat_hookbench.ko"
 }
@@ -36,18 +41,18 @@ tt_trace() {
 	for f in $TT_TPS; do
 		echo "t:cltt/tp_$f clkstat_tt_${f}_tp" >> "$T/dynamic_events"
 	done
-	for f in $TT_FUNCS $(printf 'tp_%s ' $TT_TPS); do
+	for f in $TT_FUNCS ${TT_TPS:+$(printf 'tp_%s ' $TT_TPS)}; do
 		echo 'hist:keys=common_pid' > "$T/events/cltt/$f/trigger"
 	done
 }
 tt_untrace() {
 	local f
-	[ -d "$T/events/cltt" ] || return 0
-	for f in "$T"/events/cltt/*/; do
-		echo '!hist:keys=common_pid' > "$f/trigger" 2>/dev/null
+	for f in $TT_FUNCS tp_a tp_b; do
+		[ -d "$T/events/cltt/$f" ] || continue
+		echo '!hist:keys=common_pid' 2>/dev/null > "$T/events/cltt/$f/trigger" || true
+		echo "-:cltt/$f" 2>/dev/null >> "$T/dynamic_events" || true
 	done
-	echo '-:cltt/*' >> "$T/dynamic_events" 2>/dev/null
-	true
+	[ ! -d "$T/events/cltt" ]
 }
 # tt_hits EVENT: the hist trigger's total hits of cltt/EVENT
 tt_hits() {
@@ -79,16 +84,17 @@ t_targets_traceable() {
 		bpftool btf dump file /sys/kernel/btf/clkstat_hookbench |
 			grep -q "FUNC 'clkstat_tt_$f' " || fail "clkstat_tt_$f not in the module's BTF"
 	done
-	for f in $TT_TPS; do
+	for f in a b; do
 		bpftool btf dump file /sys/kernel/btf/clkstat_hookbench |
 			grep -q "TYPEDEF 'btf_trace_clkstat_tt_${f}_tp' " ||
 			fail "btf_trace_clkstat_tt_${f}_tp not in the module's BTF"
 	done
 	bpftool btf dump file /sys/kernel/btf/clkstat_hookbench |
 		grep -q "STRUCT 'clkstat_tt_pair' size=16 " || fail "clkstat_tt_pair not 16 bytes in BTF"
-	note "traceable: $(grep -c '^clkstat_tt_' "$T/available_filter_functions") clkstat_tt_ functions"
+	expect_eq "clkstat_tt_ functions traceable" \
+		"$(grep -c '^clkstat_tt_' "$T/available_filter_functions")" 6
 	tt_trace
-	tt_untrace
+	tt_untrace || fail "events cltt/ left after their removal"
 }
 
 # Each op calls its targets exactly as often as it says, by the kernel's
@@ -129,50 +135,64 @@ t_targets_counts() {
 		grep -q "Invalid argument" /tmp/tt_err || fail "'$w': $(cat /tmp/tt_err)"
 	done
 	expect_eq "read-back after bad writes" "$(cat "$TT")" "$last"
-	local want="delay=50 sec_begin=50 sec_end=50 recurse=35 args7=11 ret16=13 tp_a=25 tp_b=25"
+	local want="delay=50 sec_begin=50 sec_end=50 recurse=35 args7=11 ret16=13"
 	local got=""
-	for w in $TT_FUNCS $(printf 'tp_%s ' $TT_TPS); do
+	[ -z "$TT_TPS" ] || want="$want tp_a=25 tp_b=25"
+	[ -n "$TT_TPS" ] || note "no tracepoint probe events: tracepoint hits not counted"
+	for w in $TT_FUNCS ${TT_TPS:+$(printf 'tp_%s ' $TT_TPS)}; do
 		got="$got $w=$(tt_hits "$w")"
 	done
 	note "kernel's counts:$got"
 	expect_eq "calls counted by the kernel" "${got# }" "$want"
+	tt_untrace || fail "events cltt/ left after their removal"
 }
 
-# The delay is as long as asked: function_graph's duration of every call
-# (the kernel's own, sched_clock) and the module's TSC read-back are at
-# least NS and at most NS + TT_MARGIN_NS.  The margin is what lands inside
-# a call besides the wait: the tracer's own cost and an interrupt (the
-# tick, under TCG some tens of us); observed under TCG: see the notes.
-TT_MARGIN_NS=${TT_MARGIN_NS:-500000}
+# The delay is as long as asked, by function_graph (the kernel's own
+# duration of each call, trace_clock local: sched_clock) and by the
+# module's TSC read-back: every call at least NS, the median call at most
+# NS + NS / 10 + TT_MARGIN_NS (seen on a loaded host: 1 ms + 56 us).  Not the slowest call: under TCG on a shared host the
+# emulator's thread can lose the host CPU inside any call while the TSC
+# runs on (seen: one call of 1 ms taking 6.1 ms, the first calls of 10 us
+# taking 100-650 us while TCG translates the path).  The module times
+# each call from outside, around function_graph's entry and exit hooks:
+# its sum is at least function_graph's (1% for the two conversions of TSC
+# cycles to ns).
+TT_MARGIN_NS=${TT_MARGIN_NS:-200000}
 t_targets_delay() {
 	tt_load
-	local ns n=20 durs
+	local ns n=21 durs fgmin fgmed fgmax fgsum sum
 	echo 0 > "$T/tracing_on"
 	echo > "$T/trace"
 	echo clkstat_tt_delay > "$T/set_ftrace_filter"
 	echo function_graph > "$T/current_tracer"
 	trap 'echo nop > "$T/current_tracer"; echo > "$T/set_ftrace_filter"; echo 1 > "$T/tracing_on";
-	      rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	      rmmod clkstat_hookbench 2>/dev/null; true' EXIT
 	for ns in 10000 1000000; do
 		echo > "$T/trace"
 		echo 1 > "$T/tracing_on"
 		echo "delay $n $ns" > "$TT"
 		echo 0 > "$T/tracing_on"
 		tt_result delay $n
-		# " 0)   1000.123 us  |  clkstat_tt_delay();" (a mark such as
-		# "!" may precede the figure): the figure before "us", in ns.
-		durs=$(awk '/clkstat_tt_delay\(\);/ {
+		sum=$(awk '{ print $NF }' "$TT")
+		note "read-back: $(cat "$TT")"
+		# " 1) # 1004.885 us |  clkstat_tt_delay [clkstat_hookbench]();"
+		# (the mark before the figure is optional): the figure, in ns.
+		durs=$(awk '/ clkstat_tt_delay( \[clkstat_hookbench\])?\(\);/ {
 				for (i = 2; i <= NF; i++)
 					if ($i == "us") { printf "%d\n", $(i - 1) * 1000; break }
 			}' "$T/trace" | sort -n)
 		expect_eq "function_graph's calls of delay $ns" "$(echo "$durs" | grep -c .)" $n
-		note "delay $ns ns: function_graph $(echo "$durs" | head -1)..$(echo "$durs" | tail -1) ns, module $MIN..$MAX ns"
-		[ "$(echo "$durs" | head -1)" -ge "$ns" ] ||
-			fail "function_graph: a call of $ns ns took $(echo "$durs" | head -1) ns"
-		[ "$(echo "$durs" | tail -1)" -le $((ns + TT_MARGIN_NS)) ] ||
-			fail "function_graph: a call of $ns ns took $(echo "$durs" | tail -1) ns"
+		fgmin=$(echo "$durs" | head -1)
+		fgmed=$(echo "$durs" | sed -n "$(((n + 1) / 2))p")
+		fgmax=$(echo "$durs" | tail -1)
+		fgsum=$(echo "$durs" | awk '{ s += $1 } END { print s }')
+		note "delay $ns ns: function_graph min $fgmin median $fgmed max $fgmax sum $fgsum; module min $MIN max $MAX sum $sum"
+		[ "$fgmin" -ge "$ns" ] || fail "function_graph: a call of $ns ns took $fgmin ns"
+		[ "$fgmed" -le $((ns + ns / 10 + TT_MARGIN_NS)) ] ||
+			fail "function_graph: the median call of $ns ns took $fgmed ns"
 		[ "$MIN" -ge "$ns" ] || fail "module: a call of $ns ns took $MIN ns"
-		[ "$MAX" -le $((ns + TT_MARGIN_NS)) ] || fail "module: a call of $ns ns took $MAX ns"
+		[ "$sum" -ge $((fgsum - fgsum / 100)) ] ||
+			fail "module's sum $sum below function_graph's $fgsum"
 	done
 }
 
