@@ -25,6 +25,7 @@
  *           clkstat.ko, the bare cost a probe adds per sample.
  *           Reading gives the last result: "mode M calls N ns T hits H
  *           cpu C migrated 0|1 attached V".
+ *   targets the test targets of user-defined probes (bench_targets.c).
  *
  * hits are this module's handler runs during the run; a BPF program
  * counts its own.  The caller pins itself to one CPU: "migrated 1" says a
@@ -46,6 +47,7 @@
 #include <linux/vmalloc.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
+#include "bench_targets.h"
 #include "hist.h"
 #include "hook.h"
 #include "probes.h"
@@ -433,6 +435,7 @@ static int __init hookbench_init(void)
 	}
 	debugfs_create_file("attach", 0600, hb_dir, NULL, &hb_attach_fops);
 	debugfs_create_file("run", 0600, hb_dir, NULL, &hb_run_fops);
+	clkstat_hb_targets_init(hb_dir);
 	return 0;
 }
 
