@@ -64,6 +64,7 @@ static struct clkstat_view *clkstat_view_take(const struct clkstat_metric *m)
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return NULL;
+	clkstat_probes_refresh();
 	if (clkstat_snapshot_take(&v->snap, m))
 		goto err;
 	v->cum = kvmalloc_array(array_size(v->snap.ncpus + 1, m->nslots),

@@ -70,6 +70,12 @@ struct clkstat_variant {
 	/* Wait until no handler of a detached hook can be running. */
 	void (*sync)(void);
 	/*
+	 * Optional: calls of an attached hook the variant could not hand to
+	 * its handler so far (a kretprobe out of instances, a kprobe hit
+	 * while another ran), for the traces' missed counter.
+	 */
+	unsigned long (*missed)(const struct clkstat_hook *h);
+	/*
 	 * The kernel option a variant this kernel lacks needs (kmod/Kbuild
 	 * left it out), or NULL: a load or a switch naming it is refused
 	 * before anything changes.

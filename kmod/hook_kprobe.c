@@ -267,11 +267,25 @@ static void clkstat_kprobe_sync(void)
 {
 }
 
+static unsigned long clkstat_kprobe_missed(const struct clkstat_hook *h)
+{
+	if (h->exit) {
+		const struct clkstat_kretprobe_hook *kh = h->priv;
+
+		return READ_ONCE(kh->rp.nmissed) + READ_ONCE(kh->rp.kp.nmissed);
+	} else {
+		const struct clkstat_kprobe_hook *kh = h->priv;
+
+		return READ_ONCE(kh->kp.nmissed);
+	}
+}
+
 const struct clkstat_variant clkstat_variant_kprobe = {
 	.name = CLKSTAT_VNAME(KPROBE),
 	.attach = clkstat_kprobe_attach,
 	.detach = clkstat_kprobe_detach,
 	.sync = clkstat_kprobe_sync,
+	.missed = clkstat_kprobe_missed,
 };
 
 const struct clkstat_variant clkstat_variant_kprobe_int3 = {
@@ -279,4 +293,5 @@ const struct clkstat_variant clkstat_variant_kprobe_int3 = {
 	.attach = clkstat_kprobe_int3_attach,
 	.detach = clkstat_kprobe_detach,
 	.sync = clkstat_kprobe_sync,
+	.missed = clkstat_kprobe_missed,
 };

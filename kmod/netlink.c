@@ -223,6 +223,7 @@ static int clkstat_nl_hist_start(struct netlink_callback *cb)
 
 	if (!perfmon_capable())
 		return -EPERM;
+	clkstat_probes_refresh();
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node)
 		n++;

@@ -60,6 +60,7 @@ struct clkstat_trace {
 	struct clkstat_metric *m;	/* the bound variant's */
 	struct clkstat_pending pending;	/* task-matched starts */
 	struct clkstat_trace_pcpu __percpu *pcpu;	/* :cpu starts */
+	unsigned long missed_seen;	/* the variant's misses counted so far */
 };
 
 static struct clkstat_trace clkstat_traces[CLKSTAT_TRACE_MAX];
@@ -551,6 +552,7 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		goto err_free;
 	}
 	t->attached = true;
+	t->missed_seen = 0;
 	t->id = ++clkstat_trace_ids;
 	clkstat_metric_set_recording(t->m, true);
 	pr_info("clkstat: trace %s added (number %u, variant %s)\n", s.name,
@@ -635,6 +637,35 @@ const char *clkstat_trace_unsupported(const struct clkstat_variant *b)
 }
 
 /**
+ * clkstat_trace_refresh() - count the variant's misses into the metrics
+ * @b: the variant the traces are attached with
+ *
+ * The variant counts the calls it could not hand on (hook.h's missed);
+ * readers call this before a snapshot, so that the missed counter says
+ * what the variant knew then.  Called under probes.c's lock.
+ */
+void clkstat_trace_refresh(const struct clkstat_variant *b)
+{
+	unsigned long n;
+	unsigned int i, j;
+
+	if (!b || !b->missed)
+		return;
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++) {
+		struct clkstat_trace *t = &clkstat_traces[i];
+
+		if (!t->used || !t->attached)
+			continue;
+		for (n = 0, j = 0; j < t->nhooks; j++)
+			n += b->missed(&t->hooks[j]);
+		if (n > t->missed_seen)
+			clkstat_metric_add_counter(t->m, CLKSTAT_TRC_MISSED,
+						   n - t->missed_seen);
+		t->missed_seen = n;
+	}
+}
+
+/**
  * clkstat_trace_detach_all() - detach every trace (a variant switch)
  * @b: the variant they are attached with
  */
@@ -642,6 +673,7 @@ void clkstat_trace_detach_all(const struct clkstat_variant *b)
 {
 	unsigned int i = CLKSTAT_TRACE_MAX;
 
+	clkstat_trace_refresh(b);
 	while (i--) {
 		struct clkstat_trace *t = &clkstat_traces[i];
 
@@ -677,6 +709,7 @@ int clkstat_trace_attach_all(const struct clkstat_variant *b)
 			return ret;
 		}
 		t->attached = true;
+		t->missed_seen = 0;
 	}
 	return 0;
 }

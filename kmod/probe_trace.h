@@ -23,6 +23,7 @@ int clkstat_trace_attach_all(const struct clkstat_variant *b);
 void clkstat_trace_detach_all(const struct clkstat_variant *b);
 int clkstat_trace_bind_all(const char *variant);
 void clkstat_trace_show(struct seq_file *m);
+void clkstat_trace_refresh(const struct clkstat_variant *b);
 unsigned int clkstat_trace_specs(char specs[][CLKSTAT_NAME_MAX],
 				 unsigned int *ids, unsigned int max);
 

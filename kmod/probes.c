@@ -579,3 +579,18 @@ void clkstat_probes_traces_show(struct seq_file *m)
 	clkstat_trace_show(m);
 	mutex_unlock(&clkstat_probes_lock);
 }
+
+/**
+ * clkstat_probes_refresh() - bring counters kept by the variant up to date
+ *
+ * For readers, before they copy the metrics (hook.h's missed).  Skipped
+ * while a trace, untrace or switch runs: those remove debugfs files, and
+ * a file's removal waits for an open() that would wait here.
+ */
+void clkstat_probes_refresh(void)
+{
+	if (!mutex_trylock(&clkstat_probes_lock))
+		return;
+	clkstat_trace_refresh(clkstat_attached);
+	mutex_unlock(&clkstat_probes_lock);
+}

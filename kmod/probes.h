@@ -78,6 +78,7 @@ int clkstat_probes_trace(const char *spec, bool add, const char **why);
 unsigned int clkstat_probes_traces(char specs[][CLKSTAT_NAME_MAX],
 				   unsigned int *ids, unsigned int max);
 void clkstat_probes_traces_show(struct seq_file *m);
+void clkstat_probes_refresh(void);
 
 extern struct clkstat_probe clkstat_probe_ttwu;
 extern struct clkstat_probe clkstat_probe_tkread;

@@ -87,6 +87,77 @@ t_trace_tp() {
 	rmmod clkstat
 }
 
-USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp"
+TT=$HB/targets
+# summ METRIC.VARIANT KEY: a summary value (count, min, p50, max, ...)
+summ() {
+	awk -v k="$2" '$1 == "summary" { for (i = 2; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$D/$1"
+}
+# hb_run CMD: run a targets command; HB_MIN and HB_MAX from its read-back
+hb_run() {
+	echo "$1" > "$TT" || fail "targets: '$1' failed"
+	set -- $(cat "$TT")
+	HB_MIN=${10} HB_MAX=${12}
+}
+# expect_dur WHAT METRIC COUNT LOW: COUNT samples, none below LOW ns, the
+# median and the largest no more than the hookbench's own largest (taken
+# around the call, so around the hooks too) plus 1 us for the two clocks'
+# conversions.
+expect_dur() {
+	local c mn p50 mx
+	c=$(summ "$2" count) mn=$(summ "$2" min) p50=$(summ "$2" p50) mx=$(summ "$2" max)
+	expect_eq "$1: count" "$c" "$3"
+	[ "$mn" -ge "$4" ] || fail "$1: min $mn < $4"
+	[ "$p50" -ge "$4" ] || fail "$1: p50 $p50 < $4"
+	[ "$mx" -le $((HB_MAX + 1000)) ] || fail "$1: max $mx > the hookbench's $HB_MAX"
+}
+
+# Every kind on the hookbench's targets of known duration and count, in
+# every module variant that reaches it: counts exact, durations at least
+# what the target takes and at most what the hookbench measured around
+# the call.
+t_trace_targets() {
+	local v f="func:clkstat_tt_delay" r="func:clkstat_tt_recurse"
+	local s="sec:clkstat_tt_sec_begin-clkstat_tt_sec_end"
+	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	insmod "$KO" probes=ttwu variant=kprobe
+	insmod "$KMOD/clkstat_hookbench.ko"
+	for v in kprobe kprobe-int3 ftrace direct; do
+		ctl variant $v || fail "switch to $v"
+		case $v in
+		kprobe*)
+			ctl trace $f; ctl trace $r ;;
+		esac
+		ctl trace $s; ctl trace $s:exit; ctl trace $s:cpu
+		hb_run "delay 200 20000"
+		case $v in
+		kprobe*)
+			expect_dur "$v $f" $f.$v 200 20000
+			hb_run "recurse 10 5"
+			expect_eq "$v recurse: every nested call" "$(summ $r.$v count)" 50
+			ctl untrace $f; ctl untrace $r ;;
+		esac
+		ctl reset
+		hb_run "sec 20 2000"
+		expect_dur "$v $s" $s.$v 20 2000000
+		expect_dur "$v $s:exit" $s:exit.$v 20 2000000
+		expect_eq "$v $s: unmatched" "$(mcounter $s.$v unmatched)" 0
+		hb_run "seccpu 300"
+		expect_eq "$v $s:cpu count" "$(summ $s:cpu.$v count)" 320
+		expect_eq "$v $s: 20 + 300" "$(summ $s.$v count)" 320
+		ctl untrace $s; ctl untrace $s:exit; ctl untrace $s:cpu
+	done
+	expect_eq "traces left" "$(cat $D/traces)" ""
+	ctl variant tracepoint
+	ctl trace tp:clkstat_tt_a_tp-clkstat_tt_b_tp
+	hb_run "tp 30 500"
+	expect_dur "tp" tp:clkstat_tt_a_tp-clkstat_tt_b_tp.tracepoint 30 500000
+	# The hookbench is held while its tracepoints are hooked.
+	rmmod clkstat_hookbench 2>/dev/null && fail "hookbench unloaded under a trace"
+	ctl untrace tp:clkstat_tt_a_tp-clkstat_tt_b_tp
+	rmmod clkstat_hookbench || fail "hookbench held after untrace"
+	rmmod clkstat
+}
+
+USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp t_trace_targets"
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$USERTRACE_TESTS}
