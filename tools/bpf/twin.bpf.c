@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twin.bpf.c - the BPF twin of clkstat.ko's ttwu, tkread and csswitch
- * probes: the same intervals, metric names, counters and bucket math
+ * twin.bpf.c - the BPF twin of clkstat.ko's ttwu, tkread, csread, csswitch
+ * and clockoff probes: the same intervals, metric names, counters and bucket math
  * (kmod/uapi/clkstat_buckets.h), recorded from BPF programs instead of
  * module hooks, so that the two can be compared on the same wakeups.
  *
@@ -9,7 +9,8 @@
  * the chosen variant and probes:
  *   kp_*  kprobe/kretprobe      (bpf-kprobe)
  *   fe_*  fentry/fexit          (bpf-fentry)
- *   tp_*  tp_btf sched_waking/sched_wakeup (bpf-tp, ttwu only)
+ *   tp_*  tp_btf sched_waking/sched_wakeup (bpf-tp, ttwu and clockoff
+ *         only)
  * The handlers below the programs are shared, so the variants differ only
  * in how they are entered.
  *
@@ -25,7 +26,14 @@
  *    it never switches variants under a recording;
  *  - the event log (with_events) is one BPF ring buffer for every CPU, not
  *    a ring per CPU: when full it drops the NEW record (counted in
- *    ev_lost), where the module's rings overwrite their oldest.
+ *    ev_lost), where the module's rings overwrite their oldest;
+ *  - csread is timed with local_clock() (a BPF program cannot rdtsc), read
+ *    through a perf cpu-clock event (twin_local_clock()), and clockoff's
+ *    local_clock() is read the same way, a helper call later than the
+ *    module reads it;
+ *  - the twin's own clock reads are never csread samples (with_csread:
+ *    now_ns() raises cs_nest around them, as the module's cs_now_nested()
+ *    does for the reads its read hooks make).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -57,6 +65,9 @@ const volatile __u32 enqueue_task_hooked; /* the enqueue programs are on
  * dead code the verifier prunes, so the twin costs what it did before.
  */
 const volatile __u32 with_events;
+const volatile __u32 with_csread;	/* csread loaded */
+const volatile __u32 with_first_read;	/* csread and csswitch loaded */
+const volatile __u32 with_clockoff;	/* clockoff loaded */
 
 /* Written by twin.c through the mmap'ed .bss. */
 __u32 recording;
@@ -65,6 +76,8 @@ __u64 csw_t0;		/* timekeeping_notify() entry: clocksource_mutex
 			 * lets one switch run at a time */
 __u64 csw_corr;		/* its entry event's id, 0: none */
 __u64 csw_cs;		/* its struct clocksource *, for the exit event */
+__u64 csw_pending;	/* csswitch_first_read: now_ns() at the last
+			 * switch's return, until a read takes it */
 
 typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
 
@@ -115,6 +128,32 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } ev_ids SEC(".maps");
+
+/*
+ * local_clock() for csread and clockoff: one perf cpu-clock event per CPU
+ * (opened by twin.c), see twin_local_clock().
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} lclock SEC(".maps");
+
+/* Raised while a program of ours reads the clock (now_ns()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cs_nest SEC(".maps");
+
+/* csread: local_clock() at the entry of each read in progress (csr_key()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TWIN_CSREAD_ENTRIES);
+	__type(key, __u64);
+	__type(value, __u64);
+} csr_start SEC(".maps");
 
 /* The CPUs' runqueues, for rq->clock (CO-RE: struct rq is not uapi). */
 extern const struct rq runqueues __ksym;
@@ -198,22 +237,106 @@ static __always_inline __u32 task_cpu_of(struct task_struct *p)
 	return BPF_CORE_READ(p, thread_info.cpu);
 }
 
-/* in_task(): not in an NMI, a hard IRQ or a softirq. */
-static __always_inline int in_task_ctx(void)
+/* This CPU's preempt count into *pc; 0, or -1 when it cannot be read. */
+static __always_inline int preempt_bits(__u32 *pc)
 {
 	unsigned long at = *(const unsigned long *)bpf_this_cpu_ptr(&this_cpu_off);
-	__u32 pc;
 
 	if ((unsigned long)&__preempt_count)
 		at += (unsigned long)&__preempt_count;
 	else if ((unsigned long)&pcpu_hot)
 		at += (unsigned long)&pcpu_hot + pcpu_hot_pc_off;
 	else
-		return 0;
-	if (bpf_probe_read_kernel(&pc, sizeof(pc), (const void *)at))
+		return -1;
+	return bpf_probe_read_kernel(pc, sizeof(*pc), (const void *)at) ? -1 : 0;
+}
+
+/* in_task(): not in an NMI, a hard IRQ or a softirq. */
+static __always_inline int in_task_ctx(void)
+{
+	__u32 pc;
+
+	if (preempt_bits(&pc))
 		return 0;
 	return !(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
 }
+
+/*
+ * The context this CPU runs in: 0 a task, 1 a softirq, 2 a hard IRQ, 3 an
+ * NMI (or unknown).  A read interrupted by an interrupt that reads too
+ * nests one level deeper on the same task.
+ */
+static __always_inline __u64 ctx_level(void)
+{
+	__u32 pc;
+
+	if (preempt_bits(&pc) || (pc & NMI_MASK))
+		return 3;
+	if (pc & HARDIRQ_MASK)
+		return 2;
+	return (pc & SOFTIRQ_OFFSET) ? 1 : 0;
+}
+
+static __always_inline __u32 *cs_nest_ptr(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&cs_nest, &k);
+}
+
+/*
+ * Every timestamp of the twin (bpf_ktime_get_ns(), the module's
+ * clkstat_now(): ktime_get_mono_fast_ns()).  It reads the clocksource:
+ * with csread loaded, cs_nest is raised around it, so that the read
+ * programs ignore the read it makes (a kprobe of ours inside another
+ * never runs: the kernel skips it).
+ */
+static __always_inline __u64 now_ns(void)
+{
+	__u32 *n;
+	__u64 t;
+
+	if (!with_csread)
+		return bpf_ktime_get_ns();
+	n = cs_nest_ptr();
+	if (n)
+		(*n)++;
+	t = bpf_ktime_get_ns();
+	if (n)
+		(*n)--;
+	return t;
+}
+
+/*
+ * local_clock(), without reading a clocksource: bpf_perf_event_read() on
+ * this CPU's cpu-clock event makes the kernel update it
+ * (cpu_clock_event_update(): hw.prev_count = local_clock()), and
+ * hw.prev_count is then read from the event, found through the map's
+ * struct bpf_array and struct bpf_event_entry.  The map's address is
+ * taken from a stack slot (a privileged program may read a pointer as
+ * bytes; it may not add to a map pointer).  0: no event on this CPU, or
+ * a read failed.
+ */
+static __always_inline __u64 twin_local_clock(void)
+{
+	struct bpf_event_entry *ee = NULL;
+	void *volatile map = &lclock;
+	unsigned long at = 0;
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 v = 0;
+
+	if ((long)bpf_perf_event_read(&lclock, BPF_F_CURRENT_CPU) < 0)
+		return 0;
+	if (bpf_probe_read_kernel(&at, sizeof(at), (const void *)&map) || !at)
+		return 0;
+	at += bpf_core_field_offset(struct bpf_array, ptrs) +
+	      (unsigned long)cpu * sizeof(void *);
+	if (bpf_probe_read_kernel(&ee, sizeof(ee), (const void *)at) || !ee)
+		return 0;
+	v = BPF_CORE_READ(ee, event, hw.prev_count.a.a.counter);
+	return v;
+}
+
 
 
 /*
@@ -286,6 +409,25 @@ static __always_inline void record(__u32 metric, __u64 v)
 			break;
 		old = prev;
 	}
+}
+
+/*
+ * clockoff: CLOCK_MONOTONIC (mono, the event's now_ns()) minus
+ * local_clock(), as kmod/probe_clockoff.c's clkstat_clockoff_record().
+ */
+static __always_inline void clockoff_sample(__u64 mono)
+{
+	__u64 local;
+
+	if (!with_clockoff)
+		return;
+	local = twin_local_clock();
+	if (!local)
+		return;
+	if (mono >= local)
+		record(TM_CLOCKOFF, mono - local);
+	else
+		record(TM_CLOCKOFF_NEG, local - mono);
 }
 
 /*
@@ -415,7 +557,8 @@ static __always_inline void on_wakeup(struct task_struct *p)
 
 	if (!rec_on() || !selected(p))
 		return;
-	v.ts = bpf_ktime_get_ns();
+	v.ts = now_ns();
+	clockoff_sample(v.ts);
 	v.cpu = task_cpu_of(p);
 	v.epoch = cur_epoch();
 	if (with_events) {
@@ -447,7 +590,7 @@ static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq)
 
 	if (!rec_on() || !selected(p))
 		return;
-	now = bpf_ktime_get_ns();
+	now = now_ns();
 	if (with_tkread) {
 		/* clkstat_tkread_on_enqueue(), in place. */
 		tk = bpf_map_lookup_elem(&tkw_pending, &(__u64){ (__u64)p });
@@ -494,6 +637,8 @@ static __always_inline void on_tkread(__u32 func)
 	if (!selected(p))
 		return;
 	count(TM_TKREAD, func);
+	if (with_clockoff)
+		clockoff_sample(now_ns());
 	if (!with_tkread)
 		return;
 	r = pending_take(&tkw_pending, (__u64)p, &v);
@@ -507,7 +652,7 @@ static __always_inline void on_tkread(__u32 func)
 		count(TM_TKW, CLKSTAT_TKW_STALE);
 		return;
 	}
-	now = bpf_ktime_get_ns();
+	now = now_ns();
 	delta = now > v.ts ? now - v.ts : 0;
 	record(TM_TKW, delta);
 	if (with_events)
@@ -542,7 +687,7 @@ static __always_inline void on_csw_enter(struct clocksource *cs)
 {
 	struct clkstat_event_rec *e;
 
-	csw_t0 = bpf_ktime_get_ns();
+	csw_t0 = now_ns();
 	csw_corr = 0;
 	if (!with_events || !rec_on())
 		return;
@@ -558,7 +703,7 @@ static __always_inline void on_csw_enter(struct clocksource *cs)
 
 static __always_inline void on_csw_exit(long ret)
 {
-	__u64 t0 = csw_t0, now = bpf_ktime_get_ns(), corr = csw_corr;
+	__u64 t0 = csw_t0, now = now_ns(), corr = csw_corr;
 	struct clkstat_event_rec *e;
 
 	csw_t0 = 0;
@@ -576,9 +721,81 @@ static __always_inline void on_csw_exit(long ret)
 		}
 	}
 	record(TM_CSSWITCH, now > t0 ? now - t0 : 0);
+	clockoff_sample(now);
 	count(TM_CSSWITCH, CLKSTAT_CSW_SWITCHES);
 	if ((int)ret)
 		count(TM_CSSWITCH, CLKSTAT_CSW_FAILED);
+	if (with_first_read)
+		csw_pending = now;
+}
+
+/* The first clocksource read after a switch closes the switch's gap. */
+static __always_inline void csw_read_seen(void)
+{
+	__u64 t = *(volatile __u64 *)&csw_pending, now;
+
+	if (!t || __sync_val_compare_and_swap(&csw_pending, t, 0) != t)
+		return;
+	now = now_ns();
+	record(TM_CSW_FIRST_READ, now > t ? now - t : 0);
+}
+
+/* The key of a read in progress: its task and context (ctx_level()). */
+static __always_inline __u64 csr_key(void)
+{
+	return bpf_get_current_task() | ctx_level();
+}
+
+/* Entry of a clocksource read (csr_enter() in kmod/probe_clocksource.c). */
+static __always_inline void on_csr_enter(void)
+{
+	__u32 *n = cs_nest_ptr();
+	__u64 key, t0;
+
+	if (!rec_on() || (n && *n))
+		return;
+	if (with_first_read)
+		csw_read_seen();
+	t0 = twin_local_clock();
+	if (!t0)
+		return;
+	key = csr_key();
+	bpf_map_update_elem(&csr_start, &key, &t0, BPF_ANY);
+}
+
+/* Its return: metric TM_CSREAD_HPET or TM_CSREAD_ACPI_PM. */
+static __always_inline void on_csr_exit(__u32 metric)
+{
+	__u64 t1 = twin_local_clock(), key, t0, *p, ns;
+	struct clkstat_event_rec *e;
+	__u32 *n = cs_nest_ptr();
+
+	if (n && *n)
+		return;
+	key = csr_key();
+	p = bpf_map_lookup_elem(&csr_start, &key);
+	if (!p)
+		return;
+	t0 = *p;
+	bpf_map_delete_elem(&csr_start, &key);
+	if (!rec_on() || !t0 || !t1)
+		return;
+	/* local_clock() may differ a little between CPUs: clamped. */
+	ns = t1 > t0 ? t1 - t0 : 0;
+	record(metric, ns);
+	if (!with_events)
+		return;
+	e = ev_reserve(CLKSTAT_EV_CS_READ, now_ns(), 0,
+		       bpf_get_current_pid_tgid());
+	if (!e)
+		return;
+	e->latency = ns;
+	e->flags = CLKSTAT_EVF_LATENCY;
+	if (metric == TM_CSREAD_HPET)
+		__builtin_memcpy(e->text, "hpet", sizeof("hpet"));
+	else
+		__builtin_memcpy(e->text, "acpi_pm", sizeof("acpi_pm"));
+	ev_submit(e);
 }
 
 /*
@@ -638,6 +855,35 @@ int BPF_PROG(fe_csw_exit, struct clocksource *cs, int ret)
 	return 0;
 }
 
+/* csread: fe_csr_* at the entry, fe_csrx_* at the return. */
+SEC("fentry/" CLKSTAT_FUNC_CSREAD_HPET)
+int BPF_PROG(fe_csr_hpet)
+{
+	on_csr_enter();
+	return 0;
+}
+
+SEC("fexit/" CLKSTAT_FUNC_CSREAD_HPET)
+int BPF_PROG(fe_csrx_hpet)
+{
+	on_csr_exit(TM_CSREAD_HPET);
+	return 0;
+}
+
+SEC("fentry/" CLKSTAT_FUNC_CSREAD_ACPI_PM)
+int BPF_PROG(fe_csr_acpi_pm)
+{
+	on_csr_enter();
+	return 0;
+}
+
+SEC("fexit/" CLKSTAT_FUNC_CSREAD_ACPI_PM)
+int BPF_PROG(fe_csrx_acpi_pm)
+{
+	on_csr_exit(TM_CSREAD_ACPI_PM);
+	return 0;
+}
+
 /* bpf-kprobe */
 SEC("kprobe/" CLKSTAT_FUNC_TTWU)
 int BPF_KPROBE(kp_ttwu, struct task_struct *p, unsigned int state)
@@ -665,6 +911,34 @@ SEC("kretprobe/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_KRETPROBE(kp_csw_exit, int ret)
 {
 	on_csw_exit(ret);
+	return 0;
+}
+
+SEC("kprobe/" CLKSTAT_FUNC_CSREAD_HPET)
+int BPF_KPROBE(kp_csr_hpet)
+{
+	on_csr_enter();
+	return 0;
+}
+
+SEC("kretprobe/" CLKSTAT_FUNC_CSREAD_HPET)
+int BPF_KRETPROBE(kp_csrx_hpet)
+{
+	on_csr_exit(TM_CSREAD_HPET);
+	return 0;
+}
+
+SEC("kprobe/" CLKSTAT_FUNC_CSREAD_ACPI_PM)
+int BPF_KPROBE(kp_csr_acpi_pm)
+{
+	on_csr_enter();
+	return 0;
+}
+
+SEC("kretprobe/" CLKSTAT_FUNC_CSREAD_ACPI_PM)
+int BPF_KRETPROBE(kp_csrx_acpi_pm)
+{
+	on_csr_exit(TM_CSREAD_ACPI_PM);
 	return 0;
 }
 
@@ -709,7 +983,7 @@ int BPF_PROG(fe_marker, struct file *file, const char *ubuf, __u64 count)
 	    !selected((struct task_struct *)bpf_get_current_task()))
 		return 0;
 	CLAMP(n, CLKSTAT_EVENT_TEXT - 1);
-	e = ev_reserve(CLKSTAT_EV_MARKER, bpf_ktime_get_ns(), 0,
+	e = ev_reserve(CLKSTAT_EV_MARKER, now_ns(), 0,
 		       bpf_get_current_pid_tgid());
 	if (!e)
 		return 0;

@@ -16,6 +16,11 @@
  * fill it, and the stop reads what is left.  The events gather in
  * struct cr_twin until cr_twin_read() hands them to the run, sorted.
  *
+ * csread and clockoff read local_clock() through one perf cpu-clock event
+ * per CPU (twin.bpf.c's twin_local_clock()), opened here and put in the
+ * lclock map; they need the kernel's struct bpf_event_entry and
+ * hw_perf_event.prev_count, checked in its BTF before loading.
+ *
  * Test hook: CLKSTAT_BPF_TARGET_OVERRIDE=func=other[,func2=other2] aims
  * the programs hooking func at other instead (fentry: the attach target
  * set before load; kprobe: the name attached to), so that the tests can
@@ -32,6 +37,8 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 #include "../../kmod/uapi/clkstat_wakeup.h"
 #include "../lib/status.h"
 #include "twin.h"
@@ -64,6 +71,14 @@ static const struct twin_prog twin_progs[] = {
 	{ "fe_csw_exit", TWIN_P_CSSWITCH, TV_FENTRY, CLKSTAT_FUNC_CSSWITCH, 1 },
 	{ "kp_csw_enter", TWIN_P_CSSWITCH, TV_KPROBE, CLKSTAT_FUNC_CSSWITCH, 0 },
 	{ "kp_csw_exit", TWIN_P_CSSWITCH, TV_KPROBE, CLKSTAT_FUNC_CSSWITCH, 1 },
+	{ "fe_csr_hpet", TWIN_P_CSREAD, TV_FENTRY, CLKSTAT_FUNC_CSREAD_HPET, 0 },
+	{ "fe_csrx_hpet", TWIN_P_CSREAD, TV_FENTRY, CLKSTAT_FUNC_CSREAD_HPET, 1 },
+	{ "fe_csr_acpi_pm", TWIN_P_CSREAD, TV_FENTRY, CLKSTAT_FUNC_CSREAD_ACPI_PM, 0 },
+	{ "fe_csrx_acpi_pm", TWIN_P_CSREAD, TV_FENTRY, CLKSTAT_FUNC_CSREAD_ACPI_PM, 1 },
+	{ "kp_csr_hpet", TWIN_P_CSREAD, TV_KPROBE, CLKSTAT_FUNC_CSREAD_HPET, 0 },
+	{ "kp_csrx_hpet", TWIN_P_CSREAD, TV_KPROBE, CLKSTAT_FUNC_CSREAD_HPET, 1 },
+	{ "kp_csr_acpi_pm", TWIN_P_CSREAD, TV_KPROBE, CLKSTAT_FUNC_CSREAD_ACPI_PM, 0 },
+	{ "kp_csrx_acpi_pm", TWIN_P_CSREAD, TV_KPROBE, CLKSTAT_FUNC_CSREAD_ACPI_PM, 1 },
 };
 
 #define TWIN_NPROGS	(sizeof(twin_progs) / sizeof(twin_progs[0]))
@@ -90,6 +105,7 @@ struct cr_twin {
 	char func[TWIN_NPROGS][64];	/* each program's target */
 	int enqueue_task;	/* the enqueue programs hook enqueue_task() */
 	long pcpu_hot_pc_off;	/* preempt_count in pcpu_hot (6.2-6.14), or -1 */
+	int *clock_fds;		/* csread, clockoff: each CPU's cpu-clock event, -1: none */
 	/* The event log (cfg->events != 0), see the top of the file. */
 	unsigned int events;
 	size_t ring_bytes;
@@ -190,6 +206,10 @@ static void twin_destroy(struct cr_twin *t)
 	for (i = 0; i < TWIN_NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
 	bpf_link__destroy(t->marker_link);
+	for (i = 0; t->clock_fds && i < t->ncpus; i++)
+		if (t->clock_fds[i] >= 0)
+			close(t->clock_fds[i]);
+	free(t->clock_fds);
 	ring_buffer__free(t->rb);
 	cr_events_free(&t->ev);
 	twin_bpf__destroy(t->skel);
@@ -209,6 +229,14 @@ static int twin_check_targets(struct cr_twin *t, const struct btf *vmlinux)
 	if (btf__find_by_name_kind(vmlinux, "__preempt_count", BTF_KIND_VAR) < 0 &&
 	    t->pcpu_hot_pc_off < 0) {
 		fprintf(stderr, "clkstat-report: %s: this kernel has neither __preempt_count nor pcpu_hot.preempt_count (x86's per-CPU preempt count) in its BTF: the twin cannot tell a task's clock reads from an interrupt's\n",
+			vn);
+		return CR_ERR;
+	}
+	if ((t->probes & (TWIN_P_CSREAD | TWIN_P_CLOCKOFF)) &&
+	    (twin_member_offset(vmlinux, "bpf_event_entry", "event") < 0 ||
+	     twin_member_offset(vmlinux, "hw_perf_event", "prev_count") < 0 ||
+	     twin_member_offset(vmlinux, "bpf_array", "ptrs") < 0)) {
+		fprintf(stderr, "clkstat-report: %s: csread and clockoff read local_clock() from a perf event, through struct bpf_event_entry and hw_perf_event.prev_count, which this kernel's BTF lacks\n",
 			vn);
 		return CR_ERR;
 	}
@@ -307,6 +335,54 @@ static void twin_reader_stop(struct cr_twin *t)
 	t->reader_on = 0;
 }
 
+/*
+ * csread, clockoff: a counting cpu-clock event on every online CPU into
+ * the lclock map (an offline CPU has none; twin_local_clock() then
+ * returns 0 there, and nothing is recorded).
+ */
+static int twin_open_clocks(struct cr_twin *t)
+{
+	const char *vn = twin_variant_names[t->variant];
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
+		.config = PERF_COUNT_SW_CPU_CLOCK, .pinned = 1,
+	};
+	unsigned int cpu, n = 0;
+	int fd, map = bpf_map__fd(t->skel->maps.lclock);
+
+	t->clock_fds = malloc(t->ncpus * sizeof(*t->clock_fds));
+	if (!t->clock_fds) {
+		fprintf(stderr, "clkstat-report: out of memory\n");
+		return CR_ERR;
+	}
+	for (cpu = 0; cpu < t->ncpus; cpu++)
+		t->clock_fds[cpu] = -1;
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		fd = syscall(SYS_perf_event_open, &a, -1, (int)cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == ENODEV)
+			continue;	/* offline */
+		if (fd < 0) {
+			fprintf(stderr, "clkstat-report: %s: cannot open a cpu-clock perf event on CPU %u (csread and clockoff read local_clock() through it): %s\n",
+				vn, cpu, strerror(errno));
+			return errno == EACCES || errno == EPERM ? CR_PERM : CR_ERR;
+		}
+		t->clock_fds[cpu] = fd;
+		if (bpf_map_update_elem(map, &cpu, &fd, BPF_ANY)) {
+			fprintf(stderr, "clkstat-report: %s: cannot put CPU %u's cpu-clock event in the lclock map: %s\n",
+				vn, cpu, strerror(errno));
+			return CR_ERR;
+		}
+		n++;
+	}
+	if (!n) {
+		fprintf(stderr, "clkstat-report: %s: no online CPU took a cpu-clock perf event\n",
+			vn);
+		return CR_ERR;
+	}
+	return CR_OK;
+}
+
 static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 {
 	const char *vn = twin_variant_names[t->variant];
@@ -328,6 +404,10 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	t->skel->rodata->pcpu_hot_pc_off =
 		t->pcpu_hot_pc_off < 0 ? 0 : t->pcpu_hot_pc_off;
 	t->skel->rodata->with_events = !!t->events;
+	t->skel->rodata->with_csread = !!(t->probes & TWIN_P_CSREAD);
+	t->skel->rodata->with_first_read =
+		twin_metric_enabled(t->probes, TM_CSW_FIRST_READ);
+	t->skel->rodata->with_clockoff = !!(t->probes & TWIN_P_CLOCKOFF);
 	if (t->events &&
 	    bpf_map__set_max_entries(t->skel->maps.events, t->ring_bytes)) {
 		fprintf(stderr, "clkstat-report: %s: cannot size the event ring buffer (%zu bytes)\n",
@@ -371,6 +451,11 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 		fprintf(stderr, "clkstat-report: %s: the kernel refused the BPF programs: %s (CLKSTAT_BPF_DEBUG=1 shows libbpf's log)\n",
 			vn, strerror(-err));
 		return CR_ERR;
+	}
+	if (t->probes & (TWIN_P_CSREAD | TWIN_P_CLOCKOFF)) {
+		err = twin_open_clocks(t);
+		if (err)
+			return err;
 	}
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
@@ -554,7 +639,8 @@ int cr_twin_start(struct cr_twin *t)
 	free(zero);
 	if (!err)
 		err = twin_clear_hash(t->skel->maps.ttwu_pending) ||
-		      twin_clear_hash(t->skel->maps.tkw_pending);
+		      twin_clear_hash(t->skel->maps.tkw_pending) ||
+		      twin_clear_hash(t->skel->maps.csr_start);
 	if (!err && t->events) {
 		/* Nothing from before this run, no losses. */
 		twin_reader_stop(t);
@@ -570,6 +656,7 @@ int cr_twin_start(struct cr_twin *t)
 	}
 	t->misses0 = twin_misses(t);
 	t->skel->bss->csw_t0 = 0;
+	t->skel->bss->csw_pending = 0;
 	/* A wakeup pending from before is now of an old epoch. */
 	__atomic_add_fetch(&t->skel->bss->epoch, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&t->skel->bss->recording, 1, __ATOMIC_SEQ_CST);

@@ -5,9 +5,10 @@
  * module (kmod/uapi/clkstat_buckets.h), with BPF attach types as variants:
  *   bpf-kprobe  kprobes (kretprobes for durations)
  *   bpf-fentry  fentry/fexit (BPF trampolines: ftrace direct calls)
- *   bpf-tp      tp_btf on sched_waking/sched_wakeup (ttwu only: the kernel
- *               has no tracepoint on timekeeping reads or clocksource
- *               switches, as for the module's tracepoint variant)
+ *   bpf-tp      tp_btf on sched_waking/sched_wakeup (ttwu, and clockoff
+ *               at its wakeups: the kernel has no tracepoint on
+ *               timekeeping reads, clocksource reads or switches, as for
+ *               the module's tracepoint variant)
  * Metrics are named as the module's and carry the twin's variant, so a
  * run read here goes into a snapshot exactly like a run of the module.
  */
@@ -18,7 +19,8 @@
 
 struct cr_twin_cfg {
 	const char *variant;	/* bpf-kprobe, bpf-fentry or bpf-tp */
-	const char *probes;	/* comma list of ttwu, tkread, csswitch */
+	const char *probes;	/* comma list of ttwu, tkread, csswitch,
+				 * csread, clockoff */
 	unsigned int frac_bits;	/* 0..CLKSTAT_FRAC_BITS_MAX */
 	unsigned int tgid;	/* only tasks of this tgid; 0: every task */
 	/*

@@ -58,7 +58,11 @@ int twin_variant_parse(const char *name)
 
 int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
 {
-	static const char *const names[] = { "ttwu", "tkread", "csswitch" };
+	/* In the order of the TWIN_P_* bits. */
+	static const char *const names[] = {
+		"ttwu", "tkread", "csswitch", "csread", "clockoff"
+	};
+	const size_t nnames = sizeof(names) / sizeof(names[0]);
 	const char *p = list, *e;
 	size_t len, i;
 
@@ -66,11 +70,11 @@ int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
 	while (p && *p) {
 		e = strchr(p, ',');
 		len = e ? (size_t)(e - p) : strlen(p);
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < nnames; i++)
 			if (len == strlen(names[i]) && !strncmp(p, names[i], len))
 				break;
-		if (i == 3) {
-			fprintf(stderr, "clkstat-report: %s: probe '%.*s': the BPF twin has ttwu, tkread and csswitch\n",
+		if (i == nnames) {
+			fprintf(stderr, "clkstat-report: %s: probe '%.*s': the BPF twin has ttwu, tkread, csswitch, csread and clockoff\n",
 				twin_variant_names[v], (int)len, p);
 			return -1;
 		}
@@ -82,9 +86,19 @@ int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
 			twin_variant_names[v]);
 		return -1;
 	}
-	if (v == TV_TP && (*mask & ~TWIN_P_TTWU)) {
+	if (v == TV_TP && (*mask & ~(TWIN_P_TTWU | TWIN_P_CLOCKOFF))) {
+		unsigned int bad = *mask & ~(TWIN_P_TTWU | TWIN_P_CLOCKOFF);
+
+		for (i = 0; !(bad & (1U << i)); i++)
+			;
 		fprintf(stderr, "clkstat-report: bpf-tp: probe %s cannot run there: the kernel has no tracepoint for it (use bpf-fentry or bpf-kprobe, or --probes ttwu)\n",
-			*mask & TWIN_P_TKREAD ? "tkread" : "csswitch");
+			names[i]);
+		return -1;
+	}
+	if ((*mask & TWIN_P_CLOCKOFF) &&
+	    !(*mask & (TWIN_P_TTWU | TWIN_P_TKREAD | TWIN_P_CSSWITCH))) {
+		fprintf(stderr, "clkstat-report: %s: probe clockoff samples at the events of ttwu, tkread or csswitch: add one of them\n",
+			twin_variant_names[v]);
 		return -1;
 	}
 	return 0;
@@ -108,6 +122,16 @@ int twin_metric_enabled(unsigned int mask, unsigned int m)
 		       (TWIN_P_TTWU | TWIN_P_TKREAD);
 	case TM_CSSWITCH:
 		return !!(mask & TWIN_P_CSSWITCH);
+	case TM_CSREAD_HPET:
+	case TM_CSREAD_ACPI_PM:
+		return !!(mask & TWIN_P_CSREAD);
+	case TM_CSW_FIRST_READ:
+		/* As the module: the gap needs both ends. */
+		return (mask & (TWIN_P_CSSWITCH | TWIN_P_CSREAD)) ==
+		       (TWIN_P_CSSWITCH | TWIN_P_CSREAD);
+	case TM_CLOCKOFF:
+	case TM_CLOCKOFF_NEG:
+		return !!(mask & TWIN_P_CLOCKOFF);
 	}
 	return 0;
 }

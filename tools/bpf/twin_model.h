@@ -19,6 +19,8 @@
 #define TWIN_P_TTWU	1U
 #define TWIN_P_TKREAD	2U
 #define TWIN_P_CSSWITCH	4U
+#define TWIN_P_CSREAD	8U
+#define TWIN_P_CLOCKOFF	16U
 
 enum twin_variant { TV_KPROBE, TV_FENTRY, TV_TP, TV_N };
 
@@ -31,8 +33,9 @@ int twin_variant_parse(const char *name);
 
 /*
  * Parse a comma list of probes for a variant into TWIN_P_* bits.  Print
- * one line and return -1 on an unknown probe, an empty list, or a probe
- * the variant cannot run (bpf-tp: ttwu only).
+ * one line and return -1 on an unknown probe, an empty list, a probe
+ * the variant cannot run (bpf-tp: ttwu and clockoff only), or clockoff
+ * without a probe whose events it samples at (ttwu, tkread, csswitch).
  */
 int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask);
 

@@ -28,7 +28,12 @@
 	X(TM_TKW_MIG, TTWU_TKREAD_MIGRATED)				\
 	X(TM_TKW_LOC, TTWU_TKREAD_LOCAL)				\
 	X(TM_TKW_ENQ, ENQUEUE_TKREAD)					\
-	X(TM_CSSWITCH, CSSWITCH)
+	X(TM_CSSWITCH, CSSWITCH)					\
+	X(TM_CSREAD_HPET, CSREAD_HPET)					\
+	X(TM_CSREAD_ACPI_PM, CSREAD_ACPI_PM)				\
+	X(TM_CSW_FIRST_READ, CSSWITCH_FIRST_READ)			\
+	X(TM_CLOCKOFF, CLOCKOFF)					\
+	X(TM_CLOCKOFF_NEG, CLOCKOFF_NEG)
 
 #define TWIN_METRIC_ENUM(tm, id)	tm,
 enum twin_metric { TWIN_METRICS(TWIN_METRIC_ENUM) TM_N };
@@ -68,6 +73,12 @@ struct twin_pending {
 
 /* Entries of each pending-wakeup hash map (the module's corr_entries). */
 #define TWIN_PENDING_ENTRIES	16384
+
+/*
+ * csread: clocksource reads in progress, keyed by task and context (a
+ * read interrupted by an interrupt's read: twin.bpf.c's csr_key()).
+ */
+#define TWIN_CSREAD_ENTRIES	4096
 
 /*
  * The event log (record --events): a marker's text keeps the bytes that

@@ -597,7 +597,10 @@ static int cr_twin_config(const struct cr_record_opts *o,
 			  unsigned int nv, char *buf, size_t len,
 			  struct cr_twin_cfg *cfg)
 {
-	static const char *const have[] = { "ttwu", "tkread", "csswitch" };
+	static const char *const have[] = {
+		"ttwu", "tkread", "csswitch", "csread", "clockoff"
+	};
+	const size_t nhave = sizeof(have) / sizeof(have[0]);
 	unsigned int i, mask;
 	size_t j;
 	int v;
@@ -606,7 +609,7 @@ static int cr_twin_config(const struct cr_record_opts *o,
 	snprintf(buf, len, "%s", o->probes ? o->probes : "ttwu,tkread");
 	if (!o->probes && info) {
 		buf[0] = '\0';
-		for (j = 0; j < 3; j++) {
+		for (j = 0; j < nhave; j++) {
 			/* info->probes is a comma list; match whole names. */
 			char pat[40], list[160];
 
@@ -617,7 +620,7 @@ static int cr_twin_config(const struct cr_record_opts *o,
 					 "%s%s", buf[0] ? "," : "", have[j]);
 		}
 		if (!buf[0]) {
-			fprintf(stderr, "clkstat-report: record: the module's probes (%s) include none the BPF twin has (ttwu, tkread, csswitch): give --probes\n",
+			fprintf(stderr, "clkstat-report: record: the module's probes (%s) include none the BPF twin has (ttwu, tkread, csswitch, csread, clockoff): give --probes\n",
 				info->probes);
 			return CR_USAGE;
 		}

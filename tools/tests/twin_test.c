@@ -43,8 +43,21 @@ static void test_probes(void **state)
 	/* The kernel has no tracepoint on timekeeping reads or switches. */
 	assert_int_equal(twin_probes_parse(TV_TP, "ttwu,tkread", &m), -1);
 	assert_int_equal(twin_probes_parse(TV_TP, "csswitch", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_TP, "ttwu,csread", &m), -1);
+	/* clockoff samples at ttwu's wakeups there. */
+	assert_int_equal(twin_probes_parse(TV_TP, "ttwu,clockoff", &m), 0);
+	assert_int_equal(m, TWIN_P_TTWU | TWIN_P_CLOCKOFF);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "ttwu,csread,clockoff", &m), 0);
+	assert_int_equal(m, TWIN_P_TTWU | TWIN_P_CSREAD | TWIN_P_CLOCKOFF);
+	assert_int_equal(twin_probes_parse(TV_KPROBE, "csread,csswitch", &m), 0);
+	assert_int_equal(m, TWIN_P_CSREAD | TWIN_P_CSSWITCH);
+	/* clockoff alone, or with csread only, has no event to sample at. */
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "clockoff", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_KPROBE, "csread,clockoff", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_TP, "clockoff", &m), -1);
 	/* Module probes the twin does not have, and malformed lists. */
-	assert_int_equal(twin_probes_parse(TV_FENTRY, "ttwu,csread", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "ttwu,marker", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "csreadx", &m), -1);
 	assert_int_equal(twin_probes_parse(TV_FENTRY, "ttw", &m), -1);
 	assert_int_equal(twin_probes_parse(TV_FENTRY, "ttwux", &m), -1);
 	assert_int_equal(twin_probes_parse(TV_FENTRY, "", &m), -1);
@@ -67,6 +80,25 @@ static void test_metrics_enabled(void **state)
 	assert_true(twin_metric_enabled(TWIN_P_CSSWITCH, TM_CSSWITCH));
 	assert_false(twin_metric_enabled(TWIN_P_TTWU, TM_CSSWITCH));
 	assert_string_equal(twin_metric_name(TM_TKW_ENQ), "enqueue_tkread");
+	/* csread: one metric per clocksource; the first read needs csswitch. */
+	assert_true(twin_metric_enabled(TWIN_P_CSREAD, TM_CSREAD_HPET));
+	assert_true(twin_metric_enabled(TWIN_P_CSREAD, TM_CSREAD_ACPI_PM));
+	assert_false(twin_metric_enabled(TWIN_P_CSREAD, TM_CSW_FIRST_READ));
+	assert_false(twin_metric_enabled(TWIN_P_CSSWITCH, TM_CSW_FIRST_READ));
+	assert_true(twin_metric_enabled(TWIN_P_CSREAD | TWIN_P_CSSWITCH,
+					TM_CSW_FIRST_READ));
+	assert_true(twin_metric_enabled(TWIN_P_CLOCKOFF, TM_CLOCKOFF));
+	assert_true(twin_metric_enabled(TWIN_P_CLOCKOFF, TM_CLOCKOFF_NEG));
+	assert_false(twin_metric_enabled(TWIN_P_TTWU, TM_CLOCKOFF));
+	assert_string_equal(twin_metric_name(TM_CSREAD_HPET), "csread_hpet");
+	assert_string_equal(twin_metric_name(TM_CSREAD_ACPI_PM), "csread_acpi_pm");
+	assert_string_equal(twin_metric_name(TM_CSW_FIRST_READ), "csswitch_first_read");
+	assert_string_equal(twin_metric_name(TM_CLOCKOFF), "clockoff");
+	assert_string_equal(twin_metric_name(TM_CLOCKOFF_NEG), "clockoff_neg");
+	for (i = 0, n = 0; i < TM_N; i++)
+		n += twin_metric_enabled(TWIN_P_CSREAD | TWIN_P_CSSWITCH |
+					 TWIN_P_CLOCKOFF, i);
+	assert_int_equal(n, 6);
 }
 
 /* Two CPUs' map values: CPU 1 empty, CPU 0 and 2 with samples. */

@@ -57,6 +57,7 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_rmmod_under_load t_cycles_under_load t_overhead
 	t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_bpf_record
 	t_bpf_csswitch t_bpf_events t_bpf_events_misc t_bpf_events_pruned
+	t_bpf_csread t_bpf_clockoff
 	t_cond_cstates t_cond_restore t_cond_load
 	t_targets_traceable t_targets_counts t_targets_delay
 	t_trace_counts t_trace_refusals t_trace_tp t_trace_targets"

@@ -3,7 +3,8 @@
 # --variants bpf-*): agreement with the module on the same wakeups, the
 # direct call it shares with the module, the loader's errors, record with
 # module and twin variants alternated, its csswitch, and its event log
-# (record --events N).
+# (record --events N), its csread (against the module's on the same reads)
+# and clockoff.
 # usage: suite_twin.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
@@ -15,8 +16,8 @@ R=$top/tools/clkstat-report
 # named kp_*, fe_*, tp_* as in twin.bpf.c; bpftool prints names up to 15
 # characters).
 twin_left() {
-	bpftool prog show 2>/dev/null | grep -E ' name (kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup|marker)' || true
-	bpftool link show 2>/dev/null | grep -E 'prog_name|name (kp|fe|tp)_' | grep -E '(kp|fe|tp)_(ttwu|activate|tk_|csw|waking|wakeup|marker)' || true
+	bpftool prog show 2>/dev/null | grep -E ' name (kp|fe|tp)_(ttwu|activate|tk_|csw|csr|waking|wakeup|marker)' || true
+	bpftool link show 2>/dev/null | grep -E 'prog_name|name (kp|fe|tp)_' | grep -E '(kp|fe|tp)_(ttwu|activate|tk_|csw|csr|waking|wakeup|marker)' || true
 }
 expect_no_twin() { local l; l=$(twin_left); [ -z "$l" ] || fail "$1: twin programs left: $l"; }
 
@@ -547,10 +548,150 @@ t_bpf_events_pruned() {
 	expect_no_twin "after the pruning check"
 }
 
+# The twin's csread beside the module's, on the same reads of the guest's
+# hpet: the module (probes=csread) records the workload's window
+# (pingpong --control: its rounds), the twin (record --keep-module) from
+# the workload's exec to its exit; each counts every read of read_hpet on
+# any CPU, whichever task or interrupt made it.  The workload makes
+# TWIN_CSR_READS clock_gettime syscalls in its rounds (hpet has no vDSO),
+# each one read: both count at least that many.  The twin counts the reads
+# of the wider window too (the workload's exec and exit, the control
+# writes; the timer ticks meanwhile): at most TWIN_CSR_PCT percent +
+# TWIN_CSR_EXTRA more than the module, and never fewer than the module
+# minus the same (reads at the window's edges).  Durations: the module
+# times with the TSC, the twin with local_clock() through a perf event
+# (a helper call at each end, inside the interval), so the twin's median
+# must lie between the module's and TWIN_CSR_FACTOR times it plus
+# TWIN_CSR_ADD_NS; a twin that timed the wrong function or in other units
+# falls far outside.
+TWIN_CSR_ROUNDS=1000
+TWIN_CSR_READS=$(( TWIN_CSR_ROUNDS * 2 * 4 ))
+TWIN_CSR_PCT=10
+TWIN_CSR_EXTRA=400
+TWIN_CSR_FACTOR=4
+TWIN_CSR_ADD_NS=20000
+twin_csread() {	# twin_csread MODULE_VARIANT TWIN_VARIANT
+	local mv=$1 tv=$2 out=/tmp/csr.json mod tw lo hi mp tp
+	warm_workload
+	insmod "$KO" probes=csread variant="$mv"
+	"$R" record -q -o $out --keep-module --variants "$tv" --probes csread \
+		-- "$PINGPONG" -n $TWIN_CSR_ROUNDS --reads 4 --control "$D/control" \
+		> /dev/null || fail "record $tv beside $mv failed"
+	mod=$(V=$mv field csread_hpet count)
+	tw=$(snap_csv $out 0 csread_hpet "$tv" 4)
+	mp=$(V=$mv field csread_hpet p50) tp=$(snap_csv $out 0 csread_hpet "$tv" 6)
+	note "$mv+$tv csread_hpet: reads made $TWIN_CSR_READS, module $mod (p50 $mp ns), twin $tw (p50 $tp ns)"
+	[ -n "$tw" ] && [ "$mod" -ge $TWIN_CSR_READS ] && [ "$tw" -ge $TWIN_CSR_READS ] ||
+		fail "$tv: fewer reads than the workload made: module $mod, twin $tw, truth $TWIN_CSR_READS"
+	lo=$(( mod - mod * TWIN_CSR_PCT / 100 - TWIN_CSR_EXTRA ))
+	hi=$(( mod + mod * TWIN_CSR_PCT / 100 + TWIN_CSR_EXTRA ))
+	[ "$tw" -ge "$lo" ] && [ "$tw" -le "$hi" ] ||
+		fail "$tv csread_hpet count $tw, module $mod (allowed $lo..$hi)"
+	[ "$tp" -ge "$mp" ] && [ "$tp" -le $(( mp * TWIN_CSR_FACTOR + TWIN_CSR_ADD_NS )) ] ||
+		fail "$tv csread_hpet p50 $tp ns, module $mp ns"
+	expect_eq "$tv csread_acpi_pm (not the clocksource)" \
+		"$(snap_csv $out 0 csread_acpi_pm "$tv" 4)" 0
+	rmmod clkstat
+	expect_no_twin "after $tv csread"
+}
+
+# csread in both attach types that can hook a function's exit, beside the
+# module's; with csswitch, ten switches give ten first reads and reads of
+# acpi_pm; bpf-tp refuses csread.  Event log: every clocksource_read
+# event is a read recorded.
+t_bpf_csread() {
+	local v f=/tmp/csr2.json rc n
+	expect_eq "clocksource" "$(cat $CS)" hpet
+	twin_csread ftrace bpf-fentry
+	twin_csread kprobe bpf-kprobe
+	for v in bpf-fentry bpf-kprobe; do
+		"$R" record -q -o $f --variants $v --probes csread,csswitch -- sh -c \
+			"for i in 1 2 3 4 5; do echo acpi_pm > $CS; echo hpet > $CS; done" ||
+			fail "$v: record failed"
+		expect_eq "$v csswitch count" "$(snap_csv $f 0 csswitch $v 4)" 10
+		expect_eq "$v csswitch_first_read count" \
+			"$(snap_csv $f 0 csswitch_first_read $v 4)" 10
+		n=$(snap_csv $f 0 csread_acpi_pm $v 4)
+		[ "${n:-0}" -ge 5 ] || fail "$v: csread_acpi_pm count ${n:-none} after 5 switches to it"
+		note "$v: csswitch_first_read p50 $(snap_csv $f 0 csswitch_first_read $v 6) ns," \
+			"csread_acpi_pm $n p50 $(snap_csv $f 0 csread_acpi_pm $v 6) ns"
+	done
+	expect_eq "clocksource after" "$(cat $CS)" hpet
+	rec_ev 100000 -q -o $f --variants bpf-fentry --probes csread -- \
+		"$PINGPONG" -n 100 --reads 2 > /dev/null || fail "record --events failed"
+	n=$(run_events $f 0 | python3 -c 'import json, sys
+ev = json.load(sys.stdin)
+cols = ev.get("columns") or ["ts_ns", "type", "cpu", "pid", "corr", "latency_ns", "migrated", "rq_clock_ns", "text"]
+rd = [dict(zip(cols, r)) for r in ev["rows"] if r[cols.index("type")] == "clocksource_read"]
+bad = [e for e in rd if e["text"] != "hpet" or e["latency_ns"] is None]
+print(len(rd) if not bad and ev["lost"] == 0 else "bad %d lost %d" % (len(bad), ev["lost"]))')
+	expect_eq "clocksource_read events" "$n" "$(snap_csv $f 0 csread_hpet bpf-fentry 4)"
+	rc=0; "$R" record -q -o /tmp/e5.json --variants bpf-tp --probes ttwu,csread \
+		--duration 0.2 2> /tmp/err || rc=$?
+	expect_eq "bpf-tp csread: exit status" "$rc" 2
+	grep -qx "clkstat-report: bpf-tp: probe csread cannot run there: the kernel has no tracepoint for it (use bpf-fentry or bpf-kprobe, or --probes ttwu)" /tmp/err ||
+		fail "bpf-tp csread: $(cat /tmp/err)"
+	[ ! -e /tmp/e5.json ] || fail "a refused record wrote a snapshot"
+	expect_no_twin "after csread"
+}
+
+# The twin's clockoff: one sample (of either sign) at every event the
+# sampling probes see: each wakeup ttwu counts, each read tkread counts;
+# in every attach type (bpf-tp: at ttwu's wakeups).  The offset is the
+# module's: the same sign, and the medians within one bucket (a factor
+# 1.25 at frac_bits 3) of each other; the twin reads local_clock() a
+# helper call later (a few us in the TCG guest, where the offset is tens
+# of ms).  Alone, it refuses.
+t_bpf_clockoff() {
+	local v f=/tmp/co.json pos neg w rc mname mp tp
+	insmod "$KO" probes=ttwu,clockoff
+	"$PINGPONG" -n 200 --control "$D/control" > /dev/null
+	if [ "$(field clockoff count)" -ge "$(field clockoff_neg count)" ]; then
+		mname=clockoff
+	else
+		mname=clockoff_neg
+	fi
+	mp=$(field $mname p50)
+	rmmod clkstat
+	for v in bpf-fentry bpf-kprobe bpf-tp; do
+		"$R" record -q -o $f --workload-only --variants $v --probes ttwu,clockoff \
+			-- "$PINGPONG" -n 200 > /dev/null || fail "$v: record failed"
+		pos=$(snap_csv $f 0 clockoff $v 4) neg=$(snap_csv $f 0 clockoff_neg $v 4)
+		w=$(snap_counter $f 0 ttwu_enqueue.$v wakeups)
+		note "$v: wakeups $w, clockoff $pos (p50 $(snap_csv $f 0 clockoff $v 6) ns), clockoff_neg $neg (p50 $(snap_csv $f 0 clockoff_neg $v 6) ns)"
+		[ "${w:-0}" -ge 400 ] || fail "$v: wakeups ${w:-none}, truth 400 at least"
+		expect_eq "$v offset samples (ttwu)" "$(( ${pos:-0} + ${neg:-0} ))" "$w"
+		tp=$(snap_csv $f 0 $mname $v 6)
+		note "$v: $mname p50 twin $tp ns, module $mp ns"
+		[ -n "$tp" ] && [ "$tp" -ge $(( mp * 100 / 125 )) ] &&
+			[ "$tp" -le $(( mp * 125 / 100 )) ] ||
+			fail "$v: $mname p50 twin ${tp:-none} ns, module $mp ns"
+	done
+	for v in bpf-fentry bpf-kprobe; do
+		"$R" record -q -o $f --workload-only --variants $v --probes tkread,clockoff \
+			-- "$PINGPONG" -n 100 --reads 2 > /dev/null || fail "$v: record failed"
+		pos=$(snap_csv $f 0 clockoff $v 4) neg=$(snap_csv $f 0 clockoff_neg $v 4)
+		w=$("$R" -i $f --run 0 raw | awk -v id="tkread.$v" '
+			$1 == "metric" { cur = ($2 == id && $4 == "all") }
+			cur && $1 == "counter" { n += $3 } END { print n + 0 }')
+		note "$v: tkread reads $w, clockoff samples $(( ${pos:-0} + ${neg:-0} ))"
+		[ "$w" -ge 400 ] || fail "$v: tkread reads $w, truth 400 at least"
+		expect_eq "$v offset samples (tkread)" "$(( ${pos:-0} + ${neg:-0} ))" "$w"
+	done
+	rc=0; "$R" record -q -o /tmp/e6.json --variants bpf-fentry --probes clockoff \
+		--duration 0.2 2> /tmp/err || rc=$?
+	expect_eq "clockoff alone: exit status" "$rc" 2
+	grep -qx "clkstat-report: bpf-fentry: probe clockoff samples at the events of ttwu, tkread or csswitch: add one of them" /tmp/err ||
+		fail "clockoff alone: $(cat /tmp/err)"
+	expect_eq "clockoff alone: lines" "$(wc -l < /tmp/err)" 1
+	[ ! -e /tmp/e6.json ] || fail "a refused record wrote a snapshot"
+	expect_no_twin "after clockoff"
+}
+
 # The suite, in the order module_tests.sh runs it.
 TWIN_TESTS="t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors
 	t_bpf_record t_bpf_csswitch t_bpf_events t_bpf_events_misc
-	t_bpf_events_pruned"
+	t_bpf_events_pruned t_bpf_csread t_bpf_clockoff"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$TWIN_TESTS}
