@@ -269,15 +269,12 @@ static void clkstat_kprobe_sync(void)
 
 static unsigned long clkstat_kprobe_missed(const struct clkstat_hook *h)
 {
-	if (h->exit) {
-		const struct clkstat_kretprobe_hook *kh = h->priv;
+	const struct clkstat_kretprobe_hook *krh = h->priv;
+	const struct clkstat_kprobe_hook *kh = h->priv;
 
-		return READ_ONCE(kh->rp.nmissed) + READ_ONCE(kh->rp.kp.nmissed);
-	} else {
-		const struct clkstat_kprobe_hook *kh = h->priv;
-
-		return READ_ONCE(kh->kp.nmissed);
-	}
+	if (h->exit)
+		return READ_ONCE(krh->rp.nmissed) + READ_ONCE(krh->rp.kp.nmissed);
+	return READ_ONCE(kh->kp.nmissed);
 }
 
 const struct clkstat_variant clkstat_variant_kprobe = {
