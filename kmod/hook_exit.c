@@ -30,14 +30,29 @@
  * Detaching: the variant unpatches the site and retires the wrapper
  * (clkstat_exit_unwrap()); after the variant's own wait (no CPU between
  * the patched site and a wrapper), its sync calls clkstat_exit_wait()
- * once for all hooks detached together.  That waits until no call is
- * inside a wrapper's body (per-CPU in/out counts), then for RCU-tasks once
- * more, for tasks preempted in a wrapper's last instructions, and only
- * then makes the retired wrappers available again.
+ * once for all hooks detached together.  That first turns the retired
+ * wrappers' exit hooks off (a wrapper calls exit with preemption off and
+ * only while its slot is live, so one RCU grace period later no exit hook
+ * of theirs runs, and the probe may free what its hooks use).  Then it
+ * waits until no call is inside a retired wrapper's body (per-slot,
+ * per-CPU in/out counts), then for RCU-tasks once more, for tasks
+ * preempted in a wrapper's last instructions, and only then makes the
+ * wrappers available again.
+ *
+ * A call may stay inside for long: a user-defined probe's function that
+ * sleeps for minutes, or never returns.  The wait is bounded
+ * (CLKSTAT_EXIT_DRAIN_MS): a wrapper with calls still inside after it
+ * stays retired, and holds a reference on the module (rmmod then says it
+ * is in use, instead of hanging) until a delayed work sees it empty and
+ * frees it.
  */
 #include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include <asm/ftrace.h>
 #include "hook.h"
 
@@ -51,31 +66,46 @@ typedef struct clkstat_ret2 (*clkstat_wrapper_fn)(unsigned long a0,
 						  unsigned long a4,
 						  unsigned long a5);
 
+/* How long a detach waits for the calls inside a wrapper to return. */
+#define CLKSTAT_EXIT_DRAIN_MS	200
+
 struct clkstat_exit_slot {
 	unsigned long body;	/* the hooked function past its fentry site */
 	clkstat_enter_fn enter;
 	clkstat_exit_fn exit;
 	bool used;
+	bool live;		/* exit is called; off once retired */
 	bool retired;		/* unwrapped; free after the next wait */
+	bool draining;		/* retired with calls inside: the module held */
 };
 
 static struct clkstat_exit_slot clkstat_exit_slots[CLKSTAT_EXIT_SLOTS];
-/* Calls in wrappers: entries minus exits, summed over CPUs. */
-static DEFINE_PER_CPU(long, clkstat_exit_inflight);
+/* Calls in each wrapper: entries minus exits, summed over CPUs. */
+static DEFINE_PER_CPU(long [CLKSTAT_EXIT_SLOTS], clkstat_exit_inflight);
+/* Serializes clkstat_exit_wait() with the drain work. */
+static DEFINE_MUTEX(clkstat_exit_lock);
+static void clkstat_exit_drain(struct work_struct *work);
+static DECLARE_DELAYED_WORK(clkstat_exit_drain_work, clkstat_exit_drain);
+static bool clkstat_exit_unloading;
 
 static __always_inline struct clkstat_ret2
-clkstat_exit_call(struct clkstat_exit_slot *s, unsigned long a0,
-		  unsigned long a1, unsigned long a2, unsigned long a3,
-		  unsigned long a4, unsigned long a5)
+clkstat_exit_call(unsigned int n, unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3, unsigned long a4,
+		  unsigned long a5)
 {
+	struct clkstat_exit_slot *s = &clkstat_exit_slots[n];
 	struct clkstat_ret2 ret;
 	u64 cookie;
 
-	this_cpu_inc(clkstat_exit_inflight);
+	this_cpu_inc(clkstat_exit_inflight[n]);
 	cookie = s->enter(a0, a1, a2);
 	ret = clkstat_exit_call_body(a0, a1, a2, a3, a4, a5, s->body);
-	s->exit(cookie, ret.rax);
-	this_cpu_dec(clkstat_exit_inflight);
+	/* Not once retired: the probe may have freed what exit uses. */
+	preempt_disable_notrace();
+	if (READ_ONCE(s->live))
+		s->exit(cookie, ret.rax);
+	preempt_enable_notrace();
+	this_cpu_dec(clkstat_exit_inflight[n]);
 	return ret;
 }
 
@@ -85,8 +115,7 @@ clkstat_exit_wrapper_##n(unsigned long a0, unsigned long a1,		\
 			 unsigned long a2, unsigned long a3,		\
 			 unsigned long a4, unsigned long a5)		\
 {									\
-	return clkstat_exit_call(&clkstat_exit_slots[n], a0, a1, a2,	\
-				 a3, a4, a5);				\
+	return clkstat_exit_call(n, a0, a1, a2, a3, a4, a5);		\
 }
 
 CLKSTAT_EXIT_WRAPPER(0)
@@ -167,13 +196,15 @@ int clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr,
 	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
 		struct clkstat_exit_slot *s = &clkstat_exit_slots[i];
 
-		if (s->used)
+		if (READ_ONCE(s->used))
 			continue;
 		s->body = addr + MCOUNT_INSN_SIZE;
 		s->enter = h->enter;
 		s->exit = h->exit;
-		s->used = true;
 		s->retired = false;
+		s->draining = false;
+		WRITE_ONCE(s->live, true);
+		WRITE_ONCE(s->used, true);
 		*wrapper = (unsigned long)clkstat_exit_wrappers[i];
 		return 0;
 	}
@@ -198,42 +229,125 @@ void clkstat_exit_unwrap(unsigned long wrapper)
 			clkstat_exit_slots[i].retired = true;
 }
 
-static long clkstat_exit_calls_inside(void)
+static long clkstat_exit_calls_inside(unsigned int n)
 {
-	long n = 0;
+	long calls = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += per_cpu(clkstat_exit_inflight, cpu);
-	return n;
+		calls += per_cpu(clkstat_exit_inflight, cpu)[n];
+	return calls;
+}
+
+/*
+ * Free the draining wrappers that are empty now (after RCU-tasks, for a
+ * task preempted after its decrement); true if some are still not.
+ * Under clkstat_exit_lock.
+ */
+static bool clkstat_exit_drained(void)
+{
+	bool empty[CLKSTAT_EXIT_SLOTS] = {}, any = false, busy = false;
+	unsigned int i;
+
+	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
+		if (!clkstat_exit_slots[i].draining)
+			continue;
+		empty[i] = !clkstat_exit_calls_inside(i);
+		any |= empty[i];
+		busy |= !empty[i];
+	}
+	if (any)
+		synchronize_rcu_tasks();
+	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
+		if (!empty[i])
+			continue;
+		clkstat_exit_slots[i].draining = false;
+		WRITE_ONCE(clkstat_exit_slots[i].used, false);
+		pr_info("clkstat: the last call left an exit wrapper of a detached hook\n");
+		module_put(THIS_MODULE);
+	}
+	return busy;
+}
+
+static void clkstat_exit_drain(struct work_struct *work)
+{
+	bool busy;
+
+	mutex_lock(&clkstat_exit_lock);
+	busy = clkstat_exit_drained();
+	mutex_unlock(&clkstat_exit_lock);
+	if (busy)
+		schedule_delayed_work(&clkstat_exit_drain_work, HZ / 10);
 }
 
 /**
- * clkstat_exit_wait() - wait until no call is inside a wrapper, then free
- * the retired ones
+ * clkstat_exit_wait() - turn the retired wrappers' exit hooks off, wait
+ * (bounded) until no call is inside them, then free them
  *
  * Called after the variant has made sure that no new call can enter a
  * retired wrapper.  A hooked function may sleep (a clocksource switch
- * waits for stop_machine()), so this sleeps too.  Does nothing when no
- * wrapper is retired.
+ * waits for stop_machine()), so this sleeps too.  On return no exit hook
+ * of a retired wrapper runs or will run.  A wrapper with calls still
+ * inside after CLKSTAT_EXIT_DRAIN_MS drains in the background, holding
+ * the module (see the top of this file).  Does nothing when no wrapper is
+ * retired.
  */
 void clkstat_exit_wait(void)
 {
+	unsigned long until = jiffies + msecs_to_jiffies(CLKSTAT_EXIT_DRAIN_MS);
+	bool any = false, inside;
 	unsigned int i;
-	bool any = false;
 
-	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++)
-		any |= clkstat_exit_slots[i].retired;
+	/* At unload there is no module to hold: wait for every call. */
+	if (clkstat_exit_unloading)
+		until = MAX_JIFFY_OFFSET + jiffies;
+
+	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
+		if (!clkstat_exit_slots[i].retired)
+			continue;
+		WRITE_ONCE(clkstat_exit_slots[i].live, false);
+		any = true;
+	}
 	if (!any)
 		return;
-	while (clkstat_exit_calls_inside())
-		usleep_range(1000, 5000);
-	/* For a task preempted after its decrement, still in the wrapper. */
-	synchronize_rcu_tasks();
+	/* Every exit hook call runs with preemption off. */
+	synchronize_rcu();
+	do {
+		inside = false;
+		for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++)
+			if (clkstat_exit_slots[i].retired &&
+			    clkstat_exit_calls_inside(i))
+				inside = true;
+		if (inside)
+			usleep_range(1000, 5000);
+	} while (inside && time_before(jiffies, until));
+	mutex_lock(&clkstat_exit_lock);
 	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
-		if (clkstat_exit_slots[i].retired) {
-			clkstat_exit_slots[i].retired = false;
-			clkstat_exit_slots[i].used = false;
-		}
+		struct clkstat_exit_slot *s = &clkstat_exit_slots[i];
+
+		if (!s->retired)
+			continue;
+		s->retired = false;
+		s->draining = true;
+		/* Put when it is freed, below or in the drain work. */
+		__module_get(THIS_MODULE);
+		if (clkstat_exit_calls_inside(i))
+			pr_warn("clkstat: calls still inside a detached exit hook after %d ms (a function that sleeps or never returns): clkstat stays loaded until they return\n",
+				CLKSTAT_EXIT_DRAIN_MS);
 	}
+	if (clkstat_exit_drained())
+		schedule_delayed_work(&clkstat_exit_drain_work, HZ / 10);
+	mutex_unlock(&clkstat_exit_lock);
+}
+
+/**
+ * clkstat_exit_unload() - the module is going: waits are no longer bounded
+ *
+ * Called first thing at unload.  No wrapper drains then (each held the
+ * module), but the drain work may still be finishing its last put.
+ */
+void clkstat_exit_unload(void)
+{
+	clkstat_exit_unloading = true;
+	cancel_delayed_work_sync(&clkstat_exit_drain_work);
 }

@@ -178,6 +178,7 @@ static int __init clkstat_init(void)
 
 static void __exit clkstat_exit(void)
 {
+	clkstat_exit_unload();
 	clkstat_netlink_exit();
 	clkstat_set_all(CLKSTAT_CTRL_STOP);
 	clkstat_debugfs_exit();
