@@ -33,9 +33,9 @@ static void control_parse_good(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, c.variant, "abcdefghijklmno");
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("tgid 0", &c), 0);
 	KUNIT_EXPECT_EQ(test, c.tgid, 0);
-	/* 47 characters: the longest name.variant */
+	/* 79 characters: the longest name.variant */
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse(
-			"start abcdefghijklmnopqrstuvwxyz01234.abcdefghijklmno",
+			"start abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0.abcdefghijklmno",
 			&c), 0);
 	KUNIT_EXPECT_EQ(test, strlen(c.metric), (size_t)CLKSTAT_ID_MAX - 1);
 	/* Every white space character of the documentation. */
@@ -85,7 +85,7 @@ static void control_parse_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("\0", 1, &c),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("", 0, &c), -EINVAL);
-	/* 64 bytes pass, 65 do not, even if all but "stop" is white space. */
+	/* 160 bytes pass, 161 do not, even if all but "stop" is white space. */
 	memset(buf, ' ', sizeof(buf));
 	memcpy(buf, "stop", 4);
 	buf[CLKSTAT_CONTROL_MAX] = '\0';
@@ -107,7 +107,8 @@ static void control_parse_bad(struct kunit *test)
 		"reset m extra words", "tgid", "tgid -1", "tgid x", "tgid 12abc",
 		"tgid 1 2", "tgid 99999999999", "variant", "variant a b",
 		"variant abcdefghijklmnop", "VARIANT direct",
-		"start abcdefghijklmnopqrstuvwxyz012345.abcdefghijklmno", /* 48 */
+		/* 80 characters */
+		"start abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz01.abcdefghijklmno",
 		"a_very_long_word_that_is_no_command_at_all_really",
 	};
 	struct clkstat_cmd c;
@@ -116,6 +117,39 @@ static void control_parse_bad(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, clkstat_control_parse(bad[i], &c),
 				    -EINVAL, "input \"%s\"", bad[i]);
+}
+
+/*
+ * trace and untrace take one word, passed on as given: whether it is a
+ * spec, and why not, is the trace's to say (probe_trace.c), so that the
+ * refusal names the reason.  A word longer than any spec could be is
+ * refused here.
+ */
+static void control_parse_trace(struct kunit *test)
+{
+	char buf[CLKSTAT_TRACE_ARG_MAX + 16];
+	struct clkstat_cmd c;
+
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse("trace func:do_nanosleep\n",
+						    &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_TRACE);
+	KUNIT_EXPECT_STREQ(test, c.trace, "func:do_nanosleep");
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse(" untrace  sec:a-b:exit ",
+						    &c), 0);
+	KUNIT_EXPECT_EQ(test, c.op, CLKSTAT_CTRL_UNTRACE);
+	KUNIT_EXPECT_STREQ(test, c.trace, "sec:a-b:exit");
+	/* Not a spec, but one word: the trace refuses it, with a reason. */
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse("trace sec:a", &c), 0);
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse("trace", &c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse("untrace", &c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse("trace a b", &c), -EINVAL);
+	memset(buf, 'x', sizeof(buf));
+	memcpy(buf, "trace ", 6);
+	buf[6 + CLKSTAT_TRACE_ARG_MAX] = '\0';
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse(buf, &c), 0);
+	buf[6 + CLKSTAT_TRACE_ARG_MAX] = 'x';
+	buf[7 + CLKSTAT_TRACE_ARG_MAX] = '\0';
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse(buf, &c), -EINVAL);
 }
 
 static void control_exec(struct kunit *test)
@@ -173,6 +207,7 @@ static struct kunit_case control_cases[] = {
 	KUNIT_CASE(control_parse_bad),
 	KUNIT_CASE(control_parse_strict),
 	KUNIT_CASE(control_parse_write),
+	KUNIT_CASE(control_parse_trace),
 	KUNIT_CASE(control_exec),
 	{}
 };

@@ -142,9 +142,10 @@ static void hist_create_errors(struct kunit *test)
 			CLKSTAT_FRAC_BITS_MAX + 1, NULL, 0)), (long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("", "test", 3,
 			NULL, 0)), (long)-EINVAL);
+	/* 64 characters: one past the longest name. */
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create(
-			"abcdefghijklmnopqrstuvwxyz012345", "test", 3, NULL, 0)),
-			(long)-EINVAL);
+			"abcdefghijklmnopqrstuvwxyz012345abcdefghijklmnopqrstuvwxyz012345",
+			"test", 3, NULL, 0)), (long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "test", 3,
 			NULL, CLKSTAT_MAX_COUNTERS + 1)), (long)-EINVAL);
 	clkstat_metric_destroy(m);
