@@ -46,6 +46,23 @@
 /* The largest BTF file read: vmlinux's is a few MB. */
 #define BTF_MAX_FILE	(64U << 20)
 
+/*
+ * The header as every BTF blob has it: the first 24 bytes of struct
+ * btf_header, which 7.x extends (a layout section's offset and length)
+ * and announces in hdr_len.  A longer header's extra sections are not
+ * needed here.
+ */
+struct btf_hdr_v1 {
+	u16 magic;
+	u8 version;
+	u8 flags;
+	u32 hdr_len;
+	u32 type_off;
+	u32 type_len;
+	u32 str_off;
+	u32 str_len;
+};
+
 /* One BTF blob: base (vmlinux) or split on it (a module). */
 struct btf_blob {
 	const u8 *types;	/* type section */
@@ -129,7 +146,7 @@ static u32 btf_named_entry(u32 info)
 static int btf_blob_init(struct btf_blob *b, const void *data, size_t size,
 			 u32 start_id, u32 str_start)
 {
-	const struct btf_header *h = data;
+	const struct btf_hdr_v1 *h = data;
 	const u8 *body;
 	u64 body_len;
 	u32 off, n, pass;

@@ -24,7 +24,7 @@ struct tb {
 	unsigned int ns;
 	u32 next_id;			/* id of the next type */
 	u32 str_start;			/* string offsets begin here (split) */
-	u8 out[sizeof(struct btf_header) + TB_WORDS * 4 + TB_STRS];
+	u8 out[32 + TB_WORDS * 4 + TB_STRS];
 	size_t size;			/* of out, once built */
 };
 
@@ -107,19 +107,31 @@ static u32 tb_func(struct tb *b, const char *name, u32 ret, unsigned int n,
 		(u32[]){ __VA_ARGS__ })
 #define FUNC0(b, name, ret)	tb_func(b, name, ret, 0, NULL)
 
-/* The blob: header, types, strings, in b->out. */
-static void tb_build(struct tb *b)
+/*
+ * The blob: header, types, strings, in b->out.  The header of every BTF
+ * version is 24 bytes; 7.x's announces 32 (a layout section after the
+ * strings), which tb_build_hdr() lays out, zeroed, as a newer kernel's.
+ */
+#define TB_HDR_V1	24
+
+static void tb_build_hdr(struct tb *b, u32 hdr_len)
 {
 	struct btf_header h = {
 		.magic = BTF_MAGIC, .version = BTF_VERSION,
-		.hdr_len = sizeof(h), .type_off = 0, .type_len = b->nw * 4,
+		.hdr_len = hdr_len, .type_off = 0, .type_len = b->nw * 4,
 		.str_off = b->nw * 4, .str_len = b->ns,
 	};
 
-	memcpy(b->out, &h, sizeof(h));
-	memcpy(b->out + sizeof(h), b->w, b->nw * 4);
-	memcpy(b->out + sizeof(h) + b->nw * 4, b->s, b->ns);
-	b->size = sizeof(h) + b->nw * 4 + b->ns;
+	memset(b->out, 0, hdr_len);
+	memcpy(b->out, &h, TB_HDR_V1);
+	memcpy(b->out + hdr_len, b->w, b->nw * 4);
+	memcpy(b->out + hdr_len + b->nw * 4, b->s, b->ns);
+	b->size = hdr_len + b->nw * 4 + b->ns;
+}
+
+static void tb_build(struct tb *b)
+{
+	tb_build_hdr(b, TB_HDR_V1);
 }
 
 static struct btf_header *tb_hdr(struct tb *b)
@@ -399,6 +411,14 @@ static void btf_malformed(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), 0);
 	EXPECT_PROTO(test, p, 4, 2, false, false, 1);
 
+	/* a longer header (7.x's, 32 bytes) is read past its known part */
+	b = tb_new(test, NULL);
+	FUNC(b, "f", tb_int(b, "long", 8), 1, 1);
+	tb_build_hdr(b, 32);
+	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), 0);
+	EXPECT_PROTO(test, p, 2, 1, false, false, 1);
+	b = tb_valid(test);
+
 	/* truncated header */
 	KUNIT_EXPECT_EQ(test, tb_parse(test, b, 10, NULL, "f", &p), -EINVAL);
 	/* bad magic, version, flags, header length */
@@ -425,7 +445,7 @@ static void btf_malformed(struct kunit *test)
 	b->out[b->size - 1] = 'x';
 	KUNIT_EXPECT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), -EINVAL);
 	b = tb_valid(test);
-	b->out[sizeof(struct btf_header) + b->nw * 4] = 'x';
+	b->out[TB_HDR_V1 + b->nw * 4] = 'x';
 	KUNIT_EXPECT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), -EINVAL);
 	/* a type running past the end of the type section */
 	b = tb_valid(test);
@@ -433,18 +453,18 @@ static void btf_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), -EINVAL);
 	/* name offset out of range (the first type's) */
 	b = tb_valid(test);
-	w = (u32 *)(b->out + sizeof(struct btf_header));
+	w = (u32 *)(b->out + TB_HDR_V1);
 	w[0] = b->ns;
 	KUNIT_EXPECT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), -EINVAL);
 	/* vlen too big: s16 (words 11..) claiming 1000 members */
 	b = tb_valid(test);
-	w = (u32 *)(b->out + sizeof(struct btf_header));
+	w = (u32 *)(b->out + TB_HDR_V1);
 	KUNIT_ASSERT_EQ(test, w[12] >> 24, (u32)BTF_KIND_STRUCT);
 	w[12] = BTF_KIND_STRUCT << 24 | 1000;
 	KUNIT_EXPECT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), -EINVAL);
 	/* an unknown kind */
 	b = tb_valid(test);
-	w = (u32 *)(b->out + sizeof(struct btf_header));
+	w = (u32 *)(b->out + TB_HDR_V1);
 	w[1] = 30U << 24;
 	KUNIT_EXPECT_EQ(test, tb_parse(test, b, b->size, NULL, "f", &p), -EINVAL);
 	/* a parameter's type id past the last type */

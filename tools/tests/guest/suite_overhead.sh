@@ -113,7 +113,8 @@ t_btf_proto() {
 	expect_eq "file mode" "$(stat -c %a "$f")" 600
 	expect_eq "initial answer" "$(cat "$f")" "name none"
 	btf_is() {	# btf_is FUNC ANSWER-AFTER-THE-NAME
-		echo "$1" > "$f" || fail "'$1' > btf_proto refused"
+		echo "$1" 2>/tmp/hb_err > "$f" ||
+			fail "'$1' > btf_proto refused: $(cat /tmp/hb_err); $(cat "$f")"
 		expect_eq "$1" "$(cat "$f")" "name $1 $2"
 	}
 	btf_is ktime_get "arg_regs 0 ret_regs 1 stack 0 varargs 0 nfuncs 1 wrappable 1"
