@@ -1,7 +1,8 @@
 #!/bin/bash
 # suite_overhead.sh - clkstat-report overhead and clkstat_hookbench.ko
 # (Documentation/clkstat-overhead.rst): every row of a short run, the
-# hookbench's control files, the exit statuses.
+# hookbench's control files, the exit statuses; the BTF reader of
+# kmod/btf_func.c on the running kernel, through the hookbench.
 # usage: suite_overhead.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
