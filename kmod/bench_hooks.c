@@ -27,6 +27,14 @@
  *           cpu C migrated 0|1 attached V".
  *   targets the test targets of user-defined probes (bench_targets.c).
  *
+ *   btf_proto  a function's name: its calling convention as clkstat
+ *           reads it from the running kernel's BTF (clkstat_btf_func_proto(),
+ *           the module's split BTF for a module's function, found by the
+ *           address a kprobe resolves).  The write fails with the lookup's
+ *           error; reading gives the last answer: "name N arg_regs A
+ *           ret_regs R stack S varargs V nfuncs F wrappable W", or
+ *           "name N error E".
+ *
  * hits are this module's handler runs during the run; a BPF program
  * counts its own.  The caller pins itself to one CPU: "migrated 1" says a
  * chunk ran elsewhere than the first.  Under TCG the caches are the
@@ -35,6 +43,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
@@ -42,12 +51,14 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 #include "bench_targets.h"
+#include "btf_func.h"
 #include "hist.h"
 #include "hook.h"
 #include "probes.h"
@@ -402,6 +413,85 @@ static ssize_t hb_run_read(struct file *file, char __user *ubuf, size_t len,
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
 
+/* The last btf_proto answer: its function, and the result or error. */
+static struct {
+	char name[KSYM_NAME_LEN];
+	struct clkstat_btf_proto p;
+	int err;
+} hb_btf;
+
+/* A function's address, resolved the way clkstat does it: by a kprobe. */
+static int hb_func_addr(const char *name, unsigned long *addr)
+{
+	struct kprobe kp = { .symbol_name = name };
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret)
+		return ret;
+	*addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return 0;
+}
+
+static ssize_t hb_btf_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char buf[KSYM_NAME_LEN];
+	unsigned long addr;
+	int ret;
+
+	ret = hb_get_cmd(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
+	if (!buf[0] || strchr(buf, ' '))
+		return -EINVAL;
+	mutex_lock(&hb_lock);
+	strscpy(hb_btf.name, buf, sizeof(hb_btf.name));
+	ret = hb_func_addr(buf, &addr);
+	if (!ret)
+		ret = clkstat_btf_func_proto(buf, addr, &hb_btf.p);
+	hb_btf.err = ret;
+	mutex_unlock(&hb_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t hb_btf_read(struct file *file, char __user *ubuf, size_t len,
+			   loff_t *ppos)
+{
+	char *buf;
+	ssize_t ret;
+	int n;
+
+	buf = kmalloc(KSYM_NAME_LEN + 128, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&hb_lock);
+	if (!hb_btf.name[0])
+		n = scnprintf(buf, KSYM_NAME_LEN + 128, "name none\n");
+	else if (hb_btf.err)
+		n = scnprintf(buf, KSYM_NAME_LEN + 128, "name %s error %d\n",
+			      hb_btf.name, hb_btf.err);
+	else
+		n = scnprintf(buf, KSYM_NAME_LEN + 128,
+			      "name %s arg_regs %u ret_regs %u stack %d varargs %d nfuncs %u wrappable %d\n",
+			      hb_btf.name, hb_btf.p.arg_regs, hb_btf.p.ret_regs,
+			      hb_btf.p.stack_args, hb_btf.p.varargs,
+			      hb_btf.p.nfuncs, clkstat_btf_wrappable(&hb_btf.p));
+	mutex_unlock(&hb_lock);
+	ret = simple_read_from_buffer(ubuf, len, ppos, buf, n);
+	kfree(buf);
+	return ret;
+}
+
+static const struct file_operations hb_btf_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = hb_btf_read,
+	.write = hb_btf_write,
+	.llseek = default_llseek,
+};
+
 static const struct file_operations hb_attach_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
@@ -436,6 +526,7 @@ static int __init hookbench_init(void)
 	debugfs_create_file("attach", 0600, hb_dir, NULL, &hb_attach_fops);
 	debugfs_create_file("run", 0600, hb_dir, NULL, &hb_run_fops);
 	clkstat_hb_targets_init(hb_dir);
+	debugfs_create_file("btf_proto", 0600, hb_dir, NULL, &hb_btf_fops);
 	return 0;
 }
 

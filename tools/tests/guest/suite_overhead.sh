@@ -1,7 +1,8 @@
 #!/bin/bash
 # suite_overhead.sh - clkstat-report overhead and clkstat_hookbench.ko
 # (Documentation/clkstat-overhead.rst): every row of a short run, the
-# hookbench's control files, the exit statuses.
+# hookbench's control files, the exit statuses; the BTF reader of
+# kmod/btf_func.c on the running kernel, through the hookbench.
 # usage: suite_overhead.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
@@ -95,8 +96,48 @@ PY
 	true
 }
 
+# clkstat_btf_func_proto() on the running kernel, through the hookbench's
+# btf_proto file: the BTF of /sys/kernel/btf/vmlinux for the kernel's
+# functions, the hookbench's own split BTF for its target (Makefile's
+# module-btf gives it BTF).  Known prototypes, the same on 6.1 and 6.12:
+#   ktime_get(void) -> ktime_t; try_to_wake_up(p, state, wake_flags) -> int;
+#   allocate_resource(8 args) -> int: two on the stack;
+#   _printk(fmt, ...) -> int; clkstat_bench_target(3 longs) -> void.
+t_btf_proto() {
+	local f=$HB/btf_proto rc
+	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	insmod "$KO"
+	insmod "$KMOD/clkstat_hookbench.ko"
+	[ -f /sys/kernel/btf/vmlinux ] || fail "no /sys/kernel/btf/vmlinux"
+	[ -f /sys/kernel/btf/clkstat_hookbench ] ||
+		fail "the hookbench has no BTF (/sys/kernel/btf/clkstat_hookbench)"
+	expect_eq "file mode" "$(stat -c %a "$f")" 600
+	expect_eq "initial answer" "$(cat "$f")" "name none"
+	btf_is() {	# btf_is FUNC ANSWER-AFTER-THE-NAME
+		echo "$1" 2>/tmp/hb_err > "$f" ||
+			fail "'$1' > btf_proto refused: $(cat /tmp/hb_err); $(cat "$f")"
+		expect_eq "$1" "$(cat "$f")" "name $1 $2"
+	}
+	btf_is ktime_get "arg_regs 0 ret_regs 1 stack 0 varargs 0 nfuncs 1 wrappable 1"
+	btf_is try_to_wake_up "arg_regs 3 ret_regs 1 stack 0 varargs 0 nfuncs 1 wrappable 1"
+	btf_is allocate_resource "arg_regs 6 ret_regs 1 stack 1 varargs 0 nfuncs 1 wrappable 0"
+	btf_is _printk "arg_regs 1 ret_regs 1 stack 0 varargs 1 nfuncs 1 wrappable 0"
+	btf_is clkstat_bench_target "arg_regs 3 ret_regs 0 stack 0 varargs 0 nfuncs 1 wrappable 1"
+	# A function that does not exist: the write fails, the answer says so.
+	rc=0
+	echo clkstat_no_such_fn 2>/tmp/hb_err > "$f" || rc=$?
+	[ "$rc" != 0 ] || fail "a function that does not exist accepted"
+	grep -q "No such file or directory" /tmp/hb_err || fail "no such function: $(cat /tmp/hb_err)"
+	expect_eq "no such function" "$(cat "$f")" "name clkstat_no_such_fn error -2"
+	hb_refuses btf_proto ""
+	hb_refuses btf_proto "ktime_get x"
+	rmmod clkstat_hookbench || fail "rmmod clkstat_hookbench"
+	rmmod clkstat || fail "rmmod clkstat"
+	true
+}
+
 # The suite, in the order module_tests.sh runs it.
-OVERHEAD_TESTS="t_overhead"
+OVERHEAD_TESTS="t_overhead t_btf_proto"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$OVERHEAD_TESTS}
