@@ -87,6 +87,15 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	if (ret)
 		return ret;
 	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
+		/* ftrace would say -EBUSY, and blame someone else. */
+		if (READ_ONCE(clkstat_direct_slots[i].ret_ip) ==
+		    ip + MCOUNT_INSN_SIZE && !clkstat_direct_slots[i].retired) {
+			pr_err("clkstat: cannot hook %s with a direct call: clkstat hooks it already (one direct call per function: hook the second probe on it with another variant)\n",
+			       h->func);
+			return -EBUSY;
+		}
+	}
+	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
 		if (!clkstat_direct_slots[i].ret_ip) {
 			slot = &clkstat_direct_slots[i];
 			break;

@@ -54,6 +54,7 @@
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include <asm/ftrace.h>
+#include "btf_func.h"
 #include "hook.h"
 
 /* clkstat's own exit hooks (csread, csswitch) and one per trace. */
@@ -166,11 +167,36 @@ static const clkstat_wrapper_fn clkstat_exit_wrappers[CLKSTAT_EXIT_SLOTS] = {
  */
 static int clkstat_exit_proto_ok(struct clkstat_hook *h, unsigned long addr)
 {
+	struct clkstat_btf_proto p;
+	int ret;
+
 	if (!h->user)
 		return 0;
-	pr_err("clkstat: cannot time the return of %s with this variant: its prototype is not checked yet (use variant kprobe)\n",
-	       h->func);
-	return -EOPNOTSUPP;
+	ret = clkstat_btf_func_proto(h->func, addr, &p);
+	if (ret == -ENOENT || ret == -ENODATA) {
+		pr_err("clkstat: cannot time the return of %s with this variant: %s, so its arguments cannot be checked (the kprobe variants can)\n",
+		       h->func, ret == -ENOENT ?
+		       "the kernel's BTF does not describe it" :
+		       "no BTF for it (/sys/kernel/btf)");
+		return -EOPNOTSUPP;
+	}
+	if (ret == -EOPNOTSUPP) {
+		pr_err("clkstat: cannot time the return of %s with this variant: it passes or returns a float (the kprobe variants can)\n",
+		       h->func);
+		return ret;
+	}
+	if (ret) {
+		pr_err("clkstat: cannot time the return of %s: reading its prototype from BTF failed: %d\n",
+		       h->func, ret);
+		return ret;
+	}
+	if (!clkstat_btf_wrappable(&p)) {
+		pr_err("clkstat: cannot time the return of %s with this variant: it takes %s (the kprobe variants can)\n",
+		       h->func, p.varargs ? "a variable argument list" :
+		       "arguments on the stack");
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 /**

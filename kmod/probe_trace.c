@@ -546,7 +546,9 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 	t->used = true;
 	ret = clkstat_hooks_attach(b, t->hooks, t->nhooks);
 	if (ret) {
-		*why = "the variant cannot hook it (the kernel log says why)";
+		*why = ret == -EBUSY ?
+		       "a function of it is hooked already, and the variant allows one hook per function" :
+		       "the variant cannot hook it (the kernel log says why)";
 		pr_warn_ratelimited("clkstat: trace %s: cannot attach with variant %s: %d\n",
 				    s.name, b->name, ret);
 		goto err_free;
