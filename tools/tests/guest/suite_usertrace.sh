@@ -201,6 +201,36 @@ t_trace_targets() {
 	rmmod clkstat
 }
 
-USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp t_trace_targets"
+# A traced function that sleeps (do_nanosleep, in an exit wrapper of
+# the direct and ftrace variants) does not block untrace: the wrapper
+# drains in the background, clkstat held (rmmod: in use) until the call
+# returns, then freed and released.
+t_trace_drain() {
+	local v t0 t1 pid
+	insmod "$KO" probes= variant=direct
+	for v in direct ftrace; do
+		ctl variant $v
+		ctl trace func:do_nanosleep
+		sleep 3 & pid=$!
+		sleep 0.5
+		mark
+		t0=$(date +%s%N)
+		ctl untrace func:do_nanosleep || fail "$v: untrace"
+		t1=$(date +%s%N)
+		[ $(((t1 - t0) / 1000000)) -lt 2000 ] ||
+			fail "$v: untrace took $(((t1 - t0) / 1000000)) ms"
+		since_mark | grep -q "calls still inside a detached exit hook" ||
+			fail "$v: no drain warning: $(since_mark | tail -2)"
+		rmmod clkstat 2>/dev/null && fail "$v: rmmod while a call is inside"
+		wait $pid
+		sleep 0.5
+		since_mark | grep -q "the last call left an exit wrapper" ||
+			fail "$v: never drained: $(since_mark | tail -2)"
+	done
+	rmmod clkstat || fail "rmmod after the drain"
+}
+
+USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp t_trace_targets
+	t_trace_drain"
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$USERTRACE_TESTS}
