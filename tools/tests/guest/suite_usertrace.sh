@@ -230,7 +230,42 @@ t_trace_drain() {
 	rmmod clkstat || fail "rmmod after the drain"
 }
 
+# trace and untrace under load, CLKSTAT_TRACE_CHURN times (1000) over
+# every kind and every variant that reaches a function, while the
+# hookbench's targets run: nothing left (traces, metric files, the
+# hookbench free to go), the module unloads; on the debug kernel
+# kmemleak, KASAN and lockdep watch (debug.sh's input part).
+t_trace_churn() {
+	local n=${CLKSTAT_TRACE_CHURN:-1000} i v spec load
+	local specs="func:clkstat_tt_delay sec:clkstat_tt_sec_begin-clkstat_tt_sec_end
+		sec:clkstat_tt_sec_begin-clkstat_tt_sec_end:exit:cpu func:clkstat_tt_recurse"
+	insmod "$KO" probes=ttwu variant=kprobe events=64
+	insmod "$KMOD/clkstat_hookbench.ko"
+	( while :; do
+		echo "delay 50 1000" > $TT; echo "sec 5 50" > $TT
+		echo "recurse 5 3" > $TT; echo "seccpu 20" > $TT
+	done ) 2>/dev/null & load=$!
+	set -- $specs
+	for i in $(seq 0 $((n - 1))); do
+		if [ $((i % (n / 4 > 0 ? n / 4 : 1))) = 0 ]; then
+			case $((i / (n / 4 > 0 ? n / 4 : 1))) in
+			0) v=kprobe ;; 1) v=ftrace ;; 2) v=direct ;; *) v=kprobe-int3 ;;
+			esac
+			ctl variant $v || { kill $load; fail "switch to $v"; }
+		fi
+		spec=$(eval echo "\${$((i % 4 + 1))}")
+		ctl trace "$spec" || { kill $load; fail "$i: trace $spec ($v)"; }
+		ctl untrace "$spec" || { kill $load; fail "$i: untrace $spec ($v)"; }
+	done
+	kill $load; wait $load 2>/dev/null
+	expect_eq "traces left" "$(cat $D/traces)" ""
+	expect_eq "trace metric files left" "$(ls $D | grep -c :)" 0
+	note "$n trace/untrace pairs under load, variants kprobe ftrace direct kprobe-int3"
+	rmmod clkstat_hookbench || fail "the hookbench held"
+	rmmod clkstat || fail "rmmod"
+}
+
 USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp t_trace_targets
-	t_trace_drain"
+	t_trace_drain t_trace_churn"
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$USERTRACE_TESTS}
