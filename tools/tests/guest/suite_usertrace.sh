@@ -82,6 +82,48 @@ t_trace_refusals() {
 	ctl_refused "trace do_nanosleep" "File exists" "already traced"
 	ctl_refused "variant tracepoint" "Invalid argument" "cannot run probe func:do_nanosleep"
 	expect_eq "traces" "$(cat $D/traces)" "1 func:do_nanosleep"
+	# clkstat's own code, a function the kprobe blacklist holds, a
+	# spec too long for a metric name.
+	ctl_refused "trace func:clkstat_probes_trace" "Invalid argument" "clkstat's own code"
+	ctl_refused "trace func:do_int3" "Invalid argument" "func:do_int3: do_int3:"
+	ctl_refused "trace sec:$(printf 'a%.0s' $(seq 30))-$(printf 'b%.0s' $(seq 30))" \
+		"Invalid argument" "longer than a metric name can be"
+	# The limit: 16 (do_nanosleep and 15 more), the 17th refused.
+	insmod "$KMOD/clkstat_hookbench.ko"
+	local f g n=1
+	for f in delay sec_begin sec_end recurse args7 ret16; do
+		for g in func sec_end_$f sec_delay_$f; do
+			[ $n -lt 16 ] || break
+			case $g in
+			func) ctl trace func:clkstat_tt_$f ;;
+			sec_end_*) ctl trace sec:clkstat_tt_$f-clkstat_tt_sec_end ;;
+			*) ctl trace sec:clkstat_tt_delay-clkstat_tt_$f:cpu ;;
+			esac || fail "trace $n ($f $g)"
+			n=$((n + 1))
+		done
+	done
+	expect_eq "traces" "$(wc -l < $D/traces)" 16
+	ctl_refused "trace sec:clkstat_tt_ret16-clkstat_tt_args7" "No space left" "all 16 traces in use"
+	expect_eq "traces after the 17th" "$(wc -l < $D/traces)" 16
+	rmmod clkstat_hookbench 2>/dev/null || true
+	rmmod clkstat
+}
+
+# With an event log, each sample of a trace is a "trace" event: its
+# latency, the trace's number as corr, the spec's first 15 bytes.
+t_trace_events() {
+	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	# No built-in probe: nothing else fills the rings.
+	insmod "$KO" probes= variant=ftrace events=256
+	insmod "$KMOD/clkstat_hookbench.ko"
+	ctl trace func:clkstat_tt_delay
+	ctl reset
+	hb_run "delay 10 5000"
+	awk '$2 == "trace"' $D/events > /tmp/tev
+	expect_eq "trace events" "$(wc -l < /tmp/tev)" 10
+	expect_eq "corr, text" "$(awk '{ print $5, $6 }' /tmp/tev | sort -u)" "1 func:clkstat_tt"
+	awk '$7 < 5000 { exit 1 }' /tmp/tev || fail "a latency below 5000 ns: $(cat /tmp/tev)"
+	rmmod clkstat_hookbench
 	rmmod clkstat
 }
 
@@ -265,7 +307,7 @@ t_trace_churn() {
 	rmmod clkstat || fail "rmmod"
 }
 
-USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp t_trace_targets
+USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp t_trace_targets t_trace_events
 	t_trace_drain t_trace_churn"
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$USERTRACE_TESTS}
