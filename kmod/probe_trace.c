@@ -301,7 +301,7 @@ static const char *const clkstat_trace_deny_prefix[] = {
 	"kretprobe", "__kretprobe", "rethook", "arch_rethook", "trace_",
 	"__trace", "tracing_", "tracepoint", "__traceiter_", "ring_buffer",
 	"perf_", "__bpf_prog_", "bpf_trampoline", "text_poke", "int3",
-	"do_int3", "exc_int3", "stop_machine",
+	"do_int3", "exc_int3", "stop_machine", "__x86_", "preempt_schedule",
 };
 
 /* Why @sym may not be hooked, or NULL. */
@@ -544,6 +544,8 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		goto err_free;
 	clkstat_trace_hooks(t, t - clkstat_traces);
 	t->used = true;
+	/* Numbered before a handler can log an event with it. */
+	t->id = clkstat_trace_ids + 1;
 	ret = clkstat_hooks_attach(b, t->hooks, t->nhooks);
 	if (ret) {
 		*why = ret == -EBUSY ?
@@ -555,7 +557,7 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 	}
 	t->attached = true;
 	t->missed_seen = 0;
-	t->id = ++clkstat_trace_ids;
+	clkstat_trace_ids = t->id;
 	clkstat_metric_set_recording(t->m, true);
 	pr_info("clkstat: trace %s added (number %u, variant %s)\n", s.name,
 		t->id, b->name);
