@@ -109,6 +109,25 @@ t_trace_refusals() {
 	rmmod clkstat
 }
 
+# A section whose first end attaches and whose second cannot: refused,
+# and the first end detached again (ftrace's enabled_functions, the
+# kprobe list), in the ftrace variant (read_tsc is notrace) and the
+# direct one (try_to_wake_up has ttwu's direct call).
+t_trace_partial() {
+	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	insmod "$KO" probes=ttwu variant=ftrace
+	insmod "$KMOD/clkstat_hookbench.ko"
+	ctl_refused "trace sec:clkstat_tt_delay-read_tsc" "" "trace sec:clkstat_tt_delay-read_tsc: cannot attach with variant ftrace"
+	grep -q clkstat_tt_delay $T/enabled_functions && fail "ftrace: clkstat_tt_delay left hooked"
+	ctl variant direct
+	ctl_refused "trace sec:clkstat_tt_delay-try_to_wake_up" "Device or resource busy" "clkstat hooks it already"
+	grep -q clkstat_tt_delay $T/enabled_functions && fail "direct: clkstat_tt_delay left hooked"
+	expect_eq "traces" "$(cat $D/traces)" ""
+	expect_eq "trace metric files" "$(ls $D | grep -c :)" 0
+	rmmod clkstat_hookbench
+	rmmod clkstat
+}
+
 # With an event log, each sample of a trace is a "trace" event: its
 # latency, the trace's number as corr, the spec's first 15 bytes.
 t_trace_events() {
@@ -307,7 +326,7 @@ t_trace_churn() {
 	rmmod clkstat || fail "rmmod"
 }
 
-USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_tp t_trace_targets t_trace_events
+USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events
 	t_trace_drain t_trace_churn"
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$USERTRACE_TESTS}
