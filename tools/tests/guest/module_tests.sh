@@ -60,7 +60,7 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_bpf_csread t_bpf_clockoff
 	t_cond_cstates t_cond_restore t_cond_load
 	t_targets_traceable t_targets_counts t_targets_delay
-	t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events t_trace_drain
+	t_trace_load t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events t_trace_drain
 	t_trace_churn"
 # A test added to a suite must be added here too (else make check would
 # not run it), and only once.

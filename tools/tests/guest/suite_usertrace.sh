@@ -109,6 +109,37 @@ t_trace_refusals() {
 	rmmod clkstat
 }
 
+# Traces in probes= at load: added after the built-in probes, attached
+# with the load's variant; one refused fails the load, naming it and why,
+# and nothing stays (the module is not loaded, nothing hooked).
+t_trace_load() {
+	insmod "$KO" "probes=ttwu,func:do_nanosleep,sec:do_nanosleep-hrtimer_nanosleep:cpu" variant=kprobe ||
+		fail "load with traces"
+	expect_eq "traces" "$(cat $D/traces)" "1 func:do_nanosleep
+2 sec:do_nanosleep-hrtimer_nanosleep:cpu"
+	sleep 0.1
+	[ "$(mcount func:do_nanosleep.kprobe)" -gt 0 ] || fail "func:do_nanosleep recorded nothing"
+	rmmod clkstat
+	insmod "$KO" probes=tp:sys_enter-sys_exit variant=tracepoint || fail "tp at load"
+	rmmod clkstat
+	local spec why
+	while read -r spec why; do
+		mark
+		insmod "$KO" "probes=ttwu,$spec" variant=kprobe 2>/dev/null &&
+			fail "probes=ttwu,$spec loaded"
+		since_mark | grep -qF "probes=: trace $spec refused: $why" ||
+			fail "probes=ttwu,$spec: $(since_mark | tail -2)"
+		loaded && fail "loaded after a refused $spec"
+		grep -q try_to_wake_up $T/enabled_functions && fail "$spec: try_to_wake_up left hooked"
+	done <<EOF
+func:no_such_function_xyz no such function (or inlined everywhere)
+sec:do_nanosleep a section needs two ends, A-B
+func:_printk printk, tracing and probing run on it: a hook would recurse
+tp:sys_enter-sys_exit only the tracepoint variant reaches tracepoints
+EOF
+	true
+}
+
 # A section whose first end attaches and whose second cannot: refused,
 # and the first end detached again (ftrace's enabled_functions, the
 # kprobe list), in the ftrace variant (read_tsc is notrace) and the
@@ -326,7 +357,7 @@ t_trace_churn() {
 	rmmod clkstat || fail "rmmod"
 }
 
-USERTRACE_TESTS="t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events
+USERTRACE_TESTS="t_trace_load t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events
 	t_trace_drain t_trace_churn"
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$USERTRACE_TESTS}
