@@ -22,8 +22,7 @@
 struct cr_nl {
 	struct nl_sock *sk;
 	int family;
-	/* The last request's refusal: its errno and the module's reason. */
-	int err;
+	/* The last request's refusal: the module's reason, if it gave one. */
 	char why[256];
 };
 
@@ -48,7 +47,7 @@ static int cr_status_of(struct cr_nl *nl, int nlerr, const char *what)
 }
 
 /*
- * An error reply: keep its errno and the extended ACK's message
+ * An error reply: keep the extended ACK's message
  * (NLMSGERR_ATTR_MSG, after the request echoed unless NLM_F_CAPPED), then
  * stop: libnl returns the errno.
  */
@@ -62,7 +61,6 @@ static int cr_err_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 	long len;
 
 	(void)who;
-	nl->err = -e->error;
 	if (!(hdr->nlmsg_flags & NLM_F_ACK_TLVS))
 		return NL_STOP;
 	if (!(hdr->nlmsg_flags & NLM_F_CAPPED) && e->msg.nlmsg_len > NLMSG_HDRLEN)
@@ -157,11 +155,9 @@ int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
 {
 	int err, done = 0;
 
-	nl->err = 0;
 	nl->why[0] = '\0';
 	if (!msg) {
 		fprintf(stderr, "clkstat-report: %s: out of memory\n", what);
-		nl->err = ENOMEM;
 		return CR_ERR;
 	}
 	err = nl_send_auto(nl->sk, msg);
@@ -441,30 +437,19 @@ static int cr_ignore_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/*
- * trace or untrace spec; as names the command in the error line: "trace"
- * (trace add|del SPEC) or "ctrl" (ctrl trace|untrace SPEC).
- */
-static int cr_nl_trace_as(struct cr_nl *nl, int add, const char *spec,
-			  int *err, const char *as)
+int cr_nl_trace(struct cr_nl *nl, int add, const char *spec, const char *what)
 {
 	static const char *const texts[] = CLKSTAT_TRACE_ERROR_TEXTS_INIT;
 	struct clkstat_trace_spec t;
+	char buf[CLKSTAT_TRACE_ARG_MAX + 96];
 	struct nl_msg *msg;
-	char what[CLKSTAT_TRACE_ARG_MAX + 32];
-	int e, st;
+	int e;
 
-	if (err)
-		*err = EINVAL;
-	if (!spec) {
-		fprintf(stderr, "clkstat-report: %s %s: missing spec\n", as,
-			!strcmp(as, "ctrl") ? (add ? "trace" : "untrace") :
-			(add ? "add" : "del"));
-		return CR_USAGE;
+	if (!what) {
+		snprintf(buf, sizeof(buf), "trace %s %.*s", add ? "add" : "del",
+			 CLKSTAT_TRACE_ARG_MAX, spec);
+		what = buf;
 	}
-	snprintf(what, sizeof(what), "%s %s %.*s", as,
-		 !strcmp(as, "ctrl") ? (add ? "trace" : "untrace") :
-		 (add ? "add" : "del"), CLKSTAT_TRACE_ARG_MAX, spec);
 	/* The module's own check, with its words, before anything is sent. */
 	e = clkstat_trace_parse(spec, &t);
 	if (e) {
@@ -479,22 +464,14 @@ static int cr_nl_trace_as(struct cr_nl *nl, int add, const char *spec,
 		nlmsg_free(msg);
 		msg = NULL;
 	}
-	st = cr_nl_transact(nl, msg, cr_ignore_cb, NULL, what);
-	if (err)
-		*err = st ? (nl->err ? nl->err : EIO) : 0;
-	return st;
-}
-
-int cr_nl_trace(struct cr_nl *nl, int add, const char *spec, int *err)
-{
-	return cr_nl_trace_as(nl, add, spec, err, "trace");
+	return cr_nl_transact(nl, msg, cr_ignore_cb, NULL, what);
 }
 
 int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 {
 	static const char *const ops[] = CLKSTAT_CTRL_WORDS_INIT;
 	struct nl_msg *msg;
-	char what[96];
+	char what[CLKSTAT_TRACE_ARG_MAX + 32];
 	unsigned int i;
 	char *end;
 	long v;
@@ -507,15 +484,15 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 			op);
 		return CR_USAGE;
 	}
-	if (i == CLKSTAT_CTRL_TRACE || i == CLKSTAT_CTRL_UNTRACE)
-		return cr_nl_trace_as(nl, i == CLKSTAT_CTRL_TRACE, arg, NULL,
-				      "ctrl");
-	if ((i == CLKSTAT_CTRL_TGID || i == CLKSTAT_CTRL_VARIANT) && !arg) {
+	if ((i == CLKSTAT_CTRL_TGID || i == CLKSTAT_CTRL_VARIANT ||
+	     i == CLKSTAT_CTRL_TRACE || i == CLKSTAT_CTRL_UNTRACE) && !arg) {
 		fprintf(stderr, "clkstat-report: ctrl %s: missing argument\n", op);
 		return CR_USAGE;
 	}
-	snprintf(what, sizeof(what), "ctrl %s%s%s", op, arg ? " " : "",
-		 arg ? arg : "");
+	snprintf(what, sizeof(what), "ctrl %s%s%.*s", op, arg ? " " : "",
+		 CLKSTAT_TRACE_ARG_MAX, arg ? arg : "");
+	if (i == CLKSTAT_CTRL_TRACE || i == CLKSTAT_CTRL_UNTRACE)
+		return cr_nl_trace(nl, i == CLKSTAT_CTRL_TRACE, arg, what);
 	msg = cr_nl_msg(nl, CLKSTAT_CMD_CTRL, 0);
 	if (!msg)
 		return cr_nl_transact(nl, NULL, cr_ignore_cb, NULL, what);

@@ -59,13 +59,15 @@ int cr_nl_get_hist(struct cr_nl *nl, struct cr_run *out);
 int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg);
 
 /*
- * trace (add non-zero) or untrace spec, which the caller checked with
- * clkstat_trace_parse().  A refusal prints "clkstat-report: trace add
- * SPEC: REASON" (or "trace del"), REASON the module's, and returns
- * CR_ERR (CR_PERM for EPERM); *err, if not NULL, gets the errno (0 on
- * success).
+ * trace (add non-zero) or untrace spec, checked first with
+ * clkstat_trace_parse() (a bad spec: the catalog's text, CR_USAGE,
+ * nothing sent).  A refusal prints "clkstat-report: WHAT: REASON", REASON
+ * the module's (its extended ACK message), WHAT "trace add SPEC" (or
+ * "trace del SPEC") when what is NULL; it returns CR_ERR (CR_PERM for
+ * EPERM).
  */
-int cr_nl_trace(struct cr_nl *nl, int add, const char *spec, int *err);
+int cr_nl_trace(struct cr_nl *nl, int add, const char *spec,
+		const char *what);
 
 /*
  * The event log dump (GET_EVENTS) appended to out (present set, the rings'
