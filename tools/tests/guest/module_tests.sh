@@ -18,6 +18,7 @@
 #   suite_conditions.sh   record --cstates and --load, restored after
 #   suite_overhead.sh     clkstat-report overhead and clkstat_hookbench.ko
 #   suite_trace.sh        user-defined probes: the hookbench's test targets
+#   suite_usertrace.sh    user-defined probes: trace/untrace, clkstat-report trace, record --probes
 #
 # lib.sh holds what more than one of them uses; each runs alone too:
 # tools/tests/guest.sh --suite suite_netlink.sh [TEST...].  A clean kernel
@@ -40,6 +41,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/suite_conditions.sh"
 . "$here/suite_overhead.sh"
 . "$here/suite_trace.sh"
+. "$here/suite_usertrace.sh"
 
 # Every suite's tests, in the order the whole suite has always run them.
 ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
@@ -55,13 +57,16 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_bpf_record
 	t_bpf_csswitch t_bpf_events t_bpf_events_misc t_bpf_events_pruned
 	t_cond_cstates t_cond_restore t_cond_load
-	t_targets_traceable t_targets_counts t_targets_delay"
+	t_targets_traceable t_targets_counts t_targets_delay
+	t_trace_counts t_trace_refusals t_trace_tp t_trace_cli t_trace_record
+	t_trace_cli_race"
 # A test added to a suite must be added here too (else make check would
 # not run it), and only once.
 # shellcheck disable=SC2086
 if [ "$(printf '%s\n' $ALL_TESTS | sort)" != "$(printf '%s\n' $LOAD_TESTS $TTWU_TESTS \
 	$TKREAD_TESTS $CLOCKSOURCE_TESTS $CLOCKOFF_TESTS $EVENTS_TESTS $VARIANTS_TESTS \
-	$NETLINK_TESTS $TWIN_TESTS $OVERHEAD_TESTS $CONDITIONS_TESTS $TRACE_TESTS | sort)" ]; then
+	$NETLINK_TESTS $TWIN_TESTS $OVERHEAD_TESTS $CONDITIONS_TESTS $TRACE_TESTS \
+	$USERTRACE_TESTS | sort)" ]; then
 	echo "module_tests.sh: ALL_TESTS is not the suites' tests, each once"
 	echo "0 passed, 1 failed"
 	exit 1
