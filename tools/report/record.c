@@ -831,15 +831,45 @@ static int cr_rec_traces_add(struct cr_nl *nl, const struct cr_info *info,
 	return CR_OK;
 }
 
-/* Is any of the variants a module one (not bpf-*)? */
-static int cr_any_module(char names[][CR_VARIANT_MAX], unsigned int nv)
+/* The first module variant (not bpf-*) of names, or NULL. */
+static const char *cr_first_module(char names[][CR_VARIANT_MAX],
+				   unsigned int nv)
 {
 	unsigned int i;
 
 	for (i = 0; i < nv; i++)
 		if (!cr_twin_is_variant(names[i]))
-			return 1;
-	return 0;
+			return names[i];
+	return NULL;
+}
+
+/*
+ * --probes' user-defined probes for the module's runs: traced in the
+ * first module variant (a trace must be reachable by the variant attached
+ * when it is added: not every variant times a return), then every other
+ * module variant of the runs switched to once, so that one that cannot
+ * run a trace is refused now rather than at its first run.  On failure
+ * the traces added are removed again (the caller restores the variant).
+ */
+static int cr_rec_traces_setup(struct cr_nl *nl, const struct cr_info *info,
+			       struct cr_rec_traces *tr,
+			       char names[][CR_VARIANT_MAX], unsigned int nv)
+{
+	const char *first = cr_first_module(names, nv);
+	unsigned int i;
+	int st;
+
+	if (!tr->n || !first)
+		return CR_OK;
+	st = cr_nl_ctrl(nl, "variant", first);
+	if (!st)
+		st = cr_rec_traces_add(nl, info, tr);
+	for (i = 0; !st && i < nv; i++)
+		if (!cr_twin_is_variant(names[i]) && strcmp(names[i], first))
+			st = cr_nl_ctrl(nl, "variant", names[i]);
+	if (st)
+		cr_rec_traces_remove(nl, tr);
+	return st;
 }
 
 /* Return: an exit status (status.h). */
@@ -932,15 +962,8 @@ static int cr_record(struct cr_record_opts *o)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	/* --probes' user-defined probes, for the module's runs. */
-	if (nl && cr_any_module(names, nv)) {
-		st = cr_rec_traces_add(nl, &info, &traces);
-		if (st) {
-			sigaction(SIGINT, &old_int, NULL);
-			sigaction(SIGTERM, &old_term, NULL);
-			goto out;
-		}
-	}
-	for (i = 0; i < o->runs && !cr_interrupted; i++) {
+	st = nl ? cr_rec_traces_setup(nl, &info, &traces, names, nv) : CR_OK;
+	for (i = 0; !st && i < o->runs && !cr_interrupted; i++) {
 		const char *v = names[i % nv];
 		unsigned int k = (i / nv) % nc;
 		struct cr_cond_hold hold;
