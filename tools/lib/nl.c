@@ -2,13 +2,16 @@
 /*
  * nl.c - talking to the clkstat module over generic netlink with libnl:
  * resolve the family, GET_INFO, the GET_HIST dump into the model (model.h),
- * CTRL.  The event log's dump is nl_events.c.  Errors are one
- * line on stderr and an exit status from nl.h.
+ * CTRL (trace and untrace too).  The event log's dump is nl_events.c.
+ * Errors are one line on stderr and an exit status from nl.h; a refusal's
+ * line carries the module's reason when it gave one (the extended ACK's
+ * message, NETLINK_EXT_ACK).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
@@ -19,9 +22,11 @@
 struct cr_nl {
 	struct nl_sock *sk;
 	int family;
+	/* The last request's refusal: the module's reason, if it gave one. */
+	char why[256];
 };
 
-static int cr_status_of(int nlerr, const char *what)
+static int cr_status_of(struct cr_nl *nl, int nlerr, const char *what)
 {
 	int err = nlerr < 0 ? -nlerr : nlerr;
 
@@ -30,11 +35,47 @@ static int cr_status_of(int nlerr, const char *what)
 			what);
 		return CR_PERM;
 	}
+	if (nl->why[0]) {
+		fprintf(stderr, "clkstat-report: %s: %s\n", what, nl->why);
+		return CR_ERR;
+	}
 	/* The module logs why it refused a command; the errno says little. */
 	fprintf(stderr, "clkstat-report: %s: %s%s\n", what, nl_geterror(nlerr),
 		!strncmp(what, "ctrl", 4) && err == NLE_INVAL ?
 		" (the kernel log says why)" : "");
 	return CR_ERR;
+}
+
+/*
+ * An error reply: keep the extended ACK's message
+ * (NLMSGERR_ATTR_MSG, after the request echoed unless NLM_F_CAPPED), then
+ * stop: libnl returns the errno.
+ */
+static int cr_err_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	const struct nlmsghdr *hdr = (const void *)((const char *)e -
+						    NLMSG_HDRLEN);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	struct cr_nl *nl = arg;
+	size_t off = sizeof(*e);
+	long len;
+
+	(void)who;
+	if (!(hdr->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NL_STOP;
+	if (!(hdr->nlmsg_flags & NLM_F_CAPPED) && e->msg.nlmsg_len > NLMSG_HDRLEN)
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	len = (long)hdr->nlmsg_len - NLMSG_HDRLEN - (long)NLMSG_ALIGN(off);
+	if (len <= 0 ||
+	    nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)e + NLMSG_ALIGN(off)), (int)len,
+		      NULL) < 0 ||
+	    !tb[NLMSGERR_ATTR_MSG] || nla_len(tb[NLMSGERR_ATTR_MSG]) < 2)
+		return NL_STOP;
+	snprintf(nl->why, sizeof(nl->why), "%.*s",
+		 nla_len(tb[NLMSGERR_ATTR_MSG]),
+		 (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	return NL_STOP;
 }
 
 struct cr_nl *cr_nl_open(int *status)
@@ -50,6 +91,14 @@ struct cr_nl *cr_nl_open(int *status)
 		fprintf(stderr, "clkstat-report: cannot open a generic netlink socket\n");
 		goto fail;
 	}
+	/*
+	 * The module's reasons come in extended ACKs; the request need not
+	 * be echoed back.  Kernels without them leave the errno alone.
+	 */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &(int){ 1 }, sizeof(int));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &(int){ 1 }, sizeof(int));
 	nl->family = genl_ctrl_resolve(nl->sk, CLKSTAT_GENL_NAME);
 	/* From here cr_nl_msg() asks for the ACKs cr_nl_transact() awaits. */
 	nl_socket_disable_auto_ack(nl->sk);
@@ -106,6 +155,7 @@ int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
 {
 	int err, done = 0;
 
+	nl->why[0] = '\0';
 	if (!msg) {
 		fprintf(stderr, "clkstat-report: %s: out of memory\n", what);
 		return CR_ERR;
@@ -113,7 +163,8 @@ int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
 	err = nl_send_auto(nl->sk, msg);
 	nlmsg_free(msg);
 	if (err < 0)
-		return cr_status_of(err, what);
+		return cr_status_of(nl, err, what);
+	nl_socket_modify_err_cb(nl->sk, NL_CB_CUSTOM, cr_err_cb, nl);
 	nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
 	nl_socket_modify_cb(nl->sk, NL_CB_ACK, NL_CB_CUSTOM, cr_end_cb, &done);
 	nl_socket_modify_cb(nl->sk, NL_CB_FINISH, NL_CB_CUSTOM, cr_end_cb,
@@ -125,7 +176,7 @@ int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
 	while (!done) {
 		err = nl_recvmsgs_default(nl->sk);
 		if (err < 0)
-			return cr_status_of(err, what);
+			return cr_status_of(nl, err, what);
 	}
 	return CR_OK;
 }
@@ -155,10 +206,17 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 		[CLKSTAT_A_SWITCHES] = { .type = NLA_U64 },
 		[CLKSTAT_A_TGID] = { .type = NLA_U32 },
 		[CLKSTAT_A_EV_ENTRIES] = { .type = NLA_U32 },
+		[CLKSTAT_A_TRACE_LIMIT] = { .type = NLA_U32 },
+	};
+	static struct nla_policy tpol[CLKSTAT_A_T_MAX + 1] = {
+		[CLKSTAT_A_T_ID] = { .type = NLA_U32 },
+		[CLKSTAT_A_T_SPEC] = { .type = NLA_STRING },
 	};
 	struct cr_info_ctx *ctx = arg;
 	struct cr_info *info = ctx->info;
-	struct nlattr *tb[CLKSTAT_A_MAX + 1];
+	struct nlattr *tb[CLKSTAT_A_MAX + 1], *t[CLKSTAT_A_T_MAX + 1], *a;
+	struct cr_trace_info *ti;
+	int rem;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CLKSTAT_A_MAX, pol) < 0) {
 		fprintf(stderr, "clkstat-report: info: malformed reply\n");
@@ -192,6 +250,24 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 	if (tb[CLKSTAT_A_EV_ENTRIES]) {
 		info->have_ev_entries = 1;
 		info->ev_entries = nla_get_u32(tb[CLKSTAT_A_EV_ENTRIES]);
+	}
+	if (tb[CLKSTAT_A_TRACE_LIMIT])
+		info->trace_limit = nla_get_u32(tb[CLKSTAT_A_TRACE_LIMIT]);
+	/* The nests are top-level attributes, one per user-defined probe. */
+	nlmsg_for_each_attr(a, nlmsg_hdr(msg), GENL_HDRLEN, rem) {
+		if (nla_type(a) != CLKSTAT_A_TRACE_INFO)
+			continue;
+		if (nla_parse_nested(t, CLKSTAT_A_T_MAX, a, tpol) < 0 ||
+		    !t[CLKSTAT_A_T_ID] || !t[CLKSTAT_A_T_SPEC] ||
+		    nla_len(t[CLKSTAT_A_T_SPEC]) > CR_NAME_MAX ||
+		    info->ntraces == CLKSTAT_TRACE_MAX) {
+			fprintf(stderr, "clkstat-report: info: malformed reply (a user-defined probe)\n");
+			ctx->status = CR_ERR;
+			return NL_STOP;
+		}
+		ti = &info->traces[info->ntraces++];
+		ti->id = nla_get_u32(t[CLKSTAT_A_T_ID]);
+		cr_copy_str(ti->spec, sizeof(ti->spec), t[CLKSTAT_A_T_SPEC]);
 	}
 	return NL_OK;
 }
@@ -361,11 +437,41 @@ static int cr_ignore_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+int cr_nl_trace(struct cr_nl *nl, int add, const char *spec, const char *what)
+{
+	static const char *const texts[] = CLKSTAT_TRACE_ERROR_TEXTS_INIT;
+	struct clkstat_trace_spec t;
+	char buf[CLKSTAT_TRACE_ARG_MAX + 96];
+	struct nl_msg *msg;
+	int e;
+
+	if (!what) {
+		snprintf(buf, sizeof(buf), "trace %s %.*s", add ? "add" : "del",
+			 CLKSTAT_TRACE_ARG_MAX, spec);
+		what = buf;
+	}
+	/* The module's own check, with its words, before anything is sent. */
+	e = clkstat_trace_parse(spec, &t);
+	if (e) {
+		fprintf(stderr, "clkstat-report: %s: %s\n", what,
+			e > 0 && e < CLKSTAT_TRACE_NERRORS ? texts[e] : "invalid");
+		return CR_USAGE;
+	}
+	msg = cr_nl_msg(nl, CLKSTAT_CMD_CTRL, 0);
+	if (msg && (nla_put_u32(msg, CLKSTAT_A_CTRL_OP, add ? CLKSTAT_CTRL_TRACE :
+				CLKSTAT_CTRL_UNTRACE) < 0 ||
+		    nla_put_string(msg, CLKSTAT_A_TRACE, t.name) < 0)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return cr_nl_transact(nl, msg, cr_ignore_cb, NULL, what);
+}
+
 int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 {
 	static const char *const ops[] = CLKSTAT_CTRL_WORDS_INIT;
 	struct nl_msg *msg;
-	char what[96];
+	char what[CLKSTAT_TRACE_ARG_MAX + 32];
 	unsigned int i;
 	char *end;
 	long v;
@@ -374,16 +480,19 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 		if (!strcmp(op, ops[i]))
 			break;
 	if (i > CLKSTAT_CTRL_MAX) {
-		fprintf(stderr, "clkstat-report: ctrl: unknown command '%s' (start, stop, reset, tgid, variant)\n",
+		fprintf(stderr, "clkstat-report: ctrl: unknown command '%s' (start, stop, reset, tgid, variant, trace, untrace)\n",
 			op);
 		return CR_USAGE;
 	}
-	if ((i == CLKSTAT_CTRL_TGID || i == CLKSTAT_CTRL_VARIANT) && !arg) {
+	if ((i == CLKSTAT_CTRL_TGID || i == CLKSTAT_CTRL_VARIANT ||
+	     i == CLKSTAT_CTRL_TRACE || i == CLKSTAT_CTRL_UNTRACE) && !arg) {
 		fprintf(stderr, "clkstat-report: ctrl %s: missing argument\n", op);
 		return CR_USAGE;
 	}
-	snprintf(what, sizeof(what), "ctrl %s%s%s", op, arg ? " " : "",
-		 arg ? arg : "");
+	snprintf(what, sizeof(what), "ctrl %s%s%.*s", op, arg ? " " : "",
+		 CLKSTAT_TRACE_ARG_MAX, arg ? arg : "");
+	if (i == CLKSTAT_CTRL_TRACE || i == CLKSTAT_CTRL_UNTRACE)
+		return cr_nl_trace(nl, i == CLKSTAT_CTRL_TRACE, arg, what);
 	msg = cr_nl_msg(nl, CLKSTAT_CMD_CTRL, 0);
 	if (!msg)
 		return cr_nl_transact(nl, NULL, cr_ignore_cb, NULL, what);

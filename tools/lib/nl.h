@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <netlink/handlers.h>
+#include "../../kmod/uapi/clkstat_trace.h"
 #include "model.h"
 #include "status.h"
 
@@ -30,6 +31,13 @@ struct cr_info {
 	unsigned int tgid;
 	int have_ev_entries;		/* the module sent ev_entries */
 	unsigned int ev_entries;	/* events= per CPU, 0: no event log */
+	/* The user-defined probes (trace add), as the module numbers them. */
+	unsigned int trace_limit;	/* at most this many; 0: not sent */
+	unsigned int ntraces;
+	struct cr_trace_info {
+		unsigned int id;	/* the events' corr */
+		char spec[CR_NAME_MAX];	/* canonical: the metric's name */
+	} traces[CLKSTAT_TRACE_MAX];
 };
 
 /* Connect and resolve the family; on failure print one line, return NULL. */
@@ -44,9 +52,22 @@ int cr_nl_get_hist(struct cr_nl *nl, struct cr_run *out);
 
 /*
  * CTRL.  op: start, stop, reset (arg: metric or NULL), tgid (arg: number),
- * variant (arg: name).
+ * variant (arg: name), trace and untrace (arg: a spec, clkstat_trace.h).
+ * A refusal's line is "clkstat-report: ctrl OP ARG: REASON", REASON the
+ * module's own (its extended ACK message) when it sent one.
  */
 int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg);
+
+/*
+ * trace (add non-zero) or untrace spec, checked first with
+ * clkstat_trace_parse() (a bad spec: the catalog's text, CR_USAGE,
+ * nothing sent).  A refusal prints "clkstat-report: WHAT: REASON", REASON
+ * the module's (its extended ACK message), WHAT "trace add SPEC" (or
+ * "trace del SPEC") when what is NULL; it returns CR_ERR (CR_PERM for
+ * EPERM).
+ */
+int cr_nl_trace(struct cr_nl *nl, int add, const char *spec,
+		const char *what);
 
 /*
  * The event log dump (GET_EVENTS) appended to out (present set, the rings'

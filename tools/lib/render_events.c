@@ -179,8 +179,10 @@ static void cr_ev_cell(const struct cr_ev_src *s,
 		break;
 	case C_CS:
 	case C_TEXT:
+		/* text: a marker's, or a trace's spec (its first bytes). */
 		if (!e->text[0] ||
-		    (col == C_CS ? !cr_ev_is_cs(e) : e->type != CLKSTAT_EV_MARKER))
+		    (col == C_CS ? !cr_ev_is_cs(e) :
+		     e->type != CLKSTAT_EV_MARKER && e->type != CLKSTAT_EV_TRACE))
 			break;
 		cr_ev_text(c->buf, e->text, ctrl);
 		c->kind = K_STR;

@@ -42,7 +42,48 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include "../../kmod/uapi/clkstat_trace.h"
 #include "xcorr.h"
+
+/* trace's filter f (of selector s): a number, or a spec. */
+static int cr_xc_trace_sel(const char *s, const char *f, struct cr_xc_sel *sel,
+			   char *err, size_t errlen)
+{
+	static const char *const texts[] = CLKSTAT_TRACE_ERROR_TEXTS_INIT;
+	struct clkstat_trace_spec t;
+	const char *p;
+	int e;
+
+	for (p = f; *p >= '0' && *p <= '9'; p++)
+		;
+	if (*f && !*p) {
+		/* A function's name never starts with a digit. */
+		sel->corr = 0;
+		for (p = f; *p; p++) {
+			sel->corr = sel->corr * 10 + (uint64_t)(*p - '0');
+			if (sel->corr > UINT32_MAX)
+				break;
+		}
+		if (!sel->corr || *p) {
+			snprintf(err, errlen, "'%s': a user-defined probe's number is 1 to %u",
+				 s, UINT32_MAX);
+			return -1;
+		}
+		sel->filter = CR_XC_CORR;
+		return 0;
+	}
+	e = clkstat_trace_parse(f, &t);
+	if (e) {
+		snprintf(err, errlen, "'%s': trace takes a probe's number or spec: %s",
+			 s, e > 0 && e < CLKSTAT_TRACE_NERRORS ? texts[e] :
+			 "invalid");
+		return -1;
+	}
+	sel->filter = CR_XC_TEXT;
+	snprintf(sel->text, sizeof(sel->text), "%.*s",
+		 (int)sizeof(sel->text) - 1, t.name);
+	return 0;
+}
 
 int cr_xc_sel_parse(const char *s, struct cr_xc_sel *sel, char *err,
 		    size_t errlen)
@@ -59,8 +100,14 @@ int cr_xc_sel_parse(const char *s, struct cr_xc_sel *sel, char *err,
 		sel->type = cr_event_type_parse(name);
 	}
 	if (sel->type < 0) {
-		snprintf(err, errlen, "'%s': not an event type (wakeup, enqueue, first_tkread, clocksource_switch_entry, clocksource_switch_exit, clocksource_read, marker)",
-			 s);
+		int n = snprintf(err, errlen, "'%s': not an event type (", s), t;
+
+		for (t = 0; t < CLKSTAT_EV_NTYPES && n >= 0 &&
+		     (size_t)n < errlen; t++)
+			n += snprintf(err + n, errlen - n, "%s%s", t ? ", " : "",
+				      cr_event_type_name(t));
+		if (n >= 0 && (size_t)n < errlen)
+			snprintf(err + n, errlen - n, ")");
 		return -1;
 	}
 	if (!colon)
@@ -83,6 +130,8 @@ int cr_xc_sel_parse(const char *s, struct cr_xc_sel *sel, char *err,
 	case CLKSTAT_EV_WAKEUP:
 		snprintf(err, errlen, "'%s': wakeup takes no filter", s);
 		return -1;
+	case CLKSTAT_EV_TRACE:
+		return cr_xc_trace_sel(s, f, sel, err, errlen);
 	default:
 		if (!*f || strlen(f) >= CLKSTAT_EVENT_TEXT) {
 			snprintf(err, errlen, "'%s': the %s after ':' must be 1 to %d bytes",
@@ -111,6 +160,8 @@ int cr_xc_sel_match(const struct cr_xc_sel *sel,
 		return mig == CLKSTAT_EVF_LOCAL;
 	case CR_XC_TEXT:
 		return !strncmp(e->text, sel->text, CLKSTAT_EVENT_TEXT);
+	case CR_XC_CORR:
+		return e->corr == sel->corr;
 	default:
 		return 1;
 	}

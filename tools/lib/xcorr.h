@@ -18,18 +18,25 @@ enum cr_xc_filter {
 	CR_XC_ANY,
 	CR_XC_MIGRATED,		/* enqueue, first_tkread: migrated */
 	CR_XC_LOCAL,		/* enqueue, first_tkread: local */
-	CR_XC_TEXT,		/* clocksource_*: that clocksource; marker: text */
+	CR_XC_TEXT,		/* clocksource_*: that clocksource; marker: text;
+				 * trace: a spec's first bytes, as events hold it */
+	CR_XC_CORR,		/* trace: the user-defined probe numbered corr */
 };
 
 struct cr_xc_sel {
 	int type;			/* CLKSTAT_EV_* */
 	enum cr_xc_filter filter;
 	char text[CLKSTAT_EVENT_TEXT];	/* CR_XC_TEXT */
+	uint64_t corr;			/* CR_XC_CORR */
 };
 
 /*
  * "TYPE[:FILTER]" (first_tkread, enqueue:migrated, enqueue:local,
- * clocksource_read:hpet, marker:phase-1) into *sel.  Return 0, or -1 with
+ * clocksource_read:hpet, marker:phase-1, trace:3, trace:func:F) into *sel.
+ * A trace's filter is its number (the events' corr, as trace list shows
+ * it) or its spec, which matches the events whose text is the canonical
+ * spec's first CLKSTAT_EVENT_TEXT - 1 bytes (two specs alike that far
+ * match each other's: the number tells them apart).  Return 0, or -1 with
  * one line (no newline) in err.
  */
 int cr_xc_sel_parse(const char *s, struct cr_xc_sel *sel, char *err,

@@ -13,6 +13,7 @@
  *   record.c    record
  *   overhead.c  overhead (the benchmark is tools/bench/)
  *   ctrl.c      ctrl
+ *   trace.c     trace add|del|list
  */
 #ifndef CLKSTAT_REPORT_CLI_H
 #define CLKSTAT_REPORT_CLI_H
@@ -125,5 +126,9 @@ int cr_overhead_cmd(struct cr_cli *cli);
 /* ctrl.c */
 extern const char cr_ctrl_synopsis[];
 int cr_ctrl_cmd(struct cr_cli *cli);
+
+/* trace.c */
+extern const char cr_trace_synopsis[];
+int cr_trace_cmd(struct cr_cli *cli);
 
 #endif

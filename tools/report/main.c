@@ -8,6 +8,7 @@
  *   clkstat-report events     the event log, live or recorded: text, CSV, JSON Lines
  *   clkstat-report xcorr A B  cross-correlation of two recorded event series
  *   clkstat-report ctrl ...   start, stop, reset, tgid, variant (live only)
+ *   clkstat-report trace ...  add, del, list user-defined probes (live only)
  *   clkstat-report record [...] [-- COMMAND...]   runs into a snapshot
  *   clkstat-report overhead   what each hook variant costs (tools/bench/)
  *
@@ -102,6 +103,7 @@ static const struct cr_cmd {
 	{ "events", 0, 0, cr_events_cmd },
 	{ "xcorr", 2, 2, cr_xcorr_cmd },
 	{ "ctrl", 1, 2, cr_ctrl_cmd },
+	{ "trace", 1, 65, cr_trace_cmd },
 	{ "record", 0, 0, cr_record_cmd },
 	{ "overhead", 0, 0, cr_overhead_cmd },
 };
@@ -120,6 +122,7 @@ int cr_usage(FILE *f)
 
 	fputs(cr_report_synopsis, f);
 	fputs(cr_ctrl_synopsis, f);
+	fputs(cr_trace_synopsis, f);
 	fputs(cr_record_synopsis, f);
 	fputs(cr_compare_synopsis, f);
 	fputs(cr_overhead_synopsis, f);

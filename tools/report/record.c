@@ -22,6 +22,14 @@
  * workload, and a CLOCK_MONOTONIC/CLOCK_REALTIME pair at each end of the
  * run.  The workload finds the marker file to write in $CLKSTAT_MARKER.
  *
+ * --probes may name user-defined probes (kmod/uapi/clkstat_trace.h: func:F,
+ * sec:A-B, tp:X-Y; any entry that is not a built-in probe's name): for the
+ * module's runs, record traces those the module does not have yet before
+ * the first run (refusing up front, with the module's reason, and leaving
+ * none of them behind) and untraces exactly those after the last, however
+ * the recording ends; their metrics are recorded as any other.  The list
+ * goes to the twin whole.
+ *
  * Conditions (--cstates, --load; record_cond.c): run i has variant
  * i % nv and condition (i / nv) % nc; each run is held in its condition
  * (cr_cond_enter()) from before the variant switch to after the read-back,
@@ -43,6 +51,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
+#include "../../kmod/uapi/clkstat_trace.h"
 #include "../bpf/twin.h"
 #include "../bpf/twin_model.h"
 #include "../lib/meta.h"
@@ -68,6 +77,9 @@ struct cr_record_opts {
 	unsigned int events;	/* --events N: at most N per run; 0: none */
 	unsigned int ev_entries;	/* the module's events= (warnings) */
 };
+
+/* The longest --probes list (built-in probes and specs). */
+#define CR_PROBES_MAX	(CLKSTAT_TRACE_MAX * CLKSTAT_NAME_MAX + 64)
 
 /* Where the workload writes its markers ($CLKSTAT_MARKER). */
 #define CR_MARKER_MODULE	"/sys/kernel/debug/clkstat/marker"
@@ -710,10 +722,164 @@ static int cr_check_events(const struct cr_record_opts *o,
 	return CR_USAGE;
 }
 
+/* --probes' user-defined probes, and those record itself traced. */
+struct cr_rec_traces {
+	unsigned int n;
+	struct clkstat_trace_spec t[CLKSTAT_TRACE_MAX];
+	const char *given[CLKSTAT_TRACE_MAX];	/* as in --probes */
+	char buf[CR_PROBES_MAX];		/* --probes, split */
+	int added[CLKSTAT_TRACE_MAX];		/* by record: untrace at the end */
+};
+
+/* A built-in probe's name (probes=), not a user-defined probe's spec? */
+static int cr_builtin_probe(const char *name)
+{
+#define CR_PROBE_NAME(id, metric, probe)	#probe,
+	static const char *const names[] = {
+		CLKSTAT_METRICS(CR_PROBE_NAME) "marker"
+	};
+#undef CR_PROBE_NAME
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The specs of --probes (entries that are not built-in probes), checked
+ * with the module's parser.  Return CR_OK or CR_USAGE with a line said.
+ */
+static int cr_rec_traces_parse(const char *list, struct cr_rec_traces *tr)
+{
+	static const char *const texts[] = CLKSTAT_TRACE_ERROR_TEXTS_INIT;
+	char *p, *save = NULL;
+	unsigned int j;
+	int e;
+
+	tr->n = 0;
+	if (!list)
+		return CR_OK;
+	snprintf(tr->buf, sizeof(tr->buf), "%s", list);
+	for (p = strtok_r(tr->buf, ",", &save); p;
+	     p = strtok_r(NULL, ",", &save)) {
+		if (cr_builtin_probe(p))
+			continue;
+		if (tr->n == CLKSTAT_TRACE_MAX) {
+			fprintf(stderr, "clkstat-report: record: --probes: more than %d user-defined probes\n",
+				CLKSTAT_TRACE_MAX);
+			return CR_USAGE;
+		}
+		e = clkstat_trace_parse(p, &tr->t[tr->n]);
+		if (e) {
+			fprintf(stderr, "clkstat-report: record: --probes %s: %s\n",
+				p, e > 0 && e < CLKSTAT_TRACE_NERRORS ? texts[e] :
+				"invalid");
+			return CR_USAGE;
+		}
+		for (j = 0; j < tr->n; j++) {
+			if (!strcmp(tr->t[j].name, tr->t[tr->n].name)) {
+				fprintf(stderr, "clkstat-report: record: --probes %s: given twice (as %s)\n",
+					p, tr->given[j]);
+				return CR_USAGE;
+			}
+		}
+		tr->given[tr->n] = p;
+		tr->added[tr->n++] = 0;
+	}
+	return CR_OK;
+}
+
+/* Untrace what record traced (cr_rec_traces_add()), newest first. */
+static void cr_rec_traces_remove(struct cr_nl *nl, struct cr_rec_traces *tr)
+{
+	char what[CR_PROBES_MAX + 64];
+	unsigned int i = tr->n;
+
+	while (i--) {
+		if (!tr->added[i])
+			continue;
+		snprintf(what, sizeof(what), "record: untrace %s", tr->t[i].name);
+		if (!cr_nl_trace(nl, 0, tr->t[i].name, what))
+			tr->added[i] = 0;
+	}
+}
+
+/*
+ * Trace the specs the module does not have (info: as record found it);
+ * on a refusal untrace those just added and return its status.
+ */
+static int cr_rec_traces_add(struct cr_nl *nl, const struct cr_info *info,
+			     struct cr_rec_traces *tr)
+{
+	char what[CR_PROBES_MAX + 64];
+	unsigned int i, k;
+	int st;
+
+	for (i = 0; i < tr->n; i++) {
+		for (k = 0; k < info->ntraces; k++)
+			if (!strcmp(info->traces[k].spec, tr->t[i].name))
+				break;
+		if (k < info->ntraces)
+			continue;	/* the module's already: left as found */
+		snprintf(what, sizeof(what), "record: --probes %s", tr->given[i]);
+		st = cr_nl_trace(nl, 1, tr->t[i].name, what);
+		if (st) {
+			cr_rec_traces_remove(nl, tr);
+			return st;
+		}
+		tr->added[i] = 1;
+	}
+	return CR_OK;
+}
+
+/* The first module variant (not bpf-*) of names, or NULL. */
+static const char *cr_first_module(char names[][CR_VARIANT_MAX],
+				   unsigned int nv)
+{
+	unsigned int i;
+
+	for (i = 0; i < nv; i++)
+		if (!cr_twin_is_variant(names[i]))
+			return names[i];
+	return NULL;
+}
+
+/*
+ * --probes' user-defined probes for the module's runs: traced in the
+ * first module variant (a trace must be reachable by the variant attached
+ * when it is added: not every variant times a return), then every other
+ * module variant of the runs switched to once, so that one that cannot
+ * run a trace is refused now rather than at its first run.  On failure
+ * the traces added are removed again (the caller restores the variant).
+ */
+static int cr_rec_traces_setup(struct cr_nl *nl, const struct cr_info *info,
+			       struct cr_rec_traces *tr,
+			       char names[][CR_VARIANT_MAX], unsigned int nv)
+{
+	const char *first = cr_first_module(names, nv);
+	unsigned int i;
+	int st;
+
+	if (!tr->n || !first)
+		return CR_OK;
+	st = cr_nl_ctrl(nl, "variant", first);
+	if (!st)
+		st = cr_rec_traces_add(nl, info, tr);
+	for (i = 0; !st && i < nv; i++)
+		if (!cr_twin_is_variant(names[i]) && strcmp(names[i], first))
+			st = cr_nl_ctrl(nl, "variant", names[i]);
+	if (st)
+		cr_rec_traces_remove(nl, tr);
+	return st;
+}
+
 /* Return: an exit status (status.h). */
 static int cr_record(struct cr_record_opts *o)
 {
-	char names[16][CR_VARIANT_MAX], probes[64];
+	static struct cr_rec_traces traces;
+	char names[16][CR_VARIANT_MAX], probes[CR_PROBES_MAX];
 	struct cr_snapshot s = { 0 };
 	struct sigaction sa = { .sa_handler = cr_on_signal }, old_int, old_term;
 	int st, failed = 0, tty = isatty(STDERR_FILENO);
@@ -727,6 +893,8 @@ static int cr_record(struct cr_record_opts *o)
 	long ncpus;
 
 	if (o->variants && cr_split_variants(o->variants, names, 16, &nv))
+		return CR_USAGE;
+	if (cr_rec_traces_parse(o->probes, &traces))
 		return CR_USAGE;
 	/* Before anything can fail: the warning is about the options. */
 	if (o->variants)
@@ -796,7 +964,9 @@ static int cr_record(struct cr_record_opts *o)
 	/* Ctrl-C ends the recording after the runs done so far. */
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	for (i = 0; i < o->runs && !cr_interrupted; i++) {
+	/* --probes' user-defined probes, for the module's runs. */
+	st = nl ? cr_rec_traces_setup(nl, &info, &traces, names, nv) : CR_OK;
+	for (i = 0; !st && i < o->runs && !cr_interrupted; i++) {
 		const char *v = names[i % nv];
 		unsigned int k = (i / nv) % nc;
 		struct cr_cond_hold hold;
@@ -838,6 +1008,8 @@ static int cr_record(struct cr_record_opts *o)
 	 * runs nothing was changed, and a "start" now would open a window
 	 * someone else (the workload) closed.
 	 */
+	if (nl)
+		cr_rec_traces_remove(nl, &traces);
 	if (nl && !(o->keep_module && cr_bpf_only(names, nv))) {
 		cr_nl_ctrl(nl, "variant", info.variant);
 		if (info.recording)
@@ -937,6 +1109,11 @@ static int cr_record_take(int c, const char *v)
 		cr_rec.variants = v;
 		break;
 	case O_PROBES:
+		if (strlen(v) >= CR_PROBES_MAX) {
+			fprintf(stderr, "clkstat-report: record: --probes: longer than %d bytes\n",
+				CR_PROBES_MAX - 1);
+			return CR_USAGE;
+		}
 		cr_rec.probes = v;
 		cr_rec_bpf_opts = 1;
 		break;
@@ -983,7 +1160,9 @@ const struct cr_optset cr_record_opts = {
 	"      --duration S    record: seconds per run without COMMAND (default 1)\n"
 	"      --variants A,B  record: variants alternated run by run (module\n"
 	"                      variants and the BPF twin's bpf-kprobe, bpf-fentry, bpf-tp)\n"
-	"      --probes LIST   record, bpf-*: the twin's probes (default: the module's)\n"
+	"      --probes LIST   record: the twin's probes (default: the module's), and\n"
+	"                      user-defined probes (func:F, sec:A-B, tp:X-Y) traced\n"
+	"                      for the module's runs and untraced after them\n"
 	"      --frac-bits K   record, bpf-*: the twin's frac_bits (default: the module's)\n"
 	"      --keep-module   record, bpf-*: leave the module attached during twin runs\n"
 	"      --workload-only record, bpf-*: the twin sees only COMMAND's own tasks\n"

@@ -116,6 +116,7 @@ int cr_report_check(const struct cr_cli *cli)
 	int st;
 
 	if (cr_rep.ninputs && (!strcmp(cmd, "ctrl") ||
+			       !strcmp(cmd, "trace") ||
 			       !strcmp(cmd, "record") ||
 			       !strcmp(cmd, "overhead"))) {
 		fprintf(stderr, "clkstat-report: %s works on the live module, not on --input (a snapshot cannot be changed)\n",
@@ -277,12 +278,20 @@ static void print_meta(FILE *out, const struct cr_snapshot *s)
 
 static void print_info(FILE *out, const struct cr_info *i)
 {
+	unsigned int k;
+
 	fprintf(out, "version %s\nabi %u\nfrac_bits %u\nprobes %s\nvariant %s\n"
 		"clocksource %s\nnr_cpus %u\nrecording %d\nswitches %llu\ntgid %u\n"
 		"events %u\n",
 		i->version, i->abi, i->frac_bits, i->probes, i->variant,
 		i->clocksource, i->nr_cpus, i->recording,
 		(unsigned long long)i->switches, i->tgid, i->ev_entries);
+	/* The user-defined probes: "trace NUMBER SPEC", as trace list. */
+	if (i->trace_limit)
+		fprintf(out, "trace_limit %u\n", i->trace_limit);
+	for (k = 0; k < i->ntraces; k++)
+		fprintf(out, "trace %u %s\n", i->traces[k].id,
+			i->traces[k].spec);
 }
 
 static int render(const struct cr_cli *cli, const struct cr_run *r)

@@ -1283,6 +1283,56 @@ static void test_metrics(void **state)
 	cr_snapshot_free(&s);
 }
 
+/*
+ * User-defined probes' metrics (their spec, ':' and '-', up to 63 bytes)
+ * in variants with '-': compared by variant:X and X, chosen by --metric,
+ * named whole in JSON and text.
+ */
+static void test_trace_names(void **state)
+{
+	static const char *const names[] = {
+		"func:clkstat_tt_delay",
+		"sec:clkstat_tt_sec_begin_long_names-clkstat_tt_sec_end:exit:cpu",
+	};
+	struct cr_snapshot s = { 0 };
+	struct cr_compare_opts o = opts("variant:kprobe-int3", "json");
+	struct json_object *j, *ms, *n;
+	char *out, *err;
+	size_t i, k;
+
+	(void)state;
+	assert_int_equal(strlen(names[1]), CR_NAME_MAX - 1);
+	for (i = 0; i < 6; i++) {
+		struct cr_run *r = add_run(&s, i % 2 ? "kprobe-int3" : "kprobe");
+
+		for (k = 0; k < 2; k++)
+			hb_sample(add_metric(r, names[k], 3), 0,
+				  20000 + 1000 * (i % 2) + i);
+	}
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	j = json_tokener_parse(out);
+	assert_non_null(j);
+	ms = json_object_object_get(j, "metrics");
+	assert_int_equal(json_object_array_length(ms), 2);
+	for (k = 0; k < 2; k++) {
+		assert_true(json_object_object_get_ex(json_object_array_get_idx(ms, k),
+						      "metric", &n));
+		assert_string_equal(json_object_get_string(n), names[k]);
+	}
+	json_object_put(j);
+	free(out);
+	free(err);
+	o = opts("kprobe-int3", "text");
+	o.metric = names[1];
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "kprobe-int3 against base kprobe"));
+	assert_true(contains(out, names[1]));
+	assert_false(contains(out, names[0]));
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
+}
+
 /* The engine refuses nonsense; so does cr_compare(). */
 static void test_nonsense(void **state)
 {
@@ -1951,6 +2001,7 @@ int main(void)
 		cmocka_unit_test(test_frac_bits_mismatch),
 		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_trace_names),
 		cmocka_unit_test(test_nonsense),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_json_schema),

@@ -99,7 +99,7 @@ def truth(ev, run, variant):
                     "clocksource": text if typ in CS_TYPES else None,
                     "cpu": cpu, "pid": pid, "corr": corr or None,
                     "latency_ns": lat, "migrated": mig, "rq_clock_ns": rq,
-                    "text": text if typ == "marker" else None, "run": run,
+                    "text": text if typ in ("marker", "trace") else None, "run": run,
                     "variant": variant})
     return out
 

@@ -400,6 +400,42 @@ static void test_text(void **state)
 	free(err);
 }
 
+/*
+ * A user-defined probe's sample: type trace, corr its number, latency the
+ * sample, text the spec's first 15 bytes (with ':'), in every format.
+ */
+static void test_trace_event(void **state)
+{
+	struct cr_events x = { .present = 1 };
+	struct cr_ev_src src = { .ev = &x, .run = 2, .variant = "kprobe-int3" };
+	char *out = NULL, *err = NULL;
+	size_t ol = 0, el = 0;
+	FILE *o, *e;
+	int fmt;
+
+	(void)state;
+	/* sec:clkstat_tt_sec_begin-clkstat_tt_sec_end, as the module cuts it */
+	add(&x, 77, CLKSTAT_EV_TRACE, 1, 300, 3, 1, 20480, 0, 0, 0,
+	    "sec:clkstat_tt_");
+	for (fmt = CR_EV_TEXT; fmt <= CR_EV_JSONL; fmt++) {
+		o = open_memstream(&out, &ol);
+		e = open_memstream(&err, &el);
+		assert_int_equal(cr_render_events(o, e, fmt, &src, 1,
+						  1u << CLKSTAT_EV_TRACE), CR_OK);
+		fclose(o);
+		fclose(e);
+		if (fmt == CR_EV_CSV)
+			assert_non_null(strstr(out, "\r\n77,,trace,,1,300,3,20480,,,sec:clkstat_tt_,2,kprobe-int3\r\n"));
+		else if (fmt == CR_EV_JSONL)
+			assert_non_null(strstr(out, "\"type\":\"trace\",\"clocksource\":null,\"cpu\":1,\"pid\":300,\"corr\":3,\"latency_ns\":20480,\"migrated\":null,\"rq_clock_ns\":null,\"text\":\"sec:clkstat_tt_\""));
+		assert_non_null(strstr(out, "sec:clkstat_tt_"));
+		assert_non_null(strstr(out, "trace"));
+		free(out);
+		free(err);
+	}
+	cr_events_free(&x);
+}
+
 static void test_live_trailer(void **state)
 {
 	struct cr_ev_src live = { .ev = &ev1, .run = -1, .variant = "ftrace" };
@@ -534,6 +570,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_csv_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jsonl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
+		cmocka_unit_test(test_trace_event),
 		cmocka_unit_test_setup_teardown(test_live_trailer, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_file, setup,

@@ -92,7 +92,7 @@ check_good() {
 	return $bad
 }
 
-check_good "every metric, per CPU, wide and odd names" "$tmp/full.om" \
+check_good "every metric, per CPU, wide and odd names (a user-defined probe's spec too)" "$tmp/full.om" \
 	--per-cpu --wide --weird
 check_good "all CPUs only" "$tmp/all.om"
 check_good "an empty histogram and a zero counter" "$tmp/empty.om" \

@@ -64,6 +64,11 @@ static void demo_run(struct cr_run *r, int wide, int weird)
 		m = hb_metric(r, "we\"ird\\name,x", "v\nar", 3);
 		hb_sample(m, 0, 100);
 		hb_counter(m, "odd\"counter", 1);
+		/* A user-defined probe's: its spec, 63 bytes, ':' and '-'. */
+		m = hb_metric(r, "sec:clkstat_tt_sec_begin_long_names-clkstat_tt_sec_end:exit:cpu",
+			      "kprobe-int3", 3);
+		hb_sample(m, 1, 20480);
+		hb_counter(m, "unmatched", 1);
 	}
 }
 

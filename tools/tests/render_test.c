@@ -862,6 +862,79 @@ static void test_raw(void **state)
 	cr_run_free(&r);
 }
 
+/*
+ * A user-defined probe's metric: its name is its spec, with ':' and '-',
+ * up to 63 bytes (CLKSTAT_NAME_MAX - 1), in a variant with '-': whole in
+ * every output, and --metric finds it by NAME and NAME.VARIANT.
+ */
+static void test_trace_names(void **state)
+{
+	static const char name[] =
+		"sec:clkstat_tt_sec_begin_long_names-clkstat_tt_sec_end:exit:cpu";
+	struct cr_render_opts o = { .metric = name };
+	struct json_object *j, *ms, *m0, *v;
+	struct cr_metric *m;
+	struct cr_run r = { 0 };
+	char *out, want[256];
+
+	(void)state;
+	assert_int_equal(strlen(name), CR_NAME_MAX - 1);
+	m = hb_metric(&r, "tiny", "kprobe-int3", 3);
+	hb_sample(m, 0, 7);
+	m = hb_metric(&r, name, "kprobe-int3", 3);
+	assert_string_equal(m->name, name);
+	hb_sample(m, 0, 20000);
+	hb_sample(m, 1, 20500);
+	hb_counter(m, "unmatched", 1);
+	assert_true(cr_render_wanted(m, &o));
+	o.metric = "sec:clkstat_tt_sec_begin_long_names-clkstat_tt_sec_end:exit:cpu.kprobe-int3";
+	assert_true(cr_render_wanted(m, &o));
+	assert_false(cr_render_wanted(&r.metrics[0], &o));
+	o.metric = "sec:clkstat_tt_sec_begin_long_names-clkstat_tt_sec_end:exit:cpu.kprobe";
+	assert_false(cr_render_wanted(m, &o));
+	o.metric = "sec:clkstat_tt_sec_begin_long_names-clkstat_tt_sec_end:exit";
+	assert_false(cr_render_wanted(m, &o));
+	o.metric = name;
+
+	out = render(cr_render_text, &r, &o);
+	snprintf(want, sizeof(want), "\n%s.kprobe-int3  (all CPUs)\n  count 2  min ", name);
+	assert_non_null(strstr(out, want));
+	assert_null(strstr(out, "tiny"));
+	free(out);
+
+	out = render(cr_render_csv, &r, &o);
+	snprintf(want, sizeof(want), "\n%s,kprobe-int3,all,2,20000,", name);
+	assert_non_null(strstr(out, want));
+	assert_int_equal(count_lines(out, ""), 2);
+	free(out);
+
+	out = render(cr_render_json, &r, &o);
+	j = json_tokener_parse(out);
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "metrics", &ms));
+	assert_int_equal(json_object_array_length(ms), 1);
+	m0 = json_object_array_get_idx(ms, 0);
+	assert_true(json_object_object_get_ex(m0, "name", &v));
+	assert_string_equal(json_object_get_string(v), name);
+	assert_true(json_object_object_get_ex(m0, "variant", &v));
+	assert_string_equal(json_object_get_string(v), "kprobe-int3");
+	json_object_put(j);
+	free(out);
+
+	out = render(cr_render_openmetrics, &r, &o);
+	snprintf(want, sizeof(want), "_count{metric=\"%s\",variant=\"kprobe-int3\",cpu=\"all\"} 2\n", name);
+	assert_non_null(strstr(out, want));
+	snprintf(want, sizeof(want), "clkstat_events_total{metric=\"%s\",variant=\"kprobe-int3\",counter=\"unmatched\"} 1\n", name);
+	assert_non_null(strstr(out, want));
+	free(out);
+
+	out = render(cr_render_raw, &r, &o);
+	snprintf(want, sizeof(want), "metric %s.kprobe-int3 cpu all\nmin 20000 max 20500\n", name);
+	assert_non_null(strstr(out, want));
+	free(out);
+	cr_run_free(&r);
+}
+
 /* A failed write is CR_ERR. */
 static void test_write_error(void **state)
 {
@@ -906,6 +979,7 @@ int main(void)
 		cmocka_unit_test(test_openmetrics_every_slot),
 		cmocka_unit_test(test_openmetrics_escaping),
 		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_trace_names),
 		cmocka_unit_test(test_write_error),
 	};
 

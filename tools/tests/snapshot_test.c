@@ -713,6 +713,10 @@ static void fn(void **state) \
 #define T_PATH "runs[0].metrics[0].total"
 
 /* Still valid: these must read. */
+/* A user-defined probe's metric: its spec, ':' and '-', 63 bytes. */
+MUT(test_ok_trace_name, "\"name\": \"tkread\"",
+    "\"name\": \"sec:clkstat_tt_sec_begin_long_names-clkstat_tt_sec_end:exit:cpu\"",
+    CR_OK, NULL)
 MUT(test_ok_other_variant, "\"metrics\": [", "\"metrics\": [" METRIC("lfence") ", ",
     CR_OK, NULL)
 MUT(test_ok_total_cpu_null, "\"total\": {", "\"total\": {\"cpu\": null, ", CR_OK, NULL)
@@ -1861,6 +1865,7 @@ int main(void)
 		cmocka_unit_test(test_sum_shifted),
 		cmocka_unit_test(test_sum_beyond_u64),
 		cmocka_unit_test(test_frac_bits_9),
+		cmocka_unit_test(test_ok_trace_name),
 		cmocka_unit_test(test_name_too_long),
 		cmocka_unit_test(test_name_empty),
 		cmocka_unit_test(test_variant_too_long),

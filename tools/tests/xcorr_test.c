@@ -240,6 +240,25 @@ static void test_select_bin(void **state)
 	assert_int_equal(cr_xc_sel_parse("marker:", &sel, err, sizeof(err)), -1);
 	assert_int_equal(cr_xc_sel_parse("marker:0123456789abcdef", &sel, err, sizeof(err)), -1);
 	assert_int_equal(cr_xc_sel_parse("clocksource_read:hpet", &sel, err, sizeof(err)), 0);
+	assert_int_equal(cr_xc_sel_parse("wakeups", &sel, err, sizeof(err)), -1);
+	assert_string_equal(err, "'wakeups': not an event type (wakeup, enqueue, first_tkread, clocksource_switch_entry, clocksource_switch_exit, clocksource_read, marker, trace)");
+	/* trace: every one, by number, or by spec (its first 15 bytes). */
+	assert_int_equal(cr_xc_sel_parse("trace", &sel, err, sizeof(err)), 0);
+	assert_int_equal(sel.filter, CR_XC_ANY);
+	assert_int_equal(cr_xc_sel_parse("trace:3", &sel, err, sizeof(err)), 0);
+	assert_int_equal(sel.filter, CR_XC_CORR);
+	assert_true(sel.corr == 3);
+	assert_int_equal(cr_xc_sel_parse("trace:0", &sel, err, sizeof(err)), -1);
+	assert_string_equal(err, "'trace:0': a user-defined probe's number is 1 to 4294967295");
+	assert_int_equal(cr_xc_sel_parse("trace:4294967296", &sel, err, sizeof(err)), -1);
+	assert_int_equal(cr_xc_sel_parse("trace:clkstat_tt_delay", &sel, err, sizeof(err)), 0);
+	assert_int_equal(sel.filter, CR_XC_TEXT);
+	assert_string_equal(sel.text, "func:clkstat_tt");
+	assert_int_equal(cr_xc_sel_parse("trace:sec:a-b:cpu", &sel, err, sizeof(err)), 0);
+	assert_string_equal(sel.text, "sec:a-b:cpu");
+	assert_int_equal(cr_xc_sel_parse("trace:sec:a", &sel, err, sizeof(err)), -1);
+	assert_string_equal(err, "'trace:sec:a': trace takes a probe's number or spec: a section needs two ends, A-B");
+	assert_int_equal(cr_xc_sel_parse("trace:", &sel, err, sizeof(err)), -1);
 
 	assert_int_equal(cr_xc_parse_dur("1ms", &ns), 0);
 	assert_true(ns == 1000000);
@@ -286,6 +305,21 @@ static void test_select_bin(void **state)
 	assert_int_equal(cr_xc_sel_parse("marker:run_end", &sel, err, sizeof(err)), 0);
 	assert_int_equal(cr_xc_bin(&x, &sel, 100, 10, 5, c), 1);
 	assert_true(c[4] == 1);
+	/* Two probes' samples, numbered 1 and 2, texts as the module cuts them. */
+	add(&x, 101, CLKSTAT_EV_TRACE, 0, "func:clkstat_tt");
+	x.ev[x.n - 1].corr = 1;
+	add(&x, 112, CLKSTAT_EV_TRACE, 0, "sec:a-b:cpu");
+	x.ev[x.n - 1].corr = 2;
+	add(&x, 121, CLKSTAT_EV_TRACE, 0, "func:clkstat_tt");
+	x.ev[x.n - 1].corr = 1;
+	assert_int_equal(cr_xc_sel_parse("trace", &sel, err, sizeof(err)), 0);
+	assert_int_equal(cr_xc_bin(&x, &sel, 100, 10, 4, c), 3);
+	assert_int_equal(cr_xc_sel_parse("trace:2", &sel, err, sizeof(err)), 0);
+	assert_int_equal(cr_xc_bin(&x, &sel, 100, 10, 4, c), 1);
+	assert_true(c[0] == 0 && c[1] == 1 && c[2] == 0);
+	assert_int_equal(cr_xc_sel_parse("trace:func:clkstat_tt_delay", &sel, err, sizeof(err)), 0);
+	assert_int_equal(cr_xc_bin(&x, &sel, 100, 10, 4, c), 2);
+	assert_true(c[0] == 1 && c[1] == 0 && c[2] == 1);
 	cr_events_free(&x);
 }
 

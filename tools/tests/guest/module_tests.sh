@@ -19,7 +19,8 @@
 #   suite_overhead.sh     clkstat-report overhead and clkstat_hookbench.ko
 #   suite_trace.sh        user-defined probes: the hookbench's test targets
 #   suite_usertrace.sh    user-defined probes: trace and untrace, exact per
-#                         variant, refusals
+#                         variant, refusals, clkstat-report trace, record
+#                         --probes
 #
 # lib.sh holds what more than one of them uses; each runs alone too:
 # tools/tests/guest.sh --suite suite_netlink.sh [TEST...].  A clean kernel
@@ -61,7 +62,7 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_cond_cstates t_cond_restore t_cond_load
 	t_targets_traceable t_targets_counts t_targets_delay
 	t_trace_load t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events t_trace_drain
-	t_trace_churn"
+	t_trace_churn t_trace_cli t_trace_record t_trace_cli_race"
 # A test added to a suite must be added here too (else make check would
 # not run it), and only once.
 # shellcheck disable=SC2086
