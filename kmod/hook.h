@@ -129,6 +129,7 @@ int clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr,
 		      unsigned long *wrapper);
 void clkstat_exit_unwrap(unsigned long wrapper);
 void clkstat_exit_wait(void);
+void clkstat_exit_live(void);
 void clkstat_exit_unload(void);
 
 /**

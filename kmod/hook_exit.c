@@ -87,7 +87,13 @@ static DEFINE_PER_CPU(long [CLKSTAT_EXIT_SLOTS], clkstat_exit_inflight);
 static DEFINE_MUTEX(clkstat_exit_lock);
 static void clkstat_exit_drain(struct work_struct *work);
 static DECLARE_DELAYED_WORK(clkstat_exit_drain_work, clkstat_exit_drain);
-static bool clkstat_exit_unloading;
+/*
+ * Whether a wait may end before the calls inside: only while the module
+ * is live, so that a reference on it can keep a wrapper's code.  Not
+ * during init, whose failure frees the module whatever its references,
+ * nor at unload.
+ */
+static bool clkstat_exit_may_drain;
 
 static __always_inline struct clkstat_ret2
 clkstat_exit_call(unsigned int n, unsigned long a0, unsigned long a1,
@@ -324,8 +330,8 @@ void clkstat_exit_wait(void)
 	bool any = false, inside;
 	unsigned int i;
 
-	/* At unload there is no module to hold: wait for every call. */
-	if (clkstat_exit_unloading)
+	/* No module to hold (init, unload): wait for every call. */
+	if (!READ_ONCE(clkstat_exit_may_drain))
 		until = MAX_JIFFY_OFFSET + jiffies;
 
 	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
@@ -367,6 +373,16 @@ void clkstat_exit_wait(void)
 }
 
 /**
+ * clkstat_exit_live() - the module is loaded: waits may be bounded
+ *
+ * Called last thing at a successful init.
+ */
+void clkstat_exit_live(void)
+{
+	WRITE_ONCE(clkstat_exit_may_drain, true);
+}
+
+/**
  * clkstat_exit_unload() - the module is going: waits are no longer bounded
  *
  * Called first thing at unload.  No wrapper drains then (each held the
@@ -374,6 +390,6 @@ void clkstat_exit_wait(void)
  */
 void clkstat_exit_unload(void)
 {
-	clkstat_exit_unloading = true;
+	WRITE_ONCE(clkstat_exit_may_drain, false);
 	cancel_delayed_work_sync(&clkstat_exit_drain_work);
 }

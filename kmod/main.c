@@ -173,6 +173,7 @@ static int __init clkstat_init(void)
 	clkstat_set_all(CLKSTAT_CTRL_START);
 	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u\n",
 		probes, clkstat_load_variant->name, clkstat_frac_bits);
+	clkstat_exit_live();
 	return 0;
 }
 
