@@ -329,7 +329,10 @@ t_bpf_trace_refusals() {
 t_bpf_trace_vs_module() {
 	tt_load
 	local f=func:clkstat_tt_delay mod tw
-	echo "trace $f" > "$D/control" || fail "trace $f refused"
+	# The module's direct variant (tt_load's) times a return only where
+	# hook_exit.c knows the prototype: kprobe, as the record's run.
+	echo "variant kprobe" > "$D/control" || fail "variant kprobe refused"
+	echo "trace $f" > "$D/control" || fail "trace $f refused: $(dmesg | tail -2)"
 	"$R" record -q -o $TWS --variants kprobe,bpf-kprobe --probes "$f" -- \
 		bash -c "echo 'delay 40 100000' > $TT" || fail "record failed"
 	mod=$(RUN=0 tw_csv $f kprobe 4) tw=$(RUN=1 tw_csv $f bpf-kprobe 4)
