@@ -23,12 +23,12 @@
  *    entry and popped at return; recursion (and an interrupt calling F
  *    inside F on the same task) nests on it.  TWIN_TRACE_DEPTH calls deep
  *    at most: a deeper call is counted as missed (and its return pops
- *    nothing).  A return the kernel does not run (a kretprobe out of
- *    instances, a program skipped for recursion) leaves its entry on the
- *    stack: the calls above pop their own, and the entry is dropped with
- *    the stack when the task's outermost call returns ... unless it was
- *    the outermost: then the stack stays until the task's next return of
- *    F at depth 1 (an entry the twin cannot tell from a live one).
+ *    nothing).  A return the kernel does not run for us (a kretprobe out
+ *    of instances, a program skipped for recursion) leaves its entry
+ *    under those of later calls, which still pop their own; an entry it
+ *    does not run lets that call's return pop its caller's entry.  The
+ *    kernel counts both in the programs' misses, which twin_trace.c adds
+ *    to missed where it reports them (fentry, fexit, tp_btf).
  *  - sec, tp: the pending starts live in a hash map keyed by the task, as
  *    the twin's wakeups: a full map drops the NEW start (evicted), a
  *    bucket lock held on this CPU fails with busy.

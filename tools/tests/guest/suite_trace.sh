@@ -278,17 +278,27 @@ t_bpf_trace_func() {
 	done
 }
 
-# bpf-tp: a tracepoint pair across a known sleep, count exact.
+# bpf-tp: a tracepoint pair across a known sleep, count exact, and its
+# events in the twin's event log.
 t_bpf_trace_tp() {
 	tt_load
 	local p=tp:clkstat_tt_a_tp-clkstat_tt_b_tp n min
-	"$R" record -q -o $TWS --variants bpf-tp --probes "$p" -- \
+	"$R" record -q -o $TWS --variants bpf-tp --probes "$p" --events 256 -- \
 		bash -c "echo 'tp 25 500' > $TT" || fail "record failed"
 	n=$(tw_csv $p bpf-tp 4) min=$(tw_csv $p bpf-tp 5)
 	note "bpf-tp: $p count $n min $min; read-back: $(cat "$TT")"
 	expect_eq "$p count" "$n" 25
 	[ "${min%.*}" -ge $((500000 - 5000)) ] || fail "a pair across 500 us took $min ns"
 	expect_eq "$p unmatched" "$(tw_counter $p.bpf-tp unmatched)" 0
+	# A trace event per sample: the probe's number, the spec cut to 15
+	# bytes, the latency of at least the sleep.
+	# (the snapshot's rows: events' CSV shows the text of markers only)
+	python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["runs"][0]["events"]["rows"]
+print(len(rows), sum(1 for r in rows if r[1] == "trace" and r[4] == 1 and
+      r[8] == "tp:clkstat_tt_a" and r[5] >= 495000))' $TWS > /tmp/twev ||
+		fail "events: $(cat /tmp/twev)"
+	expect_eq "events, trace events as expected" "$(cat /tmp/twev)" "25 25"
 	expect_no_tw "bpf-tp after record"
 }
 
@@ -333,8 +343,10 @@ t_bpf_trace_vs_module() {
 	# hook_exit.c knows the prototype: kprobe, as the record's run.
 	echo "variant kprobe" > "$D/control" || fail "variant kprobe refused"
 	echo "trace $f" > "$D/control" || fail "trace $f refused: $(dmesg | tail -2)"
-	"$R" record -q -o $TWS --variants kprobe,bpf-kprobe --probes "$f" -- \
+	"$R" record -q -o $TWS --runs 2 --variants kprobe,bpf-kprobe --probes "$f" -- \
 		bash -c "echo 'delay 40 100000' > $TT" || fail "record failed"
+	expect_eq "variants of the runs" "$("$R" info -i $TWS | awk '$1 == "run" { printf "%s ", $4 }')" \
+		"kprobe bpf-kprobe "
 	mod=$(RUN=0 tw_csv $f kprobe 4) tw=$(RUN=1 tw_csv $f bpf-kprobe 4)
 	note "module (kprobe) $mod, twin (bpf-kprobe) $tw; p50 module $(RUN=0 tw_csv $f kprobe 6) twin $(RUN=1 tw_csv $f bpf-kprobe 6)"
 	expect_eq "module's count" "$mod" 40
