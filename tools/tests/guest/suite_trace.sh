@@ -292,10 +292,12 @@ t_bpf_trace_tp() {
 	expect_eq "$p unmatched" "$(tw_counter $p.bpf-tp unmatched)" 0
 	# A trace event per sample: the probe's number, the spec cut to 15
 	# bytes, the latency of at least the sleep.
-	# (the snapshot's rows: events' CSV shows the text of markers only)
+	# (the snapshot's rows: events' CSV shows the text of markers only;
+	# record's own markers are there too)
 	python3 -c 'import json, sys
 rows = json.load(open(sys.argv[1]))["runs"][0]["events"]["rows"]
-print(len(rows), sum(1 for r in rows if r[1] == "trace" and r[4] == 1 and
+print(sum(1 for r in rows if r[1] == "trace"),
+      sum(1 for r in rows if r[1] == "trace" and r[4] == 1 and
       r[8] == "tp:clkstat_tt_a" and r[5] >= 495000))' $TWS > /tmp/twev ||
 		fail "events: $(cat /tmp/twev)"
 	expect_eq "events, trace events as expected" "$(cat /tmp/twev)" "25 25"
