@@ -237,7 +237,8 @@ tw_rb() { awk -v op="$2" -v k="$3" '$2 == op { for (i = 3; i < NF; i += 2) if ($
 # frac_bits 3, the default) and NS + NS / 10 + TT_MARGIN_NS + one bucket,
 # as t_targets_delay bounds the kernel's own figures), a section across
 # a known sleep (count exact, each at least the sleep, nothing unmatched
-# or replaced), recursion nested on the per-task stack (recurse 20 5: 100
+# or replaced), the same to B's return per CPU across seccpu's sections
+# (preemption off: count exact, nothing unmatched or replaced), recursion nested on the per-task stack (recurse 20 5: 100
 # calls, none missed) and past its depth of 8 (recurse 10 10: 80 calls
 # timed, 20 missed).  The hpet clock of the suite and the TSC of the
 # read-back may differ in rate: 1% allowed between them.
@@ -252,6 +253,8 @@ t_bpf_trace_func() {
 			fail "$v: record failed"
 		"$R" record -q -o $TWS.sec --variants $v --probes "$s" -- \
 			bash -c "echo 'sec 10 $sl' > $TT" || fail "$v: record (sec) failed"
+		"$R" record -q -o $TWS.cpu --variants $v --probes "$s:exit:cpu" -- \
+			bash -c "echo 'seccpu 30' > $TT" || fail "$v: record (sec:exit:cpu) failed"
 		note "$v: read-back: $(tr '\n' ';' < /tmp/twrb)"
 		n=$(tw_csv $f $v 4) min=$(tw_csv $f $v 5) p50=$(tw_csv $f $v 6) max=$(tw_csv $f $v 10)
 		rbmax=$(tw_rb /tmp/twrb delay max_ns)
@@ -273,6 +276,10 @@ t_bpf_trace_func() {
 		[ "${min%.*}" -ge $((sl * 1000 - sl * 10)) ] || fail "$v: a section across $sl us took $min ns"
 		for c in unmatched replaced evicted busy; do
 			expect_eq "$v: $s $c" "$(TWS=$TWS.sec tw_counter $s.$v $c)" 0
+		done
+		expect_eq "$v: $s:exit:cpu count" "$(TWS=$TWS.cpu tw_csv $s:exit:cpu $v 4)" 30
+		for c in unmatched replaced; do
+			expect_eq "$v: $s:exit:cpu $c" "$(TWS=$TWS.cpu tw_counter $s:exit:cpu.$v $c)" 0
 		done
 		expect_no_tw "$v after record"
 	done
