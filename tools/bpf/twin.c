@@ -119,7 +119,7 @@ struct cr_twin {
 	int reader_stop;	/* under reader_mu */
 	pthread_mutex_t reader_mu;
 	pthread_cond_t reader_cv;
-	/* The user-defined probes (twin_trace.c), NULL: none. */
+	/* The user-defined probes: their specs, their objects (NULL: none). */
 	struct twin_traces specs;
 	struct twin_trace_set *traces;
 };
