@@ -158,6 +158,12 @@ static int twin_trace_attach_error(const struct twin_trace_set *s,
 			o->spec->name, func);
 		return CR_ERR;
 	}
+	/* ENOTSUPP (524, kernel-internal): the x86 trampoline's limit. */
+	if (s->cfg.variant == TV_FENTRY && err == 524) {
+		fprintf(stderr, "clkstat-report: bpf-fentry: probe %s: the kernel's BPF trampoline cannot hook %s (more arguments than it passes: 6 on 6.1): use bpf-kprobe\n",
+			o->spec->name, func);
+		return CR_ERR;
+	}
 	if (s->cfg.variant == TV_KPROBE && (err == ENOENT || err == EINVAL)) {
 		fprintf(stderr, "clkstat-report: bpf-kprobe: probe %s: cannot probe %s: no such function in the kernel (or not probeable: notrace, inlined, the kprobe blacklist)\n",
 			o->spec->name, func);
@@ -232,8 +238,10 @@ static int twin_trace_open_one(struct twin_trace_set *s, unsigned int i)
 		 * attach type there (fexit of a function returning a struct,
 		 * a trampoline with more arguments than it takes...).
 		 */
-		fprintf(stderr, "clkstat-report: %s: probe %s: the kernel refused the BPF programs: %s (CLKSTAT_BPF_DEBUG=1 shows libbpf's log)\n",
-			vn, o->spec->name, strerror(-err));
+		fprintf(stderr, "clkstat-report: %s: probe %s: the kernel refused the BPF programs: %s%s (CLKSTAT_BPF_DEBUG=1 shows libbpf's log)\n",
+			vn, o->spec->name, strerror(-err),
+			s->cfg.variant == TV_FENTRY && err == -EINVAL ?
+			", a function fexit cannot take? (one returning a struct: use bpf-kprobe)" : "");
 		return CR_ERR;
 	}
 	for (r = 0; r < o->nroles; r++) {

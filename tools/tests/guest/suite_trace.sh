@@ -342,6 +342,33 @@ t_bpf_trace_refusals() {
 	tw_refused bpf-fentry func:clkstat_tt_delay,func:clkstat_tt_delay 2 "given twice"
 }
 
+# The hard targets, seven arguments and a 16-byte return, in the attach
+# types that reach functions: measured (count exact, the calls' results
+# intact: the hookbench fails a write whose target returned wrong) or
+# refused in one line with nothing left; which one is noted (the kernel
+# decides: clkstat-bpf.rst says what 6.1 and 6.12 do).
+t_bpf_trace_hard() {
+	tt_load
+	local v fn rc
+	for v in bpf-fentry bpf-kprobe; do
+		for fn in args7 ret16; do
+			rc=0
+			"$R" record -q -o $TWS --variants $v --probes func:clkstat_tt_$fn -- \
+				bash -c "echo '$fn 11' > $TT" 2> /tmp/twerr || rc=$?
+			case $rc in
+			0)	note "$v $fn: measured, $(tw_csv func:clkstat_tt_$fn $v 4) calls"
+				expect_eq "$v $fn count" "$(tw_csv func:clkstat_tt_$fn $v 4)" 11
+				expect_eq "$v $fn read-back" "$(awk '{ print $2, $4 }' "$TT")" "$fn 11" ;;
+			1)	note "$v $fn: refused: $(cat /tmp/twerr)"
+				expect_eq "$v $fn: lines" "$(wc -l < /tmp/twerr)" 1 ;;
+			*)	fail "$v $fn: record exit status $rc: $(cat /tmp/twerr)" ;;
+			esac
+			rm -f $TWS
+			expect_no_tw "$v $fn"
+		done
+	done
+}
+
 # Module and twin on the same target: record --variants kprobe,bpf-kprobe
 # --probes func:clkstat_tt_delay, the module's trace added through the
 # control file; a workload of known calls in each run: the same counts.
@@ -365,7 +392,8 @@ t_bpf_trace_vs_module() {
 
 # The suite, in the order module_tests.sh runs it.
 TRACE_TESTS="t_targets_traceable t_targets_counts t_targets_delay
-	t_bpf_trace_func t_bpf_trace_tp t_bpf_trace_refusals t_bpf_trace_vs_module"
+	t_bpf_trace_func t_bpf_trace_tp t_bpf_trace_refusals t_bpf_trace_hard
+	t_bpf_trace_vs_module"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$TRACE_TESTS}
