@@ -105,7 +105,8 @@ tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 # build/tools/, with their header dependencies (-MMD: kmod/uapi's, the
 # catalog's too).
 TOOLS_OBJ = build/tools
-LIB_SRC = $(wildcard tools/lib/*.c) tools/bpf/twin.c tools/bpf/twin_model.c
+LIB_SRC = $(wildcard tools/lib/*.c) tools/bpf/twin.c tools/bpf/twin_model.c \
+	  tools/bpf/twin_trace.c
 BENCH_SRC = $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
 REPORT_SRC = $(wildcard tools/report/*.c)
 tools_obj = $(patsubst tools/%.c,$(TOOLS_OBJ)/%.o,$(1))
@@ -121,7 +122,8 @@ $(TOOLS_OBJ)/%.o: tools/%.c
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The skeletons are generated headers: there before their users compile.
-$(call tools_obj,tools/bpf/twin.c): build/bpf/twin.skel.h
+$(call tools_obj,tools/bpf/twin.c): build/bpf/twin.skel.h build/bpf/twin_trace.skel.h
+$(call tools_obj,tools/bpf/twin_trace.c): build/bpf/twin_trace.skel.h
 $(call tools_obj,tools/bench/overhead_bpf.c): build/bpf/overhead.skel.h
 
 $(LIBCLKSTAT): $(call tools_obj,$(LIB_SRC))
@@ -174,6 +176,15 @@ build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clk
 
 build/bpf/twin.skel.h: build/bpf/twin.bpf.o
 	$(BPFTOOL) gen skeleton $< name twin_bpf > $@.tmp && mv $@.tmp $@
+
+# The user-defined probes: one object per spec (tools/bpf/twin_trace.c).
+build/bpf/twin_trace.bpf.o: tools/bpf/twin_trace.bpf.c tools/bpf/twin_shared.h \
+			   kmod/uapi/clkstat_buckets.h kmod/uapi/clkstat_trace.h \
+			   kmod/uapi/clkstat_events.h kmod/uapi/clkstat_catalog.h build/bpf/vmlinux.h
+	$(CLANG) $(BPF_CLANG_FLAGS) -mcpu=v3 -c $< -o $@
+
+build/bpf/twin_trace.skel.h: build/bpf/twin_trace.bpf.o
+	$(BPFTOOL) gen skeleton $< name twin_trace_bpf > $@.tmp && mv $@.tmp $@
 
 # make install: clkstat.ko alone (CLKSTAT_BENCH=0, kmod/Kbuild: the benchmark
 # modules are test instruments), built for KDIR and installed by kbuild's

@@ -43,6 +43,7 @@
 #include "../lib/status.h"
 #include "twin.h"
 #include "twin_model.h"
+#include "twin_trace.h"
 #include "twin.skel.h"
 
 /* Which program runs which probe, in which variant, on which function. */
@@ -118,6 +119,9 @@ struct cr_twin {
 	int reader_stop;	/* under reader_mu */
 	pthread_mutex_t reader_mu;
 	pthread_cond_t reader_cv;
+	/* The user-defined probes: their specs, their objects (NULL: none). */
+	struct twin_traces specs;
+	struct twin_trace_set *traces;
 };
 
 /*
@@ -203,6 +207,7 @@ static void twin_destroy(struct cr_twin *t)
 
 	/* Closed while recording: the reader goes before its ring buffer. */
 	twin_reader_stop(t);
+	twin_traces_close(t->traces);
 	for (i = 0; i < TWIN_NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
 	bpf_link__destroy(t->marker_link);
@@ -530,7 +535,7 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 		free(t);
 		return CR_USAGE;
 	}
-	if (twin_probes_parse(v, cfg->probes, &t->probes)) {
+	if (twin_probes_parse_traces(v, cfg->probes, &t->probes, &t->specs)) {
 		free(t);
 		return CR_USAGE;
 	}
@@ -568,6 +573,16 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 	btf__free(vmlinux);
 	if (!st)
 		st = twin_load_attach(t, cfg);
+	if (!st) {
+		struct twin_trace_cfg tc = {
+			.variant = t->variant, .frac_bits = t->frac_bits,
+			.tgid = cfg->tgid, .ncpus = t->ncpus,
+			.events_fd = t->events ? bpf_map__fd(t->skel->maps.events) : -1,
+			.ev_lost_fd = bpf_map__fd(t->skel->maps.ev_lost),
+		};
+
+		st = twin_traces_open(&tc, &t->specs, &t->traces);
+	}
 	if (st) {
 		twin_destroy(t);
 		return st;
@@ -654,6 +669,8 @@ int cr_twin_start(struct cr_twin *t)
 			twin_variant_names[t->variant], strerror(errno));
 		return CR_ERR;
 	}
+	if (twin_traces_start(t->traces))
+		return CR_ERR;
 	t->misses0 = twin_misses(t);
 	t->skel->bss->csw_t0 = 0;
 	t->skel->bss->csw_pending = 0;
@@ -678,6 +695,7 @@ int cr_twin_start(struct cr_twin *t)
 int cr_twin_stop(struct cr_twin *t)
 {
 	__atomic_store_n(&t->skel->bss->recording, 0, __ATOMIC_SEQ_CST);
+	twin_traces_stop(t->traces);
 	t->recording = 0;
 	if (t->events) {
 		twin_reader_stop(t);
@@ -774,6 +792,8 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 			m->counters[CLKSTAT_TTWU_BUSY].value += twin_misses(t) - t->misses0;
 	}
 	free(buf);
+	if (twin_traces_read(t->traces, run, t->recording))
+		return CR_ERR;
 	return t->events ? twin_read_events(t, run) : CR_OK;
 nomem:
 	free(buf);

@@ -10,7 +10,8 @@
  *               timekeeping reads, clocksource reads or switches, as for
  *               the module's tracepoint variant)
  * Metrics are named as the module's and carry the twin's variant, so a
- * run read here goes into a snapshot exactly like a run of the module.
+ * run read here goes into a snapshot exactly like a run of the module;
+ * user-defined probes (twin_trace.h) are metrics named by their spec.
  */
 #ifndef CLKSTAT_BPF_TWIN_H
 #define CLKSTAT_BPF_TWIN_H
@@ -20,7 +21,9 @@
 struct cr_twin_cfg {
 	const char *variant;	/* bpf-kprobe, bpf-fentry or bpf-tp */
 	const char *probes;	/* comma list of ttwu, tkread, csswitch,
-				 * csread, clockoff */
+				 * csread, clockoff, and user-defined
+				 * probes' specs (func:F, sec:A-B, tp:X-Y:
+				 * twin_trace.h), a word with a ':' */
 	unsigned int frac_bits;	/* 0..CLKSTAT_FRAC_BITS_MAX */
 	unsigned int tgid;	/* only tasks of this tgid; 0: every task */
 	/*

@@ -56,7 +56,64 @@ int twin_variant_parse(const char *name)
 	return -1;
 }
 
-int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
+static const char *const twin_trace_errors[CLKSTAT_TRACE_NERRORS] =
+	CLKSTAT_TRACE_ERROR_TEXTS_INIT;
+
+static const char *const trace_counters[CLKSTAT_TRC_NCOUNTERS] = {
+	CLKSTAT_TRACE_COUNTERS(CLKSTAT_CAT_NAME)
+};
+
+/* Add the spec of len bytes at p to tr; 0, or -1 and one line. */
+static int twin_trace_add(enum twin_variant v, const char *p, size_t len,
+			  struct twin_traces *tr)
+{
+	const char *vn = twin_variant_names[v];
+	struct clkstat_trace_spec *s;
+	char buf[2 * CLKSTAT_NAME_MAX];
+	unsigned int i;
+	int err;
+
+	if (len >= sizeof(buf)) {
+		fprintf(stderr, "clkstat-report: %s: probe '%.*s': %s\n", vn,
+			(int)len, p, twin_trace_errors[CLKSTAT_TRACE_E_LONG]);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, p);
+	if (tr->n == CLKSTAT_TRACE_MAX) {
+		fprintf(stderr, "clkstat-report: %s: probe '%s': more than %d user-defined probes\n",
+			vn, buf, CLKSTAT_TRACE_MAX);
+		return -1;
+	}
+	s = &tr->spec[tr->n];
+	err = clkstat_trace_parse(buf, s);
+	if (err) {
+		fprintf(stderr, "clkstat-report: %s: probe '%s': %s\n", vn, buf,
+			twin_trace_errors[err]);
+		return -1;
+	}
+	for (i = 0; i < tr->n; i++) {
+		if (!strcmp(tr->spec[i].name, s->name)) {
+			fprintf(stderr, "clkstat-report: %s: probe '%s' given twice (as %s)\n",
+				vn, buf, s->name);
+			return -1;
+		}
+	}
+	if (s->kind == CLKSTAT_TRACE_TP && v != TV_TP) {
+		fprintf(stderr, "clkstat-report: %s: probe %s: only bpf-tp reaches tracepoints (tp_btf)\n",
+			vn, s->name);
+		return -1;
+	}
+	if (s->kind != CLKSTAT_TRACE_TP && v == TV_TP) {
+		fprintf(stderr, "clkstat-report: bpf-tp: probe %s: bpf-tp reaches no function (use bpf-fentry or bpf-kprobe)\n",
+			s->name);
+		return -1;
+	}
+	tr->n++;
+	return 0;
+}
+
+int twin_probes_parse_traces(enum twin_variant v, const char *list,
+			     unsigned int *mask, struct twin_traces *tr)
 {
 	/* In the order of the TWIN_P_* bits. */
 	static const char *const names[] = {
@@ -67,21 +124,28 @@ int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
 	size_t len, i;
 
 	*mask = 0;
+	tr->n = 0;
 	while (p && *p) {
 		e = strchr(p, ',');
 		len = e ? (size_t)(e - p) : strlen(p);
+		if (memchr(p, ':', len)) {
+			if (twin_trace_add(v, p, len, tr))
+				return -1;
+			p = e ? e + 1 : NULL;
+			continue;
+		}
 		for (i = 0; i < nnames; i++)
 			if (len == strlen(names[i]) && !strncmp(p, names[i], len))
 				break;
 		if (i == nnames) {
-			fprintf(stderr, "clkstat-report: %s: probe '%.*s': the BPF twin has ttwu, tkread, csswitch, csread and clockoff\n",
+			fprintf(stderr, "clkstat-report: %s: probe '%.*s': the BPF twin has ttwu, tkread, csswitch, csread and clockoff, and user-defined probes func:F, sec:A-B, tp:X-Y\n",
 				twin_variant_names[v], (int)len, p);
 			return -1;
 		}
 		*mask |= 1U << i;
 		p = e ? e + 1 : NULL;
 	}
-	if (!*mask) {
+	if (!*mask && !tr->n) {
 		fprintf(stderr, "clkstat-report: %s: no probe given\n",
 			twin_variant_names[v]);
 		return -1;
@@ -102,6 +166,13 @@ int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
 		return -1;
 	}
 	return 0;
+}
+
+int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask)
+{
+	struct twin_traces tr;
+
+	return twin_probes_parse_traces(v, list, mask, &tr);
 }
 
 int twin_metric_enabled(unsigned int mask, unsigned int m)
@@ -180,16 +251,17 @@ static int twin_hist_slots(struct cr_hist *out, const twin_hist_t *h,
 	return 0;
 }
 
-int twin_fill_metric(struct cr_metric *m, unsigned int idx,
+/* twin_fill_metric() of a metric named name, with nc counters names. */
+static int twin_fill(struct cr_metric *m, const char *name,
+		     const char *const *names, unsigned int nc,
 		     const char *variant, unsigned int frac_bits, int recording,
 		     const void *percpu, unsigned int ncpus)
 {
-	unsigned int nslots = CLKSTAT_NSLOTS(frac_bits), nc, c, i, s;
-	const char *const *names = twin_counter_names(idx, &nc);
+	unsigned int nslots = CLKSTAT_NSLOTS(frac_bits), c, i, s;
 	twin_hist_t *sum;
 	int err = 0;
 
-	snprintf(m->name, sizeof(m->name), "%s", twin_metric_name(idx));
+	snprintf(m->name, sizeof(m->name), "%s", name);
 	snprintf(m->variant, sizeof(m->variant), "%s", variant);
 	m->frac_bits = frac_bits;
 	m->recording = recording;
@@ -232,6 +304,26 @@ int twin_fill_metric(struct cr_metric *m, unsigned int idx,
 		err = twin_hist_slots(&m->total, sum, nslots);
 	free(sum);
 	return err;
+}
+
+int twin_fill_metric(struct cr_metric *m, unsigned int idx,
+		     const char *variant, unsigned int frac_bits, int recording,
+		     const void *percpu, unsigned int ncpus)
+{
+	unsigned int nc;
+	const char *const *names = twin_counter_names(idx, &nc);
+
+	return twin_fill(m, twin_metric_name(idx), names, nc, variant,
+			 frac_bits, recording, percpu, ncpus);
+}
+
+int twin_fill_trace_metric(struct cr_metric *m, const char *spec,
+			   const char *variant, unsigned int frac_bits,
+			   int recording, const void *percpu,
+			   unsigned int ncpus)
+{
+	return twin_fill(m, spec, trace_counters, CLKSTAT_TRC_NCOUNTERS,
+			 variant, frac_bits, recording, percpu, ncpus);
 }
 
 int twin_ring_size(unsigned int n, size_t page, size_t *bytes)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
+#include "../../kmod/uapi/clkstat_trace.h"
 #include "../lib/model.h"
 #include "twin_shared.h"
 
@@ -36,8 +37,26 @@ int twin_variant_parse(const char *name);
  * one line and return -1 on an unknown probe, an empty list, a probe
  * the variant cannot run (bpf-tp: ttwu and clockoff only), or clockoff
  * without a probe whose events it samples at (ttwu, tkread, csswitch).
+ * A word with a ':' is a user-defined probe's spec
+ * (kmod/uapi/clkstat_trace.h), checked as twin_probes_parse_traces()
+ * does; *mask may then be 0.
  */
 int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask);
+
+/* The user-defined probes of a probes list, canonical, in its order. */
+struct twin_traces {
+	unsigned int n;
+	struct clkstat_trace_spec spec[CLKSTAT_TRACE_MAX];
+};
+
+/*
+ * twin_probes_parse(), and the specs into *tr.  A spec is refused (one
+ * line, -1) when malformed, given twice (the same canonical spec), past
+ * CLKSTAT_TRACE_MAX, or of a kind the variant cannot reach: tp: only in
+ * bpf-tp, func: and sec: only in bpf-fentry and bpf-kprobe.
+ */
+int twin_probes_parse_traces(enum twin_variant v, const char *list,
+			     unsigned int *mask, struct twin_traces *tr);
 
 /* Non-zero when metric m exists under probe mask. */
 int twin_metric_enabled(unsigned int mask, unsigned int m);
@@ -59,6 +78,15 @@ typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
 int twin_fill_metric(struct cr_metric *m, unsigned int idx,
 		     const char *variant, unsigned int frac_bits, int recording,
 		     const void *percpu, unsigned int ncpus);
+
+/*
+ * twin_fill_metric() for a user-defined probe: metric name spec (the
+ * canonical spec), its counters CLKSTAT_TRACE_COUNTERS.
+ */
+int twin_fill_trace_metric(struct cr_metric *m, const char *spec,
+			   const char *variant, unsigned int frac_bits,
+			   int recording, const void *percpu,
+			   unsigned int ncpus);
 
 /*
  * The event log (record --events N): the ring buffer's size in bytes for

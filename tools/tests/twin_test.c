@@ -3,7 +3,8 @@
  * twin_test.c - the BPF twin's kernel-free logic (tools/bpf/twin_model.c):
  * variant and probe parsing, which metrics exist, and the conversion of
  * per-CPU map values into clkstat-report's model, and the event log's
- * ring buffer size, record intake, stable sort and marker bytes (cmocka).
+ * ring buffer size, record intake, stable sort and marker bytes, and the
+ * user-defined probes in a probes list and their metrics (cmocka).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -63,6 +64,96 @@ static void test_probes(void **state)
 	assert_int_equal(twin_probes_parse(TV_FENTRY, "", &m), -1);
 	assert_int_equal(twin_probes_parse(TV_FENTRY, NULL, &m), -1);
 	assert_int_equal(twin_probes_parse(TV_FENTRY, "ttwu,,tkread", &m), -1);
+}
+
+/* User-defined probes in the list: specs, canonical, checked per variant. */
+static void test_traces(void **state)
+{
+	char list[CLKSTAT_TRACE_MAX * 24 + 64];
+	struct twin_traces tr;
+	unsigned int m, i;
+
+	(void)state;
+	assert_int_equal(twin_probes_parse_traces(TV_FENTRY,
+		"ttwu,func:do_nanosleep,sec:a-b:cpu:exit,clkstat_tt_delay_x", &m, &tr), -1);
+	/* A bare F is a function to the grammar, not to a probes list. */
+	assert_int_equal(twin_probes_parse_traces(TV_FENTRY,
+		"ttwu,func:do_nanosleep,sec:a-b:cpu:exit", &m, &tr), 0);
+	assert_int_equal(m, TWIN_P_TTWU);
+	assert_int_equal(tr.n, 2);
+	assert_string_equal(tr.spec[0].name, "func:do_nanosleep");
+	assert_int_equal(tr.spec[0].kind, CLKSTAT_TRACE_FUNC);
+	/* Canonical: options exit then cpu. */
+	assert_string_equal(tr.spec[1].name, "sec:a-b:exit:cpu");
+	assert_int_equal(tr.spec[1].b_exit, 1);
+	assert_int_equal(tr.spec[1].percpu, 1);
+	/* Specs alone: no built-in probe needed. */
+	assert_int_equal(twin_probes_parse_traces(TV_KPROBE, "sec:f-f", &m, &tr), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(tr.n, 1);
+	assert_int_equal(twin_probes_parse(TV_KPROBE, "func:f", &m), 0);
+	assert_int_equal(twin_probes_parse_traces(TV_TP, "tp:x-y:cpu", &m, &tr), 0);
+	assert_string_equal(tr.spec[0].b, "y");
+	assert_int_equal(twin_probes_parse_traces(TV_TP, "ttwu,tp:x-x", &m, &tr), 0);
+	assert_int_equal(m, TWIN_P_TTWU);
+	/* What each variant reaches: tp only in bpf-tp, functions elsewhere. */
+	assert_int_equal(twin_probes_parse_traces(TV_FENTRY, "tp:x-y", &m, &tr), -1);
+	assert_int_equal(twin_probes_parse_traces(TV_KPROBE, "tp:x-y", &m, &tr), -1);
+	assert_int_equal(twin_probes_parse_traces(TV_TP, "func:f", &m, &tr), -1);
+	assert_int_equal(twin_probes_parse_traces(TV_TP, "sec:a-b", &m, &tr), -1);
+	/* Malformed, twice (the same canonical spec), too long. */
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "sec:a", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "sec:a-a:exit", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "func:", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "foo:bar", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "sec:a-b:cpu,sec:a-b:cpu", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY, "sec:a-b:cpu:exit,sec:a-b:exit:cpu", &m), -1);
+	assert_int_equal(twin_probes_parse(TV_FENTRY,
+		"func:a123456789012345678901234567890123456789012345678901234567890", &m), -1);
+	/* CLKSTAT_TRACE_MAX specs, and one more. */
+	list[0] = '\0';
+	for (i = 0; i < CLKSTAT_TRACE_MAX; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%sfunc:f%u", i ? "," : "", i);
+	assert_int_equal(twin_probes_parse_traces(TV_FENTRY, list, &m, &tr), 0);
+	assert_int_equal(tr.n, CLKSTAT_TRACE_MAX);
+	strcat(list, ",func:g");
+	assert_int_equal(twin_probes_parse_traces(TV_FENTRY, list, &m, &tr), -1);
+}
+
+/* A trace's metric: named by its spec, the trace counters. */
+static void test_fill_trace(void **state)
+{
+	unsigned int k = 3, s = clkstat_value_to_slot(1000000, k);
+	char *buf = calloc(2, TWIN_HIST_STRIDE);
+	twin_hist_t *c1;
+	struct cr_metric m = { 0 };
+
+	(void)state;
+	assert_non_null(buf);
+	c1 = (twin_hist_t *)(buf + TWIN_HIST_STRIDE);
+	c1->slot[s].count = 21;
+	c1->slot[s].sum = 21 * 1000000;
+	c1->nmin = ~1000000ULL;
+	c1->max = 1000900;
+	c1->counter[CLKSTAT_TRC_MISSED] = 20;
+	((twin_hist_t *)buf)->counter[CLKSTAT_TRC_UNMATCHED] = 1;
+	assert_int_equal(twin_fill_trace_metric(&m, "func:clkstat_tt_delay",
+						"bpf-kprobe", k, 1, buf, 2), 0);
+	assert_string_equal(m.name, "func:clkstat_tt_delay");
+	assert_string_equal(m.variant, "bpf-kprobe");
+	assert_int_equal(m.ncounters, CLKSTAT_TRC_NCOUNTERS);
+	assert_string_equal(m.counters[CLKSTAT_TRC_UNMATCHED].name, "unmatched");
+	assert_string_equal(m.counters[CLKSTAT_TRC_MISSED].name, "missed");
+	assert_int_equal(m.counters[CLKSTAT_TRC_MISSED].value, 20);
+	assert_int_equal(m.counters[CLKSTAT_TRC_UNMATCHED].value, 1);
+	assert_int_equal(m.total.nslots, 1);
+	assert_int_equal(m.total.slots[0].count, 21);
+	assert_int_equal(m.total.min, 1000000);
+	assert_int_equal(m.ncpus, 1);
+	assert_int_equal(m.cpus[0].cpu, 1);
+	cr_metric_free(&m);
+	free(buf);
 }
 
 static void test_metrics_enabled(void **state)
@@ -303,6 +394,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_traces),
+		cmocka_unit_test(test_fill_trace),
 		cmocka_unit_test(test_metrics_enabled),
 		cmocka_unit_test(test_fill),
 		cmocka_unit_test(test_ring_size),
