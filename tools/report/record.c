@@ -599,8 +599,41 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 }
 
 /*
+ * The module's user-defined probes, appended to the twin's list when
+ * --probes does not give one: those that every bpf-* variant of names
+ * reaches (tp: specs only bpf-tp, the others only bpf-kprobe and
+ * bpf-fentry), so that each side measures the same traces.
+ */
+static void cr_twin_module_traces(const struct cr_info *info,
+				  char names[][CR_VARIANT_MAX], unsigned int nv,
+				  char *buf, size_t len)
+{
+	struct clkstat_trace_spec t;
+	int tp = 0, fn = 0;
+	unsigned int i;
+
+	for (i = 0; i < nv; i++) {
+		int v = twin_variant_parse(names[i]);
+
+		if (v == TV_TP)
+			tp = 1;
+		else if (v >= 0)
+			fn = 1;
+	}
+	for (i = 0; i < info->ntraces; i++) {
+		if (clkstat_trace_parse(info->traces[i].spec, &t))
+			continue;
+		if ((t.kind == CLKSTAT_TRACE_TP) ? fn : tp)
+			continue;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 buf[0] ? "," : "", info->traces[i].spec);
+	}
+}
+
+/*
  * The twin's configuration: --probes, else the module's probes that the
- * twin has, else ttwu,tkread; --frac-bits, else the module's, else the
+ * twin has and its traces (cr_twin_module_traces()), else ttwu,tkread;
+ * --frac-bits, else the module's, else the
  * default; the module's tgid filter.  Every bpf-* variant of names must
  * accept it.
  */
@@ -631,6 +664,7 @@ static int cr_twin_config(const struct cr_record_opts *o,
 				snprintf(buf + strlen(buf), len - strlen(buf),
 					 "%s%s", buf[0] ? "," : "", have[j]);
 		}
+		cr_twin_module_traces(info, names, nv, buf, len);
 		if (!buf[0]) {
 			fprintf(stderr, "clkstat-report: record: the module's probes (%s) include none the BPF twin has (ttwu, tkread, csswitch, csread, clockoff): give --probes\n",
 				info->probes);

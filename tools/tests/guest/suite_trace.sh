@@ -388,6 +388,14 @@ t_bpf_trace_vs_module() {
 	expect_eq "module's count" "$mod" 40
 	expect_eq "twin's count" "$tw" 40
 	expect_no_tw "after record"
+	# Without --probes the twin takes the module's probes and traces
+	# (those its variants reach): the same trace on both sides.
+	"$R" record -q -o $TWS --runs 2 --variants kprobe,bpf-fentry -- \
+		bash -c "echo 'delay 30 100000' > $TT" || fail "record without --probes failed"
+	mod=$(RUN=0 tw_csv $f kprobe 4) tw=$(RUN=1 tw_csv $f bpf-fentry 4)
+	expect_eq "module's count, the module's traces" "$mod" 30
+	expect_eq "twin's count, the module's traces" "$tw" 30
+	expect_no_tw "after the second record"
 }
 
 # The suite, in the order module_tests.sh runs it.
