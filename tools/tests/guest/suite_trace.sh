@@ -338,7 +338,7 @@ t_bpf_trace_refusals() {
 	tw_refused bpf-tp func:clkstat_tt_delay 2 "bpf-tp reaches no function"
 	tw_refused bpf-tp tp:no_such_tp_xyz-clkstat_tt_b_tp 1 "no tracepoint no_such_tp_xyz"
 	tw_refused bpf-fentry sec:a 2 "a section needs two ends"
-	tw_refused bpf-fentry ttwu,func:clkstat_tt_delay,clkstat_tt_delay-x:y 2 "probe 'clkstat_tt_delay-x:y'"
+	tw_refused bpf-fentry ttwu,func:clkstat_tt_delay,clkstat_tt_delay-x:y 2 "--probes clkstat_tt_delay-x:y: a function or tracepoint name"
 	tw_refused bpf-fentry func:clkstat_tt_delay,func:clkstat_tt_delay 2 "given twice"
 }
 
