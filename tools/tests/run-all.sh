@@ -82,7 +82,8 @@ GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 	t_variant_switch t_variant_off t_csswitch t_exit_hooks_switch_loop
 	t_netlink t_record t_rmmod_under_load t_bpf_twin_agree t_bpf_record
 	t_bpf_csswitch t_tkread_rqclock t_record_events t_bpf_events
-	t_targets_counts t_btf_proto t_trace_refusals t_trace_targets t_trace_drain"
+	t_targets_counts t_btf_proto t_trace_refusals t_trace_targets t_trace_drain
+	t_bpf_trace_func t_bpf_trace_vs_module"
 # 7.3: load, every variant counting against the truth, a switch, exits,
 # the BPF twin loading and recording (csswitch, exact) and refusing what
 # it must, the rq clock, recorded events, user-defined probes in every
@@ -94,7 +95,8 @@ GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 # (609 of 600); an exact window is the fix.
 SMOKE_73="t_load_files t_variants_exact t_tkread_variants t_variant_switch
 	t_csswitch t_bpf_csswitch t_bpf_loader_errors t_tkread_rqclock
-	t_record_events t_btf_proto t_trace_targets t_trace_drain"
+	t_record_events t_btf_proto t_trace_targets t_trace_drain
+	t_bpf_trace_func t_bpf_trace_vs_module"
 queue_cmd() {
 	case "$1" in
 	debug-faults) echo tools/tests/debug.sh --part faults ;;
