@@ -12,7 +12,8 @@
  * the last), lengths (some past the message's end) and payloads.
  *
  * The other half are hostile by construction, one kind each:
- *   - string attributes without a NUL (CLKSTAT_A_METRIC_ID, _VARIANT),
+ *   - string attributes without a NUL (CLKSTAT_A_METRIC_ID, _VARIANT,
+ *     _TRACE),
  *     short, at the policy's limit, or up to 64 KiB;
  *   - terminated strings longer than the policy's maximum, up to 64 KiB,
  *     and strings whose NUL comes early, with bytes after it;
@@ -32,7 +33,8 @@
  *   - header fields: a nonzero reserved field, unknown flags, unknown
  *     commands, a dump of a do-only command and the reverse;
  *   - CTRL requests the handler must refuse (no operation, no argument, an
- *     unknown variant or metric).
+ *     unknown variant or metric, a trace or untrace of a random spec, which
+ *     names no kernel function).
  *
  * The oracle: the request is judged as the netlink core and the family's
  * policy (Documentation/clkstat.rst, "Generic netlink") say, in their
@@ -78,7 +80,8 @@
 #define MSG_CAP		(160 * 1024)	/* under the socket's send buffer */
 #define ATTR_HUGE	65535		/* nla_len is a u16 */
 #define TEXT_MAX	65536
-#define METRIC_ID_MAX	47		/* policy: characters, NUL not counted */
+#define METRIC_ID_MAX	(CLKSTAT_NAME_MAX + CLKSTAT_VARIANT_MAX - 1)	/* policy: characters, NUL not counted */
+#define TRACE_MAX	CLKSTAT_TRACE_ARG_MAX
 #define VARIANT_MAX	15
 #define CTRL_TIMEOUT_MS	120000		/* no answer in that time: a hang */
 #define BATCH		16		/* requests sent in one sendto() */
@@ -231,7 +234,8 @@ static const char *policy_refuses(const struct nlattr *a)
 	if (type == 0 || type > CLKSTAT_A_MAX)
 		return "unknown attribute type";
 	if (type != CLKSTAT_A_CTRL_OP && type != CLKSTAT_A_TGID &&
-	    type != CLKSTAT_A_METRIC_ID && type != CLKSTAT_A_VARIANT)
+	    type != CLKSTAT_A_METRIC_ID && type != CLKSTAT_A_VARIANT &&
+	    type != CLKSTAT_A_TRACE)
 		return "attribute not taken in requests";
 	if (a->nla_type & NLA_F_NESTED)
 		return "NLA_F_NESTED on an attribute that is no nest";
@@ -246,7 +250,8 @@ static const char *policy_refuses(const struct nlattr *a)
 		return NULL;
 	}
 	/* NUL-terminated strings of at most max characters. */
-	max = type == CLKSTAT_A_METRIC_ID ? METRIC_ID_MAX : VARIANT_MAX;
+	max = type == CLKSTAT_A_METRIC_ID ? METRIC_ID_MAX :
+	      type == CLKSTAT_A_TRACE ? TRACE_MAX : VARIANT_MAX;
 	if (!n || !memchr(p, '\0', n < max + 1 ? n : max + 1))
 		return "string without a NUL within its maximum";
 	if (n - (p[n - 1] == '\0') > max)
@@ -355,6 +360,16 @@ static struct expect predict(const struct msg *m)
 			return EXPECT(E_ERR, -EINVAL, "CTRL variant: unknown variant");
 		return EXPECT_CHANGE(E_ANSWER, 0, "CTRL variant");
 	}
+	if (v == CLKSTAT_CTRL_TRACE || v == CLKSTAT_CTRL_UNTRACE) {
+		if (!find_attr(m->b + NLMSG_HDRLEN + GENL_HDRLEN, rem, CLKSTAT_A_TRACE))
+			return EXPECT(E_ERR, -EINVAL, "CTRL trace without a spec");
+		/*
+		 * A random spec names no kernel function, and none is traced:
+		 * refused (-EINVAL or -ENOENT, the module says why), nothing
+		 * changed.
+		 */
+		return EXPECT(E_ANSWER, 0, "CTRL trace or untrace: refused");
+	}
 	if (!find_attr(m->b + NLMSG_HDRLEN + GENL_HDRLEN, rem, CLKSTAT_A_METRIC_ID))
 		return EXPECT_CHANGE(E_ERR, 0, "CTRL start, stop or reset");
 	if (hint_no_metric)
@@ -428,10 +443,17 @@ static size_t some_length(size_t max_ok)
 
 static uint16_t string_type(size_t *max)
 {
-	bool metric = chance(50);
-
-	*max = metric ? METRIC_ID_MAX : VARIANT_MAX;
-	return metric ? CLKSTAT_A_METRIC_ID : CLKSTAT_A_VARIANT;
+	switch (rnd(3)) {
+	case 0:
+		*max = METRIC_ID_MAX;
+		return CLKSTAT_A_METRIC_ID;
+	case 1:
+		*max = TRACE_MAX;
+		return CLKSTAT_A_TRACE;
+	default:
+		*max = VARIANT_MAX;
+		return CLKSTAT_A_VARIANT;
+	}
 }
 
 /* Strings without any NUL. */
@@ -536,6 +558,7 @@ static void h_types(struct msg *m)
 		CLKSTAT_A_RECORDING, CLKSTAT_A_SWITCHES, CLKSTAT_A_METRIC,
 		CLKSTAT_A_PAD, CLKSTAT_A_EV_ENTRIES, CLKSTAT_A_EV_COUNT,
 		CLKSTAT_A_EV_OVERWRITTEN, CLKSTAT_A_EVENT,
+		CLKSTAT_A_TRACE_INFO, CLKSTAT_A_TRACE_LIMIT,
 	};
 	uint16_t t;
 	size_t n = chance(80) ? rnd(64) : some_length(64);
