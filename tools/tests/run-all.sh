@@ -73,7 +73,7 @@ stage() { run_stage --tee "$@"; count_stage "$1"; }
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
 # The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
 # module_tests.sh runs them in one boot.
-QUEUE="debug-faults debug-input guest soak race guest-6.1 smoke-7.3 missing security lean"
+QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 missing security lean"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin,
 # the rq clock (struct rq from the extracted image's BTF), recorded events.
@@ -101,7 +101,13 @@ queue_cmd() {
 	case "$1" in
 	debug-faults) echo tools/tests/debug.sh --part faults ;;
 	debug-input) echo tools/tests/debug.sh --part input ;;
-	guest) echo tools/tests/guest.sh --kver 6.12 ;;
+	# The whole suite has grown past the guest's default limit of 25
+	# minutes on a loaded machine: 40.
+	guest) echo env CLKSTAT_GUEST_TIMEOUT="${CLKSTAT_GUEST_TIMEOUT:-2400}" \
+		tools/tests/guest.sh --kver 6.12 ;;
+	# 1000 trace/untrace pairs under load, and debugfs and netlink
+	# adding and removing at once (suite_usertrace.sh's long tests).
+	trace-churn) echo tools/tests/guest.sh --suite suite_usertrace.sh t_trace_churn t_trace_cli_race ;;
 	guest-6.1) echo tools/tests/guest.sh --kver 6.1 $GUEST_61 ;;
 	smoke-7.3) echo tools/tests/guest.sh --kver 7.3 $SMOKE_73 ;;
 	# The soak, short: CLKSTAT_SOAK_CYCLES load/unload cycles and as

@@ -62,7 +62,7 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_cond_cstates t_cond_restore t_cond_load
 	t_targets_traceable t_targets_counts t_targets_delay
 	t_trace_load t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events t_trace_drain
-	t_trace_churn t_trace_cli t_trace_record t_trace_cli_race
+	t_trace_cli t_trace_record
 	t_bpf_trace_func t_bpf_trace_tp t_bpf_trace_refusals t_bpf_trace_hard
 	t_bpf_trace_vs_module"
 # A test added to a suite must be added here too (else make check would
