@@ -77,7 +77,8 @@ struct clkstat_exit_slot {
 	bool used;
 	bool live;		/* exit is called; off once retired */
 	bool retired;		/* unwrapped; free after the next wait */
-	bool draining;		/* retired with calls inside: the module held */
+	bool draining;		/* retired: freed once no call is inside */
+	bool held;		/* still busy after the bound: said so */
 };
 
 static struct clkstat_exit_slot clkstat_exit_slots[CLKSTAT_EXIT_SLOTS];
@@ -235,6 +236,7 @@ int clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr,
 		s->exit = h->exit;
 		s->retired = false;
 		s->draining = false;
+		s->held = false;
 		WRITE_ONCE(s->live, true);
 		WRITE_ONCE(s->used, true);
 		*wrapper = (unsigned long)clkstat_exit_wrappers[i];
@@ -293,9 +295,11 @@ static bool clkstat_exit_drained(void)
 	for (i = 0; i < CLKSTAT_EXIT_SLOTS; i++) {
 		if (!empty[i])
 			continue;
+		if (clkstat_exit_slots[i].held)
+			pr_info("clkstat: the last call left an exit wrapper of a detached hook\n");
 		clkstat_exit_slots[i].draining = false;
+		clkstat_exit_slots[i].held = false;
 		WRITE_ONCE(clkstat_exit_slots[i].used, false);
-		pr_info("clkstat: the last call left an exit wrapper of a detached hook\n");
 		module_put(THIS_MODULE);
 	}
 	return busy;
@@ -363,7 +367,8 @@ void clkstat_exit_wait(void)
 		s->draining = true;
 		/* Put when it is freed, below or in the drain work. */
 		__module_get(THIS_MODULE);
-		if (clkstat_exit_calls_inside(i))
+		s->held = clkstat_exit_calls_inside(i);
+		if (s->held)
 			pr_warn("clkstat: calls still inside a detached exit hook after %d ms (a function that sleeps or never returns): clkstat stays loaded until they return\n",
 				CLKSTAT_EXIT_DRAIN_MS);
 	}
