@@ -45,6 +45,7 @@
 #define _LINUX_TYPES_H
 #include "../../kmod/uapi/clkstat_events.h"
 #include "twin_shared.h"
+#include "twin_hist.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -78,8 +79,6 @@ __u64 csw_corr;		/* its entry event's id, 0: none */
 __u64 csw_cs;		/* its struct clocksource *, for the exit event */
 __u64 csw_pending;	/* csswitch_first_read: now_ns() at the last
 			 * switch's return, until a read takes it */
-
-typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -339,76 +338,22 @@ static __always_inline __u64 twin_local_clock(void)
 
 
 
-/*
- * The slot, clamped where the verifier sees it: a plain "if (slot >= max)
- * return" is not enough, clang may index with a copy of slot taken before
- * the test, whose bounds the verifier does not know ("unbounded memory
- * access").  clkstat_value_to_slot() never exceeds the range, so the clamp
- * changes nothing.
- */
-#define CLAMP(s, max)						\
-	asm volatile("if %0 <= %1 goto +1; %0 = %1" : "+r"(s) : "i"(max))
-
-static __always_inline __u64 clamp_slot(__u64 s)
-{
-	CLAMP(s, CLKSTAT_NSLOTS_MAX - 1);
-	return s;
-}
-
-/*
- * clkstat_value_to_slot() as a global function, verified on its own: its
- * result reaches the caller as an unknown scalar, which the clamp then
- * bounds.  Inlined, the verifier follows the bit search into branches
- * that cannot happen (a register with umin above umax), where no bound
- * helps and the slot access is refused.
- */
-__noinline __u64 twin_value_to_slot(__u64 v, __u32 k)
-{
-	return clkstat_value_to_slot(v, k);
-}
-
-/* Bump a counter (callers pass constants; clamped as the slot is). */
+/* Bump a counter (callers pass constants). */
 static __always_inline void count(__u32 metric, __u64 idx)
 {
 	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
 
-	CLAMP(idx, TWIN_MAX_COUNTERS - 1);
 	if (h)
-		__sync_fetch_and_add(&h->counter[idx], 1);
+		twin_hist_count(h, idx);
 }
 
-/*
- * clkstat_record(): atomic adds, so that a program of ours nested on this
- * CPU (an NMI) adds its sample whole; min and max with a bounded
- * compare-and-swap loop for the same reason.
- */
+/* clkstat_record(): twin_hist.bpf.h. */
 static __always_inline void record(__u32 metric, __u64 v)
 {
 	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
-	__u32 k = frac_bits;
-	__u64 old, prev, nv = ~v, slot;
-	int i;
 
-	if (!h)
-		return;
-	slot = clamp_slot(twin_value_to_slot(v, k));
-	__sync_fetch_and_add(&h->slot[slot].count, 1);
-	__sync_fetch_and_add(&h->slot[slot].sum,
-			     v >> clkstat_slot_sum_shift(slot, k));
-	old = h->nmin;
-	for (i = 0; i < 4 && nv > old; i++) {
-		prev = __sync_val_compare_and_swap(&h->nmin, old, nv);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-	old = h->max;
-	for (i = 0; i < 4 && v > old; i++) {
-		prev = __sync_val_compare_and_swap(&h->max, old, v);
-		if (prev == old)
-			break;
-		old = prev;
-	}
+	if (h)
+		twin_hist_add(h, v, frac_bits);
 }
 
 /*

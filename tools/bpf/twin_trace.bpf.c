@@ -44,6 +44,7 @@
 #include "../../kmod/uapi/clkstat_events.h"
 #include "../../kmod/uapi/clkstat_trace.h"
 #include "twin_shared.h"
+#include "twin_hist.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -63,7 +64,6 @@ const volatile char spec_text[CLKSTAT_EVENT_TEXT];	/* truncated spec */
 __u32 recording;
 __u32 epoch;
 
-typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -137,55 +137,23 @@ static __always_inline int selected(void)
 	       (__u32)(bpf_get_current_pid_tgid() >> 32) == filter_tgid;
 }
 
-/* As twin.bpf.c's: the verifier must see the bound where it indexes. */
-#define CLAMP(s, max)						\
-	asm volatile("if %0 <= %1 goto +1; %0 = %1" : "+r"(s) : "i"(max))
-
-/* twin.bpf.c's twin_value_to_slot(): verified on its own. */
-__noinline __u64 twin_trace_value_to_slot(__u64 v, __u32 k)
-{
-	return clkstat_value_to_slot(v, k);
-}
-
 static __always_inline void count(__u64 idx)
 {
 	__u32 k = 0;
 	twin_hist_t *h = bpf_map_lookup_elem(&hist, &k);
 
-	CLAMP(idx, TWIN_MAX_COUNTERS - 1);
 	if (h)
-		__sync_fetch_and_add(&h->counter[idx], 1);
+		twin_hist_count(h, idx);
 }
 
-/* twin.bpf.c's record(), on this trace's histogram. */
+/* clkstat_record() on this trace's histogram: twin_hist.bpf.h. */
 static __always_inline void record(__u64 v)
 {
-	__u32 k = 0, fb = frac_bits;
+	__u32 k = 0;
 	twin_hist_t *h = bpf_map_lookup_elem(&hist, &k);
-	__u64 old, prev, nv = ~v, slot;
-	int i;
 
-	if (!h)
-		return;
-	slot = twin_trace_value_to_slot(v, fb);
-	CLAMP(slot, CLKSTAT_NSLOTS_MAX - 1);
-	__sync_fetch_and_add(&h->slot[slot].count, 1);
-	__sync_fetch_and_add(&h->slot[slot].sum,
-			     v >> clkstat_slot_sum_shift(slot, fb));
-	old = h->nmin;
-	for (i = 0; i < 4 && nv > old; i++) {
-		prev = __sync_val_compare_and_swap(&h->nmin, old, nv);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-	old = h->max;
-	for (i = 0; i < 4 && v > old; i++) {
-		prev = __sync_val_compare_and_swap(&h->max, old, v);
-		if (prev == old)
-			break;
-		old = prev;
-	}
+	if (h)
+		twin_hist_add(h, v, frac_bits);
 }
 
 /* One sample, and its event (probe_trace.c's clkstat_trace_sample()). */

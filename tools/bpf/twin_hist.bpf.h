@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * twin_hist.bpf.h - how the BPF programs add a sample to one metric's
+ * per-CPU value (twin_shared.h's TWIN_HIST), the module's clkstat_record()
+ * in BPF: included by twin.bpf.c and twin_trace.bpf.c, so that the
+ * built-in probes and the user-defined ones record alike.  The bucket
+ * math is the module's (kmod/uapi/clkstat_buckets.h).
+ */
+#ifndef CLKSTAT_BPF_TWIN_HIST_H
+#define CLKSTAT_BPF_TWIN_HIST_H
+
+typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
+
+/*
+ * A value clamped where the verifier sees it: a plain "if (slot >= max)
+ * return" is not enough, clang may index with a copy of slot taken before
+ * the test, whose bounds the verifier does not know ("unbounded memory
+ * access").  clkstat_value_to_slot() never exceeds the range, so the clamp
+ * changes nothing.
+ */
+#define CLAMP(s, max)						\
+	asm volatile("if %0 <= %1 goto +1; %0 = %1" : "+r"(s) : "i"(max))
+
+/*
+ * clkstat_value_to_slot() as a global function, verified on its own: its
+ * result reaches the caller as an unknown scalar, which the clamp then
+ * bounds.  Inlined, the verifier follows the bit search into branches
+ * that cannot happen (a register with umin above umax), where no bound
+ * helps and the slot access is refused.
+ */
+__noinline __u64 twin_value_to_slot(__u64 v, __u32 k)
+{
+	return clkstat_value_to_slot(v, k);
+}
+
+/*
+ * Add sample v (ns) to h with k fractional bits: atomic adds, so that a
+ * program of ours nested on this CPU (an NMI) adds its sample whole; min
+ * (kept as ~min) and max with a bounded compare-and-swap loop for the
+ * same reason.
+ */
+static __always_inline void twin_hist_add(twin_hist_t *h, __u64 v, __u32 k)
+{
+	__u64 old, prev, nv = ~v, slot;
+	int i;
+
+	slot = twin_value_to_slot(v, k);
+	CLAMP(slot, CLKSTAT_NSLOTS_MAX - 1);
+	__sync_fetch_and_add(&h->slot[slot].count, 1);
+	__sync_fetch_and_add(&h->slot[slot].sum,
+			     v >> clkstat_slot_sum_shift(slot, k));
+	old = h->nmin;
+	for (i = 0; i < 4 && nv > old; i++) {
+		prev = __sync_val_compare_and_swap(&h->nmin, old, nv);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = h->max;
+	for (i = 0; i < 4 && v > old; i++) {
+		prev = __sync_val_compare_and_swap(&h->max, old, v);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
+/* Bump counter idx of h (callers pass constants; clamped as a slot is). */
+static __always_inline void twin_hist_count(twin_hist_t *h, __u64 idx)
+{
+	CLAMP(idx, TWIN_MAX_COUNTERS - 1);
+	__sync_fetch_and_add(&h->counter[idx], 1);
+}
+
+#endif
