@@ -129,8 +129,20 @@ int clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr,
 		      unsigned long *wrapper);
 void clkstat_exit_unwrap(unsigned long wrapper);
 void clkstat_exit_wait(void);
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) || \
+	defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
 void clkstat_exit_live(void);
 void clkstat_exit_unload(void);
+#else
+/* No exit wrappers on this kernel (kmod/Kbuild leaves hook_exit.c out). */
+static inline void clkstat_exit_live(void)
+{
+}
+
+static inline void clkstat_exit_unload(void)
+{
+}
+#endif
 
 /**
  * clkstat_exit_call_body() - call a hooked function's body, IBT-safe

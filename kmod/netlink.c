@@ -92,19 +92,27 @@ static bool clkstat_nl_any_recording(void)
 /* The user-defined probes, a CLKSTAT_A_TRACE_INFO nest each. */
 static int clkstat_nl_put_traces(struct sk_buff *msg)
 {
-	char specs[CLKSTAT_TRACE_MAX][CLKSTAT_NAME_MAX];
 	unsigned int ids[CLKSTAT_TRACE_MAX], n, i;
+	char (*specs)[CLKSTAT_NAME_MAX];
 	struct nlattr *nest;
+	int ret = 0;
 
+	/* 1 KiB: not on the stack. */
+	specs = kmalloc_array(CLKSTAT_TRACE_MAX, sizeof(*specs), GFP_KERNEL);
+	if (!specs)
+		return -ENOMEM;
 	n = clkstat_probes_traces(specs, ids, CLKSTAT_TRACE_MAX);
 	for (i = 0; i < n; i++) {
 		nest = nla_nest_start(msg, CLKSTAT_A_TRACE_INFO);
 		if (!nest || nla_put_u32(msg, CLKSTAT_A_T_ID, ids[i]) ||
-		    nla_put_string(msg, CLKSTAT_A_T_SPEC, specs[i]))
-			return -EMSGSIZE;
+		    nla_put_string(msg, CLKSTAT_A_T_SPEC, specs[i])) {
+			ret = -EMSGSIZE;
+			break;
+		}
 		nla_nest_end(msg, nest);
 	}
-	return 0;
+	kfree(specs);
+	return ret;
 }
 
 static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)

@@ -20,6 +20,7 @@
 #include "hist.h"
 #include "probe_trace.h"
 #include "probes.h"
+#include "uapi/clkstat_netlink.h"
 
 const char *const clkstat_metric_names[CLKSTAT_NMETRICS] =
 	CLKSTAT_METRIC_NAMES_INIT;
@@ -35,10 +36,12 @@ static struct clkstat_probe *const clkstat_known_probes[] = {
 
 static struct clkstat_probe *clkstat_active[ARRAY_SIZE(clkstat_known_probes)];
 static unsigned int clkstat_nactive;
-/* The traces probes= asks for (func:, sec:, tp:), in a copy of its list. */
-static char *clkstat_load_traces[CLKSTAT_TRACE_MAX];
+/*
+ * The traces probes= asks for (func:, sec:, tp:), copied: static, so that
+ * no load that fails half way can leak them.
+ */
+static char clkstat_load_traces[CLKSTAT_TRACE_MAX][CLKSTAT_TRACE_ARG_MAX + 1];
 static unsigned int clkstat_nload_traces;
-static char *clkstat_load_list;
 /* What a trace added at run time is set up with: the load's. */
 static struct clkstat_probe_cfg clkstat_cfg;
 static const struct clkstat_variant *clkstat_attached;
@@ -79,32 +82,32 @@ static void clkstat_join(char *buf, size_t len,
 int clkstat_probes_select(const char *list)
 {
 	struct clkstat_probe *p;
-	char *s, *name;
+	char *dup, *s, *name;
 	unsigned int i;
 	char known[96];
 	int ret = 0;
 
 	clkstat_nactive = 0;
 	clkstat_nload_traces = 0;
-	kfree(clkstat_load_list);
-	clkstat_load_list = NULL;
 	if (!*list)
 		return 0;
-	clkstat_load_list = kstrdup(list, GFP_KERNEL);
-	if (!clkstat_load_list)
+	dup = kstrdup(list, GFP_KERNEL);
+	if (!dup)
 		return -ENOMEM;
-	s = clkstat_load_list;
+	s = dup;
 	while ((name = strsep(&s, ",")) != NULL) {
 		if (strchr(name, ':')) {
 			/* A trace: clkstat_probes_start() adds it. */
-			if (clkstat_nload_traces == CLKSTAT_TRACE_MAX) {
-				pr_err("clkstat: probes=%*pE: more than %d traces\n",
+			if (clkstat_nload_traces == CLKSTAT_TRACE_MAX ||
+			    strlen(name) > CLKSTAT_TRACE_ARG_MAX) {
+				pr_err("clkstat: probes=%*pE: more than %d traces, or one of more than %d bytes\n",
 				       (int)strlen(list), list,
-				       CLKSTAT_TRACE_MAX);
+				       CLKSTAT_TRACE_MAX, CLKSTAT_TRACE_ARG_MAX);
 				ret = -EINVAL;
 				break;
 			}
-			clkstat_load_traces[clkstat_nload_traces++] = name;
+			strscpy(clkstat_load_traces[clkstat_nload_traces++],
+				name, sizeof(clkstat_load_traces[0]));
 			continue;
 		}
 		p = clkstat_probe_by_name(name);
@@ -128,11 +131,9 @@ int clkstat_probes_select(const char *list)
 		}
 		clkstat_active[clkstat_nactive++] = p;
 	}
-	if (ret) {
-		kfree(clkstat_load_list);
-		clkstat_load_list = NULL;
+	kfree(dup);
+	if (ret)
 		clkstat_nload_traces = 0;
-	}
 	return ret;
 }
 
@@ -329,9 +330,6 @@ void clkstat_probes_stop(void)
 	clkstat_trace_del_all(clkstat_attached);
 	clkstat_detach(clkstat_attached, clkstat_nactive);
 	clkstat_exit_probes(clkstat_nactive);
-	kfree(clkstat_load_list);
-	clkstat_load_list = NULL;
-	clkstat_nload_traces = 0;
 }
 
 /*

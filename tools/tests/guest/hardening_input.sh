@@ -99,7 +99,8 @@ kmsg_stop() {
 # Between kmsg_start() and kmsg_stop(): every record there (none lost: the
 # sequence numbers follow each other), and nothing but what hostile input
 # is expected to make the kernel say: clkstat's rate-limited "clkstat:
-# control:" warnings (and the rate limiter's "callbacks suppressed"), the
+# control:" warnings and its trace and untrace refusals (and the rate
+# limiter's "callbacks suppressed"), the
 # kprobe variants' note of what kind of kprobe they placed (variant
 # switches), the unload line, the extra pattern given (an awk regular
 # expression), and of the rest of the kernel only the entropy pool's
@@ -118,6 +119,7 @@ log_only_expected() {
 		text == e { done = 1; exit }
 		text ~ /\\x(0[0-9a-f]|1[0-9a-f]|7f)/ { print "raw control character: " text; next }
 		text ~ /^clkstat: control: / || text ~ /^[a-z_]+: [0-9]+ callbacks suppressed$/ ||
+		text ~ /^clkstat: (un)?trace / ||
 		text ~ /^clkstat: kprobe on [a-z_0-9]+\+0x[0-9a-f]+\/0x[0-9a-f]+ is / || text == "clkstat: unloaded" ||
 		text == "random: crng init done" || text ~ extra { n++; next }
 		{ print "unexpected: " text }
