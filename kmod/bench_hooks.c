@@ -22,7 +22,11 @@
  *           buffer to push the target, the hook path and their data out
  *           of the caches, each timed on its own with the TSC;
  *           "record N": N clkstat_record() calls into a metric of
- *           clkstat.ko, the bare cost a probe adds per sample.
+ *           clkstat.ko, the bare cost a probe adds per sample;
+ *           "loop N": the hot loop with no call in it (the baseline of
+ *           the loop itself); "inc N": the same loop with one per-CPU
+ *           increment per iteration and no call (with "none", the limit
+ *           of any hook: a bare call plus one per-CPU add).
  *           Reading gives the last result: "mode M calls N ns T hits H
  *           cpu C migrated 0|1 attached V".
  *   targets the test targets of user-defined probes (bench_targets.c).
@@ -304,6 +308,34 @@ static int hb_run_record(struct hb_result *r, unsigned int n)
 	return ret;
 }
 
+/* "loop" and "inc": the baselines of the hot loop, no call in them. */
+static DEFINE_PER_CPU(u64, bench_inc_sink);
+
+static int hb_run_loop(struct hb_result *r, unsigned int n, bool inc)
+{
+	unsigned int done, i, chunk;
+	u64 t0;
+
+	for (done = 0; done < n; done += chunk) {
+		chunk = min(n - done, (unsigned int)HB_CHUNK);
+		preempt_disable();
+		hb_note_cpu(r, !done);
+		t0 = ktime_get_ns();
+		if (inc)
+			for (i = 0; i < chunk; i++)
+				this_cpu_inc(bench_inc_sink);
+		else
+			for (i = 0; i < chunk; i++)
+				barrier();
+		r->ns += ktime_get_ns() - t0;
+		preempt_enable();
+		cond_resched();
+		if (fatal_signal_pending(current))
+			return -EINTR;
+	}
+	return 0;
+}
+
 /* Copy a short command from userspace, without its trailing newline. */
 static int hb_get_cmd(char *buf, size_t size, const char __user *ubuf,
 		      size_t len)
@@ -371,6 +403,10 @@ static ssize_t hb_run_write(struct file *file, const char __user *ubuf,
 		r.mode = "cold";
 	else if (!strcmp(mode, "record"))
 		r.mode = "record";
+	else if (!strcmp(mode, "loop"))
+		r.mode = "loop";
+	else if (!strcmp(mode, "inc"))
+		r.mode = "inc";
 	else
 		return -EINVAL;
 	max = r.mode[0] == 'c' ? HB_MAX_COLD : HB_MAX_CALLS;
@@ -385,6 +421,8 @@ static ssize_t hb_run_write(struct file *file, const char __user *ubuf,
 		ret = hb_run_hot(&r, n);
 	else if (r.mode[0] == 'c')
 		ret = hb_run_cold(&r, n);
+	else if (r.mode[0] == 'l' || r.mode[0] == 'i')
+		ret = hb_run_loop(&r, n, r.mode[0] == 'i');
 	else
 		ret = hb_run_record(&r, n);
 	r.hits = bench_hits_total() - hits0;

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -28,20 +29,36 @@
 #include "../lib/status.h"
 
 /*
- * In table order; "none" first, the ratios' base "direct" is third.  The
- * variants are the catalog's, clkstat.ko's and the twin's, each followed
- * by the return probe of its kind that only the benchmark has
- * (clkstat_hookbench's kretprobe, overhead.bpf.c's bpf-kretprobe and
- * bpf-fexit).
+ * In table order.  The baselines first: the empty loop ("loop"), the loop
+ * with one per-CPU add and no call ("inc"), the bare call ("none"), the
+ * bare record; then the variants, the catalog's, clkstat.ko's and the
+ * twin's, each followed by the return probe of its kind that only the
+ * benchmark has (clkstat_hookbench's kretprobe, overhead.bpf.c's
+ * bpf-kretprobe and bpf-fexit); then the probes' real handlers driven by
+ * the hookbench (wakeup -> enqueue, wakeup -> enqueue -> first read), each
+ * after its baseline (the same driver without the handlers).  A row's base
+ * is subtracted from it round by round.
  */
-static const char *const cr_ovh_rows[] = {
-	"none", "record",
-	CLKSTAT_VNAME(DIRECT), CLKSTAT_VNAME(FTRACE), CLKSTAT_VNAME(KPROBE),
-	CLKSTAT_VNAME(KPROBE_INT3), CR_OVH_KRETPROBE,
-	CLKSTAT_VNAME(TRACEPOINT),
-	CLKSTAT_VNAME(BPF_KPROBE), CR_OVH_BPF_KRETPROBE,
-	CLKSTAT_VNAME(BPF_FENTRY), CR_OVH_BPF_FEXIT,
-	CLKSTAT_VNAME(BPF_TP),
+#define CR_OVH_HOOK(v) { v, "hot", "none", CR_OVH_HITS_CALLS }
+static const struct {
+	const char *name, *mode, *base;
+	int hits;
+} cr_ovh_rows[] = {
+	{ "loop", "loop", NULL, CR_OVH_HITS_NONE },
+	{ "inc", "inc", "loop", CR_OVH_HITS_NONE },
+	{ "none", "hot", "loop", CR_OVH_HITS_NONE },
+	{ "record", "record", "loop", CR_OVH_HITS_NONE },
+	CR_OVH_HOOK(CLKSTAT_VNAME(DIRECT)), CR_OVH_HOOK(CLKSTAT_VNAME(FTRACE)),
+	CR_OVH_HOOK(CLKSTAT_VNAME(KPROBE)),
+	CR_OVH_HOOK(CLKSTAT_VNAME(KPROBE_INT3)), CR_OVH_HOOK(CR_OVH_KRETPROBE),
+	CR_OVH_HOOK(CLKSTAT_VNAME(TRACEPOINT)),
+	CR_OVH_HOOK(CLKSTAT_VNAME(BPF_KPROBE)), CR_OVH_HOOK(CR_OVH_BPF_KRETPROBE),
+	CR_OVH_HOOK(CLKSTAT_VNAME(BPF_FENTRY)), CR_OVH_HOOK(CR_OVH_BPF_FEXIT),
+	CR_OVH_HOOK(CLKSTAT_VNAME(BPF_TP)),
+	{ "pair0", "pair0", "loop", CR_OVH_HITS_ANY },
+	{ "pair", "pair", "pair0", CR_OVH_HITS_CALLS },
+	{ "triple0", "triple0", "loop", CR_OVH_HITS_ANY },
+	{ "triple", "triple", "triple0", CR_OVH_HITS_CALLS },
 };
 
 double cr_ovh_now_s(void)
@@ -57,8 +74,13 @@ static int cr_ovh_errno_status(int err)
 	return err == EPERM || err == EACCES ? CR_PERM : CR_ERR;
 }
 
-/* Write a command to a hookbench file; errors say which and why. */
-static int cr_ovh_hb_write(const char *file, const char *cmd)
+/*
+ * Write a command to a hookbench file; errors say which and why, but for
+ * EINVAL when @quiet_einval (a run mode this module may not have): then
+ * *@einval is set and the status is CR_ERR.
+ */
+static int cr_ovh_hb_write_q(const char *file, const char *cmd,
+			     int quiet_einval, int *einval)
 {
 	char path[128];
 	ssize_t n;
@@ -75,12 +97,21 @@ static int cr_ovh_hb_write(const char *file, const char *cmd)
 	n = write(fd, cmd, strlen(cmd));
 	err = errno;
 	close(fd);
+	if (n < 0 && err == EINVAL && quiet_einval) {
+		*einval = 1;
+		return CR_ERR;
+	}
 	if (n != (ssize_t)strlen(cmd)) {
 		fprintf(stderr, "clkstat-report: overhead: '%s' > %s: %s (see the kernel log)\n",
 			cmd, path, n < 0 ? strerror(err) : "short write");
 		return n < 0 ? cr_ovh_errno_status(err) : CR_ERR;
 	}
 	return CR_OK;
+}
+
+static int cr_ovh_hb_write(const char *file, const char *cmd)
+{
+	return cr_ovh_hb_write_q(file, cmd, 0, NULL);
 }
 
 int cr_ovh_hb_attach(const char *variant)
@@ -91,7 +122,7 @@ int cr_ovh_hb_attach(const char *variant)
 int cr_ovh_hb_run(const char *mode, unsigned long n, uint64_t *ns,
 		  uint64_t *hits, int *cpu)
 {
-	char cmd[64], buf[256], m[16];
+	char cmd[64], buf[256], m[16], att[32];
 	unsigned long calls;
 	unsigned long long tns, th;
 	int fd, st, migrated;
@@ -109,8 +140,8 @@ int cr_ovh_hb_run(const char *mode, unsigned long n, uint64_t *ns,
 	if (len <= 0)
 		return CR_ERR;
 	buf[len] = '\0';
-	if (sscanf(buf, "mode %15s calls %lu ns %llu hits %llu cpu %d migrated %d",
-		   m, &calls, &tns, &th, cpu, &migrated) != 6 ||
+	if (sscanf(buf, "mode %15s calls %lu ns %llu hits %llu cpu %d migrated %d attached %31s",
+		   m, &calls, &tns, &th, cpu, &migrated, att) != 7 ||
 	    strcmp(m, mode) || calls != n) {
 		fprintf(stderr, "clkstat-report: overhead: unexpected result '%s'\n",
 			buf);
@@ -126,12 +157,11 @@ int cr_ovh_hb_run(const char *mode, unsigned long n, uint64_t *ns,
 }
 
 /* Attach a row's variant: the module's, or none and a BPF program. */
-static int cr_ovh_row_attach(struct cr_ovh_bpf *b, const char *v)
+static int cr_ovh_row_attach(struct cr_ovh_bpf *b, const struct cr_ovh_row *w)
 {
+	const char *v = strcmp(w->mode, "hot") ? "none" : w->name;
 	int st;
 
-	if (!strcmp(v, "record"))
-		v = "none";
 	st = cr_ovh_hb_attach(cr_ovh_is_bpf(v) ? "none" : v);
 	if (!st && cr_ovh_is_bpf(v))
 		st = cr_ovh_bpf_attach(b, v);
@@ -143,13 +173,13 @@ static int cr_ovh_row_attach(struct cr_ovh_bpf *b, const char *v)
  * call (the module's count, or the BPF programs'), and that nothing else
  * ran on a row with nothing attached.
  */
-static int cr_ovh_measure(struct cr_ovh_bpf *b, const char *v,
+static int cr_ovh_measure(struct cr_ovh_bpf *b, const struct cr_ovh_row *w,
 			  const char *mode, unsigned long n, uint64_t *ns,
 			  uint64_t *hits, int *cpu)
 {
 	int64_t b0 = cr_ovh_bpf_hits(b), b1;
-	uint64_t mhits;
-	int st, want_mod, want_bpf;
+	uint64_t mhits, want;
+	int st, bpf = cr_ovh_is_bpf(w->name);
 
 	st = cr_ovh_hb_run(mode, n, ns, &mhits, cpu);
 	if (st)
@@ -159,78 +189,185 @@ static int cr_ovh_measure(struct cr_ovh_bpf *b, const char *v,
 		fprintf(stderr, "clkstat-report: overhead: cannot read the BPF programs' count\n");
 		return CR_ERR;
 	}
-	want_bpf = cr_ovh_is_bpf(v);
-	want_mod = !want_bpf && strcmp(v, "none") && strcmp(v, "record");
-	*hits = want_bpf ? (uint64_t)(b1 - b0) : mhits;
-	if (mhits != (want_mod ? n : 0) ||
-	    (uint64_t)(b1 - b0) != (want_bpf ? n : 0)) {
+	*hits = bpf ? (uint64_t)(b1 - b0) : mhits;
+	want = w->hits_want == CR_OVH_HITS_CALLS ? n : 0;
+	if ((uint64_t)(b1 - b0) != (bpf ? n : 0) ||
+	    (!bpf && mhits != want &&
+	     !(w->hits_want == CR_OVH_HITS_ANY && mhits == n)) ||
+	    (bpf && mhits)) {
 		fprintf(stderr, "clkstat-report: overhead: %s, %s %lu calls: the module's handler ran %llu times, the BPF program %lld times\n",
-			v, mode, n, (unsigned long long)mhits,
+			w->name, mode, n, (unsigned long long)mhits,
 			(long long)(b1 - b0));
 		return CR_ERR;
 	}
 	return CR_OK;
 }
 
-static int cr_ovh_row_round(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
-			    struct cr_ovh_row *row, int cold,
-			    struct cr_ovh_result *r)
+/* Cold calls of this round: one run of one call each, every value kept. */
+static int cr_ovh_cold_round(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
+			     struct cr_ovh_row *w, unsigned int k,
+			     struct cr_ovh_result *r)
 {
-	int rec = !strcmp(row->name, "record");
+	unsigned long n = o->cold_calls / o->rounds, i;
 	uint64_t ns, hits;
-	double per;
 	int st;
 
-	st = cr_ovh_row_attach(b, row->name);
-	if (st)
-		goto out;
-	st = cr_ovh_measure(b, row->name, rec ? "record" : "hot", o->calls,
-			    &ns, &hits, &r->cpu);
-	if (st)
-		goto out;
-	per = (double)ns / o->calls;
-	if (row->hot_ns < 0 || per < row->hot_ns)
-		row->hot_ns = per;
-	row->hot_calls = o->calls;
-	row->hot_hits = hits;
-	if (cold && !rec) {
-		st = cr_ovh_measure(b, row->name, "cold", o->cold_calls, &ns,
-				    &hits, &r->cpu);
+	/* The remainder goes to the first rounds. */
+	n += k < o->cold_calls % o->rounds;
+	for (i = 0; i < n; i++) {
+		st = cr_ovh_measure(b, w, "cold", 1, &ns, &hits, &r->cpu);
 		if (st)
-			goto out;
-		row->cold_ns = (double)ns / o->cold_calls;
-		row->cold_calls = o->cold_calls;
-		row->cold_hits = hits;
+			return st;
+		w->cold[w->ncold++] = (double)ns;
+		w->cold_calls++;
+		w->cold_hits += hits;
 	}
+	return CR_OK;
+}
+
+static int cr_ovh_row_round(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
+			    struct cr_ovh_row *w, unsigned int k,
+			    struct cr_ovh_result *r)
+{
+	uint64_t ns, hits;
+	int st;
+
+	st = cr_ovh_row_attach(b, w);
+	if (st)
+		goto out;
+	st = cr_ovh_measure(b, w, w->mode, o->calls, &ns, &hits, &r->cpu);
+	if (st)
+		goto out;
+	w->hot[w->nhot++] = (double)ns / o->calls;
+	w->hot_calls = o->calls;
+	w->hot_hits = hits;
+	if (w->cold)
+		st = cr_ovh_cold_round(o, b, w, k, r);
 out:
 	cr_ovh_bpf_detach(b);
 	return st;
+}
+
+static struct cr_ovh_row *cr_ovh_find(struct cr_ovh_result *r,
+				      const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < r->nrows; i++)
+		if (!strcmp(r->rows[i].name, name))
+			return &r->rows[i];
+	return NULL;
+}
+
+/*
+ * The probes' handler modes come with a newer hookbench: one call of each
+ * mode the table needs, and a mode the module refuses with EINVAL gives
+ * its row a note instead of figures.
+ */
+static int cr_ovh_modes(struct cr_ovh_result *r)
+{
+	static const char *const std[] = { "hot", "record", "loop", "inc" };
+	struct cr_ovh_row *w;
+	char cmd[32];
+	unsigned int i, j;
+	int st, einval;
+
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		for (j = 0; j < sizeof(std) / sizeof(std[0]); j++)
+			if (!strcmp(w->mode, std[j]))
+				break;
+		if (j < sizeof(std) / sizeof(std[0]))
+			continue;
+		snprintf(cmd, sizeof(cmd), "%s 1", w->mode);
+		einval = 0;
+		st = cr_ovh_hb_write_q("run", cmd, 1, &einval);
+		if (einval)
+			w->note = "this clkstat_hookbench.ko has no such run mode";
+		else if (st)
+			return st;
+	}
+	/* A row whose base has no figures has none either. */
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		if (!w->note && w->base && cr_ovh_find(r, w->base)->note)
+			w->note = "its baseline is not measured";
+	}
+	return CR_OK;
+}
+
+static void cr_ovh_dispatch_sum(struct cr_ovh_result *r)
+{
+	struct cr_ovh_row *w, *base, *none, *inc;
+	unsigned int i, k;
+
+	for (i = 0; i < r->nrows; i++) {
+		w = &r->rows[i];
+		cr_ovh_quartiles(w->hot, w->nhot, &w->hot_q);
+		base = cr_ovh_find(r, w->base);
+		for (k = 0; base && k < w->nhot; k++)
+			w->added[k] = w->hot[k] - base->hot[k];
+		if (base && w->nhot)
+			cr_ovh_quartiles(w->added, w->nhot, &w->added_q);
+		else
+			w->added_q = (struct cr_ovh_q){ NAN, NAN, NAN };
+		if (w->ncold) {
+			w->cold_p10 = cr_ovh_quantile(w->cold, w->ncold, 0.1);
+			w->cold_p50 = cr_ovh_quantile(w->cold, w->ncold, 0.5);
+			w->cold_p90 = cr_ovh_quantile(w->cold, w->ncold, 0.9);
+		}
+	}
+	/* The limit: a bare call plus one per-CPU add (inc minus loop). */
+	none = cr_ovh_find(r, "none");
+	inc = cr_ovh_find(r, "inc");
+	r->limit = none->hot_q.p50 + inc->added_q.p50;
 }
 
 int cr_ovh_dispatch(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
 		    struct cr_ovh_result *r)
 {
 	const unsigned int n = sizeof(cr_ovh_rows) / sizeof(cr_ovh_rows[0]);
+	struct cr_ovh_row *w;
+	struct cr_ovh_row none = { .name = "none", .mode = "hot" };
 	uint64_t ns, hits;
 	unsigned int i, k;
 	int st;
 
-	for (i = 0; i < n; i++)
-		r->rows[i] = (struct cr_ovh_row){ .name = cr_ovh_rows[i],
-						  .hot_ns = -1, .cold_ns = -1 };
+	cr_ovh_clocksource(r->dispatch_cs, sizeof(r->dispatch_cs));
+	for (i = 0; i < n; i++) {
+		w = &r->rows[i];
+		*w = (struct cr_ovh_row){
+			.name = cr_ovh_rows[i].name, .mode = cr_ovh_rows[i].mode,
+			.base = cr_ovh_rows[i].base,
+			.hits_want = cr_ovh_rows[i].hits,
+			.hot_q = { NAN, NAN, NAN }, .added_q = { NAN, NAN, NAN },
+			.cold_p10 = NAN, .cold_p50 = NAN, .cold_p90 = NAN,
+			.insn = NAN, .insn_added = NAN, .insn_iqr = NAN };
+		/* Cold calls for the calls of the target; none under icount. */
+		if (!o->insn && !strcmp(w->mode, "hot")) {
+			w->cold = calloc(o->cold_calls, sizeof(*w->cold));
+			if (!w->cold)
+				return CR_ERR;
+		}
+	}
 	r->nrows = n;
+	r->limit = r->limit_insn = NAN;
 	/* Warm up: the first calls pay for translation and page faults. */
 	st = cr_ovh_hb_attach("none");
 	if (!st)
-		st = cr_ovh_measure(b, "none", "hot", o->calls, &ns, &hits,
+		st = cr_ovh_measure(b, &none, "hot", o->calls, &ns, &hits,
 				    &r->cpu);
+	if (!st)
+		st = cr_ovh_modes(r);
 	for (k = 0; k < o->rounds && !st; k++)
 		for (i = 0; i < n && !st; i++)
-			st = cr_ovh_row_round(o, b, &r->rows[i],
-					      k == o->rounds - 1, r);
+			if (!r->rows[i].note)
+				st = cr_ovh_row_round(o, b, &r->rows[i], k, r);
 	/* Leave nothing attached, whatever happened. */
 	if (cr_ovh_hb_attach("none") && !st)
 		st = CR_ERR;
+	if (!st)
+		cr_ovh_dispatch_sum(r);
 	return st;
 }
 
@@ -301,11 +438,53 @@ static void cr_ovh_machine(struct cr_ovh_result *r)
 	}
 	if (f)
 		fclose(f);
+	cr_ovh_clocksource(r->clocksource, sizeof(r->clocksource));
+}
+
+void cr_ovh_clocksource(char *buf, size_t size)
+{
+	FILE *f;
+
+	snprintf(buf, size, "-");
 	f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-	if (f && fgets(r->clocksource, sizeof(r->clocksource), f))
-		r->clocksource[strcspn(r->clocksource, "\n")] = '\0';
+	if (f && fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
 	if (f)
 		fclose(f);
+}
+
+static int cr_ovh_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double cr_ovh_quantile(double *v, unsigned int n, double p)
+{
+	double h;
+	unsigned int i;
+
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cr_ovh_cmp);
+	h = p * (n - 1);
+	i = (unsigned int)h;
+	return i + 1 < n ? v[i] + (h - i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+void cr_ovh_quartiles(const double *v, unsigned int n, struct cr_ovh_q *q)
+{
+	double t[CR_OVH_MAX_ROUNDS];
+
+	if (!n || n > CR_OVH_MAX_ROUNDS) {
+		*q = (struct cr_ovh_q){ NAN, NAN, NAN };
+		return;
+	}
+	memcpy(t, v, n * sizeof(*v));
+	q->p50 = cr_ovh_quantile(t, n, 0.5);
+	q->q1 = cr_ovh_quantile(t, n, 0.25);
+	q->q3 = cr_ovh_quantile(t, n, 0.75);
 }
 
 int cr_overhead(const struct cr_ovh_opts *o)
@@ -314,9 +493,14 @@ int cr_overhead(const struct cr_ovh_opts *o)
 	struct cr_ovh_bpf *b = NULL;
 	int st;
 
+	unsigned int i;
+
 	if (!r)
 		return CR_ERR;
-	st = cr_ovh_check(o);
+	/* A bad --insn file is refused before anything runs. */
+	st = o->insn_file ? cr_ovh_insn_merge(o->insn_file, NULL) : CR_OK;
+	if (!st)
+		st = cr_ovh_check(o);
 	if (!st)
 		st = cr_ovh_pin(r);
 	if (st)
@@ -329,6 +513,8 @@ int cr_overhead(const struct cr_ovh_opts *o)
 	}
 	if (o->sections & CR_OVH_DISPATCH)
 		st = cr_ovh_dispatch(o, b, r);
+	if (!st && o->insn_file && (o->sections & CR_OVH_DISPATCH))
+		st = cr_ovh_insn_merge(o->insn_file, r);
 	if (!st && (o->sections & CR_OVH_HANDSHAKE))
 		st = cr_ovh_handshake(o, b, r);
 	cr_ovh_bpf_close(b);
@@ -346,6 +532,8 @@ int cr_overhead(const struct cr_ovh_opts *o)
 			       cr_ovh_render_text(stdout, o, r);
 out:
 	cr_ovh_bpf_close(b);
+	for (i = 0; i < r->nrows; i++)
+		free(r->rows[i].cold);
 	free(r);
 	return st;
 }

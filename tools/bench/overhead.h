@@ -23,28 +23,59 @@
 #define CR_OVH_KRETPROBE	"kretprobe"
 #define CR_OVH_BPF_KRETPROBE	"bpf-kretprobe"
 #define CR_OVH_BPF_FEXIT	"bpf-fexit"
-#define CR_OVH_MAX_ROWS	16
+#define CR_OVH_MAX_ROWS	24
+#define CR_OVH_MAX_ROUNDS	100
 
 enum { CR_OVH_DISPATCH = 1, CR_OVH_HANDSHAKE = 2, CR_OVH_STORM = 4 };
 
 struct cr_ovh_opts {
 	unsigned long calls;		/* hot calls per measurement */
-	unsigned long cold_calls;
-	unsigned int rounds;		/* hot rounds, fastest kept */
+	unsigned long cold_calls;	/* per row, over all rounds */
+	unsigned int rounds;		/* interleaved rounds: median, IQR */
 	unsigned long hs_calls;		/* handshake events per row */
 	unsigned int storm_rounds;
 	unsigned int storm_loops;	/* hackbench -l */
 	unsigned int sections;		/* CR_OVH_* */
 	int json;
+	/*
+	 * --icount: the guest runs under QEMU's -icount shift=0, where
+	 * one ns of guest time is one instruction: figures are labelled
+	 * instructions and cold calls (no caches modelled) are skipped.
+	 */
+	int insn;
+	const char *insn_file;		/* --insn FILE: an --icount --json run */
 };
 
-/* One dispatch row; ns are per call, negative when not measured. */
+/* Median and quartiles of a sample; NaN when not measured. */
+struct cr_ovh_q {
+	double p50, q1, q3;
+};
+
+/*
+ * One dispatch row: a hookbench run mode with a variant attached (or
+ * none).  Per call, in the run's unit (ns, or instructions with --unit
+ * insn); NaN when not measured.  hot[] holds each round's figure,
+ * added[] the same round's minus its base row's.
+ */
 struct cr_ovh_row {
 	const char *name;
-	double hot_ns, cold_ns;
+	const char *mode;		/* the hookbench's run mode */
+	const char *base;		/* the row subtracted; NULL: none */
+	int hits_want;			/* CR_OVH_HITS_* */
+	const char *note;		/* why not measured */
+	double hot[CR_OVH_MAX_ROUNDS], added[CR_OVH_MAX_ROUNDS];
+	unsigned int nhot;
+	double *cold;			/* each cold call, over all rounds */
+	unsigned int ncold;
+	struct cr_ovh_q hot_q, added_q;
+	double cold_p10, cold_p50, cold_p90;
+	double insn, insn_added, insn_iqr; /* from --insn; NaN: none */
 	uint64_t hot_calls, hot_hits;	/* the last hot round's */
-	uint64_t cold_calls, cold_hits;
+	uint64_t cold_calls, cold_hits;	/* over all rounds */
 };
+
+/* What a row's handler count must be: 0, the calls, or either. */
+enum { CR_OVH_HITS_NONE, CR_OVH_HITS_CALLS, CR_OVH_HITS_ANY };
 
 struct cr_ovh_hs_row {
 	const char *name;
@@ -58,13 +89,15 @@ struct cr_ovh_storm_row {
 	unsigned int n;			/* rounds measured */
 	double median_s;		/* median run time */
 	double ratio_median, ratio_min, ratio_max; /* throughput / none's */
+	double ratio_q1, ratio_q3;	/* the ratios' quartiles */
 	const char *note;		/* why not measured */
 };
 
 struct cr_ovh_result {
 	char kernel[160];
 	char machine[128];
-	char clocksource[32];
+	char clocksource[32];		/* at the start */
+	char dispatch_cs[32], hs_cs[32], storm_cs[32]; /* each section's */
 	char probes[128];		/* clkstat.ko's, for the storm */
 	int cpu;
 	struct cr_ovh_row rows[CR_OVH_MAX_ROWS];
@@ -75,6 +108,10 @@ struct cr_ovh_result {
 	unsigned int nstorm;
 	const char *storm_cmd;
 	const char *storm_baseline;	/* what "none" was in the storm */
+	/* The limit of a hook: a bare call plus one per-CPU add (or NaN). */
+	double limit, limit_insn;
+	/* --insn: where the instructions came from. */
+	char insn_kernel[160], insn_cs[32];
 };
 
 /* The command: checks, runs the sections, prints. Returns a status.h. */
@@ -112,5 +149,12 @@ int cr_ovh_render_json(FILE *out, const struct cr_ovh_opts *o,
 		       const struct cr_ovh_result *r);
 
 double cr_ovh_now_s(void);
+/* The current clocksource into buf ("-" when unreadable). */
+void cr_ovh_clocksource(char *buf, size_t size);
+/* Sorts v; the p-quantile (0..1) by linear interpolation. */
+double cr_ovh_quantile(double *v, unsigned int n, double p);
+void cr_ovh_quartiles(const double *v, unsigned int n, struct cr_ovh_q *q);
+/* --insn: a run's instructions into the rows. Returns a status.h. */
+int cr_ovh_insn_merge(const char *file, struct cr_ovh_result *r);
 
 #endif

@@ -115,6 +115,7 @@ int cr_ovh_handshake(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
 	int64_t b0, b1;
 	int err = 0, st;
 
+	cr_ovh_clocksource(r->hs_cs, sizeof(r->hs_cs));
 	h = cr_ovh_hs_add(r, "empty call", n);
 	h->ns = cr_ovh_calls(n);
 	h = cr_ovh_hs_add(r, "write /dev/null", n);

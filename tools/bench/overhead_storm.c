@@ -7,7 +7,8 @@
  * nothing attached.  Run times in an emulated guest vary by tens of
  * percent from run to run, so the variants are interleaved round by round
  * and each round's ratio is taken against the same round's baseline; the
- * median of those ratios is reported with their range.
+ * median of those ratios is reported with their interquartile range and
+ * their range.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -211,6 +212,8 @@ static void cr_ovh_storm_sum(const struct cr_ovh_opts *o,
 		s->n = n;
 		s->median_s = cr_ovh_median(tt, n);
 		s->ratio_median = cr_ovh_median(ratio, n);
+		s->ratio_q1 = cr_ovh_quantile(ratio, n, 0.25);
+		s->ratio_q3 = cr_ovh_quantile(ratio, n, 0.75);
 	}
 }
 
@@ -227,6 +230,7 @@ int cr_ovh_storm(const struct cr_ovh_opts *o, struct cr_ovh_result *r)
 	if (st)
 		goto out;
 	c.frac_bits = c.info.frac_bits;
+	cr_ovh_clocksource(r->storm_cs, sizeof(r->storm_cs));
 	snprintf(r->probes, sizeof(r->probes), "%s", c.info.probes);
 	/* The hookbench's hooks would only add noise: none attached. */
 	if (!access(CR_OVH_HB_DIR "/attach", W_OK))

@@ -11,17 +11,18 @@
 #include "cli.h"
 
 enum { O_CALLS = CR_OPT_OVERHEAD, O_COLD_CALLS, O_ROUNDS, O_HS_CALLS,
-	O_STORM_ROUNDS, O_STORM_LOOPS, O_NO_STORM, O_ONLY };
+	O_STORM_ROUNDS, O_STORM_LOOPS, O_NO_STORM, O_ONLY, O_ICOUNT, O_INSN };
 
 static struct cr_ovh_opts cr_ovh = {
-	.calls = 200000, .cold_calls = 200, .rounds = 5, .hs_calls = 20000,
+	.calls = 200000, .cold_calls = 200, .rounds = 10, .hs_calls = 20000,
 	.storm_rounds = 5, .storm_loops = 200,
 	.sections = CR_OVH_DISPATCH | CR_OVH_HANDSHAKE | CR_OVH_STORM,
 };
 
 const char cr_overhead_synopsis[] =
 	"       clkstat-report overhead [--calls N] [--cold-calls N] [--rounds R] [--hs-calls N]\n"
-	"                      [--storm-rounds R] [--storm-loops N] [--no-storm] [--only LIST]\n";
+	"                      [--storm-rounds R] [--storm-loops N] [--no-storm] [--only LIST]\n"
+	"                      [--icount | --insn FILE]\n";
 
 /* The numeric options: bounds, and where each goes. */
 static int cr_ovh_num(int c, const char *v)
@@ -85,6 +86,12 @@ static int cr_ovh_only(const char *v)
 static int cr_overhead_take(int c, const char *v)
 {
 	switch (c) {
+	case O_ICOUNT:
+		cr_ovh.insn = 1;
+		return CR_OK;
+	case O_INSN:
+		cr_ovh.insn_file = v;
+		return CR_OK;
 	case O_NO_STORM:
 		cr_ovh.sections &= ~CR_OVH_STORM;
 		return CR_OK;
@@ -104,6 +111,8 @@ static const struct option cr_overhead_table[] = {
 	{ "storm-loops", required_argument, NULL, O_STORM_LOOPS },
 	{ "no-storm", no_argument, NULL, O_NO_STORM },
 	{ "only", required_argument, NULL, O_ONLY },
+	{ "icount", no_argument, NULL, O_ICOUNT },
+	{ "insn", required_argument, NULL, O_INSN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -112,13 +121,15 @@ const struct cr_optset cr_overhead_opts = {
 	.take = cr_overhead_take,
 	.help =
 	"      --calls N       overhead: hot calls per variant (default 200000)\n"
-	"      --cold-calls N  overhead: cold calls per variant (default 200)\n"
-	"      --rounds R      overhead: interleaved hot rounds, fastest kept (default 5)\n"
+	"      --cold-calls N  overhead: cold calls per variant over all rounds (default 200)\n"
+	"      --rounds R      overhead: interleaved rounds, median and IQR (default 10)\n"
 	"      --hs-calls N    overhead: events per handshake point (default 20000)\n"
 	"      --storm-rounds R  overhead: interleaved storm rounds (default 5)\n"
 	"      --storm-loops N   overhead: hackbench -l per storm run (default 200)\n"
 	"      --no-storm      overhead: without the wakeup storm\n"
-	"      --only LIST     overhead: dispatch,handshake,storm (comma list)\n",
+	"      --only LIST     overhead: dispatch,handshake,storm (comma list)\n"
+	"      --icount        overhead: the guest runs under QEMU -icount shift=0: figures are instructions\n"
+	"      --insn FILE     overhead: instructions per call from an --icount --json run, beside ns\n",
 };
 
 int cr_overhead_check(const struct cr_cli *cli)
@@ -126,6 +137,15 @@ int cr_overhead_check(const struct cr_cli *cli)
 	if (!strcmp(cli->cmd, "overhead") && strcmp(cli->format, "text") &&
 	    strcmp(cli->format, "json")) {
 		fprintf(stderr, "clkstat-report: overhead: text or --json\n");
+		return CR_USAGE;
+	}
+	if (cr_ovh.insn && cr_ovh.insn_file) {
+		fprintf(stderr, "clkstat-report: overhead: --insn FILE goes with a run in ns, not --icount\n");
+		return CR_USAGE;
+	}
+	if (cr_ovh.cold_calls < cr_ovh.rounds && !cr_ovh.insn) {
+		fprintf(stderr, "clkstat-report: overhead: --cold-calls (%lu) must be at least --rounds (%u): each round has cold calls\n",
+			cr_ovh.cold_calls, cr_ovh.rounds);
 		return CR_USAGE;
 	}
 	return CR_OK;
