@@ -197,7 +197,10 @@ static int cr_ovh_json_row(struct json_object *e, const struct cr_ovh_result *r,
 
 	err |= cr_jadd(e, "variant", json_object_new_string(w->name));
 	err |= cr_jadd(e, "mode", json_object_new_string(w->mode));
-	err |= cr_jadd(e, "base", w->base ? json_object_new_string(w->base) : NULL);
+	if (w->base)
+		err |= cr_jadd(e, "base", json_object_new_string(w->base));
+	else
+		err |= json_object_object_add(e, "base", NULL) ? -1 : 0;
 	if (w->note)
 		err |= cr_jadd(e, "note", json_object_new_string(w->note));
 	err |= cr_jadd(e, "rounds", json_object_new_int(w->nhot));

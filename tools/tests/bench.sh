@@ -1,40 +1,75 @@
 #!/bin/bash
-# Printed benchmarks (not pass/fail), all in one QEMU guest on Debian's
-# stock kernel: clkstat_bench.ko's cost of one record next to a bare
-# per-CPU increment and memory per metric per CPU for each frac_bits; then
-# `clkstat-report overhead`: the per-event cost of every hook variant,
-# module and BPF, on clkstat_hookbench.ko's target (hot and cold, ratio to
-# the module's direct variant), of userspace handshake points, and the
-# throughput a hackbench wakeup storm keeps under each variant.
+# Printed benchmarks (not pass/fail), in two QEMU guests on Debian's stock
+# kernel, both booted with tsc=reliable (clock reads are TSC reads, as on
+# real hardware; each table names its clocksource):
+#  1. under QEMU's -icount shift=0,sleep=off, where one ns of guest time is
+#     one instruction, deterministic run to run: `clkstat-report overhead
+#     --only dispatch --icount --json`, the instructions per call of every
+#     dispatch row and handler row (build/bench-insn/insn.json);
+#  2. plain TCG: clkstat_bench.ko's cost of one record next to a bare
+#     per-CPU increment and memory per metric per CPU for each frac_bits;
+#     then `clkstat-report overhead --insn build/bench-insn/insn.json`: the
+#     per-event cost of every hook variant, module and BPF, on
+#     clkstat_hookbench.ko's target (median and IQR over 10 interleaved
+#     rounds, baselines subtracted, cold calls as p10/p50/p90, the
+#     instructions of run 1 beside the ns), of userspace handshake points,
+#     and the throughput a hackbench wakeup storm keeps under each variant
+#     (median and IQR over 10 rounds).
 # Documentation/clkstat-overhead.rst shows a run and how to read it.
-# OVERHEAD_ARGS adds options to clkstat-report overhead.
+# OVERHEAD_ARGS adds options to clkstat-report overhead (both runs);
+# BENCH_KVER picks the kernel line (default: run-guest.sh's).
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
-# The storm runs with the probes it is about (ttwu,tkread) and no event
-# log: the marker needs one, and a wakeup logged there costs more.  So the
-# dispatch and handshake sections run first, with the marker's module.
-tools/vm/run-guest.sh --out build/bench --timeout 1500 -- bash -c '
+kver=()
+[ -z "${BENCH_KVER:-}" ] || kver=(--kver "$BENCH_KVER")
+
+fail() {	# fail LOG OUT: run-guest.sh's own reason, if the guest never ran
+	grep -E '^(run-guest|kernels.sh):' "$1" >&2 || true
+	echo "bench: guest run failed; see $2/console.log" >&2
+	exit 1
+}
+
+# 1. Instructions.  The dispatch section only: the handshake's and the
+# storm's figures are wall time of userspace work, not instructions of a
+# hook.  Few calls are enough: the count does not vary.
+rm -f build/bench-insn/insn.json
+CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
+	"${kver[@]}" --append "tsc=reliable" --out build/bench-insn \
+	--timeout 1500 -- bash -c '
+	set -e
+	insmod kmod/clkstat.ko probes=ttwu,tkread
+	insmod kmod/clkstat_hookbench.ko
+	tools/clkstat-report overhead --only dispatch --icount --json \
+		--calls 20000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/insn.json
+	rmmod clkstat_hookbench clkstat' > build/bench-insn.log 2>&1 ||
+	fail build/bench-insn.log build/bench-insn
+
+# 2. ns.  The dispatch section with the probes the storm is about
+# (ttwu,tkread) and no event log; the handshake with the marker, which
+# needs one (a wakeup logged there costs more); then the storm as 1.
+tools/vm/run-guest.sh "${kver[@]}" --append "tsc=reliable" --out build/bench \
+	--timeout 2400 -- bash -c '
 	set -e
 	insmod kmod/clkstat.ko probes=
 	insmod kmod/clkstat_bench.ko
 	rmmod clkstat_bench clkstat
 	dmesg | grep -o "clkstat_bench: .*"
-	insmod kmod/clkstat.ko probes=ttwu,tkread,marker events=64
-	insmod kmod/clkstat_hookbench.ko
-	tools/clkstat-report overhead --only dispatch,handshake '"${OVERHEAD_ARGS:-}"'
-	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko probes=ttwu,tkread
-	tools/clkstat-report overhead --only storm --storm-rounds 5 --storm-loops 2000 '"${OVERHEAD_ARGS:-}"'
-	rmmod clkstat' > build/bench.log 2>&1 || {
-	# run-guest.sh's own reason, if the guest never ran
-	grep -E '^(run-guest|kernels.sh):' build/bench.log >&2
-	echo "bench: guest run failed; see build/bench/console.log" >&2
-	exit 1
-}
+	insmod kmod/clkstat_hookbench.ko
+	tools/clkstat-report overhead --only dispatch \
+		--insn build/bench-insn/insn.json '"${OVERHEAD_ARGS:-}"'
+	rmmod clkstat_hookbench clkstat
+	insmod kmod/clkstat.ko probes=ttwu,tkread,marker events=64
+	tools/clkstat-report overhead --only handshake '"${OVERHEAD_ARGS:-}"'
+	rmmod clkstat
+	insmod kmod/clkstat.ko probes=ttwu,tkread
+	tools/clkstat-report overhead --only storm --storm-rounds 10 --storm-loops 2000 '"${OVERHEAD_ARGS:-}"'
+	rmmod clkstat' > build/bench.log 2>&1 || fail build/bench.log build/bench
 # Lines of the two programs, without the kernel's console messages.
 tr -d '\r' < build/bench.log | sed -n '/clkstat_bench: /,$p' |
 	grep -v '^\[ *[0-9]*\.[0-9]*\]' | grep -v '^clkstat-report: \(ctrl\|overhead: checking\)'
+echo "instructions: build/bench-insn/insn.json (QEMU -icount shift=0,sleep=off, tsc=reliable)"
 # clkstat-report --compare: 10000 resamples over 300 runs x 2 variants,
 # beside scipy.stats.bootstrap on the same data (printed figures).
 echo "clkstat-report --compare, against scipy.stats.bootstrap:"
