@@ -98,7 +98,7 @@ static void cr_ovh_text_dispatch(FILE *out, const struct cr_ovh_opts *o,
 		cr_ovh_num(out, " %*.1f", 9, w->added_q.p50);
 		cr_ovh_num(out, " %*.1f", 7, cr_ovh_iqr(&w->added_q));
 		cr_ovh_num(out, " %*.2fx", 7, cr_ovh_is_hook(w) ?
-			   cr_ovh_ratio(w->added_q.p50, d->added_q.p50) : -1);
+			   cr_ovh_ratio(w->added_q.p50, d->added_q.p50) : NAN);
 		if (!o->insn) {
 			cr_ovh_num(out, " %*.1f", 8, w->insn);
 			cr_ovh_num(out, " %*.1f", 8, w->insn_added);

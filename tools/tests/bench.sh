@@ -61,8 +61,9 @@ tools/vm/run-guest.sh "${kver[@]}" --append "tsc=reliable" --out build/bench \
 		--insn build/bench-insn/insn.json '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko probes=ttwu,tkread,marker events=64
+	insmod kmod/clkstat_hookbench.ko
 	tools/clkstat-report overhead --only handshake '"${OVERHEAD_ARGS:-}"'
-	rmmod clkstat
+	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko probes=ttwu,tkread
 	tools/clkstat-report overhead --only storm --storm-rounds 10 --storm-loops 2000 '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat' > build/bench.log 2>&1 || fail build/bench.log build/bench
