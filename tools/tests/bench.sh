@@ -69,7 +69,7 @@ tools/vm/run-guest.sh "${kver[@]}" --append "tsc=reliable" --out build/bench \
 	rmmod clkstat' > build/bench.log 2>&1 || fail build/bench.log build/bench
 # Lines of the two programs, without the kernel's console messages.
 tr -d '\r' < build/bench.log | sed -n '/clkstat_bench: /,$p' |
-	grep -v '^\[ *[0-9]*\.[0-9]*\]' | grep -v '^clkstat-report: \(ctrl\|overhead: checking\)'
+	sed 's/^.*\(clkstat_bench: \)/\1/' | grep -v '^\[ *[0-9]*\.[0-9]*\]' | grep -v '^clkstat-report: \(ctrl\|overhead: checking\)'
 echo "instructions: build/bench-insn/insn.json (QEMU -icount shift=0,sleep=off, tsc=reliable)"
 # clkstat-report --compare: 10000 resamples over 300 runs x 2 variants,
 # beside scipy.stats.bootstrap on the same data (printed figures).
