@@ -16,13 +16,11 @@
 #     and the throughput a hackbench wakeup storm keeps under each variant
 #     (median and IQR over 10 rounds).
 # Documentation/clkstat-overhead.rst shows a run and how to read it.
-# OVERHEAD_ARGS adds options to clkstat-report overhead (both runs);
-# BENCH_KVER picks the kernel line (default: run-guest.sh's).
+# OVERHEAD_ARGS adds options to clkstat-report overhead (both runs).  The
+# kernel line is make's (`make bench KVER=6.1`: CLKSTAT_KVER).
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
-kver=()
-[ -z "${BENCH_KVER:-}" ] || kver=(--kver "$BENCH_KVER")
 
 fail() {	# fail LOG OUT: run-guest.sh's own reason, if the guest never ran
 	grep -E '^(run-guest|kernels.sh):' "$1" >&2 || true
@@ -35,7 +33,7 @@ fail() {	# fail LOG OUT: run-guest.sh's own reason, if the guest never ran
 # hook.  Few calls are enough: the count does not vary.
 rm -f build/bench-insn/insn.json
 CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
-	"${kver[@]}" --append "tsc=reliable" --out build/bench-insn \
+	--append "tsc=reliable" --out build/bench-insn \
 	--timeout 1500 -- bash -c '
 	set -e
 	insmod kmod/clkstat.ko probes=ttwu,tkread
@@ -48,7 +46,7 @@ CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 # 2. ns.  The dispatch section with the probes the storm is about
 # (ttwu,tkread) and no event log; the handshake with the marker, which
 # needs one (a wakeup logged there costs more); then the storm as 1.
-tools/vm/run-guest.sh "${kver[@]}" --append "tsc=reliable" --out build/bench \
+tools/vm/run-guest.sh --append "tsc=reliable" --out build/bench \
 	--timeout 2400 -- bash -c '
 	set -e
 	insmod kmod/clkstat.ko probes=
