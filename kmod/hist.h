@@ -154,20 +154,24 @@ static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 }
 
 /**
- * clkstat_record() - record one sample into a metric
+ * __clkstat_record() - record one sample into a metric, preemption off
  * @m: the metric
  * @v: the sample, in ns
  *
- * Callable from any context, hard IRQ and NMI included.  On x86 each
- * this_cpu operation below is one instruction, so an interrupt or NMI that
- * records into the same slot between them adds its own sample whole and
- * loses nothing; min and max are updated with this_cpu_cmpxchg for the same
- * reason.  What can tear is a reader on another CPU: it may see a sample's
- * count without its sum, for the few instructions in between.  Only this
- * CPU ever writes its slots and counters (a reset leaves them alone, see
- * &clkstat_metric.base), so they only grow.
+ * For callers whose context already keeps them on one CPU: under a
+ * runqueue's lock, in a tracepoint's or an ftrace callback's handler, or
+ * inside preempt_disable_notrace() taken once for a whole event.  Any
+ * such context, hard IRQ and NMI included.  On x86 each this_cpu
+ * operation below is one instruction, so an interrupt or NMI that records
+ * into the same slot between them adds its own sample whole and loses
+ * nothing; min and max are updated with this_cpu_cmpxchg (not locked:
+ * one CPU's data) for the same reason.  What can tear is a reader on
+ * another CPU: it may see a sample's count without its sum, for the few
+ * instructions in between.  Only this CPU ever writes its slots and
+ * counters (a reset leaves them alone, see &clkstat_metric.base), so they
+ * only grow.
  */
-static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
+static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 {
 	struct clkstat_cpu_hist __percpu *h = m->cpu;
 	unsigned int k = m->frac_bits;
@@ -177,8 +181,6 @@ static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
 	if (!READ_ONCE(m->recording))
 		return;
 	slot = clkstat_value_to_slot(v, k);
-	/* Keep every update of this sample on one CPU. */
-	preempt_disable_notrace();
 	this_cpu_inc(h->slot[slot].count);
 	this_cpu_add(h->slot[slot].sum, v >> clkstat_slot_sum_shift(slot, k));
 	old = this_cpu_read(h->min);
@@ -195,6 +197,22 @@ static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
 			break;
 		old = prev;
 	}
+}
+
+/**
+ * clkstat_record() - record one sample into a metric, from any context
+ * @m: the metric
+ * @v: the sample, in ns
+ *
+ * __clkstat_record() with preemption disabled around it, so that every
+ * update of the sample happens on one CPU: for callers that may be
+ * preemptible.  A caller recording several samples for one event takes
+ * preempt_disable_notrace() once and calls __clkstat_record().
+ */
+static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
+{
+	preempt_disable_notrace();
+	__clkstat_record(m, v);
 	preempt_enable_notrace();
 }
 
