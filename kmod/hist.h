@@ -153,6 +153,33 @@ static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 	return READ_ONCE(m->recording);
 }
 
+/* The record of a sample whose slot and scaled sum are known. */
+static __always_inline void __clkstat_record_at(struct clkstat_metric *m,
+						u64 v, u32 slot, u64 sum)
+{
+	struct clkstat_cpu_hist __percpu *h = m->cpu;
+	u64 old, prev;
+
+	if (!READ_ONCE(m->recording))
+		return;
+	this_cpu_inc(h->slot[slot].count);
+	this_cpu_add(h->slot[slot].sum, sum);
+	old = this_cpu_read(h->min);
+	while (v < old) {
+		prev = this_cpu_cmpxchg(h->min, old, v);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = this_cpu_read(h->max);
+	while (v > old) {
+		prev = this_cpu_cmpxchg(h->max, old, v);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
 /**
  * __clkstat_record() - record one sample into a metric, preemption off
  * @m: the metric
@@ -173,30 +200,26 @@ static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
  */
 static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 {
-	struct clkstat_cpu_hist __percpu *h = m->cpu;
 	unsigned int k = m->frac_bits;
-	u32 slot;
-	u64 old, prev;
+	u32 slot = clkstat_value_to_slot(v, k);
 
-	if (!READ_ONCE(m->recording))
-		return;
-	slot = clkstat_value_to_slot(v, k);
-	this_cpu_inc(h->slot[slot].count);
-	this_cpu_add(h->slot[slot].sum, v >> clkstat_slot_sum_shift(slot, k));
-	old = this_cpu_read(h->min);
-	while (v < old) {
-		prev = this_cpu_cmpxchg(h->min, old, v);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-	old = this_cpu_read(h->max);
-	while (v > old) {
-		prev = this_cpu_cmpxchg(h->max, old, v);
-		if (prev == old)
-			break;
-		old = prev;
-	}
+	__clkstat_record_at(m, v, slot, v >> clkstat_slot_sum_shift(slot, k));
+}
+
+/*
+ * __clkstat_record2() - one sample into two metrics with the same
+ * frac_bits (a probe's metrics share them: a total and its migrated or
+ * local part), the slot computed once.  Preemption off, as above.
+ */
+static __always_inline void __clkstat_record2(struct clkstat_metric *a,
+					      struct clkstat_metric *b, u64 v)
+{
+	unsigned int k = a->frac_bits;
+	u32 slot = clkstat_value_to_slot(v, k);
+	u64 sum = v >> clkstat_slot_sum_shift(slot, k);
+
+	__clkstat_record_at(a, v, slot, sum);
+	__clkstat_record_at(b, v, slot, sum);
 }
 
 /**

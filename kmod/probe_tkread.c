@@ -87,6 +87,22 @@ static bool tk_with_ttwu;
 /* Published while ttwu feeds wakeups in (both probes enabled). */
 struct clkstat_metric *clkstat_ttwu_tkread;
 
+/* The event log's record, out of line as ttwu's (probe_ttwu.c). */
+static noinline void notrace tkw_log_read(struct task_struct *p, u64 now,
+					  u64 id, u64 delta, u64 rqc,
+					  bool migrated)
+{
+	struct clkstat_event_rec ev = {
+		.type = CLKSTAT_EV_FIRST_TKREAD, .ts = now, .corr = id,
+		.pid = task_pid_nr(p), .latency = delta, .rq_clock = rqc,
+		.flags = CLKSTAT_EVF_LATENCY |
+			 (migrated ? CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL) |
+			 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
+	};
+
+	clkstat_evlog_add(&ev, NULL);
+}
+
 /*
  * current performed a timekeeping read: close tkread's part of its
  * wakeup's entry in the wake table (which probe ttwu's handlers opened
@@ -125,30 +141,17 @@ static void notrace tkw_first_read(struct task_struct *p)
 	now = clkstat_now();
 	rqc = clkstat_rq_clock_cpu(smp_processor_id());
 	delta = now > ts ? now - ts : 0;
-	__clkstat_record(clkstat_ttwu_tkread, delta);
 	if (migrated) {
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
-		__clkstat_record(tkw_migrated, delta);
+		__clkstat_record2(clkstat_ttwu_tkread, tkw_migrated, delta);
 	} else {
-		__clkstat_record(tkw_local, delta);
+		__clkstat_record2(clkstat_ttwu_tkread, tkw_local, delta);
 	}
-	if (clkstat_rq_advance(rq0, rqc, &adv)) {
-		__clkstat_record(tkw_rq, adv);
-		__clkstat_record(migrated ? tkw_rq_migrated : tkw_rq_local, adv);
-	}
-	if (id) {
-		struct clkstat_event_rec ev = {
-			.type = CLKSTAT_EV_FIRST_TKREAD, .ts = now,
-			.corr = id, .pid = task_pid_nr(p), .latency = delta,
-			.rq_clock = rqc,
-			.flags = CLKSTAT_EVF_LATENCY |
-				 (migrated ? CLKSTAT_EVF_MIGRATED :
-					     CLKSTAT_EVF_LOCAL) |
-				 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
-		};
-
-		clkstat_evlog_add(&ev, NULL);
-	}
+	if (clkstat_rq_advance(rq0, rqc, &adv))
+		__clkstat_record2(tkw_rq, migrated ? tkw_rq_migrated :
+						     tkw_rq_local, adv);
+	if (id)
+		tkw_log_read(p, now, id, delta, rqc, migrated);
 	if (ts2)
 		__clkstat_record(tkw_enqueue, now > ts2 ? now - ts2 : 0);
 	else

@@ -55,6 +55,37 @@ static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
 static unsigned int ttwu_frac_bits;
 
 /*
+ * The event log's records, out of line: the handlers' own frames stay
+ * free of the record (and of the stack protector's check it brings).
+ */
+static noinline void notrace ttwu_log_wakeup(struct task_struct *p, u64 now,
+					     u64 id, u64 rqc)
+{
+	struct clkstat_event_rec ev = {
+		.type = CLKSTAT_EV_WAKEUP, .ts = now, .corr = id,
+		.pid = task_pid_nr(p), .rq_clock = rqc,
+		.flags = rqc ? CLKSTAT_EVF_RQ_CLOCK : 0,
+	};
+
+	clkstat_evlog_add(&ev, NULL);
+}
+
+static noinline void notrace ttwu_log_enqueue(struct task_struct *p, u64 now,
+					      u64 id, u64 delta, u64 rqc,
+					      bool migrated)
+{
+	struct clkstat_event_rec ev = {
+		.type = CLKSTAT_EV_ENQUEUE, .ts = now, .corr = id,
+		.pid = task_pid_nr(p), .latency = delta, .rq_clock = rqc,
+		.flags = CLKSTAT_EVF_LATENCY |
+			 (migrated ? CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL) |
+			 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
+	};
+
+	clkstat_evlog_add(&ev, NULL);
+}
+
+/*
  * What a wakeup that claimed its entry found there: parts of the same
  * task's or another task's wakeup of the same epoch still open, lost now
  * (replaced, evicted), counted for each probe whose part this wakeup
@@ -101,16 +132,8 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 		rqc = clkstat_rq_clock_cpu(task_cpu(p));
 	if (rec) {
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
-		if (id) {
-			struct clkstat_event_rec ev = {
-				.type = CLKSTAT_EV_WAKEUP, .ts = now,
-				.corr = id, .pid = task_pid_nr(p),
-				.rq_clock = rqc,
-				.flags = rqc ? CLKSTAT_EVF_RQ_CLOCK : 0,
-			};
-
-			clkstat_evlog_add(&ev, NULL);
-		}
+		if (id)
+			ttwu_log_wakeup(p, now, id, rqc);
 	}
 	opens = (rec ? CLKSTAT_PART_TTWU : 0) | (tk ? CLKSTAT_PART_TKREAD : 0);
 	epoch = clkstat_current_epoch();
@@ -226,28 +249,16 @@ static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 		now = clkstat_now();
 	/* The fast clock may step back by a few ns across an update. */
 	delta = now > ts ? now - ts : 0;
-	__clkstat_record(ttwu_all, delta);
 	/* set_task_cpu() has already moved p to the target CPU. */
 	migrated = task_cpu(p) != cpu;
 	if (migrated) {
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
-		__clkstat_record(ttwu_migrated, delta);
+		__clkstat_record2(ttwu_all, ttwu_migrated, delta);
 	} else {
-		__clkstat_record(ttwu_local, delta);
+		__clkstat_record2(ttwu_all, ttwu_local, delta);
 	}
-	if (id) {
-		struct clkstat_event_rec ev = {
-			.type = CLKSTAT_EV_ENQUEUE, .ts = now, .corr = id,
-			.pid = task_pid_nr(p), .latency = delta,
-			.rq_clock = rqc,
-			.flags = CLKSTAT_EVF_LATENCY |
-				 (migrated ? CLKSTAT_EVF_MIGRATED :
-					     CLKSTAT_EVF_LOCAL) |
-				 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
-		};
-
-		clkstat_evlog_add(&ev, NULL);
-	}
+	if (id)
+		ttwu_log_enqueue(p, now, id, delta, rqc, migrated);
 }
 
 /*

@@ -136,8 +136,96 @@ t_btf_proto() {
 	true
 }
 
+# hb_count METRIC [COUNTER]: METRIC.$V's count (its summary line), or
+# its COUNTER, into HB_CNT, with shell builtins only: no fork, so that
+# the shell the probes are filtered on never sleeps (its wakeup would be
+# a real sample).
+hb_count() {
+	local metric=$1 want=${2:-} w k v rest
+	local -a kv
+	HB_CNT=
+	while read -r w rest; do
+		if [ "$w" = counter ] && [ -n "$want" ]; then
+			read -r k v <<< "$rest"
+			[ "$k" != "$want" ] || HB_CNT=$v
+		elif [ "$w" = summary ] && [ -z "$want" ]; then
+			read -r -a kv <<< "$rest"
+			[ "${kv[0]}" != count ] || HB_CNT=${kv[1]}
+		fi
+	done < "$D/$metric.$V"
+	[ -n "$HB_CNT" ] || fail "no ${want:-count} in $metric.$V"
+}
+
+# The handler bench (kmod/bench_handlers.c, the hookbench's run modes
+# pair, triple, pair0, triple0): the probes' real handlers, N times on
+# this shell, filtered on it (tgid) so that only its events count.  A
+# pair gives exactly one ttwu_enqueue sample (local: the task stays on
+# its CPU) and one wakeup; a triple one ttwu_tkread, ttwu_tkread_local
+# and enqueue_tkread sample more; hits == calls, and the metrics' counts
+# (read by the shell itself, no fork in between) grow by exactly N.  The
+# baselines record nothing.  Refused: a count of 0, and a pair without
+# probe ttwu (ENOENT).
+t_handler_bench() {
+	local N=3000 m r e0 l0 w0 t0 tl0 te0
+	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	insmod "$KO" probes=ttwu,tkread
+	insmod "$KMOD/clkstat_hookbench.ko"
+	echo "tgid $BASHPID" > "$D/control"
+	hb_count ttwu_enqueue; e0=$HB_CNT
+	hb_count ttwu_enqueue_local; l0=$HB_CNT
+	hb_count ttwu_tkread; t0=$HB_CNT
+	hb_count ttwu_tkread_local; tl0=$HB_CNT
+	hb_count enqueue_tkread; te0=$HB_CNT
+	hb_count ttwu_enqueue wakeups; w0=$HB_CNT
+	echo "pair $N" > $HB/run
+	read -r r < $HB/run
+	case "$r" in
+	"mode pair calls $N ns "*" hits $N cpu "*" migrated 0 attached none enqueue $N tkread 0") ;;
+	*) fail "pair $N: '$r'" ;;
+	esac
+	echo "triple $N" > $HB/run
+	read -r r < $HB/run
+	case "$r" in
+	"mode triple calls $N ns "*" hits $N cpu "*" migrated 0 attached none enqueue $N tkread $N") ;;
+	*) fail "triple $N: '$r'" ;;
+	esac
+	hb_count ttwu_enqueue; expect_eq "ttwu_enqueue count" "$HB_CNT" $((e0 + 2 * N))
+	hb_count ttwu_enqueue_local
+	expect_eq "ttwu_enqueue_local count" "$HB_CNT" $((l0 + 2 * N))
+	hb_count ttwu_tkread; expect_eq "ttwu_tkread count" "$HB_CNT" $((t0 + N))
+	hb_count ttwu_tkread_local
+	expect_eq "ttwu_tkread_local count" "$HB_CNT" $((tl0 + N))
+	hb_count enqueue_tkread; expect_eq "enqueue_tkread count" "$HB_CNT" $((te0 + N))
+	hb_count ttwu_enqueue wakeups
+	expect_eq "wakeups counter" "$HB_CNT" $((w0 + 2 * N))
+	echo "tgid 0" > "$D/control"
+	for m in pair0 triple0; do
+		echo "$m $N" > $HB/run
+		r=$(cat $HB/run)
+		case "$r" in
+		"mode $m calls $N ns "*" hits 0 cpu "*" enqueue 0 tkread 0") ;;
+		*) fail "$m $N: '$r'" ;;
+		esac
+		note "$r"
+	done
+	for m in "pair 0" "triple" "pair0 -1" "triple 5 x" "pairs 5"; do
+		hb_refuses run "$m"
+	done
+	rmmod clkstat_hookbench
+	rmmod clkstat
+	insmod "$KO" probes=tkread
+	insmod "$KMOD/clkstat_hookbench.ko"
+	local rc=0
+	echo "pair 5" 2>/tmp/hb_err > $HB/run || rc=$?
+	[ "$rc" != 0 ] && grep -q "No such file or directory" /tmp/hb_err ||
+		fail "pair without probe ttwu: rc $rc, $(cat /tmp/hb_err)"
+	rmmod clkstat_hookbench
+	rmmod clkstat || fail "rmmod clkstat"
+	true
+}
+
 # The suite, in the order module_tests.sh runs it.
-OVERHEAD_TESTS="t_overhead t_btf_proto"
+OVERHEAD_TESTS="t_overhead t_btf_proto t_handler_bench"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$OVERHEAD_TESTS}
