@@ -60,13 +60,6 @@ static void notrace hbench_empty(unsigned long a0, unsigned long a1,
 {
 }
 
-/* The enqueue's flags argument: a wakeup's (compat.h). */
-#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
-#define HBENCH_ENQUEUE_FLAGS	CLKSTAT_ENQUEUE_WAKEUP
-#else
-#define HBENCH_ENQUEUE_FLAGS	0
-#endif
-
 /* Samples a metric got since its last reset, all CPUs; 0 without it. */
 static u64 hbench_count(const char *name, const char *variant)
 {
@@ -98,7 +91,7 @@ static void hbench_loop(clkstat_entry_fn wake, clkstat_entry_fn enq,
 		__set_current_state(TASK_INTERRUPTIBLE);
 		wake(task, TASK_NORMAL, 0);
 		__set_current_state(TASK_RUNNING);
-		enq(rq, task, HBENCH_ENQUEUE_FLAGS);
+		enq(rq, task, CLKSTAT_WAKEUP_ENQUEUE_FLAGS);
 		if (read)
 			read(0, 0, 0);
 	}
