@@ -137,9 +137,7 @@ t_btf_proto() {
 }
 
 # hb_count METRIC [COUNTER]: METRIC.$V's count (its summary line), or
-# its COUNTER, into HB_CNT, with shell builtins only: no fork, so that
-# the shell the probes are filtered on never sleeps (its wakeup would be
-# a real sample).
+# its COUNTER, into HB_CNT.
 hb_count() {
 	local metric=$1 want=${2:-} w k v rest
 	local -a kv
@@ -156,66 +154,72 @@ hb_count() {
 	[ -n "$HB_CNT" ] || fail "no ${want:-count} in $metric.$V"
 }
 
+# hb_handlers MODE N ENQ TK: run MODE N, and its result says hits N (0 for
+# a baseline), samples ENQ of ttwu_enqueue and TK of ttwu_tkread.
+hb_handlers() {
+	local r hits=$2
+	case "$1" in *0) hits=0 ;; esac
+	echo "$1 $2" > $HB/run || fail "$1 $2 refused"
+	read -r r < $HB/run
+	case "$r" in
+	"mode $1 calls $2 ns "*" hits $hits cpu "*" migrated 0 attached none enqueue $3 tkread $4") ;;
+	*) fail "$1 $2: '$r'" ;;
+	esac
+	note "$r"
+}
+
 # The handler bench (kmod/bench_handlers.c, the hookbench's run modes
 # pair, triple, pair0, triple0): the probes' real handlers, N times on
-# this shell, filtered on it (tgid) so that only its events count.  A
-# pair gives exactly one ttwu_enqueue sample (local: the task stays on
-# its CPU) and one wakeup; a triple one ttwu_tkread, ttwu_tkread_local
-# and enqueue_tkread sample more; hits == calls, and the metrics' counts
-# (read by the shell itself, no fork in between) grow by exactly N.  The
-# baselines record nothing.  Refused: a count of 0, and a pair without
-# probe ttwu (ENOENT).
+# this shell.  A pair gives exactly one ttwu_enqueue sample and one
+# wakeup, a triple one ttwu_tkread sample more: hits == calls, in the
+# default variant (filtered on this shell: other tasks' events stay out
+# of the counts the run reports).  With variant=off nothing else feeds
+# the metrics, so their files must show exactly what the runs did:
+# ttwu_enqueue and its local part (the task stays on its CPU) 2N, 2N
+# wakeups, ttwu_tkread, its local part and enqueue_tkread N, the pair
+# run's last tkread part replaced by the triple run's first wakeup.  The
+# baselines record nothing.  Refused: a count of 0, bad words, and a pair
+# without probe ttwu (ENOENT).
 t_handler_bench() {
-	local N=3000 m r e0 l0 w0 t0 tl0 te0
+	local N=3000 m rc=0
 	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu,tkread
 	insmod "$KMOD/clkstat_hookbench.ko"
 	echo "tgid $BASHPID" > "$D/control"
-	hb_count ttwu_enqueue; e0=$HB_CNT
-	hb_count ttwu_enqueue_local; l0=$HB_CNT
-	hb_count ttwu_tkread; t0=$HB_CNT
-	hb_count ttwu_tkread_local; tl0=$HB_CNT
-	hb_count enqueue_tkread; te0=$HB_CNT
-	hb_count ttwu_enqueue wakeups; w0=$HB_CNT
-	echo "pair $N" > $HB/run
-	read -r r < $HB/run
-	case "$r" in
-	"mode pair calls $N ns "*" hits $N cpu "*" migrated 0 attached none enqueue $N tkread 0") ;;
-	*) fail "pair $N: '$r'" ;;
-	esac
-	echo "triple $N" > $HB/run
-	read -r r < $HB/run
-	case "$r" in
-	"mode triple calls $N ns "*" hits $N cpu "*" migrated 0 attached none enqueue $N tkread $N") ;;
-	*) fail "triple $N: '$r'" ;;
-	esac
-	hb_count ttwu_enqueue; expect_eq "ttwu_enqueue count" "$HB_CNT" $((e0 + 2 * N))
-	hb_count ttwu_enqueue_local
-	expect_eq "ttwu_enqueue_local count" "$HB_CNT" $((l0 + 2 * N))
-	hb_count ttwu_tkread; expect_eq "ttwu_tkread count" "$HB_CNT" $((t0 + N))
-	hb_count ttwu_tkread_local
-	expect_eq "ttwu_tkread_local count" "$HB_CNT" $((tl0 + N))
-	hb_count enqueue_tkread; expect_eq "enqueue_tkread count" "$HB_CNT" $((te0 + N))
-	hb_count ttwu_enqueue wakeups
-	expect_eq "wakeups counter" "$HB_CNT" $((w0 + 2 * N))
-	echo "tgid 0" > "$D/control"
-	for m in pair0 triple0; do
-		echo "$m $N" > $HB/run
-		r=$(cat $HB/run)
-		case "$r" in
-		"mode $m calls $N ns "*" hits 0 cpu "*" enqueue 0 tkread 0") ;;
-		*) fail "$m $N: '$r'" ;;
-		esac
-		note "$r"
-	done
+	hb_handlers pair $N $N 0
+	hb_handlers triple $N $N $N
+	hb_handlers pair0 $N 0 0
+	hb_handlers triple0 $N 0 0
 	for m in "pair 0" "triple" "pair0 -1" "triple 5 x" "pairs 5"; do
 		hb_refuses run "$m"
 	done
 	rmmod clkstat_hookbench
 	rmmod clkstat
+
+	insmod "$KO" probes=ttwu,tkread variant=off
+	insmod "$KMOD/clkstat_hookbench.ko"
+	( V=off
+	  hb_handlers pair $N $N 0
+	  hb_handlers triple $N $N $N
+	  hb_count ttwu_enqueue; expect_eq "ttwu_enqueue count" "$HB_CNT" $((2 * N))
+	  hb_count ttwu_enqueue_local
+	  expect_eq "ttwu_enqueue_local count" "$HB_CNT" $((2 * N))
+	  hb_count ttwu_enqueue wakeups; expect_eq "wakeups" "$HB_CNT" $((2 * N))
+	  for m in unmatched replaced evicted busy; do
+		hb_count ttwu_enqueue $m; expect_eq "ttwu_enqueue $m" "$HB_CNT" 0
+	  done
+	  hb_count ttwu_tkread; expect_eq "ttwu_tkread count" "$HB_CNT" $N
+	  hb_count ttwu_tkread_local; expect_eq "ttwu_tkread_local count" "$HB_CNT" $N
+	  hb_count enqueue_tkread; expect_eq "enqueue_tkread count" "$HB_CNT" $N
+	  hb_count ttwu_tkread replaced; expect_eq "ttwu_tkread replaced" "$HB_CNT" $N
+	  for m in stale evicted busy no_enqueue; do
+		hb_count ttwu_tkread $m; expect_eq "ttwu_tkread $m" "$HB_CNT" 0
+	  done ) || fail "variant off"
+	rmmod clkstat_hookbench
+	rmmod clkstat
+
 	insmod "$KO" probes=tkread
 	insmod "$KMOD/clkstat_hookbench.ko"
-	local rc=0
 	echo "pair 5" 2>/tmp/hb_err > $HB/run || rc=$?
 	[ "$rc" != 0 ] && grep -q "No such file or directory" /tmp/hb_err ||
 		fail "pair without probe ttwu: rc $rc, $(cat /tmp/hb_err)"
