@@ -21,14 +21,22 @@
  *           "cold N": N calls, each after streaming through an evict_kb
  *           buffer to push the target, the hook path and their data out
  *           of the caches, each timed on its own with the TSC;
- *           "record N": N clkstat_record() calls into a metric of
+ *           "record N": N __clkstat_record() calls into a metric of
  *           clkstat.ko, the bare cost a probe adds per sample;
  *           "loop N": the hot loop with no call in it (the baseline of
  *           the loop itself); "inc N": the same loop with one per-CPU
  *           increment per iteration and no call (with "none", the limit
- *           of any hook: a bare call plus one per-CPU add).
+ *           of any hook: a bare call plus one per-CPU add);
+ *           "clock N": N clkstat_now() reads, the probes' timestamp;
+ *           "pair N", "triple N", "pair0 N", "triple0 N": N runs of the
+ *           ttwu and tkread probes' real handlers, or of empty ones the
+ *           same way, by clkstat.ko (clkstat_bench_handlers(),
+ *           bench_handlers.c; the probes must be loaded); hits are the
+ *           samples the real metrics got (0 for the empty handlers).
  *           Reading gives the last result: "mode M calls N ns T hits H
- *           cpu C migrated 0|1 attached V".
+ *           cpu C migrated 0|1 attached V", then for the handler modes
+ *           " enqueue E tkread K" (samples of ttwu_enqueue and
+ *           ttwu_tkread; "attached" stays this module's own hook).
  *   targets the test targets of user-defined probes (bench_targets.c).
  *
  *   btf_proto  a function's name: its calling convention as clkstat
@@ -61,6 +69,7 @@
 #include <linux/vmalloc.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
+#include "bench_handlers.h"
 #include "bench_targets.h"
 #include "btf_func.h"
 #include "hist.h"
@@ -155,13 +164,15 @@ static const char *const hb_variants[] = {
 #define HB_KRETPROBE	(ARRAY_SIZE(hb_variants) - 1)
 
 struct hb_result {
-	const char *mode;	/* hot, cold or record; NULL: no run yet */
+	const char *mode;	/* hot, cold, record, pair...; NULL: no run yet */
 	unsigned int calls;
 	u64 ns;			/* the whole loop (hot, record), or the sum */
 	u64 hits;
 	int cpu;		/* where the first chunk ran */
 	bool migrated;
 	const char *attached;
+	bool handlers;		/* a handler mode: enqueue and tkread below */
+	u64 enqueue, tkread;	/* samples of ttwu_enqueue, ttwu_tkread */
 };
 
 /* Serializes attach, run and reads of the result. */
@@ -277,7 +288,10 @@ static int hb_run_cold(struct hb_result *r, unsigned int n)
 	return 0;
 }
 
-/* The bare record: what a probe's handler adds per sample, one slot. */
+/*
+ * The bare record: what a probe's handler adds per sample, one slot, as
+ * the handlers record (preemption already off: __clkstat_record()).
+ */
 static int hb_run_record(struct hb_result *r, unsigned int n)
 {
 	struct clkstat_metric *m;
@@ -295,7 +309,7 @@ static int hb_run_record(struct hb_result *r, unsigned int n)
 		hb_note_cpu(r, !done);
 		t0 = ktime_get_ns();
 		for (i = 0; i < chunk; i++)
-			clkstat_record(m, 1000 + (i & 7));
+			__clkstat_record(m, 1000 + (i & 7));
 		r->ns += ktime_get_ns() - t0;
 		preempt_enable();
 		cond_resched();
@@ -333,6 +347,64 @@ static int hb_run_loop(struct hb_result *r, unsigned int n, bool inc)
 		if (fatal_signal_pending(current))
 			return -EINTR;
 	}
+	return 0;
+}
+
+/* The handler modes (clkstat_bench_handlers()), by name. */
+static const char *const hb_handler_modes[] = {
+	[CLKSTAT_HBENCH_PAIR] = "pair",
+	[CLKSTAT_HBENCH_TRIPLE] = "triple",
+	[CLKSTAT_HBENCH_PAIR0] = "pair0",
+	[CLKSTAT_HBENCH_TRIPLE0] = "triple0",
+};
+
+/*
+ * The probes' handlers, run by clkstat.ko: hits are the samples the real
+ * metrics got, ttwu_enqueue's for a pair, for a triple the fewer of
+ * ttwu_enqueue's and ttwu_tkread's (each run should give each one per
+ * call); the baselines run empty handlers and hit nothing.
+ */
+static int hb_run_handlers(struct hb_result *r, unsigned int mode,
+			   unsigned int n)
+{
+	struct clkstat_hbench_result h;
+	int ret;
+
+	ret = clkstat_bench_handlers(mode, n, &h);
+	if (ret)
+		return ret;
+	r->ns = h.ns;
+	r->cpu = h.cpu;
+	r->migrated = h.migrated;
+	r->handlers = true;
+	r->enqueue = h.enqueue;
+	r->tkread = h.tkread;
+	r->hits = mode == CLKSTAT_HBENCH_PAIR0 || mode == CLKSTAT_HBENCH_TRIPLE0 ?
+		  0 : mode == CLKSTAT_HBENCH_TRIPLE ? min(h.enqueue, h.tkread) :
+		  h.enqueue;
+	return 0;
+}
+
+/* The probes' clock read (clkstat_now()), back to back. */
+static int hb_run_clock(struct hb_result *r, unsigned int n)
+{
+	unsigned int done, i, chunk;
+	u64 t0, sum = 0;
+
+	for (done = 0; done < n; done += chunk) {
+		chunk = min(n - done, (unsigned int)HB_CHUNK);
+		preempt_disable();
+		hb_note_cpu(r, !done);
+		t0 = ktime_get_mono_fast_ns();
+		for (i = 0; i < chunk; i++)
+			sum += clkstat_now();
+		r->ns += ktime_get_mono_fast_ns() - t0;
+		preempt_enable();
+		cond_resched();
+		if (fatal_signal_pending(current))
+			return -EINTR;
+	}
+	WRITE_ONCE(bench_sink, sum);
 	return 0;
 }
 
@@ -388,7 +460,7 @@ static ssize_t hb_run_write(struct file *file, const char __user *ubuf,
 {
 	struct hb_result r = {};
 	char buf[48], mode[8], extra;
-	unsigned int n, max;
+	unsigned int n, max, hm;
 	u64 hits0;
 	int ret;
 
@@ -403,13 +475,20 @@ static ssize_t hb_run_write(struct file *file, const char __user *ubuf,
 		r.mode = "cold";
 	else if (!strcmp(mode, "record"))
 		r.mode = "record";
+	else if (!strcmp(mode, "clock"))
+		r.mode = "clock";
 	else if (!strcmp(mode, "loop"))
 		r.mode = "loop";
 	else if (!strcmp(mode, "inc"))
 		r.mode = "inc";
-	else
+	for (hm = 0; hm < ARRAY_SIZE(hb_handler_modes); hm++)
+		if (!r.mode && !strcmp(mode, hb_handler_modes[hm]))
+			break;
+	if (hm < ARRAY_SIZE(hb_handler_modes))
+		r.mode = hb_handler_modes[hm];
+	if (!r.mode)
 		return -EINVAL;
-	max = r.mode[0] == 'c' ? HB_MAX_COLD : HB_MAX_CALLS;
+	max = !strcmp(r.mode, "cold") ? HB_MAX_COLD : HB_MAX_CALLS;
 	if (!n || n > max)
 		return -EINVAL;
 
@@ -417,15 +496,20 @@ static ssize_t hb_run_write(struct file *file, const char __user *ubuf,
 	r.calls = n;
 	r.attached = hb_variants[hb_attached];
 	hits0 = bench_hits_total();
-	if (r.mode[0] == 'h')
+	if (hm < ARRAY_SIZE(hb_handler_modes))
+		ret = hb_run_handlers(&r, hm, n);
+	else if (r.mode[0] == 'h')
 		ret = hb_run_hot(&r, n);
-	else if (r.mode[0] == 'c')
+	else if (!strcmp(r.mode, "cold"))
 		ret = hb_run_cold(&r, n);
+	else if (r.mode[0] == 'c')
+		ret = hb_run_clock(&r, n);
 	else if (r.mode[0] == 'l' || r.mode[0] == 'i')
 		ret = hb_run_loop(&r, n, r.mode[0] == 'i');
 	else
 		ret = hb_run_record(&r, n);
-	r.hits = bench_hits_total() - hits0;
+	if (!r.handlers)
+		r.hits = bench_hits_total() - hits0;
 	if (!ret)
 		hb_last = r;
 	mutex_unlock(&hb_lock);
@@ -435,7 +519,7 @@ static ssize_t hb_run_write(struct file *file, const char __user *ubuf,
 static ssize_t hb_run_read(struct file *file, char __user *ubuf, size_t len,
 			   loff_t *ppos)
 {
-	char buf[160];
+	char buf[200];
 	int n;
 
 	mutex_lock(&hb_lock);
@@ -443,10 +527,15 @@ static ssize_t hb_run_read(struct file *file, char __user *ubuf, size_t len,
 		n = scnprintf(buf, sizeof(buf), "mode none\n");
 	else
 		n = scnprintf(buf, sizeof(buf),
-			      "mode %s calls %u ns %llu hits %llu cpu %d migrated %d attached %s\n",
+			      "mode %s calls %u ns %llu hits %llu cpu %d migrated %d attached %s",
 			      hb_last.mode, hb_last.calls, hb_last.ns,
 			      hb_last.hits, hb_last.cpu, hb_last.migrated,
 			      hb_last.attached);
+	if (hb_last.handlers)
+		n += scnprintf(buf + n, sizeof(buf) - n, " enqueue %llu tkread %llu",
+			       hb_last.enqueue, hb_last.tkread);
+	if (hb_last.mode)
+		n += scnprintf(buf + n, sizeof(buf) - n, "\n");
 	mutex_unlock(&hb_lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }

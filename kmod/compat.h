@@ -121,6 +121,8 @@ static inline int clkstat_unregister_direct(struct ftrace_ops *ops,
  */
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
 #define CLKSTAT_ENQUEUE_FUNC		CLKSTAT_ENQUEUE_FUNC_NEW
+/* The enqueue hook's flags argument at a wakeup (the handler bench). */
+#define CLKSTAT_WAKEUP_ENQUEUE_FLAGS	CLKSTAT_ENQUEUE_WAKEUP
 static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 					  unsigned long flags)
 {
@@ -132,6 +134,8 @@ static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 }
 #else
 #define CLKSTAT_ENQUEUE_FUNC		CLKSTAT_ENQUEUE_FUNC_OLD
+/* ttwu_do_activate()'s wake_flags: none needed. */
+#define CLKSTAT_WAKEUP_ENQUEUE_FLAGS	0
 static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 					  unsigned long flags)
 {

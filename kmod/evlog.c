@@ -34,6 +34,7 @@ struct clkstat_evring {
 
 static struct clkstat_evring **clkstat_rings;	/* one per possible CPU */
 static unsigned int clkstat_ev_entries;		/* per CPU; 0: off */
+DEFINE_STATIC_KEY_FALSE(clkstat_evlog_key);
 /* Correlation ids are drawn per CPU: no shared cache line on a wakeup. */
 static DEFINE_PER_CPU(u64, clkstat_ev_ids);
 
@@ -65,6 +66,7 @@ int clkstat_evlog_init(unsigned int entries)
 		}
 	}
 	clkstat_ev_entries = entries;
+	static_branch_enable(&clkstat_evlog_key);
 	return 0;
 }
 
@@ -75,6 +77,7 @@ void clkstat_evlog_exit(void)
 {
 	int cpu;
 
+	static_branch_disable(&clkstat_evlog_key);
 	clkstat_ev_entries = 0;
 	if (!clkstat_rings)
 		return;
@@ -82,16 +85,6 @@ void clkstat_evlog_exit(void)
 		vfree(clkstat_rings[cpu]);
 	kfree(clkstat_rings);
 	clkstat_rings = NULL;
-}
-
-/**
- * clkstat_evlog_on() - is there an event log?
- *
- * Return: true when loaded with events > 0.
- */
-bool clkstat_evlog_on(void)
-{
-	return READ_ONCE(clkstat_ev_entries) != 0;
 }
 
 /**

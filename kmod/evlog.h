@@ -6,6 +6,7 @@
 #ifndef _CLKSTAT_EVLOG_H
 #define _CLKSTAT_EVLOG_H
 
+#include <linux/jump_label.h>
 #include <linux/types.h>
 #include "uapi/clkstat_events.h"
 
@@ -29,7 +30,19 @@ struct clkstat_evview {
 
 int clkstat_evlog_init(unsigned int entries);
 void clkstat_evlog_exit(void);
-bool clkstat_evlog_on(void);
+
+/* Enabled by clkstat_evlog_init() when there is a log (events > 0). */
+DECLARE_STATIC_KEY_FALSE(clkstat_evlog_key);
+
+/*
+ * Is there an event log?  A static key: a handler pays a jump, patched
+ * to a nop while there is no log.
+ */
+static __always_inline bool clkstat_evlog_on(void)
+{
+	return static_branch_unlikely(&clkstat_evlog_key);
+}
+
 unsigned int clkstat_evlog_entries(void);
 u64 clkstat_evlog_new_id(void);
 void clkstat_evlog_add(const struct clkstat_event_rec *rec, const char *text);

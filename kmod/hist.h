@@ -153,34 +153,17 @@ static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 	return READ_ONCE(m->recording);
 }
 
-/**
- * clkstat_record() - record one sample into a metric
- * @m: the metric
- * @v: the sample, in ns
- *
- * Callable from any context, hard IRQ and NMI included.  On x86 each
- * this_cpu operation below is one instruction, so an interrupt or NMI that
- * records into the same slot between them adds its own sample whole and
- * loses nothing; min and max are updated with this_cpu_cmpxchg for the same
- * reason.  What can tear is a reader on another CPU: it may see a sample's
- * count without its sum, for the few instructions in between.  Only this
- * CPU ever writes its slots and counters (a reset leaves them alone, see
- * &clkstat_metric.base), so they only grow.
- */
-static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
+/* The record of a sample whose slot and scaled sum are known. */
+static __always_inline void __clkstat_record_at(struct clkstat_metric *m,
+						u64 v, u32 slot, u64 sum)
 {
 	struct clkstat_cpu_hist __percpu *h = m->cpu;
-	unsigned int k = m->frac_bits;
-	u32 slot;
 	u64 old, prev;
 
 	if (!READ_ONCE(m->recording))
 		return;
-	slot = clkstat_value_to_slot(v, k);
-	/* Keep every update of this sample on one CPU. */
-	preempt_disable_notrace();
 	this_cpu_inc(h->slot[slot].count);
-	this_cpu_add(h->slot[slot].sum, v >> clkstat_slot_sum_shift(slot, k));
+	this_cpu_add(h->slot[slot].sum, sum);
 	old = this_cpu_read(h->min);
 	while (v < old) {
 		prev = this_cpu_cmpxchg(h->min, old, v);
@@ -195,6 +178,64 @@ static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
 			break;
 		old = prev;
 	}
+}
+
+/**
+ * __clkstat_record() - record one sample into a metric, preemption off
+ * @m: the metric
+ * @v: the sample, in ns
+ *
+ * For callers whose context already keeps them on one CPU: under a
+ * runqueue's lock, in a tracepoint's or an ftrace callback's handler, or
+ * inside preempt_disable_notrace() taken once for a whole event.  Any
+ * such context, hard IRQ and NMI included.  On x86 each this_cpu
+ * operation below is one instruction, so an interrupt or NMI that records
+ * into the same slot between them adds its own sample whole and loses
+ * nothing; min and max are updated with this_cpu_cmpxchg (not locked:
+ * one CPU's data) for the same reason.  What can tear is a reader on
+ * another CPU: it may see a sample's count without its sum, for the few
+ * instructions in between.  Only this CPU ever writes its slots and
+ * counters (a reset leaves them alone, see &clkstat_metric.base), so they
+ * only grow.
+ */
+static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
+{
+	unsigned int k = m->frac_bits;
+	u32 slot = clkstat_value_to_slot(v, k);
+
+	__clkstat_record_at(m, v, slot, v >> clkstat_slot_sum_shift(slot, k));
+}
+
+/*
+ * __clkstat_record2() - one sample into two metrics with the same
+ * frac_bits (a probe's metrics share them: a total and its migrated or
+ * local part), the slot computed once.  Preemption off, as above.
+ */
+static __always_inline void __clkstat_record2(struct clkstat_metric *a,
+					      struct clkstat_metric *b, u64 v)
+{
+	unsigned int k = a->frac_bits;
+	u32 slot = clkstat_value_to_slot(v, k);
+	u64 sum = v >> clkstat_slot_sum_shift(slot, k);
+
+	__clkstat_record_at(a, v, slot, sum);
+	__clkstat_record_at(b, v, slot, sum);
+}
+
+/**
+ * clkstat_record() - record one sample into a metric, from any context
+ * @m: the metric
+ * @v: the sample, in ns
+ *
+ * __clkstat_record() with preemption disabled around it, so that every
+ * update of the sample happens on one CPU: for callers that may be
+ * preemptible.  A caller recording several samples for one event takes
+ * preempt_disable_notrace() once and calls __clkstat_record().
+ */
+static __always_inline void clkstat_record(struct clkstat_metric *m, u64 v)
+{
+	preempt_disable_notrace();
+	__clkstat_record(m, v);
 	preempt_enable_notrace();
 }
 

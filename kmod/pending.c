@@ -15,8 +15,19 @@
  * event whose interval never ends (a wakeup that found its task already
  * running) stays until the same task's next event replaces it
  * (CLKSTAT_PENDING_REPLACED) or another key evicts it.
+ *
+ * The wake table (struct clkstat_wake_table) is the same kind of table
+ * for probes ttwu and tkread, with one cache line per entry, preallocated
+ * when probe ttwu is set up (tkread has wakeups to time only with ttwu).
+ * One entry holds both probes' state of a task's latest wakeup: ttwu's
+ * part waits for the enqueue, tkread's for the task's first clock read.
+ * Each event (wakeup, enqueue, first read) claims the entry with one
+ * cmpxchg on its key word (the task and which parts are open: pending.h)
+ * and lets it go with a plain release store: one locked operation per
+ * event.  A wakeup overwrites the open parts of another task's wakeup
+ * ("evicted", per part) or of its own task's previous one ("replaced"); a
+ * part of another epoch counts as nothing lost.
  */
-#include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -139,6 +150,66 @@ unsigned long clkstat_pending_pending(const struct clkstat_pending *t,
 		key = atomic_long_read(&t->entry[i].key);
 		if (key != CLKSTAT_PENDING_FREE && key != CLKSTAT_PENDING_LOCKED &&
 		    t->entry[i].val.epoch == epoch)
+			n++;
+	}
+	return n;
+}
+
+struct clkstat_wake_table clkstat_wake_pending;
+
+/**
+ * clkstat_wake_init() - allocate an empty wake table
+ * @t: the table
+ * @entries: number of entries, a power of two
+ *
+ * Return: 0, -EINVAL if @entries is not a power of two, or -ENOMEM.
+ */
+int clkstat_wake_init(struct clkstat_wake_table *t, unsigned int entries)
+{
+	BUILD_BUG_ON(sizeof(struct clkstat_wake_entry) != 64);
+	/* The parts' bits below a task's alignment (pending.h). */
+	BUILD_BUG_ON(CLKSTAT_PARTS >= L1_CACHE_BYTES);
+	if (!is_power_of_2(entries))
+		return -EINVAL;
+	t->bits = ilog2(entries);
+	/*
+	 * Entries on cache lines: kmalloc aligns a power-of-two size to
+	 * itself, vmalloc to a page.
+	 */
+	t->entry = kvcalloc(entries, sizeof(*t->entry), GFP_KERNEL);
+	return t->entry ? 0 : -ENOMEM;
+}
+
+/**
+ * clkstat_wake_free() - free a wake table
+ * @t: the table; no CPU may be using it any more
+ */
+void clkstat_wake_free(struct clkstat_wake_table *t)
+{
+	kvfree(t->entry);
+	t->entry = NULL;
+}
+
+/**
+ * clkstat_wake_open() - how many parts of an epoch are still open
+ * @t: the table; no CPU may be writing to it (hooks detached)
+ * @epoch: the epoch
+ * @part: CLKSTAT_PART_TTWU or CLKSTAT_PART_TKREAD
+ *
+ * Return: entries holding a wakeup of @epoch whose @part is open.
+ */
+unsigned long clkstat_wake_open(const struct clkstat_wake_table *t,
+				unsigned int epoch, long part)
+{
+	unsigned long i, n = 0;
+	long key;
+
+	if (!t->entry)
+		return 0;
+	for (i = 0; i < (1UL << t->bits); i++) {
+		key = atomic_long_read(&t->entry[i].key);
+		if (key != CLKSTAT_WAKE_LOCKED && (key & part) &&
+		    t->entry[i].epoch == epoch)
 			n++;
 	}
 	return n;

@@ -81,122 +81,82 @@ static const char *const tkw_counter_names[CLKSTAT_TKW_NCOUNTERS] = {
 static struct clkstat_metric *tk_reads, *tkw_all;
 static struct clkstat_metric *tkw_migrated, *tkw_local, *tkw_enqueue;
 static struct clkstat_metric *tkw_rq, *tkw_rq_migrated, *tkw_rq_local;
-static struct clkstat_pending tkw_pending;
 static unsigned int tk_frac_bits;
 static bool tk_with_ttwu;
 
 /* Published while ttwu feeds wakeups in (both probes enabled). */
 struct clkstat_metric *clkstat_ttwu_tkread;
 
-static void notrace tkw_count_put(enum clkstat_pending_put_result r)
+/* The event log's record, out of line as ttwu's (probe_ttwu.c). */
+static noinline void notrace tkw_log_read(struct task_struct *p, u64 now,
+					  u64 id, u64 delta, u64 rqc,
+					  bool migrated)
 {
-	if (r == CLKSTAT_PENDING_REPLACED)
-		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_REPLACED);
-	else if (r == CLKSTAT_PENDING_EVICTED)
-		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_EVICTED);
-	else if (r == CLKSTAT_PENDING_BUSY)
-		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
-}
-
-/**
- * clkstat_tkread_on_wakeup() - a wakeup of @p began (called by ttwu)
- * @p: the task
- * @now: clkstat_now() at the wakeup
- * @id: the wakeup's correlation id in the event log, or 0
- * @rq_clock: rq->clock of @p's CPU at the wakeup, or 0
- *
- * The caller has checked clkstat_tkread_wants() and the task filter.
- */
-void notrace clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id,
-				      u64 rq_clock)
-{
-	struct clkstat_pending_val v = {
-		.ts = now,
-		.cpu = task_cpu(p),
-		.epoch = clkstat_current_epoch(),
-		.id = id,
-		.rq_clock = rq_clock,
+	struct clkstat_event_rec ev = {
+		.type = CLKSTAT_EV_FIRST_TKREAD, .ts = now, .corr = id,
+		.pid = task_pid_nr(p), .latency = delta, .rq_clock = rqc,
+		.flags = CLKSTAT_EVF_LATENCY |
+			 (migrated ? CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL) |
+			 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
 	};
 
-	tkw_count_put(clkstat_pending_put(&tkw_pending, p, &v));
+	clkstat_evlog_add(&ev, NULL);
 }
 
-/**
- * clkstat_tkread_on_enqueue() - @p was enqueued (called by ttwu)
- * @p: the task
- * @now: clkstat_now() at the enqueue
- * @rq_clock: rq->clock of the runqueue @p was put on, or 0
- *
- * Adds the enqueue time, its rq clock (which replaces the wakeup's: the
- * pair's rq clock interval starts here, or nowhere when it is unknown)
- * and the migrated flag to the pending wakeup.  The task cannot read the
- * clock before it runs, so nothing of its own can come between the take
- * and the put.
+/*
+ * current performed a timekeeping read: close tkread's part of its
+ * wakeup's entry in the wake table (which probe ttwu's handlers opened
+ * at the wakeup and completed at the enqueue), with one claim of the
+ * entry.  The hooks at ktime_get*()'s entry may run this preemptible:
+ * preemption goes off once for the whole pair's records.
  */
-void notrace clkstat_tkread_on_enqueue(struct task_struct *p, u64 now,
-				       u64 rq_clock)
-{
-	struct clkstat_pending_val v;
-
-	if (clkstat_pending_take(&tkw_pending, p, &v) != CLKSTAT_PENDING_FOUND)
-		return;
-	v.ts2 = now;
-	v.rq_clock = rq_clock;
-	v.migrated = task_cpu(p) != v.cpu;
-	tkw_count_put(clkstat_pending_put(&tkw_pending, p, &v));
-}
-
-/* current performed a timekeeping read: close its wakeup's interval. */
 static void notrace tkw_first_read(struct task_struct *p)
 {
-	struct clkstat_pending_val v;
-	u64 now, delta, rqc, adv;
+	struct clkstat_wake_entry *e;
+	u64 now, ts, ts2, id, rq0, delta, rqc, adv;
+	unsigned int epoch;
+	bool busy, migrated;
+	long open;
 
-	switch (clkstat_pending_take(&tkw_pending, p, &v)) {
-	case CLKSTAT_PENDING_ABSENT:
+	e = clkstat_wake_slot(&clkstat_wake_pending, p);
+	open = clkstat_wake_claim_task(e, p, CLKSTAT_PART_TKREAD, &busy);
+	if (!open) {
+		if (busy)
+			clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
 		return;
-	case CLKSTAT_PENDING_CONTENDED:
-		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
-		return;
-	default:
-		break;
 	}
-	if (v.epoch != clkstat_current_epoch()) {
+	ts = e->ts;
+	ts2 = e->ts2;
+	id = e->id;
+	rq0 = e->rq_clock;
+	migrated = e->migrated;
+	epoch = e->epoch;
+	clkstat_wake_release(e, p, open & ~CLKSTAT_PART_TKREAD);
+	if (epoch != clkstat_current_epoch()) {
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_STALE);
 		return;
 	}
+	preempt_disable_notrace();
 	/* This CPU's rq clock right after the time: see rq_clock.c. */
 	now = clkstat_now();
-	rqc = clkstat_rq_clock_cpu(raw_smp_processor_id());
-	delta = now > v.ts ? now - v.ts : 0;
-	clkstat_record(clkstat_ttwu_tkread, delta);
-	if (v.migrated) {
+	rqc = clkstat_rq_clock_cpu(smp_processor_id());
+	delta = now > ts ? now - ts : 0;
+	if (migrated) {
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
-		clkstat_record(tkw_migrated, delta);
+		__clkstat_record2(clkstat_ttwu_tkread, tkw_migrated, delta);
 	} else {
-		clkstat_record(tkw_local, delta);
+		__clkstat_record2(clkstat_ttwu_tkread, tkw_local, delta);
 	}
-	if (clkstat_rq_advance(v.rq_clock, rqc, &adv)) {
-		clkstat_record(tkw_rq, adv);
-		clkstat_record(v.migrated ? tkw_rq_migrated : tkw_rq_local, adv);
-	}
-	if (v.id) {
-		struct clkstat_event_rec ev = {
-			.type = CLKSTAT_EV_FIRST_TKREAD, .ts = now,
-			.corr = v.id, .pid = task_pid_nr(p), .latency = delta,
-			.rq_clock = rqc,
-			.flags = CLKSTAT_EVF_LATENCY |
-				 (v.migrated ? CLKSTAT_EVF_MIGRATED :
-					       CLKSTAT_EVF_LOCAL) |
-				 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
-		};
-
-		clkstat_evlog_add(&ev, NULL);
-	}
-	if (v.ts2)
-		clkstat_record(tkw_enqueue, now > v.ts2 ? now - v.ts2 : 0);
+	if (clkstat_rq_advance(rq0, rqc, &adv))
+		__clkstat_record2(tkw_rq, migrated ? tkw_rq_migrated :
+						     tkw_rq_local, adv);
+	if (id)
+		tkw_log_read(p, now, id, delta, rqc, migrated);
+	if (ts2)
+		__clkstat_record(tkw_enqueue, now > ts2 ? now - ts2 : 0);
 	else
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_NO_ENQUEUE);
+	preempt_enable_notrace();
 }
 
 static void notrace tk_read(unsigned int func)
@@ -240,7 +200,6 @@ static void tkread_exit(void)
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TKREAD));
-	clkstat_pending_free(&tkw_pending);
 }
 
 static int tkread_bind(const char *variant,
@@ -279,7 +238,8 @@ static int tkread_bind(const char *variant,
 		return ret;
 	/* As in ttwu_bind(). */
 	lost = clkstat_handover_recorded(h, tkw_all) ?
-	       clkstat_pending_pending(&tkw_pending, clkstat_current_epoch()) : 0;
+	       clkstat_wake_open(&clkstat_wake_pending, clkstat_current_epoch(),
+				 CLKSTAT_PART_TKREAD) : 0;
 	if (lost)
 		clkstat_metric_add_counter(all, CLKSTAT_TKW_SWITCH_LOST, lost);
 out:
@@ -306,11 +266,9 @@ static int tkread_init(const struct clkstat_probe_cfg *cfg)
 	for (i = 0; i < CLKSTAT_TK_NFUNCS; i++)
 		tk_hooks[i].func = tk_func_names[i];
 	tk_frac_bits = cfg->frac_bits;
+	/* With ttwu, its wake table holds tkread's part of each wakeup. */
 	tk_with_ttwu = cfg->with_ttwu;
-	if (tk_with_ttwu)
-		ret = clkstat_pending_init(&tkw_pending, cfg->pending_entries);
-	if (!ret)
-		ret = tkread_bind(cfg->variant->name, NULL);
+	ret = tkread_bind(cfg->variant->name, NULL);
 	if (ret)
 		tkread_exit();
 	return ret;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * probe_tkread.h - the link from probe ttwu to probe tkread: ttwu's hooks
- * hand tkread the wakeups and enqueues it times to the woken task's first
- * clock read.
+ * open and complete tkread's part of each wakeup in the wake table
+ * (pending.h), which tkread closes at the woken task's first clock read.
  */
 #ifndef _CLKSTAT_PROBE_TKREAD_H
 #define _CLKSTAT_PROBE_TKREAD_H
@@ -14,9 +14,6 @@
 
 /* ttwu_tkread while both probes are enabled, else NULL. */
 extern struct clkstat_metric *clkstat_ttwu_tkread;
-void clkstat_tkread_on_wakeup(struct task_struct *p, u64 now, u64 id,
-			      u64 rq_clock);
-void clkstat_tkread_on_enqueue(struct task_struct *p, u64 now, u64 rq_clock);
 
 /* Does tkread want ttwu's events now? */
 static inline bool clkstat_tkread_wants(void)

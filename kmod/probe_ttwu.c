@@ -52,16 +52,74 @@ static const char *const ttwu_counter_names[CLKSTAT_TTWU_NCOUNTERS] = {
 };
 
 static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
-static struct clkstat_pending ttwu_pending;
 static unsigned int ttwu_frac_bits;
 
-/* A wakeup of p begins; tkread (if enabled) gets it too. */
+/*
+ * The event log's records, out of line: the handlers' own frames stay
+ * free of the record (and of the stack protector's check it brings).
+ */
+static noinline void notrace ttwu_log_wakeup(struct task_struct *p, u64 now,
+					     u64 id, u64 rqc)
+{
+	struct clkstat_event_rec ev = {
+		.type = CLKSTAT_EV_WAKEUP, .ts = now, .corr = id,
+		.pid = task_pid_nr(p), .rq_clock = rqc,
+		.flags = rqc ? CLKSTAT_EVF_RQ_CLOCK : 0,
+	};
+
+	clkstat_evlog_add(&ev, NULL);
+}
+
+static noinline void notrace ttwu_log_enqueue(struct task_struct *p, u64 now,
+					      u64 id, u64 delta, u64 rqc,
+					      bool migrated)
+{
+	struct clkstat_event_rec ev = {
+		.type = CLKSTAT_EV_ENQUEUE, .ts = now, .corr = id,
+		.pid = task_pid_nr(p), .latency = delta, .rq_clock = rqc,
+		.flags = CLKSTAT_EVF_LATENCY |
+			 (migrated ? CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL) |
+			 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
+	};
+
+	clkstat_evlog_add(&ev, NULL);
+}
+
+/*
+ * What a wakeup that claimed its entry found there: parts of the same
+ * task's or another task's wakeup of the same epoch still open, lost now
+ * (replaced, evicted), counted for each probe whose part this wakeup
+ * opens.  A counter counts only while its metric records.
+ */
+static void notrace ttwu_count_lost(long old, const struct task_struct *p,
+				    long lost, long opens)
+{
+	bool same = (old & ~CLKSTAT_PARTS) == (long)p;
+
+	lost &= opens;
+	if (lost & CLKSTAT_PART_TTWU)
+		clkstat_count(ttwu_all, same ? CLKSTAT_TTWU_REPLACED :
+					       CLKSTAT_TTWU_EVICTED);
+	if (lost & CLKSTAT_PART_TKREAD)
+		clkstat_count(clkstat_ttwu_tkread, same ? CLKSTAT_TKW_REPLACED :
+							  CLKSTAT_TKW_EVICTED);
+}
+
+/*
+ * A wakeup of p begins: open ttwu's part of p's entry in the pending
+ * table, and tkread's while it wants wakeups, with one claim of the
+ * entry.  Records nothing, so it needs no preemption off (the variants
+ * at try_to_wake_up()'s entry may run it preemptible): every counter
+ * update is one this_cpu instruction.
+ */
 static void notrace ttwu_wakeup(struct task_struct *p)
 {
 	bool rec = clkstat_metric_recording(ttwu_all);
 	bool tk = clkstat_tkread_wants();
-	struct clkstat_pending_val v;
+	struct clkstat_wake_entry *e;
 	u64 now, id = 0, rqc = 0;
+	unsigned int epoch;
+	long old, opens;
 
 	if (!(rec || tk) || !clkstat_task_selected(p))
 		return;
@@ -72,39 +130,35 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	/* The task's CPU at the wakeup: where it slept, or is still queued. */
 	if (tk || id)
 		rqc = clkstat_rq_clock_cpu(task_cpu(p));
-	if (tk)
-		clkstat_tkread_on_wakeup(p, now, id, rqc);
-	if (!rec)
+	if (rec) {
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
+		if (id)
+			ttwu_log_wakeup(p, now, id, rqc);
+	}
+	opens = (rec ? CLKSTAT_PART_TTWU : 0) | (tk ? CLKSTAT_PART_TKREAD : 0);
+	epoch = clkstat_current_epoch();
+	e = clkstat_wake_slot(&clkstat_wake_pending, p);
+	old = clkstat_wake_claim(e);
+	if (old == CLKSTAT_WAKE_LOCKED) {
+		if (rec)
+			clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
+		if (tk)
+			clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
 		return;
-	clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
-	if (id) {
-		struct clkstat_event_rec ev = {
-			.type = CLKSTAT_EV_WAKEUP, .ts = now, .corr = id,
-			.pid = task_pid_nr(p), .rq_clock = rqc,
-			.flags = rqc ? CLKSTAT_EVF_RQ_CLOCK : 0,
-		};
-
-		clkstat_evlog_add(&ev, NULL);
 	}
-	v = (struct clkstat_pending_val){
-		.ts = now,
-		.cpu = task_cpu(p),
-		.epoch = clkstat_current_epoch(),
-		.id = id,
-	};
-	switch (clkstat_pending_put(&ttwu_pending, p, &v)) {
-	case CLKSTAT_PENDING_REPLACED:
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_REPLACED);
-		break;
-	case CLKSTAT_PENDING_EVICTED:
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_EVICTED);
-		break;
-	case CLKSTAT_PENDING_BUSY:
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
-		break;
-	default:
-		break;
-	}
+	/* Parts of another epoch could not be matched: nothing is lost. */
+	if (e->epoch != epoch)
+		old = CLKSTAT_WAKE_FREE;
+	e->ts = now;
+	e->ts2 = 0;
+	e->id = id;
+	e->rq_clock = tk ? rqc : 0;
+	e->epoch = epoch;
+	e->cpu = task_cpu(p);
+	e->migrated = false;
+	clkstat_wake_release(e, p, opens);
+	if (old & CLKSTAT_PARTS)
+		ttwu_count_lost(old, p, old & CLKSTAT_PARTS, opens);
 }
 
 /* try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags) */
@@ -129,70 +183,82 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
 }
 
 /*
- * p is on its target CPU's runqueue: close the interval its wakeup opened,
- * and tell tkread (if enabled).  rq: that runqueue, NULL when the hook has
- * none (the tracepoint).  Its clock is read only when something keeps it
- * (tkread, or the event log while ttwu records): an enqueue that keeps
- * nothing pays nothing for it.
+ * p is on its target CPU's runqueue: close ttwu's part of its pending
+ * wakeup, and give tkread's part (if it wants it) the enqueue's time, rq
+ * clock and migrated flag, with one claim of p's entry.  rq: that
+ * runqueue, NULL when the hook has none (the tracepoint).  Its clock is
+ * read only when something keeps it (tkread, or the event log while ttwu
+ * records): an enqueue that keeps nothing pays nothing for it.
+ *
+ * Every variant runs this with the runqueue's lock held (the enqueue
+ * hook, sched_wakeup), preemption and interrupts off: the records need
+ * no preempt_disable() of their own.
  */
 static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 {
-	struct clkstat_pending_val v;
-	u64 now = 0, delta, rqc = 0;
-	bool migrated, tk;
+	struct clkstat_wake_entry *e;
+	u64 now = 0, ts, id, delta, rqc = 0;
+	bool rec, tk, busy, migrated;
+	unsigned int epoch;
+	long open;
+	int cpu;
 
 	if (!clkstat_task_selected(p))
 		return;
+	rec = clkstat_metric_recording(ttwu_all);
 	tk = clkstat_tkread_wants();
-	if (tk || (clkstat_evlog_on() && clkstat_metric_recording(ttwu_all)))
+	if (!rec && !tk)
+		return;
+	if (tk || (rec && clkstat_evlog_on()))
 		rqc = rq ? clkstat_rq_clock_enqueue(rq, task_cpu(p)) :
 			   clkstat_rq_clock_cpu(task_cpu(p));
-	if (tk) {
+	if (tk)
 		now = clkstat_now();
-		clkstat_tkread_on_enqueue(p, now, rqc);
+	e = clkstat_wake_slot(&clkstat_wake_pending, p);
+	open = clkstat_wake_claim_task(e, p,
+					  (rec ? CLKSTAT_PART_TTWU : 0) |
+					  (tk ? CLKSTAT_PART_TKREAD : 0), &busy);
+	if (!open) {
+		if (rec)
+			clkstat_count(ttwu_all, busy ? CLKSTAT_TTWU_BUSY :
+						       CLKSTAT_TTWU_UNMATCHED);
+		return;
 	}
-	if (!clkstat_metric_recording(ttwu_all))
-		return;
-	switch (clkstat_pending_take(&ttwu_pending, p, &v)) {
-	case CLKSTAT_PENDING_ABSENT:
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
-		return;
-	case CLKSTAT_PENDING_CONTENDED:
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
-		return;
-	default:
-		break;
+	/* tkread's pair now has two parts: see probe_tkread.c. */
+	if (tk && (open & CLKSTAT_PART_TKREAD)) {
+		e->ts2 = now;
+		e->rq_clock = rqc;
+		e->migrated = task_cpu(p) != e->cpu;
 	}
-	if (v.epoch != clkstat_current_epoch()) {
+	if (!rec || !(open & CLKSTAT_PART_TTWU)) {
+		clkstat_wake_release(e, p, open);
+		if (rec)
+			clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
+		return;
+	}
+	ts = e->ts;
+	id = e->id;
+	cpu = e->cpu;
+	epoch = e->epoch;
+	clkstat_wake_release(e, p, open & ~CLKSTAT_PART_TTWU);
+	if (epoch != clkstat_current_epoch()) {
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	if (!now)
 		now = clkstat_now();
 	/* The fast clock may step back by a few ns across an update. */
-	delta = now > v.ts ? now - v.ts : 0;
-	clkstat_record(ttwu_all, delta);
+	delta = now > ts ? now - ts : 0;
 	/* set_task_cpu() has already moved p to the target CPU. */
-	migrated = task_cpu(p) != v.cpu;
+	migrated = task_cpu(p) != cpu;
 	if (migrated) {
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
-		clkstat_record(ttwu_migrated, delta);
+		__clkstat_record2(ttwu_all, ttwu_migrated, delta);
 	} else {
-		clkstat_record(ttwu_local, delta);
+		__clkstat_record2(ttwu_all, ttwu_local, delta);
 	}
-	if (v.id) {
-		struct clkstat_event_rec ev = {
-			.type = CLKSTAT_EV_ENQUEUE, .ts = now, .corr = v.id,
-			.pid = task_pid_nr(p), .latency = delta,
-			.rq_clock = rqc,
-			.flags = CLKSTAT_EVF_LATENCY |
-				 (migrated ? CLKSTAT_EVF_MIGRATED :
-					     CLKSTAT_EVF_LOCAL) |
-				 (rqc ? CLKSTAT_EVF_RQ_CLOCK : 0),
-		};
-
-		clkstat_evlog_add(&ev, NULL);
-	}
+	if (id)
+		ttwu_log_enqueue(p, now, id, delta, rqc, migrated);
 }
 
 /*
@@ -235,7 +301,7 @@ static void ttwu_exit(void)
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_LOCAL));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_MIGRATED));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE));
-	clkstat_pending_free(&ttwu_pending);
+	clkstat_wake_free(&clkstat_wake_pending);
 }
 
 static int ttwu_bind(const char *variant,
@@ -262,7 +328,8 @@ static int ttwu_bind(const char *variant,
 	 * lost if it was not recording (and at load there is no old one).
 	 */
 	lost = clkstat_handover_recorded(h, ttwu_all) ?
-	       clkstat_pending_pending(&ttwu_pending, clkstat_current_epoch()) : 0;
+	       clkstat_wake_open(&clkstat_wake_pending, clkstat_current_epoch(),
+				 CLKSTAT_PART_TTWU) : 0;
 	if (lost)
 		clkstat_metric_add_counter(all, CLKSTAT_TTWU_SWITCH_LOST, lost);
 	ttwu_all = all;
@@ -276,7 +343,7 @@ static int ttwu_init(const struct clkstat_probe_cfg *cfg)
 	int ret;
 
 	ttwu_frac_bits = cfg->frac_bits;
-	ret = clkstat_pending_init(&ttwu_pending, cfg->pending_entries);
+	ret = clkstat_wake_init(&clkstat_wake_pending, cfg->pending_entries);
 	if (!ret)
 		ret = ttwu_bind(cfg->variant->name, NULL);
 	if (ret)

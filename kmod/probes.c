@@ -514,6 +514,45 @@ const char *clkstat_probes_variant(unsigned long *switches)
 }
 
 /**
+ * clkstat_probes_hold() - keep the probes, their variant and metrics as
+ * they are, for the handler benchmark (bench_handlers.c)
+ *
+ * No switch, trace change or stop can run until clkstat_probes_release().
+ * Sleeps.
+ *
+ * Return: the attached variant, NULL before the probes start.
+ */
+const struct clkstat_variant *clkstat_probes_hold(void)
+{
+	mutex_lock(&clkstat_probes_lock);
+	return clkstat_attached;
+}
+
+/**
+ * clkstat_probes_release() - undo clkstat_probes_hold()
+ */
+void clkstat_probes_release(void)
+{
+	mutex_unlock(&clkstat_probes_lock);
+}
+
+/**
+ * clkstat_probe_enabled() - is a probe enabled (probes=)?
+ * @p: the probe
+ *
+ * Return: true when @p was set up at load.
+ */
+bool clkstat_probe_enabled(const struct clkstat_probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < clkstat_nactive; i++)
+		if (clkstat_active[i] == p)
+			return true;
+	return false;
+}
+
+/**
  * clkstat_probes_names() - the enabled probes, comma-separated
  * @buf: where to write
  * @len: its size

@@ -79,6 +79,9 @@ unsigned int clkstat_probes_traces(char specs[][CLKSTAT_NAME_MAX],
 				   unsigned int *ids, unsigned int max);
 void clkstat_probes_traces_show(struct seq_file *m);
 void clkstat_probes_refresh(void);
+const struct clkstat_variant *clkstat_probes_hold(void);
+void clkstat_probes_release(void);
+bool clkstat_probe_enabled(const struct clkstat_probe *p);
 
 extern struct clkstat_probe clkstat_probe_ttwu;
 extern struct clkstat_probe clkstat_probe_tkread;

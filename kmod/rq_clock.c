@@ -162,3 +162,19 @@ u64 notrace clkstat_rq_clock_cpu(int cpu)
 	rq = READ_ONCE(per_cpu(clkstat_rq, cpu));
 	return rq ? rq_read_clock(rq) : 0;
 }
+
+/**
+ * clkstat_rq_learnt() - the rq pointer learnt for @cpu
+ * @cpu: a CPU
+ *
+ * For the handler benchmark, which passes it to the enqueue handler as
+ * the enqueue would.
+ *
+ * Return: the rq, or NULL when off or none learnt yet.
+ */
+const void *clkstat_rq_learnt(int cpu)
+{
+	if (!READ_ONCE(rq_on) || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
+		return NULL;
+	return READ_ONCE(per_cpu(clkstat_rq, cpu));
+}

@@ -15,6 +15,7 @@ void clkstat_rq_clock_exit(void);
 bool clkstat_rq_clock_on(void);
 u64 clkstat_rq_clock_enqueue(const void *rq, int cpu);
 u64 clkstat_rq_clock_cpu(int cpu);
+const void *clkstat_rq_learnt(int cpu);
 
 /*
  * The rq clock's advance from @base to @now, both of the same CPU (0: not

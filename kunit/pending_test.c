@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pending_test.c - the per-task pending-event table: put, take, replace,
- * evict on collision, busy entries, events of another epoch.
+ * evict on collision, busy entries, events of another epoch; the wake
+ * table of ttwu and tkread: claims, parts, release.
  */
 #include <kunit/test.h>
 #include <linux/hash.h>
@@ -150,7 +151,68 @@ static void pending_pending(struct kunit *test)
 	clkstat_pending_free(&t);
 }
 
+/* Stand-ins for task_structs, aligned as those are (pending.h). */
+static struct { u8 b[64]; } __aligned(64) wake_tasks[2];
+
+/*
+ * The wake table of ttwu and tkread: a wakeup's claim of whatever the
+ * entry holds, the parts open in the key, a task's claim for its own open
+ * part (a plain read answers the rest), release, the open counts.
+ */
+static void wake_table_parts(struct kunit *test)
+{
+	const void *p = &wake_tasks[0], *q = &wake_tasks[1];
+	struct clkstat_wake_table t = {};
+	struct clkstat_wake_entry *e;
+	bool busy;
+
+	KUNIT_EXPECT_EQ(test, clkstat_wake_init(&t, 100), -EINVAL);
+	KUNIT_ASSERT_EQ(test, clkstat_wake_init(&t, 64), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)t.entry % 64, 0UL);
+	e = clkstat_wake_slot(&t, p);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, p, CLKSTAT_PARTS, &busy), 0L);
+	KUNIT_EXPECT_FALSE(test, busy);
+	/* a wakeup claims the entry whatever it holds */
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim(e), CLKSTAT_WAKE_FREE);
+	/* held: refused, and busy for a task's claim */
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim(e), CLKSTAT_WAKE_LOCKED);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, p, CLKSTAT_PARTS, &busy), 0L);
+	KUNIT_EXPECT_TRUE(test, busy);
+	e->epoch = 7;
+	clkstat_wake_release(e, p, CLKSTAT_PARTS);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_open(&t, 7, CLKSTAT_PART_TTWU), 1UL);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_open(&t, 7, CLKSTAT_PART_TKREAD), 1UL);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_open(&t, 8, CLKSTAT_PART_TTWU), 0UL);
+	/* another task finds nothing of its own there, and no busy */
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, q, CLKSTAT_PARTS, &busy), 0L);
+	KUNIT_EXPECT_FALSE(test, busy);
+	/* the enqueue comes for ttwu's part and sees both */
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, p, CLKSTAT_PART_TTWU, &busy),
+			CLKSTAT_PARTS);
+	clkstat_wake_release(e, p, CLKSTAT_PART_TKREAD);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_open(&t, 7, CLKSTAT_PART_TTWU), 0UL);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_open(&t, 7, CLKSTAT_PART_TKREAD), 1UL);
+	/* ttwu's part is closed: a second claim for it takes nothing */
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, p, CLKSTAT_PART_TTWU, &busy), 0L);
+	KUNIT_EXPECT_FALSE(test, busy);
+	/* the first read closes the last part: the entry is free again */
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, p, CLKSTAT_PART_TKREAD, &busy),
+			CLKSTAT_PART_TKREAD);
+	clkstat_wake_release(e, p, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&e->key), CLKSTAT_WAKE_FREE);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_open(&t, 7, CLKSTAT_PART_TKREAD), 0UL);
+	/* a wakeup finds the previous one's key, task and parts */
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim(e), CLKSTAT_WAKE_FREE);
+	clkstat_wake_release(e, p, CLKSTAT_PART_TTWU);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim(e), (long)p | CLKSTAT_PART_TTWU);
+	clkstat_wake_release(e, q, CLKSTAT_PART_TKREAD);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, q, CLKSTAT_PART_TTWU, &busy), 0L);
+	clkstat_wake_free(&t);
+	KUNIT_EXPECT_PTR_EQ(test, t.entry, NULL);
+}
+
 static struct kunit_case pending_cases[] = {
+	KUNIT_CASE(wake_table_parts),
 	KUNIT_CASE(pending_put_take),
 	KUNIT_CASE(pending_other_epoch),
 	KUNIT_CASE(pending_pending),

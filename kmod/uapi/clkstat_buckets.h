@@ -39,16 +39,27 @@
 #define CLKSTAT_SUM_EXACT_BITS	33
 
 /*
- * Plain static inline everywhere: compilers inline these small helpers at
- * -O2, and a BPF program that did not would still verify (BPF-to-BPF calls).
+ * Always inlined, wherever they are compiled: the record is a handful of
+ * instructions around clkstat_value_to_slot(), and a compiler that weighs
+ * inlining per translation unit does not always inline a plain static
+ * inline (the module's bench.o called it).  The kernel spells it
+ * __always_inline; BPF programs (libbpf's bpf_helpers.h) and userspace
+ * (glibc's sys/cdefs.h) may define that too, and get the attribute
+ * itself where they do not.  checkpatch.pl exempts include/uapi/ from
+ * preferring the kernel's macro; tools/tests/style.sh does the same here.
  */
+#if defined(__KERNEL__) || defined(__always_inline)
+#define CLKSTAT_ALWAYS_INLINE	static __always_inline
+#else
+#define CLKSTAT_ALWAYS_INLINE	static inline __attribute__((__always_inline__))
+#endif
 
 /*
  * Index of the highest set bit of a non-zero value.  BPF has no count-leading
  * -zeros instruction, so it (and a test build of the fallback) uses a
  * six-step binary search instead; clang unrolls the loop.
  */
-static inline __u32 clkstat_msb64(__u64 v)
+CLKSTAT_ALWAYS_INLINE __u32 clkstat_msb64(__u64 v)
 {
 #if defined(__bpf__) || defined(CLKSTAT_PORTABLE_MSB)
 	__u32 m = 0;
@@ -74,7 +85,7 @@ static inline __u32 clkstat_msb64(__u64 v)
  *
  * Return: the slot index, below CLKSTAT_NSLOTS(@k).
  */
-static inline __u32 clkstat_value_to_slot(__u64 v, __u32 k)
+CLKSTAT_ALWAYS_INLINE __u32 clkstat_value_to_slot(__u64 v, __u32 k)
 {
 	__u32 m;
 
@@ -91,7 +102,7 @@ static inline __u32 clkstat_value_to_slot(__u64 v, __u32 k)
  *
  * Return: the inclusive lower bound of @slot.
  */
-static inline __u64 clkstat_slot_lower(__u32 slot, __u32 k)
+CLKSTAT_ALWAYS_INLINE __u64 clkstat_slot_lower(__u32 slot, __u32 k)
 {
 	__u32 b = slot >> k;	/* 0 for the exact slots, else m - k + 1 */
 
@@ -107,7 +118,7 @@ static inline __u64 clkstat_slot_lower(__u32 slot, __u32 k)
  *
  * Return: the inclusive upper bound of @slot (U64_MAX for the last slot).
  */
-static inline __u64 clkstat_slot_upper(__u32 slot, __u32 k)
+CLKSTAT_ALWAYS_INLINE __u64 clkstat_slot_upper(__u32 slot, __u32 k)
 {
 	__u32 b = slot >> k;
 
@@ -127,7 +138,7 @@ static inline __u64 clkstat_slot_upper(__u32 slot, __u32 k)
  *
  * Return: the shift, 0..31.
  */
-static inline __u32 clkstat_slot_sum_shift(__u32 slot, __u32 k)
+CLKSTAT_ALWAYS_INLINE __u32 clkstat_slot_sum_shift(__u32 slot, __u32 k)
 {
 	__u32 b = slot >> k;
 	__u32 top = b ? b + k : 0;	/* m + 1: bits in the slot's values */

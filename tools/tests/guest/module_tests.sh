@@ -55,7 +55,7 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_events_export
 	t_record
 	t_all_tasks_vs_ftrace t_stop_start_reset t_control_bad_writes
-	t_rmmod_under_load t_cycles_under_load t_overhead t_btf_proto
+	t_rmmod_under_load t_cycles_under_load t_overhead t_btf_proto t_handler_bench
 	t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_bpf_record
 	t_bpf_csswitch t_bpf_events t_bpf_events_misc t_bpf_events_pruned
 	t_bpf_csread t_bpf_clockoff

@@ -210,8 +210,100 @@ t_btf_proto() {
 	true
 }
 
+# hb_count METRIC [COUNTER]: METRIC.$V's count (its summary line), or
+# its COUNTER, into HB_CNT.
+hb_count() {
+	local metric=$1 want=${2:-} w k v rest
+	local -a kv
+	HB_CNT=
+	while read -r w rest; do
+		if [ "$w" = counter ] && [ -n "$want" ]; then
+			read -r k v <<< "$rest"
+			[ "$k" != "$want" ] || HB_CNT=$v
+		elif [ "$w" = summary ] && [ -z "$want" ]; then
+			read -r -a kv <<< "$rest"
+			[ "${kv[0]}" != count ] || HB_CNT=${kv[1]}
+		fi
+	done < "$D/$metric.$V"
+	[ -n "$HB_CNT" ] || fail "no ${want:-count} in $metric.$V"
+}
+
+# hb_handlers MODE N ENQ TK: run MODE N, and its result says hits N (0 for
+# a baseline), samples ENQ of ttwu_enqueue and TK of ttwu_tkread.
+hb_handlers() {
+	local r hits=$2
+	case "$1" in *0) hits=0 ;; esac
+	echo "$1 $2" > $HB/run || fail "$1 $2 refused"
+	read -r r < $HB/run
+	case "$r" in
+	"mode $1 calls $2 ns "*" hits $hits cpu "*" migrated 0 attached none enqueue $3 tkread $4") ;;
+	*) fail "$1 $2: '$r'" ;;
+	esac
+	note "$r"
+}
+
+# The handler bench (kmod/bench_handlers.c, the hookbench's run modes
+# pair, triple, pair0, triple0): the probes' real handlers, N times on
+# this shell.  A pair gives exactly one ttwu_enqueue sample and one
+# wakeup, a triple one ttwu_tkread sample more: hits == calls, in the
+# default variant (filtered on this shell: other tasks' events stay out
+# of the counts the run reports).  With variant=off nothing else feeds
+# the metrics, so their files must show exactly what the runs did:
+# ttwu_enqueue and its local part (the task stays on its CPU) 2N, 2N
+# wakeups, ttwu_tkread, its local part and enqueue_tkread N, the pair
+# run's last tkread part replaced by the triple run's first wakeup.  The
+# baselines record nothing.  Refused: a count of 0, bad words, and a pair
+# without probe ttwu (ENOENT).
+t_handler_bench() {
+	local N=3000 m rc=0
+	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	insmod "$KO" probes=ttwu,tkread
+	insmod "$KMOD/clkstat_hookbench.ko"
+	echo "tgid $BASHPID" > "$D/control"
+	hb_handlers pair $N $N 0
+	hb_handlers triple $N $N $N
+	hb_handlers pair0 $N 0 0
+	hb_handlers triple0 $N 0 0
+	for m in "pair 0" "triple" "pair0 -1" "triple 5 x" "pairs 5"; do
+		hb_refuses run "$m"
+	done
+	rmmod clkstat_hookbench
+	rmmod clkstat
+
+	insmod "$KO" probes=ttwu,tkread variant=off
+	insmod "$KMOD/clkstat_hookbench.ko"
+	( V=off
+	  hb_handlers pair $N $N 0
+	  hb_handlers triple $N $N $N
+	  hb_count ttwu_enqueue; expect_eq "ttwu_enqueue count" "$HB_CNT" $((2 * N))
+	  hb_count ttwu_enqueue_local
+	  expect_eq "ttwu_enqueue_local count" "$HB_CNT" $((2 * N))
+	  hb_count ttwu_enqueue wakeups; expect_eq "wakeups" "$HB_CNT" $((2 * N))
+	  for m in unmatched replaced evicted busy; do
+		hb_count ttwu_enqueue $m; expect_eq "ttwu_enqueue $m" "$HB_CNT" 0
+	  done
+	  hb_count ttwu_tkread; expect_eq "ttwu_tkread count" "$HB_CNT" $N
+	  hb_count ttwu_tkread_local; expect_eq "ttwu_tkread_local count" "$HB_CNT" $N
+	  hb_count enqueue_tkread; expect_eq "enqueue_tkread count" "$HB_CNT" $N
+	  hb_count ttwu_tkread replaced; expect_eq "ttwu_tkread replaced" "$HB_CNT" $N
+	  for m in stale evicted busy no_enqueue; do
+		hb_count ttwu_tkread $m; expect_eq "ttwu_tkread $m" "$HB_CNT" 0
+	  done ) || fail "variant off"
+	rmmod clkstat_hookbench
+	rmmod clkstat
+
+	insmod "$KO" probes=tkread
+	insmod "$KMOD/clkstat_hookbench.ko"
+	echo "pair 5" 2>/tmp/hb_err > $HB/run || rc=$?
+	[ "$rc" != 0 ] && grep -q "No such file or directory" /tmp/hb_err ||
+		fail "pair without probe ttwu: rc $rc, $(cat /tmp/hb_err)"
+	rmmod clkstat_hookbench
+	rmmod clkstat || fail "rmmod clkstat"
+	true
+}
+
 # The suite, in the order module_tests.sh runs it.
-OVERHEAD_TESTS="t_overhead t_btf_proto"
+OVERHEAD_TESTS="t_overhead t_btf_proto t_handler_bench"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$OVERHEAD_TESTS}
