@@ -14,13 +14,17 @@
  * The handlers below the programs are shared, so the variants differ only
  * in how they are entered.
  *
- * Differences from the module, all documented in Documentation/clkstat-bpf.rst:
- *  - pending wakeups live in BPF hash maps keyed by the task's address,
- *    not in the module's direct-mapped table: a full map drops the NEW
- *    wakeup (update fails with -E2BIG, counted as "evicted"), where the
- *    module overwrites the old one; a bucket lock already held on this
- *    CPU (a program interrupted by another one of ours, in an NMI say)
- *    fails the update with -EBUSY, counted as "busy";
+ * Differences from the module, the exact list in
+ * Documentation/clkstat-bpf.rst ("What differs from the module"):
+ *  - one pending state per task (struct twin_pend, ttwu's and tkread's,
+ *    as the module's merged entry, one compare-and-swap per event), in
+ *    task-local storage (bpf-fentry, bpf-tp: no limit, "evicted" never
+ *    counts) or a hash map keyed by the task's address (bpf-kprobe: a
+ *    full map drops the NEW wakeup, "evicted", where the module
+ *    overwrites the old one), not the module's direct-mapped table;
+ *  - per-CPU histograms with plain adds only where no other program of
+ *    ours can write the same word in between, atomic adds elsewhere
+ *    ("Which adds are plain" below): BPF has no one-instruction add;
  *  - one recording flag and one epoch for every metric (.bss);
  *  - "switch_lost" never counts: the twin is loaded fresh for each run,
  *    it never switches variants under a recording;
@@ -232,14 +236,31 @@ static __always_inline __u32 cur_epoch(void)
 	return *(volatile __u32 *)&epoch;
 }
 
-static __always_inline int selected(struct task_struct *p)
+/*
+ * The attach type of the program a handler runs in: a constant at each
+ * call, so that the compiler keeps only that type's code (a kprobe
+ * program has no BTF task pointer for task-local storage or loads).
+ */
+enum twin_kind { TW_KP, TW_FE, TW_TP };
+
+/*
+ * A field of task p: a load, as the module's, where p is a BTF pointer
+ * (a fentry or tp_btf argument, bpf_get_current_task_btf(); CO-RE
+ * relocated, the verifier makes it a fault-tolerant load), a
+ * bpf_probe_read_kernel() call in a kprobe program, where p is a number.
+ */
+#define TASK_READ(kind, p, field)					\
+	((kind) == TW_KP ? BPF_CORE_READ((p), field) : (p)->field)
+
+static __always_inline int selected(struct task_struct *p, int kind)
 {
-	return !filter_tgid || (__u32)BPF_CORE_READ(p, tgid) == filter_tgid;
+	return !filter_tgid ||
+	       (__u32)TASK_READ(kind, p, tgid) == filter_tgid;
 }
 
-static __always_inline __u32 task_cpu_of(struct task_struct *p)
+static __always_inline __u32 task_cpu_of(struct task_struct *p, int kind)
 {
-	return BPF_CORE_READ(p, thread_info.cpu);
+	return TASK_READ(kind, p, thread_info.cpu);
 }
 
 /* This CPU's preempt count into *pc; 0, or -1 when it cannot be read. */
@@ -343,13 +364,6 @@ static __always_inline __u64 twin_local_clock(void)
 }
 
 
-
-/*
- * The attach type of the program a handler runs in: a constant at each
- * call, so that the compiler keeps only that type's code (a kprobe
- * program has no BTF task pointer for task-local storage).
- */
-enum twin_kind { TW_KP, TW_FE, TW_TP };
 
 /*
  * Which adds are plain (twin_hist_add(), twin_hist_count()): a word of a
@@ -577,18 +591,18 @@ static __always_inline void on_wakeup(struct task_struct *p, int kind)
 	__u64 ts, corr = 0;
 	__u32 cpu, ep, why;
 
-	if (!rec_on() || !selected(p))
+	if (!rec_on() || !selected(p, kind))
 		return;
 	ts = now_ns();
 	clockoff_sample(ts, CO_PLAIN(kind));
-	cpu = task_cpu_of(p);
+	cpu = task_cpu_of(p, kind);
 	ep = cur_epoch();
 	if (with_events) {
 		struct clkstat_event_rec *ev;
 
 		corr = ev_new_id();
 		ev = ev_reserve(CLKSTAT_EV_WAKEUP, ts, corr,
-				BPF_CORE_READ(p, pid));
+				TASK_READ(kind, p, pid));
 		if (ev) {
 			ev_rq_clock(ev, cpu_rq(cpu));
 			ev_submit(ev);
@@ -636,7 +650,7 @@ static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq,
 	__u32 cpu, wcpu, ep, why;
 	int open;
 
-	if (!rec_on() || !selected(p))
+	if (!rec_on() || !selected(p, kind))
 		return;
 	now = now_ns();
 	e = pend_get(p, kind, 0, &why);
@@ -648,7 +662,7 @@ static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq,
 		count(TM_TTWU, CLKSTAT_TTWU_BUSY, KP(kind));
 		return;
 	}
-	cpu = task_cpu_of(p);
+	cpu = task_cpu_of(p, kind);
 	if (with_tkread && e->tkw) {
 		/* clkstat_tkread_on_enqueue(), in place. */
 		e->ts2 = now;
@@ -669,7 +683,7 @@ static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq,
 	delta = now > ts ? now - ts : 0;
 	record(TM_TTWU, delta, SOLE);
 	if (with_events)
-		ev_closed(CLKSTAT_EV_ENQUEUE, now, corr, BPF_CORE_READ(p, pid),
+		ev_closed(CLKSTAT_EV_ENQUEUE, now, corr, TASK_READ(kind, p, pid),
 			  delta, cpu != wcpu, rq ? rq : cpu_rq(cpu));
 	if (cpu != wcpu) {
 		count(TM_TTWU, CLKSTAT_TTWU_MIGRATED, SOLE);
@@ -694,7 +708,7 @@ static __always_inline void on_tkread(__u32 func, int kind)
 		p = (struct task_struct *)bpf_get_current_task();
 	else
 		p = bpf_get_current_task_btf();
-	if (!selected(p))
+	if (!selected(p, kind))
 		return;
 	count(TM_TKREAD, func, SOLE);
 	if (with_clockoff)
@@ -729,7 +743,7 @@ static __always_inline void on_tkread(__u32 func, int kind)
 	record(TM_TKW, delta, KP(kind));
 	if (with_events)
 		ev_closed(CLKSTAT_EV_FIRST_TKREAD, now, corr,
-			  BPF_CORE_READ(p, pid), delta, migrated,
+			  TASK_READ(kind, p, pid), delta, migrated,
 			  (struct rq *)bpf_this_cpu_ptr(&runqueues));
 	if (migrated) {
 		count(TM_TKW, CLKSTAT_TKW_MIGRATED, KP(kind));
@@ -877,7 +891,7 @@ static __always_inline void on_csr_exit(__u32 metric)
 static __always_inline void on_ttwu(struct task_struct *p, unsigned int state,
 				    int kind)
 {
-	if (BPF_CORE_READ(p, __state) & state)
+	if (TASK_READ(kind, p, __state) & state)
 		on_wakeup(p, kind);
 }
 
@@ -1053,7 +1067,7 @@ int BPF_PROG(fe_marker, struct file *file, const char *ubuf, __u64 count)
 	if (!with_events || !rec_on() || !n ||
 	    (unsigned long)BPF_CORE_READ(file, f_op, write) !=
 	    (unsigned long)&tracing_mark_write || !(unsigned long)&tracing_mark_write ||
-	    !selected((struct task_struct *)bpf_get_current_task()))
+	    !selected((struct task_struct *)bpf_get_current_task(), TW_KP))
 		return 0;
 	CLAMP(n, CLKSTAT_EVENT_TEXT - 1);
 	e = ev_reserve(CLKSTAT_EV_MARKER, now_ns(), 0,
