@@ -14,13 +14,17 @@
  * The handlers below the programs are shared, so the variants differ only
  * in how they are entered.
  *
- * Differences from the module, all documented in Documentation/clkstat-bpf.rst:
- *  - pending wakeups live in BPF hash maps keyed by the task's address,
- *    not in the module's direct-mapped table: a full map drops the NEW
- *    wakeup (update fails with -E2BIG, counted as "evicted"), where the
- *    module overwrites the old one; a bucket lock already held on this
- *    CPU (a program interrupted by another one of ours, in an NMI say)
- *    fails the update with -EBUSY, counted as "busy";
+ * Differences from the module, the exact list in
+ * Documentation/clkstat-bpf.rst ("What differs from the module"):
+ *  - one pending state per task (struct twin_pend, ttwu's and tkread's,
+ *    as the module's merged entry, one compare-and-swap per event), in
+ *    task-local storage (bpf-fentry, bpf-tp: no limit, "evicted" never
+ *    counts) or a hash map keyed by the task's address (bpf-kprobe: a
+ *    full map drops the NEW wakeup, "evicted", where the module
+ *    overwrites the old one), not the module's direct-mapped table;
+ *  - per-CPU histograms with plain adds only where no other program of
+ *    ours can write the same word in between, atomic adds elsewhere
+ *    ("Which adds are plain" below): BPF has no one-instruction add;
  *  - one recording flag and one epoch for every metric (.bss);
  *  - "switch_lost" never counts: the twin is loaded fresh for each run,
  *    it never switches variants under a recording;
@@ -87,21 +91,27 @@ struct {
 	__type(value, twin_hist_t);
 } hists SEC(".maps");
 
-/* Wakeup to enqueue, as the module's ttwu_corr. */
+/*
+ * Pending wakeups, one struct twin_pend per task holding ttwu's and
+ * tkread's state (the module's merged entry): task-local storage where
+ * the programs have a BTF pointer to the task (bpf-fentry, bpf-tp), a
+ * hash map keyed by the task's address where they do not (bpf-kprobe:
+ * a kprobe's arguments are plain numbers; twin.c shrinks it to one entry
+ * in the other variants).
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TWIN_PENDING_ENTRIES);
-	__type(key, __u64);
-	__type(value, struct twin_pending);
-} ttwu_pending SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct twin_pend);
+} pend_task SEC(".maps");
 
-/* Wakeup to first read, as the module's tkw_corr. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TWIN_PENDING_ENTRIES);
 	__type(key, __u64);
-	__type(value, struct twin_pending);
-} tkw_pending SEC(".maps");
+	__type(value, struct twin_pend);
+} pend_hash SEC(".maps");
 
 /*
  * The event log: struct clkstat_event_rec records in one ring buffer,
@@ -226,14 +236,31 @@ static __always_inline __u32 cur_epoch(void)
 	return *(volatile __u32 *)&epoch;
 }
 
-static __always_inline int selected(struct task_struct *p)
+/*
+ * The attach type of the program a handler runs in: a constant at each
+ * call, so that the compiler keeps only that type's code (a kprobe
+ * program has no BTF task pointer for task-local storage or loads).
+ */
+enum twin_kind { TW_KP, TW_FE, TW_TP };
+
+/*
+ * A field of task p: a load, as the module's, where p is a BTF pointer
+ * (a fentry or tp_btf argument, bpf_get_current_task_btf(); CO-RE
+ * relocated, the verifier makes it a fault-tolerant load), a
+ * bpf_probe_read_kernel() call in a kprobe program, where p is a number.
+ */
+#define TASK_READ(kind, p, field)					\
+	((kind) == TW_KP ? BPF_CORE_READ((p), field) : (p)->field)
+
+static __always_inline int selected(struct task_struct *p, int kind)
 {
-	return !filter_tgid || (__u32)BPF_CORE_READ(p, tgid) == filter_tgid;
+	return !filter_tgid ||
+	       (__u32)TASK_READ(kind, p, tgid) == filter_tgid;
 }
 
-static __always_inline __u32 task_cpu_of(struct task_struct *p)
+static __always_inline __u32 task_cpu_of(struct task_struct *p, int kind)
 {
-	return BPF_CORE_READ(p, thread_info.cpu);
+	return TASK_READ(kind, p, thread_info.cpu);
 }
 
 /* This CPU's preempt count into *pc; 0, or -1 when it cannot be read. */
@@ -338,29 +365,62 @@ static __always_inline __u64 twin_local_clock(void)
 
 
 
+/*
+ * Which adds are plain (twin_hist_add(), twin_hist_count()): a word of a
+ * histogram may be updated with plain loads and stores when no other
+ * program of ours can run between the load and the store on this CPU and
+ * write it.
+ *  - SOLE: one program writes the word: ttwu's wakeups and replaced
+ *    (the wakeup program), its samples, unmatched and migrated (the
+ *    enqueue program), tkread's count of each function (that function's
+ *    program), a csread metric (its return program), csswitch (its exit
+ *    program).  The kernel's per-program recursion guard (prog->active,
+ *    fentry, fexit and tp_btf on 6.1 and 6.12) skips a program on a CPU
+ *    where it already runs, interrupted or preempted (fentry programs
+ *    run with migration, not preemption, disabled).
+ *  - KP(kind): words more than one program writes (busy, written at
+ *    both ends; ttwu_tkread and its companions, written by each of
+ *    tkread's seven programs; clockoff; csswitch_first_read, by both
+ *    read programs) are plain in bpf-kprobe only: bpf_prog_active lets
+ *    no kprobe or tracepoint program run on a CPU where one runs, and
+ *    kprobe handlers run with preemption off.  In bpf-fentry tkread's
+ *    programs run preemptible, a wakeup's at try_to_wake_up()'s entry
+ *    with interrupts on; in bpf-tp sched_waking and sched_wakeup of a
+ *    task waking itself run with interrupts on: atomic adds there.
+ *    clockoff in bpf-tp has one writer (sched_waking: tkread and
+ *    csswitch have no bpf-tp programs), so CO_PLAIN(kind) is SOLE there.
+ *  - atomic always: the event log's counters (ev_lost, ev_ids), written
+ *    by every program.
+ * The module's this_cpu ops are one instruction each and need none of
+ * this: an interrupt comes before or after them.
+ */
+#define SOLE		1
+#define KP(kind)	((kind) == TW_KP)
+#define CO_PLAIN(kind)	((kind) != TW_FE)
+
 /* Bump a counter (callers pass constants). */
-static __always_inline void count(__u32 metric, __u64 idx)
+static __always_inline void count(__u32 metric, __u64 idx, int plain)
 {
 	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
 
 	if (h)
-		twin_hist_count(h, idx);
+		twin_hist_count(h, idx, plain);
 }
 
 /* clkstat_record(): twin_hist.bpf.h. */
-static __always_inline void record(__u32 metric, __u64 v)
+static __always_inline void record(__u32 metric, __u64 v, int plain)
 {
 	twin_hist_t *h = bpf_map_lookup_elem(&hists, &metric);
 
 	if (h)
-		twin_hist_add(h, v, frac_bits);
+		twin_hist_add(h, v, frac_bits, plain);
 }
 
 /*
  * clockoff: CLOCK_MONOTONIC (mono, the event's now_ns()) minus
  * local_clock(), as kmod/probe_clockoff.c's clkstat_clockoff_record().
  */
-static __always_inline void clockoff_sample(__u64 mono)
+static __always_inline void clockoff_sample(__u64 mono, int plain)
 {
 	__u64 local;
 
@@ -370,45 +430,74 @@ static __always_inline void clockoff_sample(__u64 mono)
 	if (!local)
 		return;
 	if (mono >= local)
-		record(TM_CLOCKOFF, mono - local);
+		record(TM_CLOCKOFF, mono - local, plain);
 	else
-		record(TM_CLOCKOFF_NEG, local - mono);
+		record(TM_CLOCKOFF_NEG, local - mono, plain);
 }
 
 /*
- * Remember a pending wakeup.  The replaced, evicted and busy counters have
- * the same indices on ttwu_enqueue and ttwu_tkread.
+ * p's pending state; NULL when p has none (create 0) or none can be made
+ * (create 1: *why is then the counter to bump, EVICTED when the hash map
+ * is full, BUSY otherwise; ttwu's and tkread's counters have the same
+ * indices).  Task-local storage is made zeroed at p's first wakeup and
+ * kept until p is freed; on 6.1 a lookup that finds this CPU's
+ * task-storage lock held (bpf_task_storage_busy: another task-storage
+ * helper interrupted or preempted on this CPU) returns NULL even when p
+ * has a value.
  */
-static __always_inline void pending_put(void *map, __u64 key,
-					const struct twin_pending *v,
-					__u32 metric)
+static __always_inline struct twin_pend *
+pend_get(struct task_struct *p, int kind, int create, __u32 *why)
 {
-	struct twin_pending *old = bpf_map_lookup_elem(map, &key);
-	long err;
+	struct twin_pend zero = { };
+	__u64 key = (__u64)p;
+	struct twin_pend *e;
 
-	if (old && old->epoch == v->epoch)
-		count(metric, CLKSTAT_TTWU_REPLACED);
-	err = bpf_map_update_elem(map, &key, v, BPF_ANY);
-	if (err == -E2BIG)
-		count(metric, CLKSTAT_TTWU_EVICTED);
-	else if (err)
-		count(metric, CLKSTAT_TTWU_BUSY);
+	*why = CLKSTAT_TTWU_BUSY;
+	if (kind != TW_KP)
+		return bpf_task_storage_get(&pend_task, p, NULL,
+					    create ?
+					    BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	e = bpf_map_lookup_elem(&pend_hash, &key);
+	if (e || !create)
+		return e;
+	if (bpf_map_update_elem(&pend_hash, &key, &zero, BPF_NOEXIST) ==
+	    -E2BIG)
+		*why = CLKSTAT_TTWU_EVICTED;
+	return bpf_map_lookup_elem(&pend_hash, &key);
 }
 
 /*
- * Fetch and forget a pending wakeup.  Return 1 when found, 0 when absent,
- * -1 when it could not be deleted (a bucket lock held on this CPU): the
- * caller counts busy, and must not record, or the entry would match again.
+ * Take e for an update: the event's one locked operation.  0: another
+ * CPU, or a program of ours this one interrupted, holds it (busy).
  */
-static __always_inline int pending_take(void *map, __u64 key,
-					struct twin_pending *out)
+static __always_inline int pend_lock(struct twin_pend *e)
 {
-	struct twin_pending *v = bpf_map_lookup_elem(map, &key);
+	return __sync_val_compare_and_swap(&e->lock, 0, 1) == 0;
+}
 
-	if (!v)
-		return 0;
-	*out = *v;
-	return bpf_map_delete_elem(map, &key) ? -1 : 1;
+/* Release it: x86 keeps stores in order, so a compiler barrier is enough. */
+static __always_inline void pend_unlock(struct twin_pend *e)
+{
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&e->lock = 0;
+}
+
+/*
+ * Release e after taking its last open interval.  bpf-kprobe deletes a
+ * hash entry with nothing open, still held, so that another CPU that
+ * found it sees it busy rather than updates an entry going away (a
+ * delete that fails, a bucket lock held on this CPU, leaves it there,
+ * released).  Task-local storage stays with its task.
+ */
+static __always_inline void pend_put(struct twin_pend *e,
+				     struct task_struct *p, int kind)
+{
+	__u64 key = (__u64)p;
+
+	if (kind == TW_KP && !e->ttwu && !e->tkw &&
+	    !bpf_map_delete_elem(&pend_hash, &key))
+		return;
+	pend_unlock(e);
 }
 
 /* A new correlation id: this CPU's count << 12 | the CPU, never 0. */
@@ -496,124 +585,176 @@ static __always_inline void ev_closed(__u8 type, __u64 ts, __u64 corr,
 }
 
 /* A wakeup of p begins (after the state test, as ttwu_wakeup()). */
-static __always_inline void on_wakeup(struct task_struct *p)
+static __always_inline void on_wakeup(struct task_struct *p, int kind)
 {
-	struct twin_pending v = { };
+	struct twin_pend *e;
+	__u64 ts, corr = 0;
+	__u32 cpu, ep, why;
 
-	if (!rec_on() || !selected(p))
+	if (!rec_on() || !selected(p, kind))
 		return;
-	v.ts = now_ns();
-	clockoff_sample(v.ts);
-	v.cpu = task_cpu_of(p);
-	v.epoch = cur_epoch();
+	ts = now_ns();
+	clockoff_sample(ts, CO_PLAIN(kind));
+	cpu = task_cpu_of(p, kind);
+	ep = cur_epoch();
 	if (with_events) {
-		struct clkstat_event_rec *e;
+		struct clkstat_event_rec *ev;
 
-		v.corr = ev_new_id();
-		e = ev_reserve(CLKSTAT_EV_WAKEUP, v.ts, v.corr,
-			       BPF_CORE_READ(p, pid));
-		if (e) {
-			ev_rq_clock(e, cpu_rq(v.cpu));
-			ev_submit(e);
+		corr = ev_new_id();
+		ev = ev_reserve(CLKSTAT_EV_WAKEUP, ts, corr,
+				TASK_READ(kind, p, pid));
+		if (ev) {
+			ev_rq_clock(ev, cpu_rq(cpu));
+			ev_submit(ev);
 		}
 	}
-	if (with_tkread)
-		pending_put(&tkw_pending, (__u64)p, &v, TM_TKW);
-	count(TM_TTWU, CLKSTAT_TTWU_WAKEUPS);
-	pending_put(&ttwu_pending, (__u64)p, &v, TM_TTWU);
+	count(TM_TTWU, CLKSTAT_TTWU_WAKEUPS, SOLE);
+	e = pend_get(p, kind, 1, &why);
+	if (e && !pend_lock(e)) {
+		e = NULL;
+		why = CLKSTAT_TTWU_BUSY;
+	}
+	if (!e) {
+		/* EVICTED: bpf-kprobe only, so plain. */
+		count(TM_TTWU, why, KP(kind));
+		if (with_tkread)
+			count(TM_TKW, why, KP(kind));
+		return;
+	}
+	if (e->epoch == ep) {
+		if (e->ttwu)
+			count(TM_TTWU, CLKSTAT_TTWU_REPLACED, SOLE);
+		if (with_tkread && e->tkw)
+			count(TM_TKW, CLKSTAT_TKW_REPLACED, SOLE);
+	}
+	e->ts = ts;
+	e->ts2 = 0;
+	e->corr = corr;
+	e->cpu = cpu;
+	e->epoch = ep;
+	e->ttwu = 1;
+	e->tkw = !!with_tkread;
+	e->migrated = 0;
+	pend_unlock(e);
 }
 
 /*
  * p is on its target CPU's runqueue (rq, NULL where the hook does not
  * have it: p's CPU's then): close its wakeup's interval.
  */
-static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq)
+static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq,
+				       int kind)
 {
-	struct twin_pending v, *tk;
-	__u64 now, delta;
-	int r;
+	struct twin_pend *e;
+	__u64 now, delta, ts, corr;
+	__u32 cpu, wcpu, ep, why;
+	int open;
 
-	if (!rec_on() || !selected(p))
+	if (!rec_on() || !selected(p, kind))
 		return;
 	now = now_ns();
-	if (with_tkread) {
-		/* clkstat_tkread_on_enqueue(), in place. */
-		tk = bpf_map_lookup_elem(&tkw_pending, &(__u64){ (__u64)p });
-		if (tk) {
-			tk->ts2 = now;
-			tk->migrated = task_cpu_of(p) != tk->cpu;
-		}
-	}
-	r = pending_take(&ttwu_pending, (__u64)p, &v);
-	if (r < 0) {
-		count(TM_TTWU, CLKSTAT_TTWU_BUSY);
+	e = pend_get(p, kind, 0, &why);
+	if (!e) {
+		count(TM_TTWU, CLKSTAT_TTWU_UNMATCHED, SOLE);
 		return;
 	}
-	if (!r || v.epoch != cur_epoch()) {
-		count(TM_TTWU, CLKSTAT_TTWU_UNMATCHED);
+	if (!pend_lock(e)) {
+		count(TM_TTWU, CLKSTAT_TTWU_BUSY, KP(kind));
+		return;
+	}
+	cpu = task_cpu_of(p, kind);
+	if (with_tkread && e->tkw) {
+		/* clkstat_tkread_on_enqueue(), in place. */
+		e->ts2 = now;
+		e->migrated = cpu != e->cpu;
+	}
+	open = e->ttwu;
+	e->ttwu = 0;
+	ts = e->ts;
+	wcpu = e->cpu;
+	ep = e->epoch;
+	corr = e->corr;
+	pend_put(e, p, kind);
+	if (!open || ep != cur_epoch()) {
+		count(TM_TTWU, CLKSTAT_TTWU_UNMATCHED, SOLE);
 		return;
 	}
 	/* The fast clock may step back by a few ns across an update. */
-	delta = now > v.ts ? now - v.ts : 0;
-	record(TM_TTWU, delta);
+	delta = now > ts ? now - ts : 0;
+	record(TM_TTWU, delta, SOLE);
 	if (with_events)
-		ev_closed(CLKSTAT_EV_ENQUEUE, now, v.corr, BPF_CORE_READ(p, pid),
-			  delta, task_cpu_of(p) != v.cpu,
-			  rq ? rq : cpu_rq(task_cpu_of(p)));
-	if (task_cpu_of(p) != v.cpu) {
-		count(TM_TTWU, CLKSTAT_TTWU_MIGRATED);
-		record(TM_TTWU_MIG, delta);
+		ev_closed(CLKSTAT_EV_ENQUEUE, now, corr, TASK_READ(kind, p, pid),
+			  delta, cpu != wcpu, rq ? rq : cpu_rq(cpu));
+	if (cpu != wcpu) {
+		count(TM_TTWU, CLKSTAT_TTWU_MIGRATED, SOLE);
+		record(TM_TTWU_MIG, delta, SOLE);
 	} else {
-		record(TM_TTWU_LOC, delta);
+		record(TM_TTWU_LOC, delta, SOLE);
 	}
 }
 
 /* current read the clock (tk_read() and tkw_first_read()). */
-static __always_inline void on_tkread(__u32 func)
+static __always_inline void on_tkread(__u32 func, int kind)
 {
 	struct task_struct *p;
-	struct twin_pending v;
-	__u64 now, delta;
-	int r;
+	struct twin_pend *e;
+	__u64 now, delta, ts, ts2, corr;
+	__u32 ep, why;
+	int migrated;
 
 	if (!rec_on() || !in_task_ctx())
 		return;
-	p = (struct task_struct *)bpf_get_current_task();
-	if (!selected(p))
+	if (kind == TW_KP)
+		p = (struct task_struct *)bpf_get_current_task();
+	else
+		p = bpf_get_current_task_btf();
+	if (!selected(p, kind))
 		return;
-	count(TM_TKREAD, func);
+	count(TM_TKREAD, func, SOLE);
 	if (with_clockoff)
-		clockoff_sample(now_ns());
+		clockoff_sample(now_ns(), KP(kind));
 	if (!with_tkread)
 		return;
-	r = pending_take(&tkw_pending, (__u64)p, &v);
-	if (!r)
+	e = pend_get(p, kind, 0, &why);
+	/* Most reads have nothing open: no locked operation for them. */
+	if (!e || !*(volatile __u8 *)&e->tkw)
 		return;
-	if (r < 0) {
-		count(TM_TKW, CLKSTAT_TKW_BUSY);
+	if (!pend_lock(e)) {
+		count(TM_TKW, CLKSTAT_TKW_BUSY, KP(kind));
 		return;
 	}
-	if (v.epoch != cur_epoch()) {
-		count(TM_TKW, CLKSTAT_TKW_STALE);
+	if (!e->tkw) {
+		pend_unlock(e);
+		return;
+	}
+	e->tkw = 0;
+	ts = e->ts;
+	ts2 = e->ts2;
+	ep = e->epoch;
+	corr = e->corr;
+	migrated = e->migrated;
+	pend_put(e, p, kind);
+	if (ep != cur_epoch()) {
+		count(TM_TKW, CLKSTAT_TKW_STALE, KP(kind));
 		return;
 	}
 	now = now_ns();
-	delta = now > v.ts ? now - v.ts : 0;
-	record(TM_TKW, delta);
+	delta = now > ts ? now - ts : 0;
+	record(TM_TKW, delta, KP(kind));
 	if (with_events)
-		ev_closed(CLKSTAT_EV_FIRST_TKREAD, now, v.corr,
-			  BPF_CORE_READ(p, pid), delta, v.migrated,
+		ev_closed(CLKSTAT_EV_FIRST_TKREAD, now, corr,
+			  TASK_READ(kind, p, pid), delta, migrated,
 			  (struct rq *)bpf_this_cpu_ptr(&runqueues));
-	if (v.migrated) {
-		count(TM_TKW, CLKSTAT_TKW_MIGRATED);
-		record(TM_TKW_MIG, delta);
+	if (migrated) {
+		count(TM_TKW, CLKSTAT_TKW_MIGRATED, KP(kind));
+		record(TM_TKW_MIG, delta, KP(kind));
 	} else {
-		record(TM_TKW_LOC, delta);
+		record(TM_TKW_LOC, delta, KP(kind));
 	}
-	if (v.ts2)
-		record(TM_TKW_ENQ, now > v.ts2 ? now - v.ts2 : 0);
+	if (ts2)
+		record(TM_TKW_ENQ, now > ts2 ? now - ts2 : 0, KP(kind));
 	else
-		count(TM_TKW, CLKSTAT_TKW_NO_ENQUEUE);
+		count(TM_TKW, CLKSTAT_TKW_NO_ENQUEUE, KP(kind));
 }
 
 /* The clocksource's name into e's text. */
@@ -646,7 +787,7 @@ static __always_inline void on_csw_enter(struct clocksource *cs)
 	ev_submit(e);
 }
 
-static __always_inline void on_csw_exit(long ret)
+static __always_inline void on_csw_exit(long ret, int kind)
 {
 	__u64 t0 = csw_t0, now = now_ns(), corr = csw_corr;
 	struct clkstat_event_rec *e;
@@ -665,24 +806,24 @@ static __always_inline void on_csw_exit(long ret)
 			ev_submit(e);
 		}
 	}
-	record(TM_CSSWITCH, now > t0 ? now - t0 : 0);
-	clockoff_sample(now);
-	count(TM_CSSWITCH, CLKSTAT_CSW_SWITCHES);
+	record(TM_CSSWITCH, now > t0 ? now - t0 : 0, SOLE);
+	clockoff_sample(now, CO_PLAIN(kind));
+	count(TM_CSSWITCH, CLKSTAT_CSW_SWITCHES, SOLE);
 	if ((int)ret)
-		count(TM_CSSWITCH, CLKSTAT_CSW_FAILED);
+		count(TM_CSSWITCH, CLKSTAT_CSW_FAILED, SOLE);
 	if (with_first_read)
 		csw_pending = now;
 }
 
 /* The first clocksource read after a switch closes the switch's gap. */
-static __always_inline void csw_read_seen(void)
+static __always_inline void csw_read_seen(int kind)
 {
 	__u64 t = *(volatile __u64 *)&csw_pending, now;
 
 	if (!t || __sync_val_compare_and_swap(&csw_pending, t, 0) != t)
 		return;
 	now = now_ns();
-	record(TM_CSW_FIRST_READ, now > t ? now - t : 0);
+	record(TM_CSW_FIRST_READ, now > t ? now - t : 0, KP(kind));
 }
 
 /* The key of a read in progress: its task and context (ctx_level()). */
@@ -692,7 +833,7 @@ static __always_inline __u64 csr_key(void)
 }
 
 /* Entry of a clocksource read (csr_enter() in kmod/probe_clocksource.c). */
-static __always_inline void on_csr_enter(void)
+static __always_inline void on_csr_enter(int kind)
 {
 	__u32 *n = cs_nest_ptr();
 	__u64 key, t0;
@@ -700,7 +841,7 @@ static __always_inline void on_csr_enter(void)
 	if (!rec_on() || (n && *n))
 		return;
 	if (with_first_read)
-		csw_read_seen();
+		csw_read_seen(kind);
 	t0 = twin_local_clock();
 	if (!t0)
 		return;
@@ -727,7 +868,7 @@ static __always_inline void on_csr_exit(__u32 metric)
 		return;
 	/* local_clock() may differ a little between CPUs: clamped. */
 	ns = t1 > t0 ? t1 - t0 : 0;
-	record(metric, ns);
+	record(metric, ns, SOLE);
 	if (!with_events)
 		return;
 	e = ev_reserve(CLKSTAT_EV_CS_READ, now_ns(), 0,
@@ -747,17 +888,18 @@ static __always_inline void on_csr_exit(__u32 metric)
  * try_to_wake_up(p, state, wake_flags): only calls that will wake p, the
  * test of ttwu_state_match(), as the module's ttwu_on_wakeup().
  */
-static __always_inline void on_ttwu(struct task_struct *p, unsigned int state)
+static __always_inline void on_ttwu(struct task_struct *p, unsigned int state,
+				    int kind)
 {
-	if (BPF_CORE_READ(p, __state) & state)
-		on_wakeup(p);
+	if (TASK_READ(kind, p, __state) & state)
+		on_wakeup(p, kind);
 }
 
 /* bpf-fentry */
 SEC("fentry/" CLKSTAT_FUNC_TTWU)
 int BPF_PROG(fe_ttwu, struct task_struct *p, unsigned int state)
 {
-	on_ttwu(p, state);
+	on_ttwu(p, state, TW_FE);
 	return 0;
 }
 
@@ -766,7 +908,7 @@ SEC("fentry/" CLKSTAT_ENQUEUE_FUNC_OLD)
 int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p, int flags)
 {
 	if (wakeup_enqueue(p, flags))
-		on_enqueue(p, rq);
+		on_enqueue(p, rq, TW_FE);
 	return 0;
 }
 
@@ -774,13 +916,13 @@ int BPF_PROG(fe_activate, struct rq *rq, struct task_struct *p, int flags)
 SEC("fentry/" #fn)							\
 int BPF_PROG(fe_tk_##fn)						\
 {									\
-	on_tkread(CLKSTAT_TK_##id);							\
+	on_tkread(CLKSTAT_TK_##id, TW_FE);				\
 	return 0;							\
 }									\
 SEC("kprobe/" #fn)							\
 int BPF_KPROBE(kp_tk_##fn)						\
 {									\
-	on_tkread(CLKSTAT_TK_##id);							\
+	on_tkread(CLKSTAT_TK_##id, TW_KP);				\
 	return 0;							\
 }
 
@@ -796,7 +938,7 @@ int BPF_PROG(fe_csw_enter, struct clocksource *cs)
 SEC("fexit/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_PROG(fe_csw_exit, struct clocksource *cs, int ret)
 {
-	on_csw_exit(ret);
+	on_csw_exit(ret, TW_FE);
 	return 0;
 }
 
@@ -804,7 +946,7 @@ int BPF_PROG(fe_csw_exit, struct clocksource *cs, int ret)
 SEC("fentry/" CLKSTAT_FUNC_CSREAD_HPET)
 int BPF_PROG(fe_csr_hpet)
 {
-	on_csr_enter();
+	on_csr_enter(TW_FE);
 	return 0;
 }
 
@@ -818,7 +960,7 @@ int BPF_PROG(fe_csrx_hpet)
 SEC("fentry/" CLKSTAT_FUNC_CSREAD_ACPI_PM)
 int BPF_PROG(fe_csr_acpi_pm)
 {
-	on_csr_enter();
+	on_csr_enter(TW_FE);
 	return 0;
 }
 
@@ -833,7 +975,7 @@ int BPF_PROG(fe_csrx_acpi_pm)
 SEC("kprobe/" CLKSTAT_FUNC_TTWU)
 int BPF_KPROBE(kp_ttwu, struct task_struct *p, unsigned int state)
 {
-	on_ttwu(p, state);
+	on_ttwu(p, state, TW_KP);
 	return 0;
 }
 
@@ -841,7 +983,7 @@ SEC("kprobe/" CLKSTAT_ENQUEUE_FUNC_OLD)
 int BPF_KPROBE(kp_activate, struct rq *rq, struct task_struct *p, int flags)
 {
 	if (wakeup_enqueue(p, flags))
-		on_enqueue(p, rq);
+		on_enqueue(p, rq, TW_KP);
 	return 0;
 }
 
@@ -855,14 +997,14 @@ int BPF_KPROBE(kp_csw_enter, struct clocksource *cs)
 SEC("kretprobe/" CLKSTAT_FUNC_CSSWITCH)
 int BPF_KRETPROBE(kp_csw_exit, int ret)
 {
-	on_csw_exit(ret);
+	on_csw_exit(ret, TW_KP);
 	return 0;
 }
 
 SEC("kprobe/" CLKSTAT_FUNC_CSREAD_HPET)
 int BPF_KPROBE(kp_csr_hpet)
 {
-	on_csr_enter();
+	on_csr_enter(TW_KP);
 	return 0;
 }
 
@@ -876,7 +1018,7 @@ int BPF_KRETPROBE(kp_csrx_hpet)
 SEC("kprobe/" CLKSTAT_FUNC_CSREAD_ACPI_PM)
 int BPF_KPROBE(kp_csr_acpi_pm)
 {
-	on_csr_enter();
+	on_csr_enter(TW_KP);
 	return 0;
 }
 
@@ -891,14 +1033,14 @@ int BPF_KRETPROBE(kp_csrx_acpi_pm)
 SEC("tp_btf/" CLKSTAT_TP_TTWU)
 int BPF_PROG(tp_waking, struct task_struct *p)
 {
-	on_wakeup(p);
+	on_wakeup(p, TW_TP);
 	return 0;
 }
 
 SEC("tp_btf/" CLKSTAT_TP_ENQUEUE)
 int BPF_PROG(tp_wakeup, struct task_struct *p)
 {
-	on_enqueue(p, NULL);
+	on_enqueue(p, NULL, TW_TP);
 	return 0;
 }
 
@@ -925,7 +1067,7 @@ int BPF_PROG(fe_marker, struct file *file, const char *ubuf, __u64 count)
 	if (!with_events || !rec_on() || !n ||
 	    (unsigned long)BPF_CORE_READ(file, f_op, write) !=
 	    (unsigned long)&tracing_mark_write || !(unsigned long)&tracing_mark_write ||
-	    !selected((struct task_struct *)bpf_get_current_task()))
+	    !selected((struct task_struct *)bpf_get_current_task(), TW_KP))
 		return 0;
 	CLAMP(n, CLKSTAT_EVENT_TEXT - 1);
 	e = ev_reserve(CLKSTAT_EV_MARKER, now_ns(), 0,

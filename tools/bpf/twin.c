@@ -413,6 +413,16 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 	t->skel->rodata->with_first_read =
 		twin_metric_enabled(t->probes, TM_CSW_FIRST_READ);
 	t->skel->rodata->with_clockoff = !!(t->probes & TWIN_P_CLOCKOFF);
+	/*
+	 * The pending hash map serves bpf-kprobe only (the others keep a
+	 * task's pending wakeup in task-local storage): one entry elsewhere.
+	 */
+	if (t->variant != TV_KPROBE &&
+	    bpf_map__set_max_entries(t->skel->maps.pend_hash, 1)) {
+		fprintf(stderr, "clkstat-report: %s: cannot size the pending map\n",
+			vn);
+		return CR_ERR;
+	}
 	if (t->events &&
 	    bpf_map__set_max_entries(t->skel->maps.events, t->ring_bytes)) {
 		fprintf(stderr, "clkstat-report: %s: cannot size the event ring buffer (%zu bytes)\n",
@@ -653,8 +663,7 @@ int cr_twin_start(struct cr_twin *t)
 					   zero, sz, 0);
 	free(zero);
 	if (!err)
-		err = twin_clear_hash(t->skel->maps.ttwu_pending) ||
-		      twin_clear_hash(t->skel->maps.tkw_pending) ||
+		err = twin_clear_hash(t->skel->maps.pend_hash) ||
 		      twin_clear_hash(t->skel->maps.csr_start);
 	if (!err && t->events) {
 		/* Nothing from before this run, no losses. */

@@ -34,18 +34,42 @@ __noinline __u64 twin_value_to_slot(__u64 v, __u32 k)
 }
 
 /*
- * Add sample v (ns) to h with k fractional bits: atomic adds, so that a
- * program of ours nested on this CPU (an NMI) adds its sample whole; min
- * (kept as ~min) and max with a bounded compare-and-swap loop for the
- * same reason.
+ * Add sample v (ns) to h with k fractional bits.
+ *
+ * plain (a constant at every call): ordinary loads and stores, the
+ * module's this_cpu ops as near as BPF comes (it has no unlocked
+ * read-modify-write instruction: an add is a load, an add and a store).
+ * That is right only when no other program of ours can run on this CPU
+ * between the load and the store and write the same word, which the
+ * caller decides from what writes it (twin.bpf.c, "Which adds are
+ * plain"): a word written by one program only (the kernel's per-program
+ * recursion guard, prog->active, keeps a fentry, fexit or tp_btf program
+ * from running again on a CPU where it already runs, even preempted), or
+ * by kprobe programs only (bpf_prog_active: no kprobe or tracepoint
+ * program runs on a CPU where one already runs, and a kprobe handler
+ * runs with preemption off).
+ *
+ * Otherwise atomic adds, so that a program of ours that interrupts or
+ * preempts this one on the same CPU adds its sample whole, and min (kept
+ * as ~min) and max with a bounded compare-and-swap loop.
  */
-static __always_inline void twin_hist_add(twin_hist_t *h, __u64 v, __u32 k)
+static __always_inline void twin_hist_add(twin_hist_t *h, __u64 v, __u32 k,
+					  int plain)
 {
 	__u64 old, prev, nv = ~v, slot;
 	int i;
 
 	slot = twin_value_to_slot(v, k);
 	CLAMP(slot, CLKSTAT_NSLOTS_MAX - 1);
+	if (plain) {
+		h->slot[slot].count++;
+		h->slot[slot].sum += v >> clkstat_slot_sum_shift(slot, k);
+		if (nv > h->nmin)
+			h->nmin = nv;
+		if (v > h->max)
+			h->max = v;
+		return;
+	}
 	__sync_fetch_and_add(&h->slot[slot].count, 1);
 	__sync_fetch_and_add(&h->slot[slot].sum,
 			     v >> clkstat_slot_sum_shift(slot, k));
@@ -65,11 +89,18 @@ static __always_inline void twin_hist_add(twin_hist_t *h, __u64 v, __u32 k)
 	}
 }
 
-/* Bump counter idx of h (callers pass constants; clamped as a slot is). */
-static __always_inline void twin_hist_count(twin_hist_t *h, __u64 idx)
+/*
+ * Bump counter idx of h (callers pass constants; clamped as a slot is);
+ * plain as in twin_hist_add().
+ */
+static __always_inline void twin_hist_count(twin_hist_t *h, __u64 idx,
+					    int plain)
 {
 	CLAMP(idx, TWIN_MAX_COUNTERS - 1);
-	__sync_fetch_and_add(&h->counter[idx], 1);
+	if (plain)
+		h->counter[idx]++;
+	else
+		__sync_fetch_and_add(&h->counter[idx], 1);
 }
 
 #endif

@@ -60,18 +60,31 @@ struct twin_slot {
 		struct twin_slot slot[nslots];				\
 	}
 
-/* What a pending wakeup remembers (pending.h's clkstat_pending_val). */
-struct twin_pending {
+/*
+ * One task's pending state, ttwu's and tkread's in one value as the
+ * module's merged pending entry (kmod/pending.h): both intervals open at
+ * the same wakeup, so they share its time, CPU, epoch and event id; ttwu
+ * and tkw say which of them is still open.  Task-local storage
+ * (bpf-fentry, bpf-tp) or a hash map keyed by the task's address
+ * (bpf-kprobe, whose programs have no BTF pointer to the woken task).
+ * lock is taken with one compare-and-swap per event and released with a
+ * plain store (twin.bpf.c's pend_lock()): a value held by another CPU,
+ * or by a program of ours this one interrupted, is "busy".
+ */
+struct twin_pend {
 	__u64 ts;		/* wakeup time */
 	__u64 ts2;		/* tkread: enqueue time, 0: none yet */
 	__u64 corr;		/* the wakeup event's id, 0: no event log */
 	__u32 cpu;		/* the task's CPU at the wakeup */
 	__u32 epoch;		/* the twin's epoch at the wakeup */
-	__u32 migrated;		/* tkread: the enqueue found another CPU */
-	__u32 pad;
+	__u32 lock;		/* 1: a program updates the value */
+	__u8 ttwu;		/* ttwu's interval open */
+	__u8 tkw;		/* tkread's interval open */
+	__u8 migrated;		/* tkread: the enqueue found another CPU */
+	__u8 pad;
 };
 
-/* Entries of each pending-wakeup hash map (the module's corr_entries). */
+/* Entries of the bpf-kprobe pending hash map (the module's corr_entries). */
 #define TWIN_PENDING_ENTRIES	16384
 
 /*

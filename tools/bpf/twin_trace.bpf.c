@@ -137,13 +137,21 @@ static __always_inline int selected(void)
 	       (__u32)(bpf_get_current_pid_tgid() >> 32) == filter_tgid;
 }
 
+/*
+ * Plain adds (twin_hist.bpf.h) where one program writes the word: the
+ * samples, missed, replaced, evicted, unmatched and migrated are each
+ * written by the start or the entry program, or by the end or the return
+ * program, never both, and the kernel's per-program recursion guard (or
+ * bpf_prog_active for kprobes) keeps a program from running on a CPU
+ * where it already runs.  busy, written at both ends, is added atomically.
+ */
 static __always_inline void count(__u64 idx)
 {
 	__u32 k = 0;
 	twin_hist_t *h = bpf_map_lookup_elem(&hist, &k);
 
 	if (h)
-		twin_hist_count(h, idx);
+		twin_hist_count(h, idx, idx != CLKSTAT_TRC_BUSY);
 }
 
 /* clkstat_record() on this trace's histogram: twin_hist.bpf.h. */
@@ -153,7 +161,7 @@ static __always_inline void record(__u64 v)
 	twin_hist_t *h = bpf_map_lookup_elem(&hist, &k);
 
 	if (h)
-		twin_hist_add(h, v, frac_bits);
+		twin_hist_add(h, v, frac_bits, 1);
 }
 
 /* One sample, and its event (probe_trace.c's clkstat_trace_sample()). */
