@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clock.c - which clock clkstat_now() reads, chosen at load.
+ *
+ *   tsc   where the kernel keeps time with the TSC clocksource and the TSC
+ *         is stable: rdtsc() converted with the timekeeper's own readout
+ *         of CLOCK_MONOTONIC (cycle_last, base, mult, shift of its
+ *         tkr_mono), so that a timestamp is what ktime_get_mono_fast_ns()
+ *         would have returned (to 1 ns), NTP adjustments included, for
+ *         about a third of its cost (no indirect call to the clocksource's
+ *         read, no LFENCE);
+ *   mono  anywhere else: ktime_get_mono_fast_ns(), as before.
+ *
+ * The readout comes from the kernel's pvclock_gtod notifier, the exported
+ * hook KVM keeps its copy of the timekeeper with: the timekeeper calls it
+ * at every update (each tick, clocksource switches, settimeofday, NTP),
+ * under its lock, with the timekeeper whose tkr_mono holds the current
+ * clocksource and its mult and shift.  The callback copies the readout
+ * into a latch of two copies (clock.h reads it without a lock, NMI-safe,
+ * as the kernel's own fast timekeeper does).  Registering the notifier
+ * calls it once at once: that first call says which clocksource the
+ * kernel runs on.  The TSC's clocksource is the one named "tsc"
+ * (arch/x86/kernel/tsc.c's clocksource_tsc; CSID_X86_TSC is not in 6.1),
+ * continuous and 64 bits wide.
+ *
+ * The parameter clock=auto|tsc|mono picks: auto (default) takes the TSC
+ * where it can, tsc fails the load saying why where it cannot, mono never
+ * reads the TSC.
+ *
+ * Leaving the TSC: when the watchdog marks the TSC unstable, or the
+ * clocksource changes (a write to current_clocksource), the next update
+ * of the timekeeper (at the latest the next tick) writes a readout with
+ * mult 0, and clkstat_now() reads ktime_get_mono_fast_ns() from then on:
+ * both are CLOCK_MONOTONIC, so an interval spanning the change is still
+ * right.  A work item then switches the static key off for good (clkstat
+ * stays on mono until reloaded), logs it, and the clock's metadata says
+ * "mono (tsc until ...)".  No printk and no wakeup under the
+ * timekeeper's lock: the callback only queues an irq_work, which queues
+ * the work.
+ */
+#include <linux/clocksource.h>
+#include <linux/irq_work.h>
+#include <linux/moduleparam.h>
+#include <linux/notifier.h>
+#include <linux/pvclock_gtod.h>
+#include <linux/string.h>
+#include <linux/timekeeper_internal.h>
+#include <linux/workqueue.h>
+#include "clock.h"
+#include "uapi/clkstat_events.h"
+
+struct clkstat_tsc_clock clkstat_tsc_clock;
+EXPORT_SYMBOL_GPL(clkstat_tsc_clock);
+DEFINE_STATIC_KEY_FALSE(clkstat_clock_tsc);
+EXPORT_SYMBOL_GPL(clkstat_clock_tsc);
+
+enum { CLOCK_REQ_AUTO, CLOCK_REQ_TSC, CLOCK_REQ_MONO };
+
+static const char *const clock_req_names[] = {
+	[CLOCK_REQ_AUTO] = "auto",
+	[CLOCK_REQ_TSC] = "tsc",
+	[CLOCK_REQ_MONO] = "mono",
+};
+
+static unsigned int clock_req = CLOCK_REQ_AUTO;
+
+static int clock_param_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(clock_req_names, val);
+
+	if (i < 0) {
+		pr_err("clkstat: clock=%s: unknown clock (auto, tsc or mono)\n",
+		       val);
+		return -EINVAL;
+	}
+	clock_req = i;
+	return 0;
+}
+
+static int clock_param_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", clock_req_names[clock_req]);
+}
+
+static const struct kernel_param_ops clock_param_ops = {
+	.set = clock_param_set,
+	.get = clock_param_get,
+};
+
+module_param_cb(clock, &clock_param_ops, NULL, 0444);
+MODULE_PARM_DESC(clock, "timestamps: auto (the TSC where the kernel keeps time with a stable TSC, else mono), tsc (fail the load where it cannot), mono (ktime_get_mono_fast_ns) (default auto)");
+
+/* Written by the notifier only (under the timekeeper's lock). */
+static struct clocksource *tsc_cs;
+static bool tk_seen, tk_left;
+static char tk_first_cs[CLKSTAT_EVENT_TEXT];
+/* The clocksource the timekeeper left the TSC for, and when. */
+static char tk_left_cs[CLKSTAT_EVENT_TEXT];
+static u64 tk_last_ns, tk_left_ns;
+
+/* The TSC was chosen at load (the notifier stays registered). */
+static bool clock_registered;
+
+static void clock_left_work_fn(struct work_struct *w)
+{
+	static_branch_disable(&clkstat_clock_tsc);
+	pr_warn("clkstat: clock: the kernel left the TSC for clocksource %s at %llu ns: timestamps from ktime_get_mono_fast_ns() from now on\n",
+		tk_left_cs, READ_ONCE(tk_left_ns));
+}
+
+static DECLARE_WORK(clock_left_work, clock_left_work_fn);
+
+static void clock_left_irq_work_fn(struct irq_work *w)
+{
+	schedule_work(&clock_left_work);
+}
+
+static struct irq_work clock_left_irq_work;
+
+static bool clock_is_tsc(const struct clocksource *cs)
+{
+	return !strcmp(cs->name, "tsc") && cs->mask == CLOCKSOURCE_MASK(64) &&
+	       (cs->flags & CLOCK_SOURCE_IS_CONTINUOUS) &&
+	       !(cs->flags & CLOCK_SOURCE_UNSTABLE);
+}
+
+/* The latch's write side: readers use the copy not being written. */
+static void notrace clock_latch_write(const struct clkstat_tsc_base *b)
+{
+	struct clkstat_tsc_clock *c = &clkstat_tsc_clock;
+
+	WRITE_ONCE(c->seq, c->seq + 1);
+	smp_wmb();
+	c->base[0] = *b;
+	smp_wmb();
+	WRITE_ONCE(c->seq, c->seq + 1);
+	smp_wmb();
+	c->base[1] = *b;
+}
+
+/* Under the timekeeper's lock, interrupts off: no printk, no wakeup. */
+static int notrace clock_tk_update(struct notifier_block *nb,
+				   unsigned long was_set, void *priv)
+{
+	const struct timekeeper *tk = priv;
+	const struct tk_read_base *tkr = &tk->tkr_mono;
+	struct clkstat_tsc_base b = {};
+
+	if (!tk_seen) {
+		tk_seen = true;
+		strscpy(tk_first_cs, tkr->clock->name, sizeof(tk_first_cs));
+		if (clock_is_tsc(tkr->clock))
+			tsc_cs = tkr->clock;
+		else
+			tk_left = true;
+	}
+	if (tk_left)
+		return NOTIFY_DONE;
+	if (tkr->clock != tsc_cs || (tsc_cs->flags & CLOCK_SOURCE_UNSTABLE)) {
+		strscpy(tk_left_cs, tkr->clock->name, sizeof(tk_left_cs));
+		/* The last readout's time: the change is at most a tick later. */
+		tk_left_ns = tk_last_ns;
+		clock_latch_write(&b);		/* mult 0: mono */
+		smp_wmb();			/* tk_left_* before tk_left */
+		WRITE_ONCE(tk_left, true);
+		irq_work_queue(&clock_left_irq_work);
+		return NOTIFY_DONE;
+	}
+	b.cyc = tkr->cycle_last;
+	b.ns = ktime_to_ns(tkr->base) + (tkr->xtime_nsec >> tkr->shift);
+	b.mult = tkr->mult;
+	b.shift = tkr->shift;
+	tk_last_ns = b.ns;
+	clock_latch_write(&b);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block clock_tk_nb = {
+	.notifier_call = clock_tk_update,
+};
+
+/**
+ * clkstat_clock_init() - choose clkstat_now()'s clock (the clock parameter)
+ *
+ * Called at load before any probe is attached.  With clock=tsc, a kernel
+ * that does not keep time with a stable TSC fails the load, the message
+ * says which clocksource it runs on.
+ *
+ * Return: 0, or -EINVAL (clock=tsc without a stable TSC clocksource).
+ */
+int clkstat_clock_init(void)
+{
+	int ret;
+
+	init_irq_work(&clock_left_irq_work, clock_left_irq_work_fn);
+	if (clock_req == CLOCK_REQ_MONO) {
+		pr_info("clkstat: clock: mono (clock=mono)\n");
+		return 0;
+	}
+	ret = pvclock_gtod_register_notifier(&clock_tk_nb);
+	if (ret) {
+		pr_err("clkstat: clock: cannot follow the timekeeper (%d)\n", ret);
+		return clock_req == CLOCK_REQ_TSC ? ret : 0;
+	}
+	/* The first call (at registration) has set tsc_cs or tk_left. */
+	if (!tk_left && !check_tsc_unstable()) {
+		clock_registered = true;
+		static_branch_enable(&clkstat_clock_tsc);
+		pr_info("clkstat: clock: tsc (clocksource tsc, timekeeper mult %u shift %u)\n",
+			READ_ONCE(clkstat_tsc_clock.base[0].mult),
+			READ_ONCE(clkstat_tsc_clock.base[0].shift));
+		return 0;
+	}
+	pvclock_gtod_unregister_notifier(&clock_tk_nb);
+	irq_work_sync(&clock_left_irq_work);
+	cancel_work_sync(&clock_left_work);
+	tk_seen = false;
+	tk_left = false;
+	tsc_cs = NULL;
+	if (clock_req == CLOCK_REQ_TSC) {
+		pr_err("clkstat: clock=tsc: the kernel keeps time with clocksource %s, not a stable TSC (boot with tsc=reliable where the TSC is sound, or use clock=auto)\n",
+		       tk_first_cs);
+		return -EINVAL;
+	}
+	pr_info("clkstat: clock: mono (clocksource %s is not a stable TSC)\n",
+		tk_first_cs);
+	return 0;
+}
+
+/**
+ * clkstat_clock_exit() - stop following the timekeeper
+ *
+ * Called at unload after every probe is detached.
+ */
+void clkstat_clock_exit(void)
+{
+	if (!clock_registered)
+		return;
+	pvclock_gtod_unregister_notifier(&clock_tk_nb);
+	irq_work_sync(&clock_left_irq_work);
+	cancel_work_sync(&clock_left_work);
+	static_branch_disable(&clkstat_clock_tsc);
+	clock_registered = false;
+	tk_seen = false;
+	tk_left = false;
+	tsc_cs = NULL;
+}
+
+/**
+ * clkstat_clock_id() - the clock clkstat_now() reads now
+ *
+ * Return: CLKSTAT_CLOCK_TSC or CLKSTAT_CLOCK_MONO.
+ */
+enum clkstat_clock_id clkstat_clock_id(void)
+{
+	return clock_registered && !READ_ONCE(tk_left) ? CLKSTAT_CLOCK_TSC :
+							 CLKSTAT_CLOCK_MONO;
+}
+
+/**
+ * clkstat_clock_name() - the clock clkstat_now() reads now, by name
+ *
+ * Return: "tsc" or "mono".
+ */
+const char *clkstat_clock_name(void)
+{
+	return clkstat_clock_id() == CLKSTAT_CLOCK_TSC ? "tsc" : "mono";
+}
+
+/**
+ * clkstat_clock_describe() - the clocks of this load, for the metadata
+ * @buf: where to write, NUL-terminated
+ * @len: its size
+ *
+ * "tsc", "mono", or once the kernel left the TSC
+ * "mono (tsc until N ns, then clocksource NAME)": the first word is the
+ * clock read now, N the CLOCK_MONOTONIC time of the last TSC readout.
+ */
+void clkstat_clock_describe(char *buf, size_t len)
+{
+	if (clock_registered && READ_ONCE(tk_left)) {
+		smp_rmb();	/* tk_left before tk_left_* */
+		snprintf(buf, len, "mono (tsc until %llu ns, then clocksource %s)",
+			 tk_left_ns, tk_left_cs);
+	} else {
+		strscpy(buf, clkstat_clock_name(), len);
+	}
+}
