@@ -39,12 +39,16 @@
  * the work.
  */
 #include <linux/clocksource.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/pvclock_gtod.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/timekeeper_internal.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "clock.h"
 #include "uapi/clkstat_events.h"
@@ -286,3 +290,114 @@ void clkstat_clock_describe(char *buf, size_t len)
 		strscpy(buf, clkstat_clock_name(), len);
 	}
 }
+
+/*
+ * The check of clkstat_now() against ktime_get_ns() over a known sleep
+ * (debugfs "clock": write "compare MS").  At each end, clkstat_now(),
+ * ktime_get_ns(), clkstat_now() back to back with interrupts off: both
+ * read CLOCK_MONOTONIC, so ktime_get_ns() lies between the two
+ * clkstat_now() reads (to a ns of rounding; the window is their
+ * difference).  The intervals then differ by at most the larger window
+ * plus the rounding at each end.
+ */
+struct clock_cmp {
+	u64 sleep_ms;
+	u64 clk_ns, kt_ns;	/* the intervals, window midpoints for clk */
+	u64 win0, win1;		/* the windows at start and end */
+	s64 off0, off1;		/* ktime minus the window's first read */
+	char clock[8];		/* the clock at the end of the sleep */
+};
+
+static DEFINE_MUTEX(clock_cmp_lock);
+static struct clock_cmp clock_cmp_last;
+static bool clock_cmp_done;
+
+static void clock_cmp_sample(u64 *a, u64 *k, u64 *b)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	*a = clkstat_now();
+	*k = ktime_get_ns();
+	*b = clkstat_now();
+	local_irq_restore(flags);
+}
+
+static void clock_cmp_run(struct clock_cmp *r, unsigned int ms)
+{
+	u64 a0, k0, b0, a1, k1, b1;
+
+	clock_cmp_sample(&a0, &k0, &b0);
+	msleep(ms);
+	clock_cmp_sample(&a1, &k1, &b1);
+	r->sleep_ms = ms;
+	r->clk_ns = (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2);
+	r->kt_ns = k1 - k0;
+	r->win0 = b0 - a0;
+	r->win1 = b1 - a1;
+	r->off0 = (s64)(k0 - a0);
+	r->off1 = (s64)(k1 - a1);
+	strscpy(r->clock, clkstat_clock_name(), sizeof(r->clock));
+}
+
+static int clock_show(struct seq_file *sf, void *unused)
+{
+	char desc[80];
+
+	clkstat_clock_describe(desc, sizeof(desc));
+	seq_printf(sf, "clock %s\n", desc);
+	seq_printf(sf, "param %s\n", clock_req_names[clock_req]);
+	if (clkstat_clock_id() == CLKSTAT_CLOCK_TSC)
+		seq_printf(sf, "tsc_mult %u shift %u\n",
+			   READ_ONCE(clkstat_tsc_clock.base[0].mult),
+			   READ_ONCE(clkstat_tsc_clock.base[0].shift));
+	mutex_lock(&clock_cmp_lock);
+	if (clock_cmp_done) {
+		const struct clock_cmp *r = &clock_cmp_last;
+
+		seq_printf(sf, "compare sleep_ms %llu clock %s clkstat_ns %llu ktime_ns %llu diff_ns %lld window_ns %llu %llu offset_ns %lld %lld\n",
+			   r->sleep_ms, r->clock, r->clk_ns, r->kt_ns,
+			   (s64)(r->clk_ns - r->kt_ns), r->win0, r->win1,
+			   r->off0, r->off1);
+	}
+	mutex_unlock(&clock_cmp_lock);
+	seq_puts(sf, "# write \"compare MS\" (1..10000): clkstat_now() against ktime_get_ns() over an msleep(MS)\n");
+	return 0;
+}
+
+static int clock_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, clock_show, NULL);
+}
+
+static ssize_t clock_write(struct file *file, const char __user *ubuf,
+			   size_t len, loff_t *ppos)
+{
+	struct clock_cmp r;
+	unsigned int ms;
+	char buf[32];
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "compare %u", &ms) != 1 || !ms || ms > 10000)
+		return -EINVAL;
+	clock_cmp_run(&r, ms);
+	mutex_lock(&clock_cmp_lock);
+	clock_cmp_last = r;
+	clock_cmp_done = true;
+	mutex_unlock(&clock_cmp_lock);
+	return len;
+}
+
+/* debugfs "clock": which clock, the parameter, the last comparison. */
+const struct file_operations clkstat_clock_fops = {
+	.owner = THIS_MODULE,
+	.open = clock_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = clock_write,
+};

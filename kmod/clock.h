@@ -16,6 +16,8 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+struct file_operations;
+
 /* The clocks clkstat_now() can read, by their names in the metadata. */
 enum clkstat_clock_id {
 	CLKSTAT_CLOCK_MONO,	/* "mono": ktime_get_mono_fast_ns() */
@@ -99,5 +101,6 @@ void clkstat_clock_exit(void);
 enum clkstat_clock_id clkstat_clock_id(void);
 const char *clkstat_clock_name(void);
 void clkstat_clock_describe(char *buf, size_t len);
+extern const struct file_operations clkstat_clock_fops;
 
 #endif /* _CLKSTAT_CLOCK_H */
