@@ -39,6 +39,7 @@
  * the work.
  */
 #include <linux/clocksource.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
@@ -134,11 +135,11 @@ static void notrace clock_latch_write(const struct clkstat_tsc_base *b)
 	struct clkstat_tsc_clock *c = &clkstat_tsc_clock;
 
 	WRITE_ONCE(c->seq, c->seq + 1);
-	smp_wmb();
+	smp_wmb();	/* readers on base[1] before base[0] changes */
 	c->base[0] = *b;
-	smp_wmb();
+	smp_wmb();	/* base[0] written before readers go back to it */
 	WRITE_ONCE(c->seq, c->seq + 1);
-	smp_wmb();
+	smp_wmb();	/* readers on base[0] before base[1] changes */
 	c->base[1] = *b;
 }
 
@@ -297,7 +298,7 @@ void clkstat_clock_describe(char *buf, size_t len)
  * ktime_get_ns(), clkstat_now() back to back with interrupts off: both
  * read CLOCK_MONOTONIC, so ktime_get_ns() lies between the two
  * clkstat_now() reads (to a ns of rounding; the window is their
- * difference).  The intervals then differ by at most the larger window
+ * difference; the narrowest of 5 tries is kept).  The intervals then differ by at most the larger window
  * plus the rounding at each end.
  */
 struct clock_cmp {
@@ -312,15 +313,27 @@ static DEFINE_MUTEX(clock_cmp_lock);
 static struct clock_cmp clock_cmp_last;
 static bool clock_cmp_done;
 
+/* Of 5 tries, the narrowest window (the first may fault or be slow). */
 static void clock_cmp_sample(u64 *a, u64 *k, u64 *b)
 {
 	unsigned long flags;
+	u64 a1, k1, b1;
+	int i;
 
-	local_irq_save(flags);
-	*a = clkstat_now();
-	*k = ktime_get_ns();
-	*b = clkstat_now();
-	local_irq_restore(flags);
+	*a = 0;
+	*b = U64_MAX;
+	for (i = 0; i < 5; i++) {
+		local_irq_save(flags);
+		a1 = clkstat_now();
+		k1 = ktime_get_ns();
+		b1 = clkstat_now();
+		local_irq_restore(flags);
+		if (b1 - a1 < *b - *a) {
+			*a = a1;
+			*k = k1;
+			*b = b1;
+		}
+	}
 }
 
 static void clock_cmp_run(struct clock_cmp *r, unsigned int ms)
@@ -392,8 +405,7 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf,
 	return len;
 }
 
-/* debugfs "clock": which clock, the parameter, the last comparison. */
-const struct file_operations clkstat_clock_fops = {
+static const struct file_operations clock_fops = {
 	.owner = THIS_MODULE,
 	.open = clock_open,
 	.read = seq_read,
@@ -401,3 +413,15 @@ const struct file_operations clkstat_clock_fops = {
 	.release = single_release,
 	.write = clock_write,
 };
+
+/**
+ * clkstat_clock_debugfs_init() - create debugfs "clock" in @dir
+ * @dir: clkstat's debugfs directory
+ *
+ * The file (0600) says which clock, the parameter and the last
+ * comparison; a write of "compare MS" runs one.  Removed with @dir.
+ */
+void clkstat_clock_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("clock", 0600, dir, NULL, &clock_fops);
+}

@@ -16,7 +16,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
-struct file_operations;
+struct dentry;
 
 /* The clocks clkstat_now() can read, by their names in the metadata. */
 enum clkstat_clock_id {
@@ -67,7 +67,7 @@ static __always_inline u64 clkstat_tsc_now(void)
 
 	do {
 		seq = READ_ONCE(clkstat_tsc_clock.seq);
-		smp_rmb();
+		smp_rmb();	/* the sequence before the copy it selects */
 		b = &clkstat_tsc_clock.base[seq & 1];
 		mult = READ_ONCE(b->mult);
 		if (unlikely(!mult))
@@ -77,7 +77,7 @@ static __always_inline u64 clkstat_tsc_now(void)
 			d = 0;
 		ns = READ_ONCE(b->ns) + mul_u64_u32_shr(d, mult,
 							READ_ONCE(b->shift));
-		smp_rmb();
+		smp_rmb();	/* the copy before the sequence's recheck */
 	} while (unlikely(READ_ONCE(clkstat_tsc_clock.seq) != seq));
 	return ns;
 }
@@ -101,6 +101,6 @@ void clkstat_clock_exit(void);
 enum clkstat_clock_id clkstat_clock_id(void);
 const char *clkstat_clock_name(void);
 void clkstat_clock_describe(char *buf, size_t len);
-extern const struct file_operations clkstat_clock_fops;
+void clkstat_clock_debugfs_init(struct dentry *dir);
 
 #endif /* _CLKSTAT_CLOCK_H */

@@ -376,8 +376,7 @@ void clkstat_debugfs_init(void)
 			    &clkstat_control_fops);
 	debugfs_create_file("traces", 0400, clkstat_dir, NULL,
 			    &clkstat_traces_fops);
-	debugfs_create_file("clock", 0600, clkstat_dir, NULL,
-			    &clkstat_clock_fops);
+	clkstat_clock_debugfs_init(clkstat_dir);
 	if (clkstat_evlog_on())
 		debugfs_create_file("events", 0400, clkstat_dir, NULL,
 				    &clkstat_events_fops);

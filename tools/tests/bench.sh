@@ -14,7 +14,7 @@ cd "$top"
 # The storm runs with the probes it is about (ttwu,tkread) and no event
 # log: the marker needs one, and a wakeup logged there costs more.  So the
 # dispatch and handshake sections run first, with the marker's module.
-tools/vm/run-guest.sh --out build/bench --timeout 1500 -- bash -c '
+tools/vm/run-guest.sh --out build/bench --timeout 1500 --append tsc=reliable -- bash -c '
 	set -e
 	insmod kmod/clkstat.ko probes=
 	insmod kmod/clkstat_bench.ko
