@@ -52,7 +52,7 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone t_tkread_rqclock
 	t_variant_switch t_variant_off t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
 	t_exit_hooks_switch_loop t_clock_auto t_clock_param t_clock_tsc_exact t_clock_fallback
-	t_clockoff t_events t_events_reset
+	t_clock_tsc_events t_clockoff t_events t_events_reset
 	t_record_events
 	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_events_export
 	t_record

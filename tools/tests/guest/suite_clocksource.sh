@@ -258,10 +258,38 @@ t_clock_fallback() {
 	clock_to hpet > /dev/null
 }
 
+# On the TSC clock: the event log against userspace's CLOCK_MONOTONIC and
+# CLOCK_REALTIME (suite_events.sh's t_record_events: record's run_start
+# and run_end markers, stamped in userspace, around the module's markers
+# and events; a marker's realtime against date's), the recording's and the
+# live log's clock.
+t_clock_tsc_events() {
+	local cs R=$top/tools/clkstat-report
+	cs=$(clock_to tsc)
+	if [ "$cs" != tsc ]; then
+		note "the kernel does not take tsc here (clocksource $cs): nothing to check (boot with tsc=reliable)"
+		return 0
+	fi
+	declare -F t_record_events > /dev/null ||
+		. "$(dirname "${BASH_SOURCE[0]}")/suite_events.sh"
+	( t_record_events ) || { clock_to hpet > /dev/null; fail "t_record_events on tsc"; }
+	rmmod clkstat 2>/dev/null || true
+	( expect_eq "the recording's clock" \
+		"$("$R" info -i /tmp/recev.json | awk '$1 == "clock" { print $2 }')" tsc
+	  "$R" events -i /tmp/recev.json > /tmp/clkev.txt
+	  grep -q '^# run 0 clock tsc$' /tmp/clkev.txt || fail "events: $(tail -3 /tmp/clkev.txt)"
+	  insmod "$KO" probes=ttwu events=64
+	  "$PINGPONG" -n 5 > /dev/null
+	  "$R" events > /tmp/clkev.txt
+	  grep -q '^# live clock tsc$' /tmp/clkev.txt || fail "live events: $(tail -3 /tmp/clkev.txt)"
+	  rmmod clkstat ) || { clock_to hpet > /dev/null; exit 1; }
+	clock_to hpet > /dev/null
+}
+
 # The suite, in the order module_tests.sh runs it.
 CLOCKSOURCE_TESTS="t_csread_vs_kprobe_event t_csswitch
 	t_exit_hooks_switch_loop t_clock_auto t_clock_param t_clock_tsc_exact
-	t_clock_fallback"
+	t_clock_fallback t_clock_tsc_events"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$CLOCKSOURCE_TESTS}
