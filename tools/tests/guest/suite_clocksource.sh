@@ -261,8 +261,9 @@ t_clock_fallback() {
 # On the TSC clock: the event log against userspace's CLOCK_MONOTONIC and
 # CLOCK_REALTIME (suite_events.sh's t_record_events: record's run_start
 # and run_end markers, stamped in userspace, around the module's markers
-# and events; a marker's realtime against date's), the recording's and the
-# live log's clock.
+# and events; a marker's realtime against date's); the clock of a
+# recording (tsc), of its runs in the events output (the module's tsc,
+# the twin's mono) and of the live log.
 t_clock_tsc_events() {
 	local cs R=$top/tools/clkstat-report
 	cs=$(clock_to tsc)
@@ -274,12 +275,18 @@ t_clock_tsc_events() {
 		. "$(dirname "${BASH_SOURCE[0]}")/suite_events.sh"
 	( t_record_events ) || { clock_to hpet > /dev/null; fail "t_record_events on tsc"; }
 	rmmod clkstat 2>/dev/null || true
-	( expect_eq "the recording's clock" \
-		"$("$R" info -i /tmp/recev.json | awk '$1 == "clock" { print $2 }')" tsc
-	  "$R" events -i /tmp/recev.json > /tmp/clkev.txt
-	  grep -q '^# run 0 clock tsc$' /tmp/clkev.txt || fail "events: $(tail -3 /tmp/clkev.txt)"
-	  insmod "$KO" probes=ttwu events=64
-	  "$PINGPONG" -n 5 > /dev/null
+	# A module run, then a twin run: the twin's timestamps are mono.
+	( insmod "$KO" probes=ttwu events=256
+	  "$R" record -q -o /tmp/clkrec.json --variants direct --events 100 -- \
+		"$PINGPONG" -n 20 > /dev/null || fail "record failed"
+	  expect_eq "the recording's clock" \
+		"$("$R" info -i /tmp/clkrec.json | awk '$1 == "clock" { print $2 }')" tsc
+	  "$R" events -i /tmp/clkrec.json > /tmp/clkev.txt
+	  expect_eq "events: the run's clock" "$(grep '^# run 0 clock ' /tmp/clkev.txt)" "# run 0 clock tsc"
+	  "$R" record -q -o /tmp/clkrec.json --variants bpf-kprobe --events 100 -- \
+		"$PINGPONG" -n 20 > /dev/null || fail "record bpf-kprobe failed"
+	  "$R" events -i /tmp/clkrec.json > /tmp/clkev.txt
+	  expect_eq "events: the twin run's clock" "$(grep '^# run 0 clock ' /tmp/clkev.txt)" "# run 0 clock mono"
 	  "$R" events > /tmp/clkev.txt
 	  grep -q '^# live clock tsc$' /tmp/clkev.txt || fail "live events: $(tail -3 /tmp/clkev.txt)"
 	  rmmod clkstat ) || { clock_to hpet > /dev/null; exit 1; }
