@@ -26,6 +26,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include "clock.h"
 #include "command.h"
 #include "control.h"
 #include "debugfs.h"
@@ -375,6 +376,7 @@ void clkstat_debugfs_init(void)
 			    &clkstat_control_fops);
 	debugfs_create_file("traces", 0400, clkstat_dir, NULL,
 			    &clkstat_traces_fops);
+	clkstat_clock_debugfs_init(clkstat_dir);
 	if (clkstat_evlog_on())
 		debugfs_create_file("events", 0400, clkstat_dir, NULL,
 				    &clkstat_events_fops);

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include "clock.h"
 #include "hist.h"
 
 unsigned int clkstat_epoch;
@@ -296,7 +297,7 @@ struct list_head *clkstat_registry(void)
  */
 static void clkstat_new_epoch(void)
 {
-	WRITE_ONCE(clkstat_epoch_ns, ktime_get_mono_fast_ns());
+	WRITE_ONCE(clkstat_epoch_ns, clkstat_now());
 	/* The time before the number: a hook that sees the new number sees it. */
 	smp_wmb();
 	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);

@@ -137,7 +137,7 @@ static inline unsigned int clkstat_current_epoch(void)
 }
 
 /*
- * When the current epoch began (ktime_get_mono_fast_ns()), for intervals
+ * When the current epoch began (clkstat_now()), for intervals
  * that carry only their start time (a traced function's entry): one that
  * started before it began before the window.
  */

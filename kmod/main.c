@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "clock.h"
 #include "command.h"
 #include "control.h"
 #include "debugfs.h"
@@ -138,10 +139,14 @@ static int __init clkstat_init(void)
 	ret = clkstat_check_params();
 	if (ret)
 		return ret;
+	ret = clkstat_clock_init();
+	if (ret)
+		return ret;
 	ret = clkstat_evlog_init(events);
 	if (ret) {
 		pr_err("clkstat: events=%u: cannot allocate the event log\n",
 		       events);
+		clkstat_clock_exit();
 		return ret;
 	}
 	clkstat_rq_setup();
@@ -157,6 +162,7 @@ static int __init clkstat_init(void)
 		/* A hook that ran meanwhile may have queued the rq warning. */
 		clkstat_rq_clock_exit();
 		clkstat_evlog_exit();
+		clkstat_clock_exit();
 		return ret;
 	}
 	clkstat_debugfs_init();
@@ -168,11 +174,13 @@ static int __init clkstat_init(void)
 		clkstat_probes_stop();
 		clkstat_rq_clock_exit();
 		clkstat_evlog_exit();
+		clkstat_clock_exit();
 		return ret;
 	}
 	clkstat_set_all(CLKSTAT_CTRL_START);
-	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u\n",
-		probes, clkstat_load_variant->name, clkstat_frac_bits);
+	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u clock=%s\n",
+		probes, clkstat_load_variant->name, clkstat_frac_bits,
+		clkstat_clock_name());
 	clkstat_exit_live();
 	return 0;
 }
@@ -186,6 +194,7 @@ static void __exit clkstat_exit(void)
 	clkstat_probes_stop();
 	clkstat_rq_clock_exit();
 	clkstat_evlog_exit();
+	clkstat_clock_exit();
 	pr_info("clkstat: unloaded\n");
 }
 

@@ -31,6 +31,7 @@
 #include "evlog.h"
 #include "hist.h"
 #include "netlink.h"
+#include "clock.h"
 #include "probes.h"
 #include "uapi/clkstat_netlink.h"
 #include "uapi/clkstat_version.h"
@@ -117,7 +118,7 @@ static int clkstat_nl_put_traces(struct sk_buff *msg)
 
 static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
-	char probes[128], cs[32];
+	char probes[128], cs[32], clock[80];
 	unsigned long switches;
 	const char *variant;
 	struct sk_buff *msg;
@@ -135,6 +136,7 @@ static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	variant = clkstat_probes_variant(&switches);
 	clkstat_probes_names(probes, sizeof(probes));
 	clkstat_nl_clocksource(cs, sizeof(cs));
+	clkstat_clock_describe(clock, sizeof(clock));
 	if (nla_put_string(msg, CLKSTAT_A_VERSION, CLKSTAT_MODULE_VERSION) ||
 	    nla_put_u32(msg, CLKSTAT_A_ABI, CLKSTAT_GENL_VERSION) ||
 	    nla_put_u32(msg, CLKSTAT_A_FRAC_BITS, clkstat_frac_bits) ||
@@ -148,6 +150,7 @@ static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, CLKSTAT_A_TGID, READ_ONCE(clkstat_filter_tgid)) ||
 	    nla_put_u32(msg, CLKSTAT_A_EV_ENTRIES, clkstat_evlog_entries()) ||
 	    nla_put_u32(msg, CLKSTAT_A_TRACE_LIMIT, CLKSTAT_TRACE_MAX) ||
+	    nla_put_string(msg, CLKSTAT_A_CLOCK, clock) ||
 	    clkstat_nl_put_traces(msg))
 		goto err;
 	genlmsg_end(msg, hdr);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe_clockoff.c - the offset between two clock domains, sampled at the
- * events of the other probes: CLOCK_MONOTONIC time (the ktime the probes
- * stamp events with, ktime_get_mono_fast_ns()) minus local_clock() (the
+ * events of the other probes: CLOCK_MONOTONIC time (the clock the probes
+ * stamp events with, clkstat_now(): kmod/clock.c) minus local_clock() (the
  * scheduler's clock, sched_clock with its per-CPU corrections), read back
  * to back on the same CPU.
  *

@@ -10,6 +10,7 @@
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <asm/tsc.h>
+#include "clock.h"
 #include "hist.h"
 #include "hook.h"
 #include "uapi/clkstat_catalog.h"
@@ -89,16 +90,6 @@ extern struct clkstat_probe clkstat_probe_csread;
 extern struct clkstat_probe clkstat_probe_csswitch;
 extern struct clkstat_probe clkstat_probe_clockoff;
 extern struct clkstat_probe clkstat_probe_marker;
-
-/*
- * Timestamps of every probe: one clock for all CPUs, NMI-safe, notrace.
- * It may step back by a few ns across a timekeeping update; probes clamp
- * negative intervals to 0.
- */
-static __always_inline u64 clkstat_now(void)
-{
-	return ktime_get_mono_fast_ns();
-}
 
 /*
  * TSC cycles to ns, for short intervals timed on one CPU without reading

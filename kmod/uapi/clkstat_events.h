@@ -4,8 +4,9 @@
  * rings, the BPF twin's ring buffer, netlink (GET_EVENTS) and the tools'
  * recordings, so that an event means the same whoever logged it.
  *
- * Every timestamp (ts) is CLOCK_MONOTONIC in ns (ktime_get_mono_fast_ns()
- * in the module, bpf_ktime_get_ns() in the twin); a recording maps it to
+ * Every timestamp (ts) is CLOCK_MONOTONIC in ns (clkstat_now() in the
+ * module: the TSC with the timekeeper's readout, or
+ * ktime_get_mono_fast_ns(), kmod/clock.c; bpf_ktime_get_ns() in the twin); a recording maps it to
  * CLOCK_REALTIME with clock pairs taken by the tool at each run's ends.
  */
 #ifndef _UAPI_CLKSTAT_EVENTS_H

@@ -69,6 +69,12 @@ enum clkstat_nl_attr {
 	/* nest: GET_INFO: CLKSTAT_A_T_*, one per user-defined probe */
 	CLKSTAT_A_TRACE_INFO,
 	CLKSTAT_A_TRACE_LIMIT,	/* u32: GET_INFO: CLKSTAT_TRACE_MAX */
+	/*
+	 * string: GET_INFO: the clock of every timestamp, "tsc" or "mono";
+	 * once the kernel left the TSC "mono (tsc until N ns, then
+	 * clocksource NAME)".  The first word is the clock read now.
+	 */
+	CLKSTAT_A_CLOCK,
 	__CLKSTAT_A_MAX,
 };
 #define CLKSTAT_A_MAX (__CLKSTAT_A_MAX - 1)

@@ -171,6 +171,8 @@ int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 		m->probes = strdup(info->probes);
 		m->frac_bits = info->frac_bits;
 		m->nr_cpus = info->nr_cpus;
+		if (*info->clock)
+			m->clock = strdup(info->clock);
 	}
 	if (!*root && !uname(&u))
 		m->kernel_release = strdup(u.release);
@@ -196,7 +198,8 @@ int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 		m->max_cstate = cr_read_line(root,
 			"/sys/module/intel_idle/parameters/max_cstate");
 	m->cmdline = cr_read_line(root, "/proc/cmdline");
-	if (!m->tool_version || (info && (!m->module_version || !m->probes)))
+	if (!m->tool_version || (info && (!m->module_version || !m->probes ||
+					  (*info->clock && !m->clock))))
 		return -ENOMEM;
 	if (cr_meta_machine(root, &m->machine, &m->hypervisor))
 		return -ENOMEM;

@@ -99,6 +99,7 @@ void cr_meta_free(struct cr_meta *m)
 	free(m->module_version);
 	free(m->kernel_release);
 	free(m->clocksource);
+	free(m->clock);
 	free(m->probes);
 	free(m->variants);
 	free(m->command);

@@ -120,6 +120,12 @@ struct cr_meta {
 	char *module_version;
 	char *kernel_release;
 	char *clocksource;
+	/*
+	 * The clock of the module's timestamps (GET_INFO's clock: "tsc",
+	 * "mono", ...); the BPF twin's are always "mono" (bpf_ktime_get_ns).
+	 * NULL: not known (optional, as conditions).
+	 */
+	char *clock;
 	char *probes;
 	char *variants;		/* as --variants, comma separated */
 	char *command;		/* the workload, shell words joined; NULL: none */

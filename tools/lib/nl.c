@@ -207,6 +207,7 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 		[CLKSTAT_A_TGID] = { .type = NLA_U32 },
 		[CLKSTAT_A_EV_ENTRIES] = { .type = NLA_U32 },
 		[CLKSTAT_A_TRACE_LIMIT] = { .type = NLA_U32 },
+		[CLKSTAT_A_CLOCK] = { .type = NLA_STRING },
 	};
 	static struct nla_policy tpol[CLKSTAT_A_T_MAX + 1] = {
 		[CLKSTAT_A_T_ID] = { .type = NLA_U32 },
@@ -237,6 +238,7 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 	cr_copy_str(info->variant, sizeof(info->variant), tb[CLKSTAT_A_VARIANT]);
 	cr_copy_str(info->clocksource, sizeof(info->clocksource),
 		    tb[CLKSTAT_A_CLOCKSOURCE]);
+	cr_copy_str(info->clock, sizeof(info->clock), tb[CLKSTAT_A_CLOCK]);
 	if (tb[CLKSTAT_A_FRAC_BITS])
 		info->frac_bits = nla_get_u32(tb[CLKSTAT_A_FRAC_BITS]);
 	if (tb[CLKSTAT_A_NR_CPUS])

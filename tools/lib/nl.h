@@ -25,6 +25,8 @@ struct cr_info {
 	char probes[128];
 	char variant[CR_VARIANT_MAX];
 	char clocksource[32];
+	/* The clock of the module's timestamps: "tsc", "mono", ... */
+	char clock[80];
 	unsigned int nr_cpus;
 	int recording;
 	uint64_t switches;

@@ -337,6 +337,12 @@ static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 			}
 		}
 	for (k = 0; k < nsrc; k++) {
+		/* The clock of the timestamps, when known: a line of its own. */
+		if (src[k].clock && src[k].run >= 0)
+			fprintf(out, "# run %ld clock %s\n", src[k].run,
+				src[k].clock);
+		else if (src[k].clock)
+			fprintf(out, "# live clock %s\n", src[k].clock);
 		fputs("# ", out);
 		if (src[k].run >= 0)
 			fprintf(out, "run %ld ", src[k].run);

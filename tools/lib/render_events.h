@@ -51,6 +51,7 @@ struct cr_ev_src {
 	const struct cr_events *ev;
 	long run;		/* -1: none (the live log) */
 	const char *variant;	/* NULL: none */
+	const char *clock;	/* its timestamps' clock, NULL: not known */
 };
 
 /*

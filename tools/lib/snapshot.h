@@ -12,10 +12,11 @@
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
 /*
- * Written: 2 (the optional keys of issue 18: a run's "events" and "tags",
- * meta "events" and "conditions"); read: 1 and 2.
+ * Written: 3 (2: the optional keys of issue 18: a run's "events" and
+ * "tags", meta "events" and "conditions"; 3: meta "clock", issue 20);
+ * read: 1 to 3.
  */
-#define CR_SNAPSHOT_VERSION	2
+#define CR_SNAPSHOT_VERSION	3
 #define CR_SNAPSHOT_VERSION_MIN	1
 
 /*

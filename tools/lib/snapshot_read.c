@@ -444,6 +444,7 @@ static int cr_get_bool(struct cr_pctx *c, struct json_object *o,
 const struct cr_meta_field cr_meta_strs[] = {
 #define S(f) { #f, offsetof(struct cr_meta, f) }
 	S(tool_version), S(module_version), S(kernel_release), S(clocksource),
+	S(clock),	/* optional (cr_meta_str_optional()) */
 	S(probes), S(variants), S(command), S(machine), S(hypervisor),
 	S(cpuidle_driver), S(cpuidle_governor), S(max_cstate), S(cmdline),
 	S(conditions),	/* optional: the last (cr_meta_str_optional()) */
@@ -458,7 +459,8 @@ char **cr_meta_str(struct cr_meta *m, size_t i)
 
 int cr_meta_str_optional(size_t i)
 {
-	return cr_meta_strs[i].off == offsetof(struct cr_meta, conditions);
+	return cr_meta_strs[i].off == offsetof(struct cr_meta, conditions) ||
+	       cr_meta_strs[i].off == offsetof(struct cr_meta, clock);
 }
 
 static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
@@ -466,7 +468,7 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 {
 	static const char *const keys[] = {
 		"tool_version", "module_version", "kernel_release",
-		"clocksource", "probes", "variants", "command", "machine",
+		"clocksource", "clock", "probes", "variants", "command", "machine",
 		"hypervisor", "cpuidle_driver", "cpuidle_governor",
 		"max_cstate", "cmdline", "conditions", "frac_bits", "nr_cpus",
 		"duration_s", "params", "tags", "events", NULL

@@ -120,7 +120,8 @@ static int from_module(void)
 	x.clock[0].mono_ns = mono.tv_sec * 1000000000LL + mono.tv_nsec;
 	x.clock[0].realtime_ns = real.tv_sec * 1000000000LL + real.tv_nsec;
 	x.nclock = 1;
-	src = (struct cr_ev_src){ .ev = &x, .run = -1, .variant = info.variant };
+	src = (struct cr_ev_src){ .ev = &x, .run = -1, .variant = info.variant,
+				  .clock = *info.clock ? info.clock : NULL };
 	st = cr_render_events(stdout, stderr, cr_evo.fmt, &src, 1, cr_evo.types);
 out:
 	cr_events_free(&x);
@@ -183,6 +184,9 @@ static int from_snapshots(void)
 		}
 		src[n++] = (struct cr_ev_src){
 			.ev = &r->events, .run = r->index, .variant = r->variant,
+			/* The twin stamps with bpf_ktime_get_ns(): mono. */
+			.clock = !strncmp(r->variant, "bpf-", 4) ? "mono" :
+				 s.inputs[r->input].meta.clock,
 		};
 	}
 	cr_events_say_missing(&s, none, nnone);

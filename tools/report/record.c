@@ -968,9 +968,11 @@ static int cr_record(struct cr_record_opts *o)
 		/* What the twin ran with stands for the module's settings. */
 		ncpus = sysconf(_SC_NPROCESSORS_CONF);
 		s.meta.probes = strdup(twin.probes);
+		/* The twin stamps with bpf_ktime_get_ns(). */
+		s.meta.clock = strdup("mono");
 		s.meta.frac_bits = twin.frac_bits;
 		s.meta.nr_cpus = ncpus > 0 ? ncpus : 0;
-		if (!s.meta.probes) {
+		if (!s.meta.probes || !s.meta.clock) {
 			fprintf(stderr, "clkstat-report: record: out of memory\n");
 			st = CR_ERR;
 			goto out;

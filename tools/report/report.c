@@ -208,6 +208,8 @@ static void print_meta_one(FILE *out, const struct cr_snapshot *s,
 	P(module_version);
 	P(kernel_release);
 	P(clocksource);
+	if (m->clock)
+		P(clock);
 	P(probes);
 	fprintf(out, "frac_bits %u\nnr_cpus %u\n", m->frac_bits, m->nr_cpus);
 	P(variants);
@@ -286,6 +288,8 @@ static void print_info(FILE *out, const struct cr_info *i)
 		i->version, i->abi, i->frac_bits, i->probes, i->variant,
 		i->clocksource, i->nr_cpus, i->recording,
 		(unsigned long long)i->switches, i->tgid, i->ev_entries);
+	if (*i->clock)
+		fprintf(out, "clock %s\n", i->clock);
 	/* The user-defined probes: "trace NUMBER SPEC", as trace list. */
 	if (i->trace_limit)
 		fprintf(out, "trace_limit %u\n", i->trace_limit);

@@ -461,6 +461,18 @@ static void test_live_trailer(void **state)
 	fclose(o);
 	fclose(e);
 	assert_non_null(strstr(out, "\n# live variant ftrace: events 2 lost 5\n"));
+	assert_null(strstr(out, "# live clock"));
+	free(out);
+	free(err);
+	/* With the clock known: a line of its own before the trailer. */
+	live.clock = "tsc";
+	o = open_memstream(&out, &ol);
+	e = open_memstream(&err, &el);
+	assert_int_equal(cr_render_events(o, e, CR_EV_TEXT, &live, 1,
+					  CR_EV_ALL_TYPES), CR_OK);
+	fclose(o);
+	fclose(e);
+	assert_non_null(strstr(out, "\n# live clock tsc\n# live variant ftrace: events 2 lost 5\n"));
 	free(out);
 	free(err);
 }

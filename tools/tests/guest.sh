@@ -24,6 +24,8 @@
 # The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*,
 # CLKSTAT_RACE_*) reach the guest through run-guest.sh.
 # CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
+# CLKSTAT_GUEST_APPEND: more kernel command line for the guest
+# (run-guest.sh --append), e.g. tsc=reliable for the clock tests.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 suite=module_tests.sh
@@ -57,7 +59,8 @@ if [ -z "${CLKSTAT_KMOD:-}" ]; then
 	fi
 	export CLKSTAT_KMOD=$out-kmod/kmod
 fi
-tools/vm/run-guest.sh --kver "$kline" --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" -- \
+tools/vm/run-guest.sh --kver "$kline" --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" \
+	${CLKSTAT_GUEST_APPEND:+--append "$CLKSTAT_GUEST_APPEND"} -- \
 	bash "tools/tests/guest/$suite" "$@" > "$out.log" 2>&1
 rc=$?
 # Lines may share the console with firmware escape codes: match anywhere.

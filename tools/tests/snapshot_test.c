@@ -657,8 +657,9 @@ static void test_workload_only(void **state)
 }
 
 /*
- * Run tags and meta "conditions": read, kept in order, written back only
- * where set (a file without them is written without them), as version 2.
+ * Run tags, meta "conditions" and meta "clock": read, kept in order,
+ * written back only where set (a file without them is written without
+ * them), as version 3.
  */
 static void test_run_tags(void **state)
 {
@@ -669,7 +670,8 @@ static void test_run_tags(void **state)
 	t = mutate("\"exit_status\": 0",
 		   "\"exit_status\": 0, \"tags\": {\"cstate\": \"qos0\", \"load\": \"busy:2\"}");
 	u = mutate_str(t, "\"cmdline\": \"quiet\"",
-		       "\"cmdline\": \"quiet\", \"conditions\": \"cstates=qos0,free load=idle,busy:2\"");
+		       "\"cmdline\": \"quiet\", \"conditions\": \"cstates=qos0,free load=idle,busy:2\", "
+		       "\"clock\": \"mono (tsc until 5 ns, then clocksource hpet)\"");
 	assert_int_equal(cr_snapshot_parse(u, strlen(u), &s, err, sizeof(err)),
 			 CR_OK);
 	assert_int_equal(s.runs[0].ntags, 2);
@@ -677,13 +679,15 @@ static void test_run_tags(void **state)
 	assert_string_equal(cr_run_tag(&s.runs[0], "load"), "busy:2");
 	assert_null(cr_run_tag(&s.runs[0], "other"));
 	assert_string_equal(s.meta.conditions, "cstates=qos0,free load=idle,busy:2");
+	assert_string_equal(s.meta.clock, "mono (tsc until 5 ns, then clocksource hpet)");
 	text = cr_snapshot_format(&s);
 	assert_non_null(text);
-	assert_non_null(strstr(text, "\"version\": 2"));
+	assert_non_null(strstr(text, "\"version\": 3"));
 	assert_int_equal(cr_snapshot_parse(text, strlen(text), &b, err,
 					   sizeof(err)), CR_OK);
 	assert_string_equal(cr_run_tag(&b.runs[0], "cstate"), "qos0");
 	assert_string_equal(b.meta.conditions, s.meta.conditions);
+	assert_string_equal(b.meta.clock, s.meta.clock);
 	free(text);
 	cr_snapshot_free(&b);
 	cr_snapshot_free(&s);
@@ -692,10 +696,12 @@ static void test_run_tags(void **state)
 					   sizeof(err)), CR_OK);
 	assert_int_equal(s.runs[0].ntags, 0);
 	assert_null(s.meta.conditions);
+	assert_null(s.meta.clock);
 	text = cr_snapshot_format(&s);
 	assert_non_null(text);
 	assert_null(strstr(text, "\"tags\""));
 	assert_null(strstr(text, "\"conditions\""));
+	assert_null(strstr(text, "\"clock\""));
 	free(text);
 	cr_snapshot_free(&s);
 	free(t);
@@ -745,10 +751,11 @@ MUT(test_wrong_format, "\"clkstat-snapshot\"", "\"clkstat-snapshop\"", CR_FORMAT
 MUT(test_missing_format, "\"format\": \"clkstat-snapshot\", ", "", CR_CORRUPT,
     "member \"format\" is missing")
 MUT(test_version_2, "\"version\": 1", "\"version\": 2", CR_OK, NULL)
-MUT(test_version_3, "\"version\": 1", "\"version\": 3", CR_FORMAT,
-    "version 3: this clkstat-report reads versions 1 to 2")
+MUT(test_version_3, "\"version\": 1", "\"version\": 3", CR_OK, NULL)
+MUT(test_version_4, "\"version\": 1", "\"version\": 4", CR_FORMAT,
+    "version 4: this clkstat-report reads versions 1 to 3")
 MUT(test_version_0, "\"version\": 1", "\"version\": 0", CR_FORMAT,
-    "version 0: this clkstat-report reads versions 1 to 2")
+    "version 0: this clkstat-report reads versions 1 to 3")
 
 /* A run's own tags (record --cstates, --load) and meta "conditions". */
 MUT(test_run_tag_not_string, "\"exit_status\": 0",
@@ -1318,8 +1325,8 @@ static void test_read_corrupt(void **state)
 static void test_read_format(void **state)
 {
 	struct cr_snapshot s;
-	char *dir = tmpdir(), *path = join(dir, "v3.json");
-	char *t = mutate("\"version\": 1", "\"version\": 3");
+	char *dir = tmpdir(), *path = join(dir, "v4.json");
+	char *t = mutate("\"version\": 1", "\"version\": 4");
 	struct capture c;
 	char *out;
 	int st;
@@ -1331,7 +1338,7 @@ static void test_read_format(void **state)
 	out = capture_end(&c);
 	assert_int_equal(st, CR_FORMAT);
 	assert_empty(&s);
-	assert_one_line(out, path, "version 3: this clkstat-report reads versions 1 to 2");
+	assert_one_line(out, path, "version 4: this clkstat-report reads versions 1 to 3");
 	free(out);
 	free(t);
 	free(path);
@@ -1658,7 +1665,7 @@ static void test_events_columns_by_name(void **state)
 	free(t);
 }
 
-/* The writer: version 2, a row per line, u64 exact, nulls as null. */
+/* The writer: version 3, a row per line, u64 exact, nulls as null. */
 static void test_events_written(void **state)
 {
 	struct cr_snapshot a, b;
@@ -1669,7 +1676,7 @@ static void test_events_written(void **state)
 	build_big(&a);
 	text = cr_snapshot_format(&a);
 	assert_non_null(text);
-	assert_non_null(strstr(text, "\"version\": 2,"));
+	assert_non_null(strstr(text, "\"version\": 3,"));
 	assert_non_null(strstr(text, "\"events\": 100000"));
 	assert_non_null(strstr(text, "\"columns\": " EV_COLS));
 	assert_non_null(strstr(text, "[9007199254740993, \"enqueue\", 3, 77, 9007199254740995, 9223372036854775809, true, 18446744073709551615, null]"));
@@ -1815,6 +1822,7 @@ int main(void)
 		cmocka_unit_test(test_meta_events_negative),
 		cmocka_unit_test(test_events_truncated),
 		cmocka_unit_test(test_version_3),
+		cmocka_unit_test(test_version_4),
 		cmocka_unit_test(test_version_0),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_merge_refuses_twice),
@@ -1840,6 +1848,7 @@ int main(void)
 		cmocka_unit_test(test_missing_format),
 		cmocka_unit_test(test_version_2),
 		cmocka_unit_test(test_version_3),
+		cmocka_unit_test(test_version_4),
 		cmocka_unit_test(test_version_0),
 		cmocka_unit_test(test_run_tag_not_string),
 		cmocka_unit_test(test_run_tag_bad_key),

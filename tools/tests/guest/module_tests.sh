@@ -9,7 +9,8 @@
 #   suite_ttwu.sh         probe ttwu: a workload whose wakeups are known,
 #                         against ftrace's independent count
 #   suite_tkread.sh       probe tkread: wakeup to first clock read
-#   suite_clocksource.sh  probes csread and csswitch
+#   suite_clocksource.sh  probes csread and csswitch; the probes' clock
+#                         (TSC or mono) against ktime
 #   suite_clockoff.sh     probe clockoff
 #   suite_events.sh       the event log and probe marker
 #   suite_variants.sh     the hook variants, exact in each, switching
@@ -50,7 +51,8 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_pingpong_migrate t_variant_hooks t_variants_exact t_direct_conflict
 	t_tkread_local t_tkread_migrate t_tkread_variants t_tkread_alone t_tkread_rqclock
 	t_variant_switch t_variant_off t_variant_switch_loop t_csread_vs_kprobe_event t_csswitch
-	t_exit_hooks_switch_loop t_clockoff t_events t_events_reset
+	t_exit_hooks_switch_loop t_clock_auto t_clock_param t_clock_tsc_exact t_clock_fallback
+	t_clock_tsc_events t_clockoff t_events t_events_reset
 	t_record_events
 	t_cs_events t_netlink t_netlink_fuzz t_netlink_events t_events_export
 	t_record

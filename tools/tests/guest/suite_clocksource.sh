@@ -3,6 +3,10 @@
 # switches, kmod/probe_clocksource.c): reads against a kprobe event's
 # count, switches counted exactly, exit hooks through variant switches
 # while switches sleep in them.  Their event log lines: suite_events.sh.
+# And the probes' clock (kmod/clock.c): TSC or mono as the clocksource
+# says, against ktime over known sleeps, exact counts on the TSC, the
+# fallback when the kernel leaves the TSC.  6.1's guest keeps tsc only
+# when booted with tsc=reliable (CLKSTAT_GUEST_APPEND, guest.sh).
 # usage: suite_clocksource.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
@@ -113,9 +117,186 @@ t_exit_hooks_switch_loop() {
 	expect_eq "clocksource after" "$(cat $CS)" hpet
 }
 
+# The probes' clock (kmod/clock.c).  clock_to CS: make CS the clocksource
+# if the kernel takes it (6.1's guest refuses tsc, which fails TCG's
+# watchdog there, unless booted with tsc=reliable); prints the current one.
+clock_to() {
+	echo "$1" > "$CS" 2>/dev/null || true
+	cat "$CS"
+}
+
+# clock_word: the clock the loaded module reads now (debugfs "clock").
+clock_word() { awk '$1 == "clock" { print $2 }' "$D/clock"; }
+
+# clock_compare MS: clkstat_now() against ktime_get_ns() over an
+# msleep(MS), through debugfs "clock" (kmod/clock.c).  Both are
+# CLOCK_MONOTONIC from the same timekeeper readout (the TSC clock copies
+# the timekeeper's cycle_last, base, mult and shift at every update; mono
+# is the timekeeper's fast copy), so at one instant they differ by less
+# than 1 ns (the dropped fraction), and the kernel keeps its readout
+# continuous across updates to a ns.  Each end reads clkstat_now(),
+# ktime_get_ns(), clkstat_now() with interrupts off: ktime lies in that
+# window (offset 0..window, 2 ns of rounding either side), and the two
+# intervals differ by at most half of each end's window plus the rounding:
+# max(window) + 4 ns is the tolerance.  No NTP runs in the guest; with NTP
+# both clocks take the same adjusted mult, so the same holds.
+clock_compare() {
+	local line
+	echo "compare $1" > "$D/clock" || fail "compare $1: write refused"
+	line=$(grep '^compare ' "$D/clock")
+	note "$line"
+	echo "$line" | awk -v ms="$1" '{
+		for (i = 2; i < NF; i++) f[$i] = $(i + 1)
+		w0 = $(NF - 4); w1 = $(NF - 3); o0 = $(NF - 1); o1 = $NF
+		d = f["diff_ns"]; if (d < 0) d = -d
+		tol = (w0 > w1 ? w0 : w1) + 4
+		if (f["sleep_ms"] != ms) { print "sleep_ms " f["sleep_ms"] ", want " ms; exit 1 }
+		if (f["ktime_ns"] < ms * 1000000) { print "ktime interval " f["ktime_ns"] " shorter than the sleep"; exit 1 }
+		if (d > tol) { print "clkstat and ktime intervals differ by " f["diff_ns"] " ns, tolerance " tol; exit 1 }
+		if (o0 < -2 || o0 > w0 + 2 || o1 < -2 || o1 > w1 + 2) { print "ktime outside the window: offsets " o0 " " o1; exit 1 }
+	}' || fail "compare $1 ms: $line"
+}
+
+# auto takes the TSC exactly where the kernel keeps time with it: on tsc
+# (where the kernel takes it) and on hpet, the metadata (debugfs, netlink
+# through clkstat-report info) says which, and clkstat_now() agrees with
+# ktime_get_ns() over 10 ms and 100 ms sleeps.
+t_clock_auto() {
+	local cs want
+	for cs in tsc hpet; do
+		cs=$(clock_to $cs)
+		want=mono
+		[ "$cs" != tsc ] || want=tsc
+		note "clocksource $cs: clock $want"
+		insmod "$KO"
+		expect_eq "clocksource $cs: debugfs clock" "$(clock_word)" $want
+		expect_eq "clocksource $cs: info clock" \
+			"$("$top/tools/clkstat-report" info | awk '$1 == "clock" { print $2 }')" $want
+		expect_eq "clocksource $cs: param" "$(awk '$1 == "param" { print $2 }' "$D/clock")" auto
+		clock_compare 10
+		clock_compare 100
+		rmmod clkstat
+	done
+	clock_to hpet > /dev/null
+}
+
+# clock=tsc loads where the kernel keeps time with the TSC, and fails the
+# load naming the clocksource elsewhere; clock=mono never reads the TSC; a
+# clock that does not exist fails the load naming the value.
+t_clock_param() {
+	local cs
+	for cs in tsc hpet; do
+		cs=$(clock_to $cs)
+		if [ "$cs" = tsc ]; then
+			insmod "$KO" clock=tsc
+			expect_eq "clock=tsc on tsc" "$(clock_word)" tsc
+			expect_eq "param" "$(awk '$1 == "param" { print $2 }' "$D/clock")" tsc
+			grep -q '^tsc_mult [1-9][0-9]* shift [0-9]*$' "$D/clock" || fail "no tsc_mult line: $(cat "$D/clock")"
+			clock_compare 10
+			rmmod clkstat
+		else
+			bad_param "clock=tsc: the kernel keeps time with clocksource $cs, not a stable TSC" clock=tsc
+		fi
+		insmod "$KO" clock=mono
+		expect_eq "clock=mono on $cs" "$(clock_word)" mono
+		clock_compare 10
+		rmmod clkstat
+	done
+	clock_to hpet > /dev/null
+	bad_param "clock=rdtsc: unknown clock (auto, tsc or mono)" clock=rdtsc
+	bad_param "clock=: unknown clock" clock=
+}
+
+# The wakeup counts stay exact on the TSC clock (on hpet: suite_ttwu.sh).
+t_clock_tsc_exact() {
+	local cs
+	cs=$(clock_to tsc)
+	if [ "$cs" != tsc ]; then
+		note "the kernel does not take tsc here (clocksource $cs): nothing to check (boot with tsc=reliable)"
+		return 0
+	fi
+	( pingpong_exact 300
+	  expect_eq "clock" "$(clock_word)" tsc
+	  rmmod clkstat
+	  pingpong_exact 300 --migrate
+	  rmmod clkstat ) || { clock_to hpet > /dev/null; fail "on tsc"; }
+	clock_to hpet > /dev/null
+}
+
+# The kernel leaves the TSC (a write to current_clocksource; the watchdog
+# marking it unstable takes the same path): clkstat falls back to mono
+# within a tick, says so in the kernel log and the metadata, stays on mono
+# when the TSC comes back, and still agrees with ktime.
+t_clock_fallback() {
+	local cs
+	cs=$(clock_to tsc)
+	if [ "$cs" != tsc ]; then
+		note "the kernel does not take tsc here (clocksource $cs): nothing to check (boot with tsc=reliable)"
+		return 0
+	fi
+	insmod "$KO" probes=ttwu,clockoff
+	expect_eq "clock" "$(clock_word)" tsc
+	mark
+	"$PINGPONG" -n 200 > /dev/null &
+	clock_to hpet > /dev/null
+	wait
+	sleep 0.2
+	expect_eq "clock after the switch" "$(clock_word)" mono
+	grep -q '^clock mono (tsc until [0-9]* ns, then clocksource hpet)$' "$D/clock" ||
+		fail "debugfs clock: $(head -1 "$D/clock")"
+	"$top/tools/clkstat-report" info | grep -q '^clock mono (tsc until [0-9]* ns, then clocksource hpet)$' ||
+		fail "info: $("$top/tools/clkstat-report" info | grep ^clock)"
+	since_mark | grep -q 'clkstat: clock: the kernel left the TSC for clocksource hpet' ||
+		fail "no kernel log line: $(since_mark | tail -3)"
+	clock_compare 10
+	clock_to tsc > /dev/null
+	sleep 0.1
+	expect_eq "clock with tsc back" "$(clock_word)" mono
+	clock_compare 10
+	check_consistent ttwu_enqueue
+	rmmod clkstat
+	clock_to hpet > /dev/null
+}
+
+# On the TSC clock: the event log against userspace's CLOCK_MONOTONIC and
+# CLOCK_REALTIME (suite_events.sh's t_record_events: record's run_start
+# and run_end markers, stamped in userspace, around the module's markers
+# and events; a marker's realtime against date's); the clock of a
+# recording (tsc), of its runs in the events output (the module's tsc,
+# the twin's mono) and of the live log.
+t_clock_tsc_events() {
+	local cs R=$top/tools/clkstat-report
+	cs=$(clock_to tsc)
+	if [ "$cs" != tsc ]; then
+		note "the kernel does not take tsc here (clocksource $cs): nothing to check (boot with tsc=reliable)"
+		return 0
+	fi
+	declare -F t_record_events > /dev/null ||
+		. "$(dirname "${BASH_SOURCE[0]}")/suite_events.sh"
+	( t_record_events ) || { clock_to hpet > /dev/null; fail "t_record_events on tsc"; }
+	rmmod clkstat 2>/dev/null || true
+	# A module run, then a twin run: the twin's timestamps are mono.
+	( insmod "$KO" probes=ttwu events=256
+	  "$R" record -q -o /tmp/clkrec.json --variants direct --events 100 -- \
+		"$PINGPONG" -n 20 > /dev/null || fail "record failed"
+	  expect_eq "the recording's clock" \
+		"$("$R" info -i /tmp/clkrec.json | awk '$1 == "clock" { print $2 }')" tsc
+	  "$R" events -i /tmp/clkrec.json > /tmp/clkev.txt
+	  expect_eq "events: the run's clock" "$(grep '^# run 0 clock ' /tmp/clkev.txt)" "# run 0 clock tsc"
+	  "$R" record -q -o /tmp/clkrec.json --variants bpf-kprobe --events 100 -- \
+		"$PINGPONG" -n 20 > /dev/null || fail "record bpf-kprobe failed"
+	  "$R" events -i /tmp/clkrec.json > /tmp/clkev.txt
+	  expect_eq "events: the twin run's clock" "$(grep '^# run 0 clock ' /tmp/clkev.txt)" "# run 0 clock mono"
+	  "$R" events > /tmp/clkev.txt
+	  grep -q '^# live clock tsc$' /tmp/clkev.txt || fail "live events: $(tail -3 /tmp/clkev.txt)"
+	  rmmod clkstat ) || { clock_to hpet > /dev/null; exit 1; }
+	clock_to hpet > /dev/null
+}
+
 # The suite, in the order module_tests.sh runs it.
 CLOCKSOURCE_TESTS="t_csread_vs_kprobe_event t_csswitch
-	t_exit_hooks_switch_loop"
+	t_exit_hooks_switch_loop t_clock_auto t_clock_param t_clock_tsc_exact
+	t_clock_fallback t_clock_tsc_events"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$CLOCKSOURCE_TESTS}

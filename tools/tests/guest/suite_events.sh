@@ -127,7 +127,7 @@ import json, sys
 path, truths, migrate, nruns = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
 delayed = sys.argv[5] == "1"
 s = json.load(open(path))
-assert s["version"] == 2, s["version"]
+assert s["version"] == 3, s["version"]
 assert s["meta"]["events"] == 100000, s["meta"].get("events")
 tr, rt = [], []
 for line in open(truths):

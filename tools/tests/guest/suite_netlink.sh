@@ -24,7 +24,7 @@ t_netlink() {
 	echo stop > "$D/control"
 	"$R" info > /tmp/info
 	expect_eq "info" "$(awk '$1 != "version" && $1 != "clocksource" && $1 != "nr_cpus"' /tmp/info | tr '\n' ' ')" \
-		"abi 2 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 events 0 trace_limit 16 "
+		"abi 2 frac_bits 5 probes ttwu,tkread,csread variant direct recording 0 switches 0 tgid 0 events 0 clock mono trace_limit 16 "
 	expect_eq "clocksource" "$(awk '$1 == "clocksource" { print $2 }' /tmp/info)" "$(cat $CS)"
 	"$R" raw > /tmp/raw
 	# The module puts at most 128 slots in a message: a histogram with more
