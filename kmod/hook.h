@@ -45,6 +45,13 @@ struct clkstat_hook {
 	clkstat_enter_fn enter;		/* an exit hook: these two instead */
 	clkstat_exit_fn exit;
 	/*
+	 * The direct variant's: an entry hook's own trampoline, made next
+	 * to its handler by CLKSTAT_DIRECT_TRAMP() (direct_tramp.h), which
+	 * calls the handler with a direct call.  Never called from C.  NULL
+	 * (or an exit hook): the slot trampolines and their dispatcher.
+	 */
+	void (*direct_tramp)(void);
+	/*
 	 * The tracepoint variant's stand-in: a tracepoint and its handler.
 	 * NULL when the kernel has no tracepoint there; the probe then
 	 * cannot run in that variant.
