@@ -22,11 +22,15 @@
 
 #ifndef __ASSEMBLY__
 
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/kconfig.h>
 #include <linux/linkage.h>
 #include <linux/stringify.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include "compat.h"
+#include "hook.h"
 
 /*
  * Slot N's trampoline, never called from C: its address goes to
@@ -69,7 +73,44 @@ unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
 	"popq %" #reg "\n\t"						\
 	".endif\n\t"
 
+/* The handler's type and the count, checked where the assembly cannot. */
+#define CLKSTAT_DIRECT_TRAMP_CHECK(handler, nargs)			\
+	static_assert(__same_type(&handler, clkstat_entry_fn) &&	\
+		      (nargs) >= 0 && (nargs) <= CLKSTAT_DIRECT_NARGS_ALL)
+
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+#define CLKSTAT_DIRECT_TRAMP_ASM(tramp, handler, nargs)			\
+	".pushsection .text, \"ax\", @progbits\n\t"			\
+	".type " #tramp ", @function\n"					\
+	#tramp ":\n\t"							\
+	ASM_ENDBR							\
+	CLKSTAT_TRAMP_FRAME_IN						\
+	CALL_DEPTH_ACCOUNT "\n\t"						\
+	CLKSTAT_TRAMP_PUSH(nargs, 1, rdi)				\
+	CLKSTAT_TRAMP_PUSH(nargs, 2, rsi)				\
+	CLKSTAT_TRAMP_PUSH(nargs, 3, rdx)				\
+	CLKSTAT_TRAMP_PUSH(nargs, 4, rcx)				\
+	CLKSTAT_TRAMP_PUSH(nargs, 5, r8)				\
+	CLKSTAT_TRAMP_PUSH(nargs, 6, r9)				\
+	CLKSTAT_TRAMP_PUSH(nargs, 7, rax)				\
+	"call " #handler "\n\t"						\
+	CLKSTAT_TRAMP_POP(nargs, 7, rax)				\
+	CLKSTAT_TRAMP_POP(nargs, 6, r9)					\
+	CLKSTAT_TRAMP_POP(nargs, 5, r8)					\
+	CLKSTAT_TRAMP_POP(nargs, 4, rcx)				\
+	CLKSTAT_TRAMP_POP(nargs, 3, rdx)				\
+	CLKSTAT_TRAMP_POP(nargs, 2, rsi)				\
+	CLKSTAT_TRAMP_POP(nargs, 1, rdi)				\
+	CLKSTAT_TRAMP_FRAME_OUT						\
+	ASM_RET								\
+	".size " #tramp ", .-" #tramp "\n\t"				\
+	".popsection\n\t"
+#else
+/* No direct calls on this kernel: no trampoline, an assembler comment. */
+#define CLKSTAT_DIRECT_TRAMP_ASM(tramp, handler, nargs)			\
+	"# " #tramp " (" #handler ", " #nargs "): no direct calls\n\t"
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS */
+
 /**
  * CLKSTAT_DIRECT_TRAMP() - a direct trampoline for one entry handler
  * @tramp: the trampoline's name, a local symbol of the object
@@ -81,7 +122,8 @@ unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
  *
  * Emits the trampoline as top-level assembly, as the kernel's
  * samples/ftrace/ftrace-direct*.c do, and declares it for
- * CLKSTAT_DIRECT_TRAMP_ADDR().  The trampoline preserves only the first
+ * CLKSTAT_DIRECT_TRAMP_ADDR(); nothing on a kernel without direct calls
+ * (kmod/Kbuild leaves the variant out there).  The trampoline preserves only the first
  * @nargs argument registers: at a function's entry the other
  * call-clobbered registers hold nothing (BPF's fentry trampolines rely on
  * the same).  A @nargs short of the function's count corrupts its
@@ -97,41 +139,17 @@ unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
  * where the kernel has one.
  */
 #define CLKSTAT_DIRECT_TRAMP(tramp, handler, nargs)			\
-	asm(".pushsection .text, \"ax\", @progbits\n\t"			\
-	    ".type " #tramp ", @function\n"				\
-	    #tramp ":\n\t"						\
-	    ASM_ENDBR							\
-	    CLKSTAT_TRAMP_FRAME_IN					\
-	    CALL_DEPTH_ACCOUNT "\n\t"					\
-	    CLKSTAT_TRAMP_PUSH(nargs, 1, rdi)				\
-	    CLKSTAT_TRAMP_PUSH(nargs, 2, rsi)				\
-	    CLKSTAT_TRAMP_PUSH(nargs, 3, rdx)				\
-	    CLKSTAT_TRAMP_PUSH(nargs, 4, rcx)				\
-	    CLKSTAT_TRAMP_PUSH(nargs, 5, r8)				\
-	    CLKSTAT_TRAMP_PUSH(nargs, 6, r9)				\
-	    CLKSTAT_TRAMP_PUSH(nargs, 7, rax)				\
-	    "call " #handler "\n\t"					\
-	    CLKSTAT_TRAMP_POP(nargs, 7, rax)				\
-	    CLKSTAT_TRAMP_POP(nargs, 6, r9)				\
-	    CLKSTAT_TRAMP_POP(nargs, 5, r8)				\
-	    CLKSTAT_TRAMP_POP(nargs, 4, rcx)				\
-	    CLKSTAT_TRAMP_POP(nargs, 3, rdx)				\
-	    CLKSTAT_TRAMP_POP(nargs, 2, rsi)				\
-	    CLKSTAT_TRAMP_POP(nargs, 1, rdi)				\
-	    CLKSTAT_TRAMP_FRAME_OUT					\
-	    ASM_RET							\
-	    ".size " #tramp ", .-" #tramp "\n\t"			\
-	    ".popsection\n\t");						\
+	CLKSTAT_DIRECT_TRAMP_CHECK(handler, nargs);			\
+	asm(CLKSTAT_DIRECT_TRAMP_ASM(tramp, handler, nargs));		\
 	extern void tramp(void)
 
-/* The trampoline's address for a hook's direct_tramp. */
-#define CLKSTAT_DIRECT_TRAMP_ADDR(tramp)	(tramp)
-#else
-/* No direct calls on this kernel: no trampoline, no address. */
-#define CLKSTAT_DIRECT_TRAMP(tramp, handler, nargs)			\
-	extern void tramp(void)
-#define CLKSTAT_DIRECT_TRAMP_ADDR(tramp)	NULL
-#endif /* CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS */
+/*
+ * The trampoline's address for a hook's direct_tramp: NULL where the
+ * kernel has no direct calls (the constant condition folds the reference
+ * to the trampoline away).
+ */
+#define CLKSTAT_DIRECT_TRAMP_ADDR(tramp)				\
+	(IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) ? (tramp) : NULL)
 
 #endif /* !__ASSEMBLY__ */
 

@@ -213,15 +213,6 @@ static void notrace tk_read(unsigned int func)
 		tkw_first_read(p);
 }
 
-/* One handler per hooked function: its counter is its index. */
-#define TK_HANDLER(id, fn)						\
-static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
-			       unsigned long a2)			\
-{									\
-	tk_read(CLKSTAT_TK_##id);					\
-}
-CLKSTAT_TK_FUNCS(TK_HANDLER)
-
 /*
  * The direct variant's trampolines, one per function, each saving the
  * argument registers its function has: a function added to
@@ -234,10 +225,23 @@ CLKSTAT_TK_FUNCS(TK_HANDLER)
 #define TK_NARGS_ktime_get_ts64			1
 #define TK_NARGS_ktime_get_real_ts64		1
 #define TK_NARGS_ktime_get_raw_ts64		1
-#define TK_TRAMP(id, fn)						\
-	CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_tk_##fn, tk_on_##fn,	\
-			     TK_NARGS_##fn);
-CLKSTAT_TK_FUNCS(TK_TRAMP)
+
+/*
+ * One handler per hooked function: its counter is its index.  Its direct
+ * trampoline between its declaration and its definition (an X-macro
+ * entry must not end with a semicolon).
+ */
+#define TK_HANDLER(id, fn)						\
+static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
+			       unsigned long a2);			\
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_tk_##fn, tk_on_##fn,		\
+		     TK_NARGS_##fn);					\
+static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
+			       unsigned long a2)			\
+{									\
+	tk_read(CLKSTAT_TK_##id);					\
+}
+CLKSTAT_TK_FUNCS(TK_HANDLER)
 
 #define TK_HOOK(id, fn)							\
 	[CLKSTAT_TK_##id] = { .handler = tk_on_##fn,			\

@@ -264,7 +264,7 @@ CLKSTAT_TRACE_SLOT(15);
 
 struct clkstat_trace_fns {
 	clkstat_entry_fn start, end, both;
-	void (*start_tramp)(void), (*end_tramp)(void), (*both_tramp)(void);
+	clkstat_tramp_fn *start_tramp, *end_tramp, *both_tramp;
 	clkstat_enter_fn enter;
 	clkstat_exit_fn exit, end_exit;
 };
