@@ -81,11 +81,11 @@ unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 #define CLKSTAT_DIRECT_TRAMP_ASM(tramp, handler, nargs)			\
 	".pushsection .text, \"ax\", @progbits\n\t"			\
-	".type " #tramp ", @function\n"					\
+	".type " #tramp ", @function\n"				\
 	#tramp ":\n\t"							\
 	ASM_ENDBR							\
 	CLKSTAT_TRAMP_FRAME_IN						\
-	CALL_DEPTH_ACCOUNT "\n\t"						\
+	CALL_DEPTH_ACCOUNT "\n\t"					\
 	CLKSTAT_TRAMP_PUSH(nargs, 1, rdi)				\
 	CLKSTAT_TRAMP_PUSH(nargs, 2, rsi)				\
 	CLKSTAT_TRAMP_PUSH(nargs, 3, rdx)				\
@@ -123,10 +123,10 @@ unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
  * Emits the trampoline as top-level assembly, as the kernel's
  * samples/ftrace/ftrace-direct*.c do, and declares it for
  * CLKSTAT_DIRECT_TRAMP_ADDR(); nothing on a kernel without direct calls
- * (kmod/Kbuild leaves the variant out there).  The trampoline preserves only the first
- * @nargs argument registers: at a function's entry the other
- * call-clobbered registers hold nothing (BPF's fentry trampolines rely on
- * the same).  A @nargs short of the function's count corrupts its
+ * (kmod/Kbuild leaves the variant out there).  The trampoline preserves
+ * only the first @nargs argument registers: at a function's entry the
+ * other call-clobbered registers hold nothing (BPF's fentry trampolines
+ * rely on the same).  A @nargs short of the function's count corrupts its
  * arguments; one too many costs a push and a pop.  The handler receives
  * the first three argument registers, meaningful up to @nargs.
  *
