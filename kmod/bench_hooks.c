@@ -72,6 +72,7 @@
 #include "bench_handlers.h"
 #include "bench_targets.h"
 #include "btf_func.h"
+#include "direct_tramp.h"
 #include "hist.h"
 #include "hook.h"
 #include "probes.h"
@@ -121,9 +122,13 @@ static void notrace bench_handler(unsigned long a0, unsigned long a1,
 	this_cpu_inc(bench_hits);
 }
 
+/* The direct variant's trampoline: clkstat_bench_target() has 3 arguments. */
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_bench, bench_handler, 3);
+
 static struct clkstat_hook bench_hook = {
 	.func = "clkstat_bench_target",
 	.handler = bench_handler,
+	.direct_tramp = CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_bench),
 	.tp = &__tracepoint_clkstat_bench_hit_tp,
 	.tp_handler = bench_handler,
 };

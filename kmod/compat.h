@@ -47,7 +47,17 @@
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <linux/types.h>
+#include <asm/nospec-branch.h>
 #include "uapi/clkstat_wakeup.h"
+
+/*
+ * CALL_DEPTH_ACCOUNT as a string for top-level assembly (the direct
+ * trampolines of direct_tramp.h): 6.2+ defines it, empty where call depth
+ * tracking is not configured; before 6.2 there is nothing to count.
+ */
+#ifndef CALL_DEPTH_ACCOUNT
+#define CALL_DEPTH_ACCOUNT	""
+#endif
 
 /*
  * The hooked function's argument @n (0-based) in an ftrace_ops callback.
@@ -123,6 +133,8 @@ static inline int clkstat_unregister_direct(struct ftrace_ops *ops,
 #define CLKSTAT_ENQUEUE_FUNC		CLKSTAT_ENQUEUE_FUNC_NEW
 /* The enqueue hook's flags argument at a wakeup (the handler bench). */
 #define CLKSTAT_WAKEUP_ENQUEUE_FLAGS	CLKSTAT_ENQUEUE_WAKEUP
+/* enqueue_task(rq, p, flags): its argument registers (direct_tramp.h). */
+#define CLKSTAT_ENQUEUE_NARGS		3
 static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 					  unsigned long flags)
 {
@@ -136,6 +148,8 @@ static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 #define CLKSTAT_ENQUEUE_FUNC		CLKSTAT_ENQUEUE_FUNC_OLD
 /* ttwu_do_activate()'s wake_flags: none needed. */
 #define CLKSTAT_WAKEUP_ENQUEUE_FLAGS	0
+/* ttwu_do_activate(rq, p, wake_flags, rf): its argument registers. */
+#define CLKSTAT_ENQUEUE_NARGS		4
 static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 					  unsigned long flags)
 {

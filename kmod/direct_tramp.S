@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * direct_tramp.S - the trampolines of the "direct" variant, one per
- * direct-call slot (CLKSTAT_DIRECT_SLOTS, hook_direct.c).
+ * direct_tramp.S - the slot trampolines of the "direct" variant, one per
+ * direct-call slot (CLKSTAT_DIRECT_SLOTS, hook_direct.c), for the exit
+ * hooks and for any entry hook without a trampoline of its own (the
+ * built-in probes', the user-defined probes' and the hookbench's entry
+ * hooks have one: CLKSTAT_DIRECT_TRAMP() in direct_tramp.h, which calls
+ * the handler directly, without this dispatcher's indirect call).
  *
  * Entered by a hooked function's fentry call, which
  * clkstat_register_direct() turned into "call clkstat_direct_tramp<N>"

@@ -39,11 +39,21 @@ typedef u64 (*clkstat_enter_fn)(unsigned long arg0, unsigned long arg1,
 				unsigned long arg2);
 typedef void (*clkstat_exit_fn)(u64 cookie, unsigned long ret);
 
+/* A direct trampoline (direct_tramp.h): code entered from a fentry site. */
+typedef void clkstat_tramp_fn(void);
+
 struct clkstat_hook {
 	const char *func;		/* kernel function whose entry is hooked */
 	clkstat_entry_fn handler;	/* an entry hook: called at entry */
 	clkstat_enter_fn enter;		/* an exit hook: these two instead */
 	clkstat_exit_fn exit;
+	/*
+	 * The direct variant's: an entry hook's own trampoline, made next
+	 * to its handler by CLKSTAT_DIRECT_TRAMP() (direct_tramp.h), which
+	 * calls the handler with a direct call.  Never called from C.  NULL
+	 * (or an exit hook): the slot trampolines and their dispatcher.
+	 */
+	clkstat_tramp_fn *direct_tramp;
 	/*
 	 * The tracepoint variant's stand-in: a tracepoint and its handler.
 	 * NULL when the kernel has no tracepoint there; the probe then

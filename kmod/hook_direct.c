@@ -4,13 +4,18 @@
  *
  * clkstat_register_direct() (compat.h: register_ftrace_direct() since
  * 6.4, register_ftrace_direct_multi() before) turns a function's fentry
- * site into a call to the trampoline of one slot (direct_tramp.S): no
- * ftrace_ops list, no ftrace_regs, no recursion bookkeeping, the same
- * mechanism a BPF fentry trampoline uses.  The trampoline saves the
- * argument registers and calls clkstat_direct_dispatch() with the first
- * three arguments and its slot's number.
+ * site into a call to a trampoline: no ftrace_ops list, no ftrace_regs,
+ * no recursion bookkeeping, the same mechanism a BPF fentry trampoline
+ * uses.  An entry hook with a trampoline of its own (h->direct_tramp,
+ * direct_tramp.h) gets that one: it saves the function's argument
+ * registers and calls the handler directly.  Any other hook, and every
+ * exit hook, gets the trampoline of its slot (direct_tramp.S), which saves
+ * all argument registers and calls clkstat_direct_dispatch() with the
+ * first three arguments and its slot's number.
  *
- * Each slot has an ftrace_ops of its own, filtered to its one site:
+ * Every attached hook takes a slot, whichever trampoline it uses: the
+ * slot holds its ftrace_ops and says which function it sits on.  Each slot
+ * has an ftrace_ops of its own, filtered to its one site:
  * ftrace's bookkeeping only (alone on a site, the site calls the
  * trampoline directly), as BPF trampolines use it.  Not 6.1's single-site
  * register_ftrace_direct(ip, addr): its unregister allocates (a filter
@@ -34,13 +39,17 @@
 #include "hook.h"
 
 /*
- * ret_ip (the hooked site plus MCOUNT_INSN_SIZE) is set while a hook is attached and until the next sync after
- * its detach, so that a call already inside the trampoline still finds
- * its handler; only then can the slot be reused.
+ * ret_ip (the hooked site plus MCOUNT_INSN_SIZE) is set while a hook is
+ * attached and until the next sync after its detach, so that a call
+ * already inside the slot's trampoline still finds its handler; only then
+ * can the slot be reused.  A hook's own trampoline needs no such care: it
+ * calls the same handler whatever the slot, and the module's text (the
+ * trampoline, the handler) stays until the sync before unload.
  */
 struct clkstat_direct_slot {
 	unsigned long ret_ip;
-	clkstat_entry_fn fn;		/* an entry hook's handler, or */
+	unsigned long tramp;		/* the trampoline registered */
+	clkstat_entry_fn fn;		/* for the dispatcher: a handler, or */
 	unsigned long wrapper;		/* an exit hook's wrapper */
 	bool retired;
 	struct ftrace_ops ops;		/* filtered to the site, while attached */
@@ -55,7 +64,8 @@ static struct clkstat_direct_slot clkstat_direct_slots[CLKSTAT_DIRECT_SLOTS];
  * @a2: its third
  * @slot: the number of the slot whose trampoline was entered
  *
- * Called only from the trampolines in direct_tramp.S.
+ * Called only from the slot trampolines in direct_tramp.S (a hook's own
+ * trampoline calls its handler itself).
  *
  * Return: 0 to return into the hooked function, or for an exit hook the
  * wrapper to run in its place.
@@ -122,6 +132,9 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	}
 	slot->fn = h->handler;
 	slot->wrapper = 0;
+	slot->tramp = clkstat_direct_tramps[i];
+	if (!h->exit && h->direct_tramp)
+		slot->tramp = (unsigned long)h->direct_tramp;
 	if (h->exit) {
 		ret = clkstat_exit_wrap(h, ip, &slot->wrapper);
 		if (ret) {
@@ -132,7 +145,7 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	slot->retired = false;
 	/* Published before the site is patched, which is a full barrier. */
 	WRITE_ONCE(slot->ret_ip, ip + MCOUNT_INSN_SIZE);
-	ret = clkstat_register_direct(&slot->ops, clkstat_direct_tramps[i]);
+	ret = clkstat_register_direct(&slot->ops, slot->tramp);
 	if (ret) {
 		WRITE_ONCE(slot->ret_ip, 0);
 		ftrace_free_filter(&slot->ops);
@@ -155,8 +168,7 @@ static void clkstat_direct_detach(struct clkstat_hook *h)
 	struct clkstat_direct_slot *slot = h->priv;
 
 	/* Unpatches the site; the sync waits for calls still in the trampoline. */
-	WARN_ON(clkstat_unregister_direct(&slot->ops,
-			clkstat_direct_tramps[slot - clkstat_direct_slots]));
+	WARN_ON(clkstat_unregister_direct(&slot->ops, slot->tramp));
 	ftrace_free_filter(&slot->ops);
 	if (slot->wrapper)
 		clkstat_exit_unwrap(slot->wrapper);

@@ -60,6 +60,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include "control.h"
+#include "direct_tramp.h"
 #include "pending.h"
 #include "evlog.h"
 #include "hist.h"
@@ -172,8 +173,29 @@ static void notrace tk_read(unsigned int func)
 		tkw_first_read(p);
 }
 
-/* One handler per hooked function: its counter is its index. */
+/*
+ * The direct variant's trampolines, one per function, each saving the
+ * argument registers its function has: a function added to
+ * CLKSTAT_TK_FUNCS without its count here fails the build.
+ */
+#define TK_NARGS___x64_sys_clock_gettime	1	/* the syscall's pt_regs */
+#define TK_NARGS_ktime_get			0
+#define TK_NARGS_ktime_get_with_offset		1
+#define TK_NARGS_ktime_get_raw			0
+#define TK_NARGS_ktime_get_ts64			1
+#define TK_NARGS_ktime_get_real_ts64		1
+#define TK_NARGS_ktime_get_raw_ts64		1
+
+/*
+ * One handler per hooked function: its counter is its index.  Its direct
+ * trampoline between its declaration and its definition (an X-macro
+ * entry must not end with a semicolon).
+ */
 #define TK_HANDLER(id, fn)						\
+static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
+			       unsigned long a2);			\
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_tk_##fn, tk_on_##fn,		\
+		     TK_NARGS_##fn);					\
 static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
 			       unsigned long a2)			\
 {									\
@@ -182,7 +204,9 @@ static void notrace tk_on_##fn(unsigned long a0, unsigned long a1,	\
 CLKSTAT_TK_FUNCS(TK_HANDLER)
 
 #define TK_HOOK(id, fn)							\
-	[CLKSTAT_TK_##id] = { .handler = tk_on_##fn },
+	[CLKSTAT_TK_##id] = { .handler = tk_on_##fn,			\
+		.direct_tramp =						\
+		CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_tk_##fn) },
 static struct clkstat_hook tk_hooks[CLKSTAT_TK_NFUNCS] = {
 	CLKSTAT_TK_FUNCS(TK_HOOK)
 };

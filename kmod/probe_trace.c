@@ -39,6 +39,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "control.h"
+#include "direct_tramp.h"
 #include "evlog.h"
 #include "hist.h"
 #include "pending.h"
@@ -235,27 +236,35 @@ static void notrace clkstat_trace_end_exit_##n(u64 cookie,		\
 					       unsigned long ret)	\
 {									\
 	clkstat_trace_end(&clkstat_traces[n]);				\
-}
+}									\
+/* The direct variant's: the target's prototype is unknown, save all. */ \
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_trace_start_##n,		\
+		     clkstat_trace_start_##n, CLKSTAT_DIRECT_NARGS_ALL);	\
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_trace_end_##n,		\
+		     clkstat_trace_end_##n, CLKSTAT_DIRECT_NARGS_ALL);	\
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_trace_both_##n,		\
+		     clkstat_trace_both_##n, CLKSTAT_DIRECT_NARGS_ALL)
 
-CLKSTAT_TRACE_SLOT(0)
-CLKSTAT_TRACE_SLOT(1)
-CLKSTAT_TRACE_SLOT(2)
-CLKSTAT_TRACE_SLOT(3)
-CLKSTAT_TRACE_SLOT(4)
-CLKSTAT_TRACE_SLOT(5)
-CLKSTAT_TRACE_SLOT(6)
-CLKSTAT_TRACE_SLOT(7)
-CLKSTAT_TRACE_SLOT(8)
-CLKSTAT_TRACE_SLOT(9)
-CLKSTAT_TRACE_SLOT(10)
-CLKSTAT_TRACE_SLOT(11)
-CLKSTAT_TRACE_SLOT(12)
-CLKSTAT_TRACE_SLOT(13)
-CLKSTAT_TRACE_SLOT(14)
-CLKSTAT_TRACE_SLOT(15)
+CLKSTAT_TRACE_SLOT(0);
+CLKSTAT_TRACE_SLOT(1);
+CLKSTAT_TRACE_SLOT(2);
+CLKSTAT_TRACE_SLOT(3);
+CLKSTAT_TRACE_SLOT(4);
+CLKSTAT_TRACE_SLOT(5);
+CLKSTAT_TRACE_SLOT(6);
+CLKSTAT_TRACE_SLOT(7);
+CLKSTAT_TRACE_SLOT(8);
+CLKSTAT_TRACE_SLOT(9);
+CLKSTAT_TRACE_SLOT(10);
+CLKSTAT_TRACE_SLOT(11);
+CLKSTAT_TRACE_SLOT(12);
+CLKSTAT_TRACE_SLOT(13);
+CLKSTAT_TRACE_SLOT(14);
+CLKSTAT_TRACE_SLOT(15);
 
 struct clkstat_trace_fns {
 	clkstat_entry_fn start, end, both;
+	clkstat_tramp_fn *start_tramp, *end_tramp, *both_tramp;
 	clkstat_enter_fn enter;
 	clkstat_exit_fn exit, end_exit;
 };
@@ -264,7 +273,13 @@ struct clkstat_trace_fns {
 	.start = clkstat_trace_start_##n, .end = clkstat_trace_end_##n,	\
 	.both = clkstat_trace_both_##n, .enter = clkstat_trace_enter_##n, \
 	.exit = clkstat_trace_exit_##n,					\
-	.end_exit = clkstat_trace_end_exit_##n }
+	.end_exit = clkstat_trace_end_exit_##n,				\
+	.start_tramp =							\
+	CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_trace_start_##n),	\
+	.end_tramp =							\
+	CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_trace_end_##n),	\
+	.both_tramp =							\
+	CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_trace_both_##n) }
 
 static const struct clkstat_trace_fns clkstat_trace_fns[CLKSTAT_TRACE_MAX] = {
 	CLKSTAT_TRACE_FNS(0), CLKSTAT_TRACE_FNS(1), CLKSTAT_TRACE_FNS(2),
@@ -373,11 +388,13 @@ static void clkstat_trace_hooks(struct clkstat_trace *t, unsigned int n)
 			/* One hook: two direct calls cannot share a site. */
 			h[0] = (struct clkstat_hook){ .func = s->a,
 						      .handler = f->both,
+						      .direct_tramp = f->both_tramp,
 						      .user = true };
 			t->nhooks = 1;
 			break;
 		}
 		h[0] = (struct clkstat_hook){ .func = s->a, .handler = f->start,
+					      .direct_tramp = f->start_tramp,
 					      .user = true };
 		if (s->b_exit)
 			h[1] = (struct clkstat_hook){
@@ -386,6 +403,7 @@ static void clkstat_trace_hooks(struct clkstat_trace *t, unsigned int n)
 		else
 			h[1] = (struct clkstat_hook){ .func = s->b,
 						      .handler = f->end,
+						      .direct_tramp = f->end_tramp,
 						      .user = true };
 		t->nhooks = 2;
 		break;

@@ -38,6 +38,7 @@
 #include <linux/timekeeping.h>
 #include "compat.h"
 #include "control.h"
+#include "direct_tramp.h"
 #include "pending.h"
 #include "evlog.h"
 #include "hist.h"
@@ -288,10 +289,19 @@ static void notrace ttwu_tp_wakeup(unsigned long task, unsigned long unused1,
 	ttwu_enqueued((struct task_struct *)task, NULL);
 }
 
+/* The direct variant's trampolines: try_to_wake_up() has 3 arguments. */
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_ttwu_on_wakeup, ttwu_on_wakeup, 3);
+CLKSTAT_DIRECT_TRAMP(clkstat_direct_tramp_ttwu_on_activate, ttwu_on_activate,
+		     CLKSTAT_ENQUEUE_NARGS);
+
 static struct clkstat_hook ttwu_hooks[] = {
 	{ .func = CLKSTAT_FUNC_TTWU, .handler = ttwu_on_wakeup,
+	  .direct_tramp =
+		CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_ttwu_on_wakeup),
 	  .tracepoint = CLKSTAT_TP_TTWU, .tp_handler = ttwu_tp_waking },
 	{ .func = CLKSTAT_ENQUEUE_FUNC, .handler = ttwu_on_activate,
+	  .direct_tramp =
+		CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_ttwu_on_activate),
 	  .tracepoint = CLKSTAT_TP_ENQUEUE, .tp_handler = ttwu_tp_wakeup },
 };
 

@@ -19,8 +19,13 @@ t_variants_exact() {
 t_variant_hooks() {
 	local kp=/sys/kernel/debug/kprobes/list
 	insmod "$KO" variant=direct
-	grep -A1 '^try_to_wake_up' "$T/enabled_functions" | grep -q 'direct-->clkstat_direct_tramp' ||
+	# Each entry hook has a trampoline of its own (direct_tramp.h).
+	grep -A1 '^try_to_wake_up' "$T/enabled_functions" |
+		grep -q 'direct-->clkstat_direct_tramp_ttwu_on_wakeup+' ||
 		fail "direct: $(grep -A1 '^try_to_wake_up' "$T/enabled_functions")"
+	grep -A1 "^$ENQ " "$T/enabled_functions" |
+		grep -q 'direct-->clkstat_direct_tramp_ttwu_on_activate+' ||
+		fail "direct: $(grep -A1 "^$ENQ " "$T/enabled_functions")"
 	[ -e "$D/ttwu_enqueue.direct" ] || fail "no ttwu_enqueue.direct"
 	rmmod clkstat
 	insmod "$KO" variant=kprobe
