@@ -52,12 +52,15 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "clock.h"
+#include "hist.h"
 #include "uapi/clkstat_events.h"
 
 struct clkstat_tsc_clock clkstat_tsc_clock;
 EXPORT_SYMBOL_GPL(clkstat_tsc_clock);
 DEFINE_STATIC_KEY_FALSE(clkstat_clock_tsc);
 EXPORT_SYMBOL_GPL(clkstat_clock_tsc);
+u64 clkstat_tsc_scale;
+EXPORT_SYMBOL_GPL(clkstat_tsc_scale);
 
 enum { CLOCK_REQ_AUTO, CLOCK_REQ_TSC, CLOCK_REQ_MONO };
 
@@ -109,6 +112,8 @@ static bool clock_registered;
 static void clock_left_work_fn(struct work_struct *w)
 {
 	static_branch_disable(&clkstat_clock_tsc);
+	/* No interval with one end stamped in cycles, the other in ns. */
+	clkstat_epoch_restart();
 	pr_warn("clkstat: clock: the kernel left the TSC for clocksource %s at %llu ns: timestamps from ktime_get_mono_fast_ns() from now on\n",
 		tk_left_cs, READ_ONCE(tk_left_ns));
 }
@@ -177,6 +182,7 @@ static int notrace clock_tk_update(struct notifier_block *nb,
 	b.shift = tkr->shift;
 	tk_last_ns = b.ns;
 	clock_latch_write(&b);
+	WRITE_ONCE(clkstat_tsc_scale, (u64)b.shift << 32 | b.mult);
 	return NOTIFY_DONE;
 }
 

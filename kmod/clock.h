@@ -46,10 +46,34 @@ extern struct clkstat_tsc_clock clkstat_tsc_clock;
 DECLARE_STATIC_KEY_FALSE(clkstat_clock_tsc);
 
 /*
- * CLOCK_MONOTONIC from the TSC, in ns: what ktime_get_mono_fast_ns()
- * computes (to 1 ns, the fraction of a ns in the timekeeper's base is
- * dropped), without its indirect call to the clocksource's read and
- * without the LFENCE of rdtsc_ordered().
+ * The TSC's scale for intervals: the timekeeper's mult in the low 32 bits,
+ * its shift above, one word so that an interval is converted with a mult
+ * and a shift of the same readout.  clock.c writes it with every readout
+ * that has the TSC; it keeps the last one after the kernel left the TSC.
+ */
+extern u64 clkstat_tsc_scale;
+
+/*
+ * (@a * @mul) >> @shift for @shift below 64, as mul_u64_u32_shr() but
+ * without its unsigned __int128: a spilled one makes GCC realign the
+ * stack of the whole handler (the kernel's stack is 8-byte aligned).
+ */
+static __always_inline u64 clkstat_mul_shr(u64 a, u32 mul, unsigned int shift)
+{
+	u64 lo, hi;
+
+	asm("mulq %3" : "=a" (lo), "=d" (hi) : "a" (a), "rm" ((u64)mul));
+	asm("shrdq %%cl, %2, %0" : "+r" (lo) : "c" (shift), "r" (hi));
+	return lo;
+}
+
+/*
+ * CLOCK_MONOTONIC in ns of a TSC value: what ktime_get_mono_fast_ns()
+ * computes for it (to 1 ns, the fraction of a ns in the timekeeper's base
+ * is dropped), without its indirect call to the clocksource's read and
+ * without the LFENCE of rdtsc_ordered().  A value older than the
+ * timekeeper's last update (a stamp converted late) comes out as that
+ * update's time: only clkstat_stamp_ns() measures intervals.
  *
  * rdtsc() is unordered: the CPU may read the TSC some tens of cycles
  * before or after the instructions around it.  That moves a timestamp by
@@ -58,7 +82,7 @@ DECLARE_STATIC_KEY_FALSE(clkstat_clock_tsc);
  * delta clamped to 0 here and an interval clamped to 0 by the probes, as
  * with the fast monotonic clock across a timekeeping update.
  */
-static __always_inline u64 clkstat_tsc_now(void)
+static __always_inline u64 clkstat_tsc_to_ns(u64 cyc)
 {
 	const struct clkstat_tsc_base *b;
 	unsigned int seq;
@@ -72,14 +96,20 @@ static __always_inline u64 clkstat_tsc_now(void)
 		mult = READ_ONCE(b->mult);
 		if (unlikely(!mult))
 			return ktime_get_mono_fast_ns();
-		d = rdtsc() - READ_ONCE(b->cyc);
+		d = cyc - READ_ONCE(b->cyc);
 		if (unlikely((s64)d < 0))
 			d = 0;
-		ns = READ_ONCE(b->ns) + mul_u64_u32_shr(d, mult,
-							READ_ONCE(b->shift));
+		ns = READ_ONCE(b->ns) +
+		     clkstat_mul_shr(d, mult, READ_ONCE(b->shift) & 63);
 		smp_rmb();	/* the copy before the sequence's recheck */
 	} while (unlikely(READ_ONCE(clkstat_tsc_clock.seq) != seq));
 	return ns;
+}
+
+/* CLOCK_MONOTONIC from the TSC, now: see clkstat_tsc_to_ns(). */
+static __always_inline u64 clkstat_tsc_now(void)
+{
+	return clkstat_tsc_to_ns(rdtsc());
 }
 
 /*
@@ -94,6 +124,49 @@ static __always_inline u64 clkstat_now(void)
 	if (static_branch_likely(&clkstat_clock_tsc))
 		return clkstat_tsc_now();
 	return ktime_get_mono_fast_ns();
+}
+
+/*
+ * Stamps: the hot path's timestamps, for an interval's two ends.  On the
+ * TSC a stamp is the raw TSC (one unordered rdtsc), and only the
+ * interval is converted, with the timekeeper's own mult and shift
+ * (clkstat_stamp_ns()): the same ns as two clkstat_now() would give, up
+ * to the NTP adjustment of mult between the two ends (parts per million
+ * of the interval), for a tenth of their instructions.  Elsewhere a stamp
+ * is clkstat_now().  clkstat_stamp_to_ns() gives a stamp's time for the
+ * event log.
+ *
+ * A stamp belongs to its clkstat_epoch: clock.c begins a new epoch when
+ * it leaves the TSC (its static key off), so that no interval has one
+ * end in cycles and the other in ns.
+ */
+static __always_inline u64 clkstat_stamp(void)
+{
+	if (static_branch_likely(&clkstat_clock_tsc))
+		return rdtsc();
+	return ktime_get_mono_fast_ns();
+}
+
+/* The interval from stamp @from to stamp @to in ns, 0 if negative. */
+static __always_inline u64 clkstat_stamp_ns(u64 from, u64 to)
+{
+	u64 d = to - from, scale;
+
+	if (unlikely((s64)d <= 0))
+		return 0;
+	if (static_branch_likely(&clkstat_clock_tsc)) {
+		scale = READ_ONCE(clkstat_tsc_scale);
+		return clkstat_mul_shr(d, (u32)scale, (scale >> 32) & 63);
+	}
+	return d;
+}
+
+/* A stamp as clkstat_now() would have read it, for an event's time. */
+static __always_inline u64 clkstat_stamp_to_ns(u64 stamp)
+{
+	if (static_branch_likely(&clkstat_clock_tsc))
+		return clkstat_tsc_to_ns(stamp);
+	return stamp;
 }
 
 int clkstat_clock_init(void);

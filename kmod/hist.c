@@ -304,6 +304,20 @@ static void clkstat_new_epoch(void)
 }
 
 /**
+ * clkstat_epoch_restart() - begin a new epoch, nothing else
+ *
+ * For a change under the probes' feet that no interval may span: clock.c
+ * leaving the TSC, after which stamps (clock.h) are ns, not cycles.
+ * Intervals pending then are dropped as any that began before a start.
+ */
+void clkstat_epoch_restart(void)
+{
+	mutex_lock(&clkstat_reset_lock);
+	clkstat_new_epoch();
+	mutex_unlock(&clkstat_reset_lock);
+}
+
+/**
  * clkstat_metric_set_recording() - start or stop a metric
  * @m: the metric
  * @on: true to record, false to ignore samples

@@ -88,6 +88,7 @@ struct clkstat_metric *clkstat_metric_find_in(const char *name,
 					      const char *variant);
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on);
 void clkstat_metric_reset(struct clkstat_metric *m);
+void clkstat_epoch_restart(void);
 void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
 				u64 n);
 size_t clkstat_metric_cpu_bytes(unsigned int frac_bits);
@@ -153,6 +154,31 @@ static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 	return READ_ONCE(m->recording);
 }
 
+/*
+ * The slot of @v at @k fractional bits, with the default's shifts
+ * constant: a load with the default frac_bits (every metric of a load
+ * shares one) takes the branch that the compiler folded.
+ */
+static __always_inline u32 clkstat_record_slot(u64 v, unsigned int k)
+{
+	if (likely(k == CLKSTAT_FRAC_BITS_DEFAULT))
+		return clkstat_value_to_slot(v, CLKSTAT_FRAC_BITS_DEFAULT);
+	return clkstat_value_to_slot(v, k);
+}
+
+/*
+ * What a sample adds to its slot's sum: itself below
+ * 2^CLKSTAT_SUM_EXACT_BITS ns (8.6 s, every latency the probes see but a
+ * pathological one), where clkstat_slot_sum_shift() is 0 whatever the
+ * slot: the common case skips computing the shift.
+ */
+static __always_inline u64 clkstat_record_sum(u64 v, u32 slot, unsigned int k)
+{
+	if (likely(v < (1ULL << CLKSTAT_SUM_EXACT_BITS)))
+		return v;
+	return v >> clkstat_slot_sum_shift(slot, k);
+}
+
 /* The record of a sample whose slot and scaled sum are known. */
 static __always_inline void __clkstat_record_at(struct clkstat_metric *m,
 						u64 v, u32 slot, u64 sum)
@@ -164,19 +190,24 @@ static __always_inline void __clkstat_record_at(struct clkstat_metric *m,
 		return;
 	this_cpu_inc(h->slot[slot].count);
 	this_cpu_add(h->slot[slot].sum, sum);
+	/* Most samples move neither: one read and one compare each. */
 	old = this_cpu_read(h->min);
-	while (v < old) {
-		prev = this_cpu_cmpxchg(h->min, old, v);
-		if (prev == old)
-			break;
-		old = prev;
+	if (unlikely(v < old)) {
+		do {
+			prev = this_cpu_cmpxchg(h->min, old, v);
+			if (prev == old)
+				break;
+			old = prev;
+		} while (v < old);
 	}
 	old = this_cpu_read(h->max);
-	while (v > old) {
-		prev = this_cpu_cmpxchg(h->max, old, v);
-		if (prev == old)
-			break;
-		old = prev;
+	if (unlikely(v > old)) {
+		do {
+			prev = this_cpu_cmpxchg(h->max, old, v);
+			if (prev == old)
+				break;
+			old = prev;
+		} while (v > old);
 	}
 }
 
@@ -201,9 +232,9 @@ static __always_inline void __clkstat_record_at(struct clkstat_metric *m,
 static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 {
 	unsigned int k = m->frac_bits;
-	u32 slot = clkstat_value_to_slot(v, k);
+	u32 slot = clkstat_record_slot(v, k);
 
-	__clkstat_record_at(m, v, slot, v >> clkstat_slot_sum_shift(slot, k));
+	__clkstat_record_at(m, v, slot, clkstat_record_sum(v, slot, k));
 }
 
 /*
@@ -215,8 +246,8 @@ static __always_inline void __clkstat_record2(struct clkstat_metric *a,
 					      struct clkstat_metric *b, u64 v)
 {
 	unsigned int k = a->frac_bits;
-	u32 slot = clkstat_value_to_slot(v, k);
-	u64 sum = v >> clkstat_slot_sum_shift(slot, k);
+	u32 slot = clkstat_record_slot(v, k);
+	u64 sum = clkstat_record_sum(v, slot, k);
 
 	__clkstat_record_at(a, v, slot, sum);
 	__clkstat_record_at(b, v, slot, sum);

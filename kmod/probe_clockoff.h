@@ -8,6 +8,7 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include "clock.h"
 #include "hist.h"
 
 /* clockoff's metric while the probe is enabled, else NULL. */
@@ -21,6 +22,15 @@ static __always_inline void clkstat_clockoff_sample(u64 mono)
 
 	if (m && clkstat_metric_recording(m))
 		clkstat_clockoff_record(mono);
+}
+
+/* The same at an event timed with a stamp (clock.h), converted only then. */
+static __always_inline void clkstat_clockoff_stamp(u64 stamp)
+{
+	struct clkstat_metric *m = READ_ONCE(clkstat_clockoff);
+
+	if (unlikely(m) && clkstat_metric_recording(m))
+		clkstat_clockoff_record(clkstat_stamp_to_ns(stamp));
 }
 
 #endif /* _CLKSTAT_PROBE_CLOCKOFF_H */

@@ -89,12 +89,13 @@ static bool tk_with_ttwu;
 struct clkstat_metric *clkstat_ttwu_tkread;
 
 /* The event log's record, out of line as ttwu's (probe_ttwu.c). */
-static noinline void notrace tkw_log_read(struct task_struct *p, u64 now,
+static noinline void notrace tkw_log_read(struct task_struct *p, u64 st,
 					  u64 id, u64 delta, u64 rqc,
 					  bool migrated)
 {
 	struct clkstat_event_rec ev = {
-		.type = CLKSTAT_EV_FIRST_TKREAD, .ts = now, .corr = id,
+		.type = CLKSTAT_EV_FIRST_TKREAD, .ts = clkstat_stamp_to_ns(st),
+		.corr = id,
 		.pid = task_pid_nr(p), .latency = delta, .rq_clock = rqc,
 		.flags = CLKSTAT_EVF_LATENCY |
 			 (migrated ? CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL) |
@@ -111,10 +112,15 @@ static noinline void notrace tkw_log_read(struct task_struct *p, u64 now,
  * entry.  The hooks at ktime_get*()'s entry may run this preemptible:
  * preemption goes off once for the whole pair's records.
  */
-static void notrace tkw_first_read(struct task_struct *p)
+static noinline void notrace tkw_count(unsigned int idx)
+{
+	clkstat_count(clkstat_ttwu_tkread, idx);
+}
+
+static void notrace tkw_first_read(struct task_struct *p, u64 st)
 {
 	struct clkstat_wake_entry *e;
-	u64 now, ts, ts2, id, rq0, delta, rqc, adv;
+	u64 ts, ts2, id, rq0, delta, rqc, adv;
 	unsigned int epoch;
 	bool busy, migrated;
 	long open;
@@ -122,8 +128,8 @@ static void notrace tkw_first_read(struct task_struct *p)
 	e = clkstat_wake_slot(&clkstat_wake_pending, p);
 	open = clkstat_wake_claim_task(e, p, CLKSTAT_PART_TKREAD, &busy);
 	if (!open) {
-		if (busy)
-			clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
+		if (unlikely(busy))
+			tkw_count(CLKSTAT_TKW_BUSY);
 		return;
 	}
 	ts = e->ts;
@@ -133,15 +139,14 @@ static void notrace tkw_first_read(struct task_struct *p)
 	migrated = e->migrated;
 	epoch = e->epoch;
 	clkstat_wake_release(e, p, open & ~CLKSTAT_PART_TKREAD);
-	if (epoch != clkstat_current_epoch()) {
-		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_STALE);
+	if (unlikely(epoch != clkstat_current_epoch())) {
+		tkw_count(CLKSTAT_TKW_STALE);
 		return;
 	}
 	preempt_disable_notrace();
 	/* This CPU's rq clock right after the time: see rq_clock.c. */
-	now = clkstat_now();
 	rqc = clkstat_rq_clock_cpu(smp_processor_id());
-	delta = now > ts ? now - ts : 0;
+	delta = clkstat_stamp_ns(ts, st);
 	if (migrated) {
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
 		__clkstat_record2(clkstat_ttwu_tkread, tkw_migrated, delta);
@@ -151,10 +156,10 @@ static void notrace tkw_first_read(struct task_struct *p)
 	if (clkstat_rq_advance(rq0, rqc, &adv))
 		__clkstat_record2(tkw_rq, migrated ? tkw_rq_migrated :
 						     tkw_rq_local, adv);
-	if (id)
-		tkw_log_read(p, now, id, delta, rqc, migrated);
+	if (unlikely(id))
+		tkw_log_read(p, st, id, delta, rqc, migrated);
 	if (ts2)
-		__clkstat_record(tkw_enqueue, now > ts2 ? now - ts2 : 0);
+		__clkstat_record(tkw_enqueue, clkstat_stamp_ns(ts2, st));
 	else
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_NO_ENQUEUE);
 	preempt_enable_notrace();
@@ -163,14 +168,17 @@ static void notrace tkw_first_read(struct task_struct *p)
 static void notrace tk_read(unsigned int func)
 {
 	struct task_struct *p = current;
+	u64 st;
 
 	if (!clkstat_hooked_in_task() || !clkstat_task_selected(p))
 		return;
 	clkstat_count(tk_reads, func);	/* counts only while recording */
-	if (READ_ONCE(clkstat_clockoff))
-		clkstat_clockoff_sample(clkstat_now());
+	if (!clkstat_tkread_wants() && likely(!READ_ONCE(clkstat_clockoff)))
+		return;
+	st = clkstat_stamp();
+	clkstat_clockoff_stamp(st);
 	if (clkstat_tkread_wants())
-		tkw_first_read(p);
+		tkw_first_read(p, st);
 }
 
 /*

@@ -59,11 +59,12 @@ static unsigned int ttwu_frac_bits;
  * The event log's records, out of line: the handlers' own frames stay
  * free of the record (and of the stack protector's check it brings).
  */
-static noinline void notrace ttwu_log_wakeup(struct task_struct *p, u64 now,
+static noinline void notrace ttwu_log_wakeup(struct task_struct *p, u64 st,
 					     u64 id, u64 rqc)
 {
 	struct clkstat_event_rec ev = {
-		.type = CLKSTAT_EV_WAKEUP, .ts = now, .corr = id,
+		.type = CLKSTAT_EV_WAKEUP, .ts = clkstat_stamp_to_ns(st),
+		.corr = id,
 		.pid = task_pid_nr(p), .rq_clock = rqc,
 		.flags = rqc ? CLKSTAT_EVF_RQ_CLOCK : 0,
 	};
@@ -71,12 +72,13 @@ static noinline void notrace ttwu_log_wakeup(struct task_struct *p, u64 now,
 	clkstat_evlog_add(&ev, NULL);
 }
 
-static noinline void notrace ttwu_log_enqueue(struct task_struct *p, u64 now,
+static noinline void notrace ttwu_log_enqueue(struct task_struct *p, u64 st,
 					      u64 id, u64 delta, u64 rqc,
 					      bool migrated)
 {
 	struct clkstat_event_rec ev = {
-		.type = CLKSTAT_EV_ENQUEUE, .ts = now, .corr = id,
+		.type = CLKSTAT_EV_ENQUEUE, .ts = clkstat_stamp_to_ns(st),
+		.corr = id,
 		.pid = task_pid_nr(p), .latency = delta, .rq_clock = rqc,
 		.flags = CLKSTAT_EVF_LATENCY |
 			 (migrated ? CLKSTAT_EVF_MIGRATED : CLKSTAT_EVF_LOCAL) |
@@ -92,8 +94,9 @@ static noinline void notrace ttwu_log_enqueue(struct task_struct *p, u64 now,
  * (replaced, evicted), counted for each probe whose part this wakeup
  * opens.  A counter counts only while its metric records.
  */
-static void notrace ttwu_count_lost(long old, const struct task_struct *p,
-				    long lost, long opens)
+static noinline void notrace ttwu_count_lost(long old,
+					     const struct task_struct *p,
+					     long lost, long opens)
 {
 	bool same = (old & ~CLKSTAT_PARTS) == (long)p;
 
@@ -106,51 +109,50 @@ static void notrace ttwu_count_lost(long old, const struct task_struct *p,
 							  CLKSTAT_TKW_EVICTED);
 }
 
-/*
- * A wakeup of p begins: open ttwu's part of p's entry in the pending
- * table, and tkread's while it wants wakeups, with one claim of the
- * entry.  Records nothing, so it needs no preemption off (the variants
- * at try_to_wake_up()'s entry may run it preemptible): every counter
- * update is one this_cpu instruction.
- */
-static void notrace ttwu_wakeup(struct task_struct *p)
+/* A wakeup found its entry held by another CPU: dropped. */
+static noinline void notrace ttwu_wakeup_busy(bool rec, bool tk)
 {
-	bool rec = clkstat_metric_recording(ttwu_all);
-	bool tk = clkstat_tkread_wants();
+	if (rec)
+		clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
+	if (tk)
+		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
+}
+
+/*
+ * A wakeup's work once its stamp is taken and its event log id known (0:
+ * none): open ttwu's part of p's entry, and tkread's while it wants
+ * wakeups, with one claim of the entry.  Inlined twice, in the fast path
+ * (no event log, no clock offset: no call but tail calls on rare
+ * outcomes, so the handler saves no registers) and in the slow one.
+ */
+static __always_inline void __ttwu_wakeup(struct task_struct *p, u64 st,
+					  u64 id, bool rec, bool tk)
+{
 	struct clkstat_wake_entry *e;
-	u64 now, id = 0, rqc = 0;
 	unsigned int epoch;
 	long old, opens;
+	u64 rqc = 0;
 
-	if (!(rec || tk) || !clkstat_task_selected(p))
-		return;
-	now = clkstat_now();
-	clkstat_clockoff_sample(now);
-	if (clkstat_evlog_on())
-		id = clkstat_evlog_new_id();
 	/* The task's CPU at the wakeup: where it slept, or is still queued. */
 	if (tk || id)
 		rqc = clkstat_rq_clock_cpu(task_cpu(p));
 	if (rec) {
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
 		if (id)
-			ttwu_log_wakeup(p, now, id, rqc);
+			ttwu_log_wakeup(p, st, id, rqc);
 	}
 	opens = (rec ? CLKSTAT_PART_TTWU : 0) | (tk ? CLKSTAT_PART_TKREAD : 0);
 	epoch = clkstat_current_epoch();
 	e = clkstat_wake_slot(&clkstat_wake_pending, p);
 	old = clkstat_wake_claim(e);
-	if (old == CLKSTAT_WAKE_LOCKED) {
-		if (rec)
-			clkstat_count(ttwu_all, CLKSTAT_TTWU_BUSY);
-		if (tk)
-			clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_BUSY);
+	if (unlikely(old == CLKSTAT_WAKE_LOCKED)) {
+		ttwu_wakeup_busy(rec, tk);
 		return;
 	}
 	/* Parts of another epoch could not be matched: nothing is lost. */
 	if (e->epoch != epoch)
 		old = CLKSTAT_WAKE_FREE;
-	e->ts = now;
+	e->ts = st;
 	e->ts2 = 0;
 	e->id = id;
 	e->rq_clock = tk ? rqc : 0;
@@ -158,8 +160,38 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 	e->cpu = task_cpu(p);
 	e->migrated = false;
 	clkstat_wake_release(e, p, opens);
-	if (old & CLKSTAT_PARTS)
+	if (unlikely(old & CLKSTAT_PARTS))
 		ttwu_count_lost(old, p, old & CLKSTAT_PARTS, opens);
+}
+
+/* The slow path: the clock offset's sample, the event log's id. */
+static noinline void notrace ttwu_wakeup_extras(struct task_struct *p, u64 st,
+						bool rec, bool tk)
+{
+	clkstat_clockoff_stamp(st);
+	__ttwu_wakeup(p, st, clkstat_evlog_on() ? clkstat_evlog_new_id() : 0,
+		      rec, tk);
+}
+
+/*
+ * A wakeup of p begins.  Records nothing, so it needs no preemption off
+ * (the variants at try_to_wake_up()'s entry may run it preemptible):
+ * every counter update is one this_cpu instruction.
+ */
+static void notrace ttwu_wakeup(struct task_struct *p)
+{
+	bool rec = clkstat_metric_recording(ttwu_all);
+	bool tk = clkstat_tkread_wants();
+	u64 st;
+
+	if (!(rec || tk) || !clkstat_task_selected(p))
+		return;
+	st = clkstat_stamp();
+	if (unlikely(clkstat_evlog_on() || READ_ONCE(clkstat_clockoff))) {
+		ttwu_wakeup_extras(p, st, rec, tk);
+		return;
+	}
+	__ttwu_wakeup(p, st, 0, rec, tk);
 }
 
 /* try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags) */
@@ -195,46 +227,52 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
  * hook, sched_wakeup), preemption and interrupts off: the records need
  * no preempt_disable() of their own.
  */
-static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
+static noinline void notrace ttwu_count(unsigned int idx)
+{
+	clkstat_count(ttwu_all, idx);
+}
+
+static __always_inline void __ttwu_enqueued(struct task_struct *p,
+					    const void *rq, bool rec, bool tk,
+					    bool slow)
 {
 	struct clkstat_wake_entry *e;
-	u64 now = 0, ts, id, delta, rqc = 0;
-	bool rec, tk, busy, migrated;
+	u64 st, ts, id, delta, rqc = 0;
+	bool busy, migrated;
 	unsigned int epoch;
 	long open;
 	int cpu;
 
-	if (!clkstat_task_selected(p))
-		return;
-	rec = clkstat_metric_recording(ttwu_all);
-	tk = clkstat_tkread_wants();
-	if (!rec && !tk)
-		return;
-	if (tk || (rec && clkstat_evlog_on()))
+	/*
+	 * The fast path knows that rq (if any) is the one learnt for p's
+	 * CPU (or the rq clock is off): the learnt one is read then.
+	 */
+	if (slow && (tk || (rec && clkstat_evlog_on())))
 		rqc = rq ? clkstat_rq_clock_enqueue(rq, task_cpu(p)) :
 			   clkstat_rq_clock_cpu(task_cpu(p));
-	if (tk)
-		now = clkstat_now();
+	else if (tk)
+		rqc = clkstat_rq_clock_cpu(task_cpu(p));
 	e = clkstat_wake_slot(&clkstat_wake_pending, p);
 	open = clkstat_wake_claim_task(e, p,
 					  (rec ? CLKSTAT_PART_TTWU : 0) |
 					  (tk ? CLKSTAT_PART_TKREAD : 0), &busy);
-	if (!open) {
+	if (unlikely(!open)) {
 		if (rec)
-			clkstat_count(ttwu_all, busy ? CLKSTAT_TTWU_BUSY :
-						       CLKSTAT_TTWU_UNMATCHED);
+			ttwu_count(busy ? CLKSTAT_TTWU_BUSY :
+					  CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
+	st = clkstat_stamp();
 	/* tkread's pair now has two parts: see probe_tkread.c. */
 	if (tk && (open & CLKSTAT_PART_TKREAD)) {
-		e->ts2 = now;
+		e->ts2 = st;
 		e->rq_clock = rqc;
 		e->migrated = task_cpu(p) != e->cpu;
 	}
-	if (!rec || !(open & CLKSTAT_PART_TTWU)) {
+	if (unlikely(!rec || !(open & CLKSTAT_PART_TTWU))) {
 		clkstat_wake_release(e, p, open);
 		if (rec)
-			clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
+			ttwu_count(CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	ts = e->ts;
@@ -242,14 +280,11 @@ static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 	cpu = e->cpu;
 	epoch = e->epoch;
 	clkstat_wake_release(e, p, open & ~CLKSTAT_PART_TTWU);
-	if (epoch != clkstat_current_epoch()) {
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_UNMATCHED);
+	if (unlikely(epoch != clkstat_current_epoch())) {
+		ttwu_count(CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
-	if (!now)
-		now = clkstat_now();
-	/* The fast clock may step back by a few ns across an update. */
-	delta = now > ts ? now - ts : 0;
+	delta = clkstat_stamp_ns(ts, st);
 	/* set_task_cpu() has already moved p to the target CPU. */
 	migrated = task_cpu(p) != cpu;
 	if (migrated) {
@@ -258,8 +293,35 @@ static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 	} else {
 		__clkstat_record2(ttwu_all, ttwu_local, delta);
 	}
-	if (id)
-		ttwu_log_enqueue(p, now, id, delta, rqc, migrated);
+	if (slow && id)
+		ttwu_log_enqueue(p, st, id, delta, rqc, migrated);
+}
+
+/* With the event log on, or an rq not learnt yet: calls allowed. */
+static noinline void notrace ttwu_enqueued_slow(struct task_struct *p,
+						const void *rq, bool rec,
+						bool tk)
+{
+	__ttwu_enqueued(p, rq, rec, tk, true);
+}
+
+static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
+{
+	bool rec, tk;
+
+	if (!clkstat_task_selected(p))
+		return;
+	rec = clkstat_metric_recording(ttwu_all);
+	tk = clkstat_tkread_wants();
+	if (!rec && !tk)
+		return;
+	/* An id is logged by the wakeup only with the event log on. */
+	if (unlikely(clkstat_evlog_on() ||
+		     (tk && clkstat_rq_clock_new(rq, task_cpu(p))))) {
+		ttwu_enqueued_slow(p, rq, rec, tk);
+		return;
+	}
+	__ttwu_enqueued(p, rq, rec, tk, false);
 }
 
 /*

@@ -36,10 +36,11 @@
 #include <linux/printk.h>
 #include "rq_clock.h"
 
-static bool rq_on;
+bool clkstat_rq_on;
 static bool rq_warned;
-static unsigned int rq_clock_off, rq_cpu_off;
-static DEFINE_PER_CPU(const void *, clkstat_rq);
+unsigned int clkstat_rq_clock_off;
+static unsigned int rq_cpu_off;
+DEFINE_PER_CPU(const void *, clkstat_rq);
 static int rq_bad_cpu, rq_bad_got;
 
 /*
@@ -70,7 +71,7 @@ int clkstat_rq_clock_init(bool btf, unsigned int clock_off,
 {
 	int cpu;
 
-	WRITE_ONCE(rq_on, false);
+	WRITE_ONCE(clkstat_rq_on, false);
 	rq_warned = false;
 	for_each_possible_cpu(cpu)
 		per_cpu(clkstat_rq, cpu) = NULL;
@@ -79,9 +80,9 @@ int clkstat_rq_clock_init(bool btf, unsigned int clock_off,
 	if (size < 8 || clock_off % 8 || cpu_off % 4 ||
 	    clock_off > size - 8 || cpu_off > size - 4)
 		return -EINVAL;
-	rq_clock_off = clock_off;
+	clkstat_rq_clock_off = clock_off;
 	rq_cpu_off = cpu_off;
-	WRITE_ONCE(rq_on, true);
+	WRITE_ONCE(clkstat_rq_on, true);
 	return 0;
 }
 
@@ -92,7 +93,7 @@ int clkstat_rq_clock_init(bool btf, unsigned int clock_off,
  */
 void clkstat_rq_clock_exit(void)
 {
-	WRITE_ONCE(rq_on, false);
+	WRITE_ONCE(clkstat_rq_on, false);
 	irq_work_sync(&rq_warn_work);
 }
 
@@ -103,36 +104,32 @@ void clkstat_rq_clock_exit(void)
  */
 bool notrace clkstat_rq_clock_on(void)
 {
-	return READ_ONCE(rq_on);
-}
-
-static u64 notrace rq_read_clock(const void *rq)
-{
-	return READ_ONCE(*(const u64 *)((const char *)rq + rq_clock_off));
+	return READ_ONCE(clkstat_rq_on);
 }
 
 /**
- * clkstat_rq_clock_enqueue() - the rq clock at an enqueue; learn the rq
+ * clkstat_rq_clock_learn() - the rq clock at an enqueue whose rq is new
  * @rq: the runqueue a task is being enqueued on
  * @cpu: task_cpu() of that task, which is @rq's CPU
  *
- * Any context the enqueue hook runs in (the rq's lock held).  A new rq
+ * clkstat_rq_clock_enqueue()'s slow path, for an rq not learnt yet for
+ * @cpu.  Any context the enqueue hook runs in (the rq's lock held).  A new rq
  * pointer for @cpu is cached once its rq->cpu says @cpu.  A mismatch
  * turns the rq clock off, with one warning (rq_warn()): the offsets are
  * not this kernel's.
  *
  * Return: rq->clock, or 0 when off.
  */
-u64 notrace clkstat_rq_clock_enqueue(const void *rq, int cpu)
+u64 notrace clkstat_rq_clock_learn(const void *rq, int cpu)
 {
 	int got;
 
-	if (!READ_ONCE(rq_on) || !rq || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
+	if (!READ_ONCE(clkstat_rq_on) || !rq || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
 		return 0;
 	if (READ_ONCE(per_cpu(clkstat_rq, cpu)) != rq) {
 		got = READ_ONCE(*(const int *)((const char *)rq + rq_cpu_off));
 		if (got != cpu) {
-			WRITE_ONCE(rq_on, false);
+			WRITE_ONCE(clkstat_rq_on, false);
 			if (!xchg(&rq_warned, true)) {
 				WRITE_ONCE(rq_bad_cpu, cpu);
 				WRITE_ONCE(rq_bad_got, got);
@@ -142,25 +139,7 @@ u64 notrace clkstat_rq_clock_enqueue(const void *rq, int cpu)
 		}
 		WRITE_ONCE(per_cpu(clkstat_rq, cpu), rq);
 	}
-	return rq_read_clock(rq);
-}
-
-/**
- * clkstat_rq_clock_cpu() - the rq clock of @cpu, through the learnt rq
- * @cpu: a CPU
- *
- * Any context.
- *
- * Return: rq->clock, or 0 when off or when no enqueue on @cpu was seen yet.
- */
-u64 notrace clkstat_rq_clock_cpu(int cpu)
-{
-	const void *rq;
-
-	if (!READ_ONCE(rq_on) || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
-		return 0;
-	rq = READ_ONCE(per_cpu(clkstat_rq, cpu));
-	return rq ? rq_read_clock(rq) : 0;
+	return clkstat_rq_read_clock(rq);
 }
 
 /**
@@ -174,7 +153,7 @@ u64 notrace clkstat_rq_clock_cpu(int cpu)
  */
 const void *clkstat_rq_learnt(int cpu)
 {
-	if (!READ_ONCE(rq_on) || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
+	if (!READ_ONCE(clkstat_rq_on) || cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
 		return NULL;
 	return READ_ONCE(per_cpu(clkstat_rq, cpu));
 }

@@ -7,14 +7,65 @@
 #ifndef _CLKSTAT_RQ_CLOCK_H
 #define _CLKSTAT_RQ_CLOCK_H
 
+#include <linux/compiler.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 int clkstat_rq_clock_init(bool btf, unsigned int clock_off,
 			  unsigned int cpu_off, unsigned int size);
 void clkstat_rq_clock_exit(void);
 bool clkstat_rq_clock_on(void);
-u64 clkstat_rq_clock_enqueue(const void *rq, int cpu);
-u64 clkstat_rq_clock_cpu(int cpu);
+u64 clkstat_rq_clock_learn(const void *rq, int cpu);
+
+/*
+ * Inline, for the probes' hot paths (no call: a handler without calls
+ * saves no registers).  rq_clock.c sets these.
+ */
+extern bool clkstat_rq_on;
+extern unsigned int clkstat_rq_clock_off;
+DECLARE_PER_CPU(const void *, clkstat_rq);
+
+static __always_inline u64 clkstat_rq_read_clock(const void *rq)
+{
+	return READ_ONCE(*(const u64 *)((const char *)rq +
+					clkstat_rq_clock_off));
+}
+
+/*
+ * The rq clock of @cpu through the rq learnt for it at an enqueue; 0 when
+ * off or none learnt yet.  Any context.
+ */
+static __always_inline u64 clkstat_rq_clock_cpu(int cpu)
+{
+	const void *rq;
+
+	if (!READ_ONCE(clkstat_rq_on) || (unsigned int)cpu >= nr_cpu_ids)
+		return 0;
+	rq = READ_ONCE(per_cpu(clkstat_rq, cpu));
+	return rq ? clkstat_rq_read_clock(rq) : 0;
+}
+
+/* Is @rq, of @cpu, one clkstat_rq_clock_enqueue() has not learnt yet? */
+static __always_inline bool clkstat_rq_clock_new(const void *rq, int cpu)
+{
+	return READ_ONCE(clkstat_rq_on) && rq &&
+	       (unsigned int)cpu < nr_cpu_ids &&
+	       READ_ONCE(per_cpu(clkstat_rq, cpu)) != rq;
+}
+
+/*
+ * The rq clock at an enqueue on @rq, @cpu its CPU (task_cpu() of the task
+ * enqueued); a new rq is learnt out of line.  0 when off.
+ */
+static __always_inline u64 clkstat_rq_clock_enqueue(const void *rq, int cpu)
+{
+	if (!READ_ONCE(clkstat_rq_on) || !rq || (unsigned int)cpu >= nr_cpu_ids)
+		return 0;
+	if (likely(READ_ONCE(per_cpu(clkstat_rq, cpu)) == rq))
+		return clkstat_rq_read_clock(rq);
+	return clkstat_rq_clock_learn(rq, cpu);
+}
 const void *clkstat_rq_learnt(int cpu);
 
 /*
