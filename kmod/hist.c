@@ -318,6 +318,23 @@ void clkstat_epoch_restart(void)
 }
 
 /**
+ * clkstat_metric_set_parts() - make a metric the total of two others
+ * @total: the total, whose slots are not recorded into
+ * @a: one part
+ * @b: the other; every sample goes to exactly one of them
+ *
+ * Halves what a sample costs: the probe records it once, into its part,
+ * and readers sum (see &clkstat_metric.parts).  Called at bind, before
+ * any hook can record; the parts must live as long as the total.
+ */
+void clkstat_metric_set_parts(struct clkstat_metric *total,
+			      struct clkstat_metric *a, struct clkstat_metric *b)
+{
+	total->parts[0] = a;
+	total->parts[1] = b;
+}
+
+/**
  * clkstat_metric_set_recording() - start or stop a metric
  * @m: the metric
  * @on: true to record, false to ignore samples
@@ -327,8 +344,14 @@ void clkstat_epoch_restart(void)
  */
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 {
+	unsigned int i;
+
 	if (on)
 		clkstat_new_epoch();
+	/* Parts first: a total recording means its parts do. */
+	for (i = 0; i < ARRAY_SIZE(m->parts); i++)
+		if (m->parts[i])
+			WRITE_ONCE(m->parts[i]->recording, on);
 	WRITE_ONCE(m->recording, on);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
@@ -391,6 +414,9 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 	}
 	m->resets++;
 	mutex_unlock(&clkstat_reset_lock);
+	for (i = 0; i < ARRAY_SIZE(m->parts); i++)
+		if (m->parts[i])
+			clkstat_metric_reset(m->parts[i]);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_reset);
 
@@ -414,6 +440,29 @@ void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
 	preempt_enable();
 }
 
+/*
+ * Add one CPU's slots, min and max of @m (since its last reset) into
+ * @dst: a metric's own, or each part's of a total.  Preemption off.
+ */
+static void clkstat_snapshot_add(struct clkstat_cpu_hist *dst,
+				 const struct clkstat_metric *m,
+				 unsigned int cpu, size_t stride)
+{
+	const struct clkstat_cpu_hist *src = per_cpu_ptr(m->cpu, cpu);
+	const struct clkstat_cpu_hist *base = clkstat_hist_at(m->base, stride,
+							      cpu);
+	unsigned int i;
+
+	dst->min = min(dst->min, READ_ONCE(src->min));
+	dst->max = max(dst->max, READ_ONCE(src->max));
+	for (i = 0; i < m->nslots; i++) {
+		dst->slot[i].count += READ_ONCE(src->slot[i].count) -
+				      base->slot[i].count;
+		dst->slot[i].sum += READ_ONCE(src->slot[i].sum) -
+				    base->slot[i].sum;
+	}
+}
+
 /**
  * clkstat_snapshot_take() - copy a metric's per-CPU data for a reader
  * @s: the snapshot to fill
@@ -422,7 +471,9 @@ void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
  * Copies every possible CPU (an offline CPU keeps what it recorded) and
  * adds them up into the extra all-CPU entry: what was recorded since the
  * last reset (the live values minus &clkstat_metric.base, all against the
- * same reset).  Sleeps; not for the hot path.
+ * same reset).  A total's slots, min and max are its parts' added up
+ * (&clkstat_metric.parts), its counters its own.  Sleeps; not for the
+ * hot path.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -431,7 +482,7 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 {
 	struct clkstat_cpu_hist *all, *dst;
 	const struct clkstat_cpu_hist *src, *base;
-	unsigned int cpu, i;
+	unsigned int cpu, i, p;
 
 	s->metric = m;
 	s->ncpus = nr_cpu_ids;
@@ -444,6 +495,9 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 	all->min = U64_MAX;
 	mutex_lock(&clkstat_reset_lock);
 	s->resets = m->resets;
+	for (p = 0; p < ARRAY_SIZE(m->parts); p++)
+		if (m->parts[p])
+			s->resets += m->parts[p]->resets;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		dst = clkstat_snapshot_cpu(s, cpu);
 		dst->min = U64_MAX;
@@ -453,24 +507,26 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 		base = clkstat_hist_at(m->base, s->stride, cpu);
 		/* As in clkstat_metric_reset(): one CPU's copy in one go. */
 		preempt_disable();
-		dst->min = READ_ONCE(src->min);
-		dst->max = READ_ONCE(src->max);
-		all->min = min(all->min, dst->min);
-		all->max = max(all->max, dst->max);
 		for (i = 0; i < m->ncounters; i++) {
 			dst->counter[i] = READ_ONCE(src->counter[i]) -
 					  base->counter[i];
 			all->counter[i] += dst->counter[i];
 		}
+		if (m->parts[0]) {
+			for (p = 0; p < ARRAY_SIZE(m->parts); p++)
+				if (m->parts[p])
+					clkstat_snapshot_add(dst, m->parts[p],
+							     cpu, s->stride);
+		} else {
+			clkstat_snapshot_add(dst, m, cpu, s->stride);
+		}
+		preempt_enable();
+		all->min = min(all->min, dst->min);
+		all->max = max(all->max, dst->max);
 		for (i = 0; i < m->nslots; i++) {
-			dst->slot[i].count = READ_ONCE(src->slot[i].count) -
-					     base->slot[i].count;
-			dst->slot[i].sum = READ_ONCE(src->slot[i].sum) -
-					   base->slot[i].sum;
 			all->slot[i].count += dst->slot[i].count;
 			all->slot[i].sum += dst->slot[i].sum;
 		}
-		preempt_enable();
 	}
 	mutex_unlock(&clkstat_reset_lock);
 	return 0;

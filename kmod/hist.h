@@ -51,6 +51,15 @@ struct clkstat_metric {
 	void *base;
 	u64 resets;			/* resets since creation, same lock */
 	struct list_head node;		/* in the registry */
+	/*
+	 * A total whose samples are its parts' (ttwu_enqueue: _local and
+	 * _migrated): the probe records into one part only, and readers
+	 * get the parts' slots, min and max summed (clkstat_snapshot_take()),
+	 * with the total's own counters.  Starting, stopping and resetting
+	 * the total does the same to its parts.  NULL: none.  The parts are
+	 * destroyed after their total.
+	 */
+	struct clkstat_metric *parts[2];
 };
 
 /* A copy of a metric taken outside the hot path, for readers. */
@@ -89,6 +98,8 @@ struct clkstat_metric *clkstat_metric_find_in(const char *name,
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on);
 void clkstat_metric_reset(struct clkstat_metric *m);
 void clkstat_epoch_restart(void);
+void clkstat_metric_set_parts(struct clkstat_metric *total,
+			      struct clkstat_metric *a, struct clkstat_metric *b);
 void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
 				u64 n);
 size_t clkstat_metric_cpu_bytes(unsigned int frac_bits);
@@ -235,22 +246,6 @@ static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 	u32 slot = clkstat_record_slot(v, k);
 
 	__clkstat_record_at(m, v, slot, clkstat_record_sum(v, slot, k));
-}
-
-/*
- * __clkstat_record2() - one sample into two metrics with the same
- * frac_bits (a probe's metrics share them: a total and its migrated or
- * local part), the slot computed once.  Preemption off, as above.
- */
-static __always_inline void __clkstat_record2(struct clkstat_metric *a,
-					      struct clkstat_metric *b, u64 v)
-{
-	unsigned int k = a->frac_bits;
-	u32 slot = clkstat_record_slot(v, k);
-	u64 sum = clkstat_record_sum(v, slot, k);
-
-	__clkstat_record_at(a, v, slot, sum);
-	__clkstat_record_at(b, v, slot, sum);
 }
 
 /**

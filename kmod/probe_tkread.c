@@ -147,15 +147,16 @@ static void notrace tkw_first_read(struct task_struct *p, u64 st)
 	/* This CPU's rq clock right after the time: see rq_clock.c. */
 	rqc = clkstat_rq_clock_cpu(smp_processor_id());
 	delta = clkstat_stamp_ns(ts, st);
+	/* Totals of their migrated and local parts: see tkread_bind(). */
 	if (migrated) {
 		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
-		__clkstat_record2(clkstat_ttwu_tkread, tkw_migrated, delta);
+		__clkstat_record(tkw_migrated, delta);
 	} else {
-		__clkstat_record2(clkstat_ttwu_tkread, tkw_local, delta);
+		__clkstat_record(tkw_local, delta);
 	}
 	if (clkstat_rq_advance(rq0, rqc, &adv))
-		__clkstat_record2(tkw_rq, migrated ? tkw_rq_migrated :
-						     tkw_rq_local, adv);
+		__clkstat_record(migrated ? tkw_rq_migrated : tkw_rq_local,
+				 adv);
 	if (unlikely(id))
 		tkw_log_read(p, st, id, delta, rqc, migrated);
 	if (ts2)
@@ -224,13 +225,14 @@ static void tkread_exit(void)
 	WRITE_ONCE(clkstat_ttwu_tkread, NULL);
 	tkw_all = tkw_enqueue = tkw_local = tkw_migrated = tk_reads = NULL;
 	tkw_rq = tkw_rq_migrated = tkw_rq_local = NULL;
+	/* Totals before their parts (&clkstat_metric.parts). */
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_LOCAL));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_MIGRATED));
-	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(ENQUEUE_TKREAD));
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED));
-	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_TKREAD));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TKREAD));
 }
 
@@ -274,6 +276,9 @@ static int tkread_bind(const char *variant,
 				 CLKSTAT_PART_TKREAD) : 0;
 	if (lost)
 		clkstat_metric_add_counter(all, CLKSTAT_TKW_SWITCH_LOST, lost);
+	/* Each pair is recorded once, into its part; readers add up. */
+	clkstat_metric_set_parts(all, mig, loc);
+	clkstat_metric_set_parts(rq, rqm, rql);
 out:
 	if (ret)
 		return ret;

@@ -287,11 +287,12 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 	delta = clkstat_stamp_ns(ts, st);
 	/* set_task_cpu() has already moved p to the target CPU. */
 	migrated = task_cpu(p) != cpu;
+	/* ttwu_all is the total of these two (clkstat_metric_set_parts()). */
 	if (migrated) {
 		clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
-		__clkstat_record2(ttwu_all, ttwu_migrated, delta);
+		__clkstat_record(ttwu_migrated, delta);
 	} else {
-		__clkstat_record2(ttwu_all, ttwu_local, delta);
+		__clkstat_record(ttwu_local, delta);
 	}
 	if (slow && id)
 		ttwu_log_enqueue(p, st, id, delta, rqc, migrated);
@@ -370,9 +371,10 @@ static struct clkstat_hook ttwu_hooks[] = {
 static void ttwu_exit(void)
 {
 	ttwu_local = ttwu_migrated = ttwu_all = NULL;
+	/* The total before its parts (&clkstat_metric.parts). */
+	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_LOCAL));
 	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE_MIGRATED));
-	clkstat_metric_destroy_name(CLKSTAT_MNAME(TTWU_ENQUEUE));
 	clkstat_wake_free(&clkstat_wake_pending);
 }
 
@@ -404,6 +406,7 @@ static int ttwu_bind(const char *variant,
 				 CLKSTAT_PART_TTWU) : 0;
 	if (lost)
 		clkstat_metric_add_counter(all, CLKSTAT_TTWU_SWITCH_LOST, lost);
+	clkstat_metric_set_parts(all, mig, loc);
 	ttwu_all = all;
 	ttwu_migrated = mig;
 	ttwu_local = loc;
