@@ -191,7 +191,13 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 		ttwu_wakeup_extras(p, st, rec, tk);
 		return;
 	}
-	__ttwu_wakeup(p, st, 0, rec, tk);
+	/* Constant flags, as in ttwu_enqueued(). */
+	if (rec && tk)
+		__ttwu_wakeup(p, st, 0, true, true);
+	else if (rec)
+		__ttwu_wakeup(p, st, 0, true, false);
+	else
+		__ttwu_wakeup(p, st, 0, false, true);
 }
 
 /* try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags) */
@@ -322,7 +328,13 @@ static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 		ttwu_enqueued_slow(p, rq, rec, tk);
 		return;
 	}
-	__ttwu_enqueued(p, rq, rec, tk, false);
+	/* Constant flags: the compiler drops what a case does not do. */
+	if (rec && tk)
+		__ttwu_enqueued(p, rq, true, true, false);
+	else if (rec)
+		__ttwu_enqueued(p, rq, true, false, false);
+	else
+		__ttwu_enqueued(p, rq, false, true, false);
 }
 
 /*
