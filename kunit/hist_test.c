@@ -411,6 +411,73 @@ static struct task_struct *hist_race_start(struct kunit *test,
 	return t;
 }
 
+/*
+ * A total made of two parts (clkstat_metric_set_parts()): samples go to
+ * the parts only, the total reads as their sum (slots, sums, min, max)
+ * with its own counters; starting and resetting the total does the same
+ * to the parts, and a part reset alone lowers the total with it.
+ */
+static void hist_total_of_parts(struct kunit *test)
+{
+	struct clkstat_metric *t, *a, *b;
+	struct clkstat_cpu_hist *all;
+	struct clkstat_snapshot s;
+	u32 s5 = clkstat_value_to_slot(5, 3), s900 = clkstat_value_to_slot(900, 3);
+
+	t = clkstat_metric_create("kunit_total", "test", 3, test_counters, 2);
+	a = clkstat_metric_create("kunit_part_a", "test", 3, NULL, 0);
+	b = clkstat_metric_create("kunit_part_b", "test", 3, NULL, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	clkstat_metric_set_parts(t, a, b);
+	clkstat_metric_set_recording(t, true);
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(a));
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(b));
+	clkstat_record(a, 5);
+	clkstat_record(a, 5);
+	clkstat_record(b, 900);
+	clkstat_count(t, 1);
+
+	all = all_of(test, &s, t);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, t->nslots), 3ULL);
+	KUNIT_EXPECT_EQ(test, all->slot[s5].count, 2ULL);
+	KUNIT_EXPECT_EQ(test, all->slot[s5].sum, 10ULL);
+	KUNIT_EXPECT_EQ(test, all->slot[s900].count, 1ULL);
+	KUNIT_EXPECT_EQ(test, all->slot[s900].sum, 900ULL);
+	KUNIT_EXPECT_EQ(test, all->min, 5ULL);
+	KUNIT_EXPECT_EQ(test, all->max, 900ULL);
+	KUNIT_EXPECT_EQ(test, all->counter[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, all->counter[1], 1ULL);
+	clkstat_snapshot_free(&s);
+
+	/* A part reset alone: the total loses that part's samples. */
+	clkstat_metric_reset(b);
+	all = all_of(test, &s, t);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, t->nslots), 2ULL);
+	KUNIT_EXPECT_EQ(test, all->max, 5ULL);
+	KUNIT_EXPECT_EQ(test, s.resets, 1ULL);
+	clkstat_snapshot_free(&s);
+
+	/* The total's reset empties it and its parts. */
+	clkstat_metric_reset(t);
+	all = all_of(test, &s, t);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, t->nslots), 0ULL);
+	KUNIT_EXPECT_EQ(test, all->counter[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, all->min, U64_MAX);
+	clkstat_snapshot_free(&s);
+	all = all_of(test, &s, a);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, a->nslots), 0ULL);
+	clkstat_snapshot_free(&s);
+
+	clkstat_metric_set_recording(t, false);
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(a));
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(b));
+	clkstat_metric_destroy(t);
+	clkstat_metric_destroy(a);
+	clkstat_metric_destroy(b);
+}
+
 static void hist_reset_race(struct kunit *test)
 {
 	struct hist_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -452,6 +519,7 @@ static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_get_and_destroy_name),
 	KUNIT_CASE(hist_add_counter),
 	KUNIT_CASE(hist_reset_baseline),
+	KUNIT_CASE(hist_total_of_parts),
 	KUNIT_CASE(hist_reset_race),
 	{}
 };
