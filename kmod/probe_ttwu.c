@@ -239,8 +239,8 @@ static noinline void notrace ttwu_count(unsigned int idx)
 }
 
 static __always_inline void __ttwu_enqueued(struct task_struct *p,
-					    const void *rq, bool rec, bool tk,
-					    bool slow)
+					    const void *rq, const void *learnt,
+					    bool rec, bool tk, bool slow)
 {
 	struct clkstat_wake_entry *e;
 	u64 st, ts, id, delta, rqc = 0;
@@ -250,14 +250,14 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 	int cpu;
 
 	/*
-	 * The fast path knows that rq (if any) is the one learnt for p's
-	 * CPU (or the rq clock is off): the learnt one is read then.
+	 * The fast path got the rq learnt for p's CPU (NULL: rq clock off
+	 * or none), which rq (if any) is: it reads that one.
 	 */
 	if (slow && (tk || (rec && clkstat_evlog_on())))
 		rqc = rq ? clkstat_rq_clock_enqueue(rq, task_cpu(p)) :
 			   clkstat_rq_clock_cpu(task_cpu(p));
-	else if (tk)
-		rqc = clkstat_rq_clock_cpu(task_cpu(p));
+	else if (tk && learnt)
+		rqc = clkstat_rq_read_clock(learnt);
 	e = clkstat_wake_slot(&clkstat_wake_pending, p);
 	open = clkstat_wake_claim_task(e, p,
 					  (rec ? CLKSTAT_PART_TTWU : 0) |
@@ -309,12 +309,13 @@ static noinline void notrace ttwu_enqueued_slow(struct task_struct *p,
 						const void *rq, bool rec,
 						bool tk)
 {
-	__ttwu_enqueued(p, rq, rec, tk, true);
+	__ttwu_enqueued(p, rq, NULL, rec, tk, true);
 }
 
 static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 {
-	bool rec, tk;
+	const void *learnt = NULL;
+	bool rec, tk, new = false;
 
 	if (!clkstat_task_selected(p))
 		return;
@@ -322,19 +323,20 @@ static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 	tk = clkstat_tkread_wants();
 	if (!rec && !tk)
 		return;
+	if (tk)
+		learnt = clkstat_rq_clock_peek(rq, task_cpu(p), &new);
 	/* An id is logged by the wakeup only with the event log on. */
-	if (unlikely(clkstat_evlog_on() ||
-		     (tk && clkstat_rq_clock_new(rq, task_cpu(p))))) {
+	if (unlikely(clkstat_evlog_on() || new)) {
 		ttwu_enqueued_slow(p, rq, rec, tk);
 		return;
 	}
 	/* Constant flags: the compiler drops what a case does not do. */
 	if (rec && tk)
-		__ttwu_enqueued(p, rq, true, true, false);
+		__ttwu_enqueued(p, rq, learnt, true, true, false);
 	else if (rec)
-		__ttwu_enqueued(p, rq, true, false, false);
+		__ttwu_enqueued(p, rq, NULL, true, false, false);
 	else
-		__ttwu_enqueued(p, rq, false, true, false);
+		__ttwu_enqueued(p, rq, learnt, false, true, false);
 }
 
 /*

@@ -46,12 +46,22 @@ static __always_inline u64 clkstat_rq_clock_cpu(int cpu)
 	return rq ? clkstat_rq_read_clock(rq) : 0;
 }
 
-/* Is @rq, of @cpu, one clkstat_rq_clock_enqueue() has not learnt yet? */
-static __always_inline bool clkstat_rq_clock_new(const void *rq, int cpu)
+/*
+ * For an enqueue's fast path: the rq learnt for @cpu (NULL when the rq
+ * clock is off or none is), and in *@new whether @rq (if any) is another
+ * one, which clkstat_rq_clock_enqueue() must learn (the slow path).
+ */
+static __always_inline const void *clkstat_rq_clock_peek(const void *rq,
+							 int cpu, bool *new)
 {
-	return READ_ONCE(clkstat_rq_on) && rq &&
-	       (unsigned int)cpu < nr_cpu_ids &&
-	       READ_ONCE(per_cpu(clkstat_rq, cpu)) != rq;
+	const void *learnt;
+
+	*new = false;
+	if (!READ_ONCE(clkstat_rq_on) || (unsigned int)cpu >= nr_cpu_ids)
+		return NULL;
+	learnt = READ_ONCE(per_cpu(clkstat_rq, cpu));
+	*new = rq && learnt != rq;
+	return learnt;
 }
 
 /*
