@@ -169,16 +169,18 @@ static void notrace tkw_first_read(struct task_struct *p, u64 st)
 static void notrace tk_read(unsigned int func)
 {
 	struct task_struct *p = current;
+	bool tk;
 	u64 st;
 
 	if (!clkstat_hooked_in_task() || !clkstat_task_selected(p))
 		return;
 	clkstat_count(tk_reads, func);	/* counts only while recording */
-	if (!clkstat_tkread_wants() && likely(!READ_ONCE(clkstat_clockoff)))
+	tk = clkstat_tkread_wants();
+	if (!tk && likely(!READ_ONCE(clkstat_clockoff)))
 		return;
 	st = clkstat_stamp();
 	clkstat_clockoff_stamp(st);
-	if (clkstat_tkread_wants())
+	if (tk)
 		tkw_first_read(p, st);
 }
 
