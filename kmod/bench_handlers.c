@@ -37,8 +37,10 @@
  *
  * The probes, their variant and their metrics are held as they are for
  * the whole run (clkstat_probes_hold()): no switch, trace or unload can
- * change what the handlers use.  The task filter applies as it does to
- * real events: a run whose task is filtered out records nothing.
+ * change what the handlers use.  While it runs, the task filter is
+ * narrowed to the bench's own thread group (and set back afterwards): the
+ * real wakeups of other tasks, which the attached variant records into
+ * the same metrics meanwhile, would otherwise add to its hits.
  */
 #include <linux/export.h>
 #include <linux/preempt.h>
@@ -47,6 +49,7 @@
 #include <linux/timekeeping.h>
 #include "bench_handlers.h"
 #include "compat.h"
+#include "control.h"
 #include "hist.h"
 #include "hook.h"
 #include "probes.h"
@@ -121,6 +124,7 @@ int clkstat_bench_handlers(enum clkstat_hbench_mode mode, unsigned int n,
 	unsigned int done, chunk;
 	u64 enq0, tk0, t0;
 	int ret = 0;
+	pid_t tgid;
 
 	*r = (struct clkstat_hbench_result){};
 	if (!n || mode > CLKSTAT_HBENCH_TRIPLE0)
@@ -136,6 +140,8 @@ int clkstat_bench_handlers(enum clkstat_hbench_mode mode, unsigned int n,
 	if (triple)
 		read = empty ? hbench_empty :
 		       clkstat_probe_tkread.hooks[CLKSTAT_TK_KTIME_GET].handler;
+	tgid = READ_ONCE(clkstat_filter_tgid);
+	WRITE_ONCE(clkstat_filter_tgid, current->tgid);
 	enq0 = hbench_count(CLKSTAT_MNAME(TTWU_ENQUEUE), v->name);
 	tk0 = hbench_count(CLKSTAT_MNAME(TTWU_TKREAD), v->name);
 	for (done = 0; done < n; done += chunk) {
@@ -157,6 +163,7 @@ int clkstat_bench_handlers(enum clkstat_hbench_mode mode, unsigned int n,
 	}
 	r->enqueue = hbench_count(CLKSTAT_MNAME(TTWU_ENQUEUE), v->name) - enq0;
 	r->tkread = hbench_count(CLKSTAT_MNAME(TTWU_TKREAD), v->name) - tk0;
+	WRITE_ONCE(clkstat_filter_tgid, tgid);
 	clkstat_probes_release();
 	return ret;
 }

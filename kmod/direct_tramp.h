@@ -81,6 +81,7 @@ unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 #define CLKSTAT_DIRECT_TRAMP_ASM(tramp, handler, nargs)			\
 	".pushsection .text, \"ax\", @progbits\n\t"			\
+	".balign 16\n\t"						\
 	".type " #tramp ", @function\n"				\
 	#tramp ":\n\t"							\
 	ASM_ENDBR							\
@@ -129,6 +130,12 @@ unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
  * rely on the same).  A @nargs short of the function's count corrupts its
  * arguments; one too many costs a push and a pop.  The handler receives
  * the first three argument registers, meaningful up to @nargs.
+ *
+ * Aligned to 16 bytes, as functions are: 7.x's ftrace reads bit 0 of a
+ * direct trampoline's address as "jump there, do not call"
+ * (CONFIG_DYNAMIC_FTRACE_WITH_JMP, ftrace_is_jmp()), and an odd address
+ * would make the hooked function jump to the byte before the trampoline
+ * (an int3 of the padding: oops on 7.3, caught by its smoke test).
  *
  * IBT: the trampoline starts with ENDBR64 since its address is stored
  * (objtool demands it), although it is entered only by the fentry site's

@@ -135,6 +135,11 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	slot->tramp = clkstat_direct_tramps[i];
 	if (!h->exit && h->direct_tramp)
 		slot->tramp = (unsigned long)h->direct_tramp;
+	/* 7.x: bit 0 set means "jump" (direct_tramp.h); never ours. */
+	if (WARN_ON_ONCE(slot->tramp & 1)) {
+		ftrace_free_filter(&slot->ops);
+		return -EINVAL;
+	}
 	if (h->exit) {
 		ret = clkstat_exit_wrap(h, ip, &slot->wrapper);
 		if (ret) {

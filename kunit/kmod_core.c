@@ -2,8 +2,9 @@
 /*
  * The kmod/ sources under test, compiled into the test module.  Only the
  * logic that needs no hook: the store, its statistics, the wakeup table,
- * the control language, the event log, the rq clock's cache and the
- * BTF prototype reader.
+ * the control language, the event log, the rq clock's cache, the
+ * BTF prototype reader, and the probes' clock (clock.c: its static key
+ * stays off here, so timestamps are ktime_get_mono_fast_ns()).
  */
 #include "../kmod/hist.c"
 #include "../kmod/hist_stats.c"
@@ -12,6 +13,7 @@
 #include "../kmod/evlog.c"
 #include "../kmod/rq_clock.c"
 #include "../kmod/btf_func.c"
+#include "../kmod/clock.c"
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for clkstat");

@@ -28,6 +28,16 @@ endbr_at() {
 		grep -q endbr64
 }
 
+# misaligned KO: its direct trampolines whose offset is not a multiple of
+# 16 (7.x's ftrace takes an odd trampoline address for a jump, not a call).
+misaligned() {
+	nm "$1" | while read -r a _ s; do
+		case "$s" in
+		clkstat_direct_tramp*) [ $((0x$a % 16)) = 0 ] || echo "$s" ;;
+		esac
+	done
+}
+
 for line in $(tools/vm/kernels.sh lines); do
 	out=build/strict-$line
 	t0=$SECONDS
@@ -51,6 +61,13 @@ for line in $(tools/vm/kernels.sh lines); do
 			not_ok "$line: $ko.ko's vermagic is '$vm', not $kver"
 		fi
 	done
+	bad=$(misaligned "$out/kmod/clkstat.ko"; misaligned "$out/kmod/clkstat_hookbench.ko")
+	# grep without -q: it reads to the end, nm must not die of a closed pipe.
+	if [ -z "$bad" ] && nm "$out/kmod/clkstat.ko" | grep clkstat_direct_tramp_ttwu_on_wakeup > /dev/null; then
+		ok "$line: the direct trampolines are 16-byte aligned"
+	elif [ -n "$bad" ]; then
+		not_ok "$line: direct trampolines not 16-byte aligned: $(echo $bad)"
+	fi
 	# The line's config: in the chroot for 7.3.
 	if grep -qx 'CONFIG_X86_KERNEL_IBT=y' "$chroot$kdir/.config"; then
 		if endbr_at "$out/kmod/clkstat.ko" clkstat_direct_tramp0 &&

@@ -59,7 +59,7 @@ t_files_gated() {
 	local f mode want
 	for f in "$D"/* /sys/kernel/debug/clkstat_hookbench/*; do
 		case "$(basename "$f")" in
-		control|attach|run|targets|btf_proto) want=600 ;;
+		control|clock|attach|run|targets|btf_proto) want=600 ;;
 		marker) want=200 ;;
 		*) want=400 ;;
 		esac

@@ -46,7 +46,7 @@ t_params_at_limits() {
 		rmmod clkstat
 	done
 	insmod "$KO" probes=
-	expect_eq "files with probes=" "$(ls $D | tr '\n' ' ')" "control traces "
+	expect_eq "files with probes=" "$(ls $D | tr '\n' ' ')" "clock control traces "
 	rmmod clkstat
 }
 

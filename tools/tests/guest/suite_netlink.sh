@@ -266,7 +266,9 @@ PY
 	note "$res"
 	"$R" -i $out events > /tmp/exp.txt || fail "events text"
 	expect_eq "text: trailers" "$(grep -c '^# run [01] variant \(kprobe\|ftrace\): events [0-9]* lost 0$' /tmp/exp.txt)" 2
-	expect_eq "text: rows" "$(($(wc -l < /tmp/exp.txt) - 3))" "$(wc -l < /tmp/exp.jsonl)"
+	# Before each run's trailer, the clock it was stamped with.
+	expect_eq "text: clocks" "$(grep -c '^# run [01] clock \(tsc\|mono\)$' /tmp/exp.txt)" 2
+	expect_eq "text: rows" "$(($(wc -l < /tmp/exp.txt) - 5))" "$(wc -l < /tmp/exp.jsonl)"
 	rc=0
 	valgrind -q --error-exitcode=99 --leak-check=full "$R" -i $out xcorr wakeup enqueue:migrated -B 100 > /dev/null 2> /tmp/vg || rc=$?
 	[ "$rc" = 0 ] || fail "valgrind, xcorr: status $rc: $(cat /tmp/vg)"

@@ -246,8 +246,9 @@ hb_handlers() {
 # pair, triple, pair0, triple0): the probes' real handlers, N times on
 # this shell.  A pair gives exactly one ttwu_enqueue sample and one
 # wakeup, a triple one ttwu_tkread sample more: hits == calls, in the
-# default variant (filtered on this shell: other tasks' events stay out
-# of the counts the run reports).  With variant=off nothing else feeds
+# default variant (the bench narrows the task filter to itself while it
+# runs, whatever the user's, and sets that back: other tasks' events stay
+# out of the counts the run reports).  With variant=off nothing else feeds
 # the metrics, so their files must show exactly what the runs did:
 # ttwu_enqueue and its local part (the task stays on its CPU) 2N, 2N
 # wakeups, ttwu_tkread, its local part and enqueue_tkread N, the pair
@@ -267,6 +268,14 @@ t_handler_bench() {
 	for m in "pair 0" "triple" "pair0 -1" "triple 5 x" "pairs 5"; do
 		hb_refuses run "$m"
 	done
+	# The bench narrows the filter to itself while it runs, then sets
+	# back the user's: another task group's, and none.
+	echo "tgid 1" > "$D/control"
+	hb_handlers pair 100 100 0
+	grep -qx "tgid 1" "$D/control" || fail "filter not restored: $(grep tgid "$D/control")"
+	echo "tgid 0" > "$D/control"
+	hb_handlers pair 100 100 0
+	grep -qx "tgid 0" "$D/control" || fail "filter not restored: $(grep tgid "$D/control")"
 	rmmod clkstat_hookbench
 	rmmod clkstat
 
