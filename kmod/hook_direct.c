@@ -137,6 +137,8 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 		slot->tramp = (unsigned long)h->direct_tramp;
 	/* 7.x: bit 0 set means "jump" (direct_tramp.h); never ours. */
 	if (WARN_ON_ONCE(slot->tramp & 1)) {
+		pr_err("clkstat: cannot hook %s with a direct call: its trampoline is at an odd address, which ftrace would take for a jump\n",
+		       h->func);
 		ftrace_free_filter(&slot->ops);
 		return -EINVAL;
 	}
