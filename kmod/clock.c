@@ -431,3 +431,18 @@ void clkstat_clock_debugfs_init(struct dentry *dir)
 {
 	debugfs_create_file("clock", 0600, dir, NULL, &clock_fops);
 }
+
+/**
+ * clkstat_mono_stamp_regs() - ktime_get_mono_fast_ns(), keeping registers
+ *
+ * Called from asm only (clock.h's clkstat_mono_stamp()): it saves and
+ * restores every register it uses but %rax, its result, at a cost of
+ * some pushes where the clock is not the TSC.  Any context.
+ *
+ * Return: ktime_get_mono_fast_ns().
+ */
+u64 __attribute__((no_caller_saved_registers)) notrace
+clkstat_mono_stamp_regs(void)
+{
+	return ktime_get_mono_fast_ns();
+}

@@ -12,6 +12,7 @@
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
+#include <asm/asm.h>
 #include <asm/barrier.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
@@ -127,6 +128,27 @@ static __always_inline u64 clkstat_now(void)
 }
 
 /*
+ * ktime_get_mono_fast_ns() through a call that keeps every register but
+ * its result (clock.c's clkstat_mono_stamp_regs() saves the others): a
+ * handler that stamps with it in a branch (clkstat_stamp() off the TSC)
+ * stays free of callee-saved registers on the TSC.  A C call would make
+ * the compiler save them in every such handler, for the branch not
+ * taken, and GCC does not take no_caller_saved_registers into account at
+ * the call site, so the call is asm, with ASM_CALL_CONSTRAINT as any
+ * call from asm in the kernel (objtool).
+ */
+u64 clkstat_mono_stamp_regs(void);
+
+static __always_inline u64 clkstat_mono_stamp(void)
+{
+	u64 ns;
+
+	asm volatile("call clkstat_mono_stamp_regs"
+		     : "=a" (ns), ASM_CALL_CONSTRAINT : : "memory");
+	return ns;
+}
+
+/*
  * Stamps: the hot path's timestamps, for an interval's two ends.  On the
  * TSC a stamp is the raw TSC (one unordered rdtsc), and only the
  * interval is converted, with the timekeeper's own mult and shift
@@ -144,21 +166,34 @@ static __always_inline u64 clkstat_stamp(void)
 {
 	if (static_branch_likely(&clkstat_clock_tsc))
 		return rdtsc();
-	return ktime_get_mono_fast_ns();
+	return clkstat_mono_stamp();
+}
+
+/*
+ * The scale of clkstat_stamp_ns_at(): read once, it converts every
+ * interval of one event with the same mult and shift.
+ */
+static __always_inline u64 clkstat_stamp_scale(void)
+{
+	return READ_ONCE(clkstat_tsc_scale);
 }
 
 /* The interval from stamp @from to stamp @to in ns, 0 if negative. */
-static __always_inline u64 clkstat_stamp_ns(u64 from, u64 to)
+static __always_inline u64 clkstat_stamp_ns_at(u64 from, u64 to, u64 scale)
 {
-	u64 d = to - from, scale;
+	u64 d = to - from;
 
 	if (unlikely((s64)d <= 0))
 		return 0;
-	if (static_branch_likely(&clkstat_clock_tsc)) {
-		scale = READ_ONCE(clkstat_tsc_scale);
+	if (static_branch_likely(&clkstat_clock_tsc))
 		return clkstat_mul_shr(d, (u32)scale, (scale >> 32) & 63);
-	}
 	return d;
+}
+
+/* clkstat_stamp_ns_at() for an event with one interval. */
+static __always_inline u64 clkstat_stamp_ns(u64 from, u64 to)
+{
+	return clkstat_stamp_ns_at(from, to, clkstat_stamp_scale());
 }
 
 /* A stamp as clkstat_now() would have read it, for an event's time. */

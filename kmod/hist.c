@@ -18,6 +18,8 @@
 
 unsigned int clkstat_epoch;
 u64 clkstat_epoch_ns;
+unsigned int clkstat_probe_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
+DEFINE_STATIC_KEY_FALSE(clkstat_frac_custom);
 static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
 /*
@@ -186,6 +188,19 @@ struct clkstat_metric *clkstat_metric_get(const char *name,
 					  counter_names, ncounters);
 }
 
+/*
+ * A total leaving the registry (under its lock) leaves its parts on their
+ * own: the registry's users (the control file) find them without it.
+ */
+static void clkstat_metric_orphan_parts(struct clkstat_metric *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(m->parts); i++)
+		if (m->parts[i])
+			m->parts[i]->total = NULL;
+}
+
 /**
  * clkstat_metric_destroy() - unregister and free a metric
  * @m: the metric, or NULL or an ERR_PTR (ignored)
@@ -199,6 +214,7 @@ void clkstat_metric_destroy(struct clkstat_metric *m)
 	clkstat_metric_notify(CLKSTAT_METRIC_REMOVED, m);
 	mutex_lock(&clkstat_metrics_lock);
 	list_del(&m->node);
+	clkstat_metric_orphan_parts(m);
 	mutex_unlock(&clkstat_metrics_lock);
 	clkstat_metric_free(m);
 }
@@ -217,8 +233,10 @@ void clkstat_metric_destroy_name(const char *name)
 
 	mutex_lock(&clkstat_metrics_lock);
 	list_for_each_entry_safe(m, tmp, &clkstat_metrics, node)
-		if (!strcmp(m->name, name))
+		if (!strcmp(m->name, name)) {
 			list_move(&m->node, &doomed);
+			clkstat_metric_orphan_parts(m);
+		}
 	mutex_unlock(&clkstat_metrics_lock);
 	list_for_each_entry_safe(m, tmp, &doomed, node) {
 		clkstat_metric_notify(CLKSTAT_METRIC_REMOVED, m);
@@ -318,25 +336,53 @@ void clkstat_epoch_restart(void)
 }
 
 /**
+ * clkstat_hist_set_probe_frac_bits() - the frac_bits of the probes' metrics
+ * @k: the load's frac_bits, at most CLKSTAT_FRAC_BITS_MAX
+ *
+ * Before the probes create their metrics (module init): their records
+ * (__clkstat_record_probe()) take @k without reading it from the metric.
+ */
+void clkstat_hist_set_probe_frac_bits(unsigned int k)
+{
+	clkstat_probe_frac_bits = k;
+	if (k != CLKSTAT_FRAC_BITS_DEFAULT)
+		static_branch_enable(&clkstat_frac_custom);
+	else
+		static_branch_disable(&clkstat_frac_custom);
+}
+
+/**
  * clkstat_metric_set_parts() - make a metric the total of two others
  * @total: the total, whose slots are not recorded into
  * @a: one part
  * @b: the other; every sample goes to exactly one of them
  *
  * Halves what a sample costs: the probe records it once, into its part,
- * and readers sum (see &clkstat_metric.parts).  Called at bind, before
- * any hook can record; the parts must live as long as the total.
+ * and readers sum (see &clkstat_metric.parts).  The three are one family
+ * from then on: starting, stopping or resetting any of them does so to
+ * all three, so that the total is always the sum of its parts and a
+ * probe that checked the total records into a part without checking it
+ * again (__clkstat_record_part()).  Called at bind, before any hook can
+ * record; the parts must live as long as the total.
  */
 void clkstat_metric_set_parts(struct clkstat_metric *total,
 			      struct clkstat_metric *a, struct clkstat_metric *b)
 {
 	total->parts[0] = a;
 	total->parts[1] = b;
+	a->total = total;
+	b->total = total;
+}
+
+/* The head of @m's family: its total, or itself. */
+static struct clkstat_metric *clkstat_family(struct clkstat_metric *m)
+{
+	return m->total ?: m;
 }
 
 /**
  * clkstat_metric_set_recording() - start or stop a metric
- * @m: the metric
+ * @m: the metric; a total's part or total starts or stops the family
  * @on: true to record, false to ignore samples
  *
  * A sample already past the check in clkstat_record() still lands.
@@ -346,6 +392,7 @@ void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 {
 	unsigned int i;
 
+	m = clkstat_family(m);
 	if (on)
 		clkstat_new_epoch();
 	/* Parts first: a total recording means its parts do. */
@@ -356,32 +403,13 @@ void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
 
-/**
- * clkstat_metric_reset() - start a metric's slots, min, max and counters over
- * @m: the metric
- *
- * Readers see zero afterwards, and from then on what is recorded after the
- * reset.  The live slots and counters are not cleared: the reset copies
- * them into &clkstat_metric.base, which readers subtract.  Clearing them
- * from this CPU would race with their own CPU's this_cpu_inc(), whose
- * read-modify-write could bring back a count from before the reset, or
- * keep a count whose sum was cleared.  A sample recorded on another CPU
- * while the reset copies lands whole on one side of it (its count and sum
- * may tear across it for the few instructions in between, see
- * clkstat_record()).
- *
- * Min and max cannot be subtracted: they are set back to "no sample" here,
- * and a sample in flight on another CPU at that instant may still set
- * them.  A reset begins a new epoch (see clkstat_epoch).
- */
-void clkstat_metric_reset(struct clkstat_metric *m)
+/* One metric's part of clkstat_metric_reset(), under its lock. */
+static void clkstat_metric_reset_one(struct clkstat_metric *m)
 {
 	size_t stride = clkstat_metric_cpu_bytes(m->frac_bits);
 	struct clkstat_cpu_hist *live, *base;
 	unsigned int cpu, i;
 
-	mutex_lock(&clkstat_reset_lock);
-	clkstat_new_epoch();
 	for_each_possible_cpu(cpu) {
 		live = per_cpu_ptr(m->cpu, cpu);
 		base = clkstat_hist_at(m->base, stride, cpu);
@@ -413,10 +441,40 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 		preempt_enable();
 	}
 	m->resets++;
-	mutex_unlock(&clkstat_reset_lock);
+}
+
+/**
+ * clkstat_metric_reset() - start a metric's slots, min, max and counters over
+ * @m: the metric
+ *
+ * Readers see zero afterwards, and from then on what is recorded after the
+ * reset.  The live slots and counters are not cleared: the reset copies
+ * them into &clkstat_metric.base, which readers subtract.  Clearing them
+ * from this CPU would race with their own CPU's this_cpu_inc(), whose
+ * read-modify-write could bring back a count from before the reset, or
+ * keep a count whose sum was cleared.  A sample recorded on another CPU
+ * while the reset copies lands whole on one side of it (its count and sum
+ * may tear across it for the few instructions in between, see
+ * clkstat_record()).
+ *
+ * Min and max cannot be subtracted: they are set back to "no sample" here,
+ * and a sample in flight on another CPU at that instant may still set
+ * them.  A reset begins a new epoch (see clkstat_epoch).  A total's part
+ * or total resets the family (clkstat_metric_set_parts()).
+ */
+void clkstat_metric_reset(struct clkstat_metric *m)
+{
+	unsigned int i;
+
+	m = clkstat_family(m);
+	mutex_lock(&clkstat_reset_lock);
+	clkstat_new_epoch();
+	clkstat_metric_reset_one(m);
+	/* A family in one go: no snapshot sees its total half reset. */
 	for (i = 0; i < ARRAY_SIZE(m->parts); i++)
 		if (m->parts[i])
-			clkstat_metric_reset(m->parts[i]);
+			clkstat_metric_reset_one(m->parts[i]);
+	mutex_unlock(&clkstat_reset_lock);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_reset);
 
@@ -494,10 +552,7 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 	all = clkstat_snapshot_cpu(s, s->ncpus);
 	all->min = U64_MAX;
 	mutex_lock(&clkstat_reset_lock);
-	s->resets = m->resets;
-	for (p = 0; p < ARRAY_SIZE(m->parts); p++)
-		if (m->parts[p])
-			s->resets += m->parts[p]->resets;
+	s->resets = m->resets;	/* its parts' too: a family resets as one */
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		dst = clkstat_snapshot_cpu(s, cpu);
 		dst->min = U64_MAX;

@@ -12,6 +12,7 @@
 #define _CLKSTAT_HIST_H
 
 #include <linux/types.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/list.h>
@@ -55,11 +56,13 @@ struct clkstat_metric {
 	 * A total whose samples are its parts' (ttwu_enqueue: _local and
 	 * _migrated): the probe records into one part only, and readers
 	 * get the parts' slots, min and max summed (clkstat_snapshot_take()),
-	 * with the total's own counters.  Starting, stopping and resetting
-	 * the total does the same to its parts.  NULL: none.  The parts are
+	 * with the total's own counters.  The three are one family:
+	 * starting, stopping or resetting one of them does so to all three
+	 * (clkstat_metric_set_parts()).  NULL: none.  The parts are
 	 * destroyed after their total.
 	 */
 	struct clkstat_metric *parts[2];
+	struct clkstat_metric *total;	/* a part's total; NULL: none */
 };
 
 /* A copy of a metric taken outside the hot path, for readers. */
@@ -102,6 +105,7 @@ void clkstat_metric_set_parts(struct clkstat_metric *total,
 			      struct clkstat_metric *a, struct clkstat_metric *b);
 void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
 				u64 n);
+void clkstat_hist_set_probe_frac_bits(unsigned int k);
 size_t clkstat_metric_cpu_bytes(unsigned int frac_bits);
 
 /* What a metric notifier is told, with the metric as its data. */
@@ -190,15 +194,16 @@ static __always_inline u64 clkstat_record_sum(u64 v, u32 slot, unsigned int k)
 	return v >> clkstat_slot_sum_shift(slot, k);
 }
 
-/* The record of a sample whose slot and scaled sum are known. */
-static __always_inline void __clkstat_record_at(struct clkstat_metric *m,
-						u64 v, u32 slot, u64 sum)
+/*
+ * The record of a sample whose slot and scaled sum are known, into a
+ * metric the caller found recording.
+ */
+static __always_inline void __clkstat_add_at(struct clkstat_metric *m,
+					     u64 v, u32 slot, u64 sum)
 {
 	struct clkstat_cpu_hist __percpu *h = m->cpu;
 	u64 old, prev;
 
-	if (!READ_ONCE(m->recording))
-		return;
 	this_cpu_inc(h->slot[slot].count);
 	this_cpu_add(h->slot[slot].sum, sum);
 	/* Most samples move neither: one read and one compare each. */
@@ -243,9 +248,61 @@ static __always_inline void __clkstat_record_at(struct clkstat_metric *m,
 static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 {
 	unsigned int k = m->frac_bits;
-	u32 slot = clkstat_record_slot(v, k);
+	u32 slot;
 
-	__clkstat_record_at(m, v, slot, clkstat_record_sum(v, slot, k));
+	if (!READ_ONCE(m->recording))
+		return;
+	slot = clkstat_record_slot(v, k);
+	__clkstat_add_at(m, v, slot, clkstat_record_sum(v, slot, k));
+}
+
+/*
+ * The frac_bits of every probe's metric (main.c's parameter), and whether
+ * it is not the default: the probes' records take the slot with constant
+ * shifts behind a static key instead of a load and a compare.
+ */
+extern unsigned int clkstat_probe_frac_bits;
+DECLARE_STATIC_KEY_FALSE(clkstat_frac_custom);
+
+/**
+ * __clkstat_record_checked() - record into a probe's metric known to record
+ * @m: the metric, of clkstat_probe_frac_bits
+ * @v: the sample, in ns
+ *
+ * __clkstat_record() without the recording check, for a probe that made
+ * it for this event: a part whose total it checked records when its total
+ * does (clkstat_metric_set_parts()).  A stop after that check lets this
+ * sample land, as one after the check in __clkstat_record() does.
+ */
+static __always_inline void __clkstat_record_checked(struct clkstat_metric *m,
+						     u64 v)
+{
+	u32 slot;
+
+	/* Two copies, the default's with its shifts constant. */
+	if (static_branch_unlikely(&clkstat_frac_custom)) {
+		slot = clkstat_value_to_slot(v, clkstat_probe_frac_bits);
+		__clkstat_add_at(m, v, slot,
+				 clkstat_record_sum(v, slot,
+						    clkstat_probe_frac_bits));
+	} else {
+		slot = clkstat_value_to_slot(v, CLKSTAT_FRAC_BITS_DEFAULT);
+		__clkstat_add_at(m, v, slot,
+				 clkstat_record_sum(v, slot,
+						    CLKSTAT_FRAC_BITS_DEFAULT));
+	}
+}
+
+/**
+ * __clkstat_record_probe() - __clkstat_record() for a probe's metric
+ * @m: the metric, of clkstat_probe_frac_bits
+ * @v: the sample, in ns
+ */
+static __always_inline void __clkstat_record_probe(struct clkstat_metric *m,
+						   u64 v)
+{
+	if (READ_ONCE(m->recording))
+		__clkstat_record_checked(m, v);
 }
 
 /**
@@ -278,6 +335,13 @@ static __always_inline void clkstat_count(struct clkstat_metric *m,
 {
 	if (READ_ONCE(m->recording))
 		this_cpu_inc(m->cpu->counter[idx]);
+}
+
+/* clkstat_count() for a caller that found @m recording for this event. */
+static __always_inline void __clkstat_count(struct clkstat_metric *m,
+					    unsigned int idx)
+{
+	this_cpu_inc(m->cpu->counter[idx]);
 }
 
 /* Add n to a counter, as clkstat_count() adds 1. */

@@ -150,6 +150,7 @@ static int __init clkstat_init(void)
 		return ret;
 	}
 	clkstat_rq_setup();
+	clkstat_hist_set_probe_frac_bits(clkstat_frac_bits);
 	ret = clkstat_probes_start(&(struct clkstat_probe_cfg){
 		.frac_bits = clkstat_frac_bits,
 		.pending_entries = corr_entries,

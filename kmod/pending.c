@@ -162,16 +162,18 @@ struct clkstat_wake_table clkstat_wake_pending;
  * @t: the table
  * @entries: number of entries, a power of two
  *
- * Return: 0, -EINVAL if @entries is not a power of two, or -ENOMEM.
+ * Return: 0, -EINVAL if @entries is not a power of two above 1, or
+ * -ENOMEM.
  */
 int clkstat_wake_init(struct clkstat_wake_table *t, unsigned int entries)
 {
 	BUILD_BUG_ON(sizeof(struct clkstat_wake_entry) != 64);
 	/* The parts' bits below a task's alignment (pending.h). */
 	BUILD_BUG_ON(CLKSTAT_PARTS >= L1_CACHE_BYTES);
-	if (!is_power_of_2(entries))
+	if (!is_power_of_2(entries) || entries < 2)
 		return -EINVAL;
 	t->bits = ilog2(entries);
+	t->shift = 64 - t->bits;
 	/*
 	 * Entries on cache lines: kmalloc aligns a power-of-two size to
 	 * itself, vmalloc to a page.

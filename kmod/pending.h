@@ -99,6 +99,7 @@ struct clkstat_wake_entry {
 
 struct clkstat_wake_table {
 	unsigned int bits;
+	unsigned int shift;	/* 64 - bits: hash_64()'s, computed once */
 	struct clkstat_wake_entry *entry;
 };
 
@@ -110,10 +111,11 @@ void clkstat_wake_free(struct clkstat_wake_table *t);
 unsigned long clkstat_wake_open(const struct clkstat_wake_table *t,
 				unsigned int epoch, long part);
 
+/* hash_ptr(@key, t->bits), the subtraction done at init. */
 static __always_inline struct clkstat_wake_entry *
 clkstat_wake_slot(struct clkstat_wake_table *t, const void *key)
 {
-	return &t->entry[hash_ptr(key, t->bits)];
+	return &t->entry[((unsigned long)key * GOLDEN_RATIO_64) >> t->shift];
 }
 
 /*

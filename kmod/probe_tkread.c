@@ -117,10 +117,10 @@ static noinline void notrace tkw_count(unsigned int idx)
 	clkstat_count(clkstat_ttwu_tkread, idx);
 }
 
-static void notrace tkw_first_read(struct task_struct *p, u64 st)
+static __always_inline void tkw_first_read(struct task_struct *p, u64 st)
 {
 	struct clkstat_wake_entry *e;
-	u64 ts, ts2, id, rq0, delta, rqc, adv;
+	u64 ts, ts2, id, rq0, delta, rqc, adv, scale;
 	unsigned int epoch;
 	bool busy, migrated;
 	long open;
@@ -145,43 +145,55 @@ static void notrace tkw_first_read(struct task_struct *p, u64 st)
 	}
 	preempt_disable_notrace();
 	/* This CPU's rq clock right after the time: see rq_clock.c. */
-	rqc = clkstat_rq_clock_cpu(smp_processor_id());
-	delta = clkstat_stamp_ns(ts, st);
-	/* Totals of their migrated and local parts: see tkread_bind(). */
+	rqc = clkstat_rq_clock_this_cpu();
+	scale = clkstat_stamp_scale();
+	delta = clkstat_stamp_ns_at(ts, st, scale);
+	/*
+	 * Totals of their migrated and local parts: see tkread_bind().  The
+	 * caller found clkstat_ttwu_tkread recording.
+	 */
 	if (migrated) {
-		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
-		__clkstat_record(tkw_migrated, delta);
+		__clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
+		__clkstat_record_checked(tkw_migrated, delta);
 	} else {
-		__clkstat_record(tkw_local, delta);
+		__clkstat_record_checked(tkw_local, delta);
 	}
 	if (clkstat_rq_advance(rq0, rqc, &adv))
-		__clkstat_record(migrated ? tkw_rq_migrated : tkw_rq_local,
-				 adv);
+		__clkstat_record_probe(migrated ? tkw_rq_migrated :
+					 tkw_rq_local, adv);
 	if (unlikely(id))
 		tkw_log_read(p, st, id, delta, rqc, migrated);
 	if (ts2)
-		__clkstat_record(tkw_enqueue, clkstat_stamp_ns(ts2, st));
+		__clkstat_record_probe(tkw_enqueue,
+				       clkstat_stamp_ns_at(ts2, st, scale));
 	else
-		clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_NO_ENQUEUE);
+		__clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_NO_ENQUEUE);
 	preempt_enable_notrace();
+}
+
+/* A read while probe clockoff samples: its stamp is the offset's too. */
+static noinline void notrace tk_read_clockoff(struct task_struct *p, bool tk)
+{
+	u64 st = clkstat_stamp();
+
+	clkstat_clockoff_stamp(st);
+	if (tk)
+		tkw_first_read(p, st);
 }
 
 static void notrace tk_read(unsigned int func)
 {
 	struct task_struct *p = current;
 	bool tk;
-	u64 st;
 
 	if (!clkstat_hooked_in_task() || !clkstat_task_selected(p))
 		return;
 	clkstat_count(tk_reads, func);	/* counts only while recording */
 	tk = clkstat_tkread_wants();
-	if (!tk && likely(!READ_ONCE(clkstat_clockoff)))
-		return;
-	st = clkstat_stamp();
-	clkstat_clockoff_stamp(st);
-	if (tk)
-		tkw_first_read(p, st);
+	if (unlikely(READ_ONCE(clkstat_clockoff)))
+		tk_read_clockoff(p, tk);
+	else if (tk)
+		tkw_first_read(p, clkstat_stamp());
 }
 
 /*

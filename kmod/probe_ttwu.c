@@ -137,7 +137,7 @@ static __always_inline void __ttwu_wakeup(struct task_struct *p, u64 st,
 	if (tk || id)
 		rqc = clkstat_rq_clock_cpu(task_cpu(p));
 	if (rec) {
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
+		__clkstat_count(ttwu_all, CLKSTAT_TTWU_WAKEUPS);
 		if (id)
 			ttwu_log_wakeup(p, st, id, rqc);
 	}
@@ -153,12 +153,15 @@ static __always_inline void __ttwu_wakeup(struct task_struct *p, u64 st,
 	if (e->epoch != epoch)
 		old = CLKSTAT_WAKE_FREE;
 	e->ts = st;
-	e->ts2 = 0;
 	e->id = id;
-	e->rq_clock = tk ? rqc : 0;
 	e->epoch = epoch;
 	e->cpu = task_cpu(p);
-	e->migrated = false;
+	/* Only tkread's part reads these. */
+	if (tk) {
+		e->ts2 = 0;
+		e->rq_clock = rqc;
+		e->migrated = false;
+	}
 	clkstat_wake_release(e, p, opens);
 	if (unlikely(old & CLKSTAT_PARTS))
 		ttwu_count_lost(old, p, old & CLKSTAT_PARTS, opens);
@@ -171,6 +174,26 @@ static noinline void notrace ttwu_wakeup_extras(struct task_struct *p, u64 st,
 	clkstat_clockoff_stamp(st);
 	__ttwu_wakeup(p, st, clkstat_evlog_on() ? clkstat_evlog_new_id() : 0,
 		      rec, tk);
+}
+
+/*
+ * The fast paths, one per case of (ttwu records, tkread wants): constant
+ * flags let the compiler drop what a case does not do, and out of line
+ * each is a leaf of its own, whose few registers need no saving.
+ */
+static noinline void notrace ttwu_wakeup_rec_tk(struct task_struct *p, u64 st)
+{
+	__ttwu_wakeup(p, st, 0, true, true);
+}
+
+static noinline void notrace ttwu_wakeup_rec(struct task_struct *p, u64 st)
+{
+	__ttwu_wakeup(p, st, 0, true, false);
+}
+
+static noinline void notrace ttwu_wakeup_tk(struct task_struct *p, u64 st)
+{
+	__ttwu_wakeup(p, st, 0, false, true);
 }
 
 /*
@@ -191,13 +214,12 @@ static void notrace ttwu_wakeup(struct task_struct *p)
 		ttwu_wakeup_extras(p, st, rec, tk);
 		return;
 	}
-	/* Constant flags, as in ttwu_enqueued(). */
 	if (rec && tk)
-		__ttwu_wakeup(p, st, 0, true, true);
+		ttwu_wakeup_rec_tk(p, st);
 	else if (rec)
-		__ttwu_wakeup(p, st, 0, true, false);
+		ttwu_wakeup_rec(p, st);
 	else
-		__ttwu_wakeup(p, st, 0, false, true);
+		ttwu_wakeup_tk(p, st);
 }
 
 /* try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags) */
@@ -222,6 +244,17 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
 }
 
 /*
+ * An enqueue that matched no wakeup of p: counted if p is selected (the
+ * fast path does not check it, see __ttwu_enqueued()).
+ */
+static noinline void notrace ttwu_count_unmatched(const struct task_struct *p,
+						  unsigned int idx)
+{
+	if (clkstat_task_selected(p))
+		clkstat_count(ttwu_all, idx);
+}
+
+/*
  * p is on its target CPU's runqueue: close ttwu's part of its pending
  * wakeup, and give tkread's part (if it wants it) the enqueue's time, rq
  * clock and migrated flag, with one claim of p's entry.  rq: that
@@ -229,14 +262,14 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
  * read only when something keeps it (tkread, or the event log while ttwu
  * records): an enqueue that keeps nothing pays nothing for it.
  *
+ * p's task filter is not checked: an entry of p's exists only if its
+ * wakeup passed it.  Only an enqueue that finds none checks it, to count
+ * it unmatched.
+ *
  * Every variant runs this with the runqueue's lock held (the enqueue
  * hook, sched_wakeup), preemption and interrupts off: the records need
  * no preempt_disable() of their own.
  */
-static noinline void notrace ttwu_count(unsigned int idx)
-{
-	clkstat_count(ttwu_all, idx);
-}
 
 static __always_inline void __ttwu_enqueued(struct task_struct *p,
 					    const void *rq, const void *learnt,
@@ -264,8 +297,8 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 					  (tk ? CLKSTAT_PART_TKREAD : 0), &busy);
 	if (unlikely(!open)) {
 		if (rec)
-			ttwu_count(busy ? CLKSTAT_TTWU_BUSY :
-					  CLKSTAT_TTWU_UNMATCHED);
+			ttwu_count_unmatched(p, busy ? CLKSTAT_TTWU_BUSY :
+						     CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	st = clkstat_stamp();
@@ -278,7 +311,7 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 	if (unlikely(!rec || !(open & CLKSTAT_PART_TTWU))) {
 		clkstat_wake_release(e, p, open);
 		if (rec)
-			ttwu_count(CLKSTAT_TTWU_UNMATCHED);
+			ttwu_count_unmatched(p, CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	ts = e->ts;
@@ -287,18 +320,21 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 	epoch = e->epoch;
 	clkstat_wake_release(e, p, open & ~CLKSTAT_PART_TTWU);
 	if (unlikely(epoch != clkstat_current_epoch())) {
-		ttwu_count(CLKSTAT_TTWU_UNMATCHED);
+		ttwu_count_unmatched(p, CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	delta = clkstat_stamp_ns(ts, st);
 	/* set_task_cpu() has already moved p to the target CPU. */
 	migrated = task_cpu(p) != cpu;
-	/* ttwu_all is the total of these two (clkstat_metric_set_parts()). */
+	/*
+	 * ttwu_all, found recording, is the total of these two
+	 * (clkstat_metric_set_parts()).
+	 */
 	if (migrated) {
-		clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
-		__clkstat_record(ttwu_migrated, delta);
+		__clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
+		__clkstat_record_checked(ttwu_migrated, delta);
 	} else {
-		__clkstat_record(ttwu_local, delta);
+		__clkstat_record_checked(ttwu_local, delta);
 	}
 	if (slow && id)
 		ttwu_log_enqueue(p, st, id, delta, rqc, migrated);
@@ -312,13 +348,29 @@ static noinline void notrace ttwu_enqueued_slow(struct task_struct *p,
 	__ttwu_enqueued(p, rq, NULL, rec, tk, true);
 }
 
+/* The fast paths, as the wakeup's (ttwu_wakeup_rec_tk()). */
+static noinline void notrace ttwu_enqueued_rec_tk(struct task_struct *p,
+						  const void *learnt)
+{
+	__ttwu_enqueued(p, NULL, learnt, true, true, false);
+}
+
+static noinline void notrace ttwu_enqueued_rec(struct task_struct *p)
+{
+	__ttwu_enqueued(p, NULL, NULL, true, false, false);
+}
+
+static noinline void notrace ttwu_enqueued_tk(struct task_struct *p,
+					      const void *learnt)
+{
+	__ttwu_enqueued(p, NULL, learnt, false, true, false);
+}
+
 static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 {
 	const void *learnt = NULL;
 	bool rec, tk, new = false;
 
-	if (!clkstat_task_selected(p))
-		return;
 	rec = clkstat_metric_recording(ttwu_all);
 	tk = clkstat_tkread_wants();
 	if (!rec && !tk)
@@ -330,13 +382,12 @@ static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 		ttwu_enqueued_slow(p, rq, rec, tk);
 		return;
 	}
-	/* Constant flags: the compiler drops what a case does not do. */
 	if (rec && tk)
-		__ttwu_enqueued(p, rq, learnt, true, true, false);
+		ttwu_enqueued_rec_tk(p, learnt);
 	else if (rec)
-		__ttwu_enqueued(p, rq, NULL, true, false, false);
+		ttwu_enqueued_rec(p);
 	else
-		__ttwu_enqueued(p, rq, learnt, false, true, false);
+		ttwu_enqueued_tk(p, learnt);
 }
 
 /*

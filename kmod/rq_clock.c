@@ -41,6 +41,7 @@ static bool rq_warned;
 unsigned int clkstat_rq_clock_off;
 static unsigned int rq_cpu_off;
 DEFINE_PER_CPU(const void *, clkstat_rq);
+DEFINE_PER_CPU(const u64 *, clkstat_rq_clock_p);
 static int rq_bad_cpu, rq_bad_got;
 
 /*
@@ -55,6 +56,20 @@ static void rq_warn(struct irq_work *w)
 }
 
 static DEFINE_IRQ_WORK(rq_warn_work, rq_warn);
+
+/*
+ * Off: no clock is read after this (a reader that loaded a pointer just
+ * before reads a clock that exists, the rq being the kernel's).  From the
+ * enqueue hook too, once: a loop over the possible CPUs, no lock.
+ */
+static void notrace rq_clock_off(void)
+{
+	int cpu;
+
+	WRITE_ONCE(clkstat_rq_on, false);
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(clkstat_rq_clock_p, cpu), NULL);
+}
 
 /**
  * clkstat_rq_clock_init() - turn the rq clock on with struct rq's layout
@@ -71,7 +86,7 @@ int clkstat_rq_clock_init(bool btf, unsigned int clock_off,
 {
 	int cpu;
 
-	WRITE_ONCE(clkstat_rq_on, false);
+	rq_clock_off();
 	rq_warned = false;
 	for_each_possible_cpu(cpu)
 		per_cpu(clkstat_rq, cpu) = NULL;
@@ -93,7 +108,7 @@ int clkstat_rq_clock_init(bool btf, unsigned int clock_off,
  */
 void clkstat_rq_clock_exit(void)
 {
-	WRITE_ONCE(clkstat_rq_on, false);
+	rq_clock_off();
 	irq_work_sync(&rq_warn_work);
 }
 
@@ -129,7 +144,7 @@ u64 notrace clkstat_rq_clock_learn(const void *rq, int cpu)
 	if (READ_ONCE(per_cpu(clkstat_rq, cpu)) != rq) {
 		got = READ_ONCE(*(const int *)((const char *)rq + rq_cpu_off));
 		if (got != cpu) {
-			WRITE_ONCE(clkstat_rq_on, false);
+			rq_clock_off();
 			if (!xchg(&rq_warned, true)) {
 				WRITE_ONCE(rq_bad_cpu, cpu);
 				WRITE_ONCE(rq_bad_got, got);
@@ -138,6 +153,8 @@ u64 notrace clkstat_rq_clock_learn(const void *rq, int cpu)
 			return 0;
 		}
 		WRITE_ONCE(per_cpu(clkstat_rq, cpu), rq);
+		WRITE_ONCE(per_cpu(clkstat_rq_clock_p, cpu),
+			   (const u64 *)((const char *)rq + clkstat_rq_clock_off));
 	}
 	return clkstat_rq_read_clock(rq);
 }

@@ -25,6 +25,12 @@ u64 clkstat_rq_clock_learn(const void *rq, int cpu);
 extern bool clkstat_rq_on;
 extern unsigned int clkstat_rq_clock_off;
 DECLARE_PER_CPU(const void *, clkstat_rq);
+/*
+ * &rq->clock of the rq learnt for each CPU, NULL while none is or the rq
+ * clock is off (every CPU's is cleared when it goes off): one load finds
+ * a CPU's clock, with no test of clkstat_rq_on.
+ */
+DECLARE_PER_CPU(const u64 *, clkstat_rq_clock_p);
 
 static __always_inline u64 clkstat_rq_read_clock(const void *rq)
 {
@@ -38,12 +44,20 @@ static __always_inline u64 clkstat_rq_read_clock(const void *rq)
  */
 static __always_inline u64 clkstat_rq_clock_cpu(int cpu)
 {
-	const void *rq;
+	const u64 *clock;
 
-	if (!READ_ONCE(clkstat_rq_on) || (unsigned int)cpu >= nr_cpu_ids)
+	if ((unsigned int)cpu >= nr_cpu_ids)
 		return 0;
-	rq = READ_ONCE(per_cpu(clkstat_rq, cpu));
-	return rq ? clkstat_rq_read_clock(rq) : 0;
+	clock = READ_ONCE(per_cpu(clkstat_rq_clock_p, cpu));
+	return clock ? READ_ONCE(*clock) : 0;
+}
+
+/* clkstat_rq_clock_cpu() of this CPU, preemption off. */
+static __always_inline u64 clkstat_rq_clock_this_cpu(void)
+{
+	const u64 *clock = this_cpu_read(clkstat_rq_clock_p);
+
+	return clock ? READ_ONCE(*clock) : 0;
 }
 
 /*
