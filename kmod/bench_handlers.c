@@ -6,7 +6,12 @@
  *
  *   pair    the wakeup hook's handler (try_to_wake_up()'s entry), then
  *           the enqueue hook's (enqueue_task() with ENQUEUE_WAKEUP from
- *           6.12 on, ttwu_do_activate() before): one ttwu_enqueue sample
+ *           6.12 on, ttwu_do_activate() before): one ttwu_enqueue sample,
+ *           what the default probes (ttwu alone) do: tkread's part of a
+ *           wakeup is off meanwhile (ttwu_tkread stopped, then started
+ *           again if it was recording), else each wakeup would open a
+ *           part that no read closes and the next wakeup would count it
+ *           replaced
  *   triple  the pair, then the first read's handler (ktime_get()'s entry
  *           hook of tkread): one ttwu_tkread sample more
  *   pair0, triple0  the same calls, the same way, to empty handlers: the
@@ -40,7 +45,9 @@
  * change what the handlers use.  While it runs, the task filter is
  * narrowed to the bench's own thread group (and set back afterwards): the
  * real wakeups of other tasks, which the attached variant records into
- * the same metrics meanwhile, would otherwise add to its hits.
+ * the same metrics meanwhile, would otherwise add to its hits.  Setting
+ * them back begins a new epoch if ttwu_tkread was stopped for a pair:
+ * wakeups pending then are not matched.
  */
 #include <linux/export.h>
 #include <linux/preempt.h>
@@ -52,6 +59,7 @@
 #include "control.h"
 #include "hist.h"
 #include "hook.h"
+#include "probe_tkread.h"
 #include "probes.h"
 #include "rq_clock.h"
 #include "uapi/clkstat_catalog.h"
@@ -81,6 +89,25 @@ static u64 hbench_count(const char *name, const char *variant)
 	}
 	clkstat_registry_unlock();
 	return n;
+}
+
+/* As the control file does it: under the registry's lock. */
+static void hbench_set_recording(struct clkstat_metric *m, bool on)
+{
+	clkstat_registry_lock();
+	clkstat_metric_set_recording(m, on);
+	clkstat_registry_unlock();
+}
+
+/* Stop ttwu_tkread if it records; returns it then, to start again. */
+static struct clkstat_metric *hbench_tkread_pause(void)
+{
+	struct clkstat_metric *tkw = READ_ONCE(clkstat_ttwu_tkread);
+
+	if (!tkw || !clkstat_metric_recording(tkw))
+		return NULL;
+	hbench_set_recording(tkw, false);
+	return tkw;
 }
 
 static void hbench_loop(clkstat_entry_fn wake, clkstat_entry_fn enq,
@@ -121,6 +148,7 @@ int clkstat_bench_handlers(enum clkstat_hbench_mode mode, unsigned int n,
 		     mode == CLKSTAT_HBENCH_TRIPLE0;
 	clkstat_entry_fn wake, enq, read = NULL;
 	const struct clkstat_variant *v;
+	struct clkstat_metric *tkw = NULL;
 	unsigned int done, chunk;
 	u64 enq0, tk0, t0;
 	int ret = 0;
@@ -142,6 +170,8 @@ int clkstat_bench_handlers(enum clkstat_hbench_mode mode, unsigned int n,
 		       clkstat_probe_tkread.hooks[CLKSTAT_TK_KTIME_GET].handler;
 	tgid = READ_ONCE(clkstat_filter_tgid);
 	WRITE_ONCE(clkstat_filter_tgid, current->tgid);
+	if (!triple)
+		tkw = hbench_tkread_pause();
 	enq0 = hbench_count(CLKSTAT_MNAME(TTWU_ENQUEUE), v->name);
 	tk0 = hbench_count(CLKSTAT_MNAME(TTWU_TKREAD), v->name);
 	for (done = 0; done < n; done += chunk) {
@@ -163,6 +193,8 @@ int clkstat_bench_handlers(enum clkstat_hbench_mode mode, unsigned int n,
 	}
 	r->enqueue = hbench_count(CLKSTAT_MNAME(TTWU_ENQUEUE), v->name) - enq0;
 	r->tkread = hbench_count(CLKSTAT_MNAME(TTWU_TKREAD), v->name) - tk0;
+	if (tkw)
+		hbench_set_recording(tkw, true);
 	WRITE_ONCE(clkstat_filter_tgid, tgid);
 	clkstat_probes_release();
 	return ret;

@@ -432,6 +432,11 @@ void clkstat_clock_debugfs_init(struct dentry *dir)
 	debugfs_create_file("clock", 0600, dir, NULL, &clock_fops);
 }
 
+/* Without the attribute its callers' registers would not survive it. */
+#if !__has_attribute(__no_caller_saved_registers__)
+#error "clkstat needs a compiler with no_caller_saved_registers (GCC 7, clang 5)"
+#endif
+
 /**
  * clkstat_mono_stamp_regs() - ktime_get_mono_fast_ns(), keeping registers
  *
@@ -441,8 +446,7 @@ void clkstat_clock_debugfs_init(struct dentry *dir)
  *
  * Return: ktime_get_mono_fast_ns().
  */
-u64 __attribute__((no_caller_saved_registers)) notrace
-clkstat_mono_stamp_regs(void)
+u64 __no_caller_saved_registers notrace clkstat_mono_stamp_regs(void)
 {
 	return ktime_get_mono_fast_ns();
 }

@@ -9,6 +9,7 @@
 
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>

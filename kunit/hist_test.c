@@ -451,31 +451,90 @@ static void hist_total_of_parts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, all->counter[1], 1ULL);
 	clkstat_snapshot_free(&s);
 
-	/* A part reset alone: the total loses that part's samples. */
+	/* A part's reset is its family's: all three start over, once. */
 	clkstat_metric_reset(b);
-	all = all_of(test, &s, t);
-	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, t->nslots), 2ULL);
-	KUNIT_EXPECT_EQ(test, all->max, 5ULL);
-	KUNIT_EXPECT_EQ(test, s.resets, 1ULL);
-	clkstat_snapshot_free(&s);
-
-	/* The total's reset empties it and its parts. */
-	clkstat_metric_reset(t);
 	all = all_of(test, &s, t);
 	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, t->nslots), 0ULL);
 	KUNIT_EXPECT_EQ(test, all->counter[1], 0ULL);
 	KUNIT_EXPECT_EQ(test, all->min, U64_MAX);
+	KUNIT_EXPECT_EQ(test, s.resets, 1ULL);
 	clkstat_snapshot_free(&s);
 	all = all_of(test, &s, a);
 	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, a->nslots), 0ULL);
+	KUNIT_EXPECT_EQ(test, s.resets, 1ULL);
 	clkstat_snapshot_free(&s);
 
+	/* The total's reset too; then new samples are the total's again. */
+	clkstat_record(b, 900);
+	clkstat_metric_reset(t);
+	clkstat_record(a, 5);
+	all = all_of(test, &s, t);
+	KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, t->nslots), 1ULL);
+	KUNIT_EXPECT_EQ(test, all->max, 5ULL);
+	KUNIT_EXPECT_EQ(test, s.resets, 2ULL);
+	clkstat_snapshot_free(&s);
+
+	/* A part's stop and start are its family's. */
+	clkstat_metric_set_recording(a, false);
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(t));
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(b));
+	clkstat_metric_set_recording(b, true);
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(t));
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(a));
 	clkstat_metric_set_recording(t, false);
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(a));
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(b));
+
+	/* The total gone, a part starts and stops on its own. */
 	clkstat_metric_destroy(t);
+	KUNIT_EXPECT_PTR_EQ(test, a->total, NULL);
+	clkstat_metric_set_recording(a, true);
+	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(a));
+	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(b));
 	clkstat_metric_destroy(a);
 	clkstat_metric_destroy(b);
+}
+
+/*
+ * A probe's record with the load's frac_bits behind the static key:
+ * the slot and sum of the metric's own frac_bits, default or not.
+ */
+static void hist_record_checked_frac(struct kunit *test)
+{
+	static const unsigned int ks[] = { 5, 0, CLKSTAT_FRAC_BITS_DEFAULT };
+	struct clkstat_metric *m;
+	struct clkstat_cpu_hist *all;
+	struct clkstat_snapshot s;
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		k = ks[i];
+		clkstat_hist_set_probe_frac_bits(k);
+		m = clkstat_metric_create("kunit_checked", "test", k, NULL, 0);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+		clkstat_metric_set_recording(m, true);
+		preempt_disable();
+		__clkstat_record_checked(m, 1000);
+		__clkstat_record_checked(m, 77);
+		__clkstat_record_probe(m, 3);
+		preempt_enable();
+		clkstat_metric_set_recording(m, false);
+		preempt_disable();
+		__clkstat_record_probe(m, 5000);	/* stopped: dropped */
+		preempt_enable();
+		all = all_of(test, &s, m);
+		KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, m->nslots), 3ULL);
+		KUNIT_EXPECT_EQ(test,
+				all->slot[clkstat_value_to_slot(1000, k)].count,
+				1ULL);
+		KUNIT_EXPECT_EQ(test,
+				all->slot[clkstat_value_to_slot(77, k)].count,
+				1ULL);
+		KUNIT_EXPECT_EQ(test, all->min, 3ULL);
+		KUNIT_EXPECT_EQ(test, all->max, 1000ULL);
+		clkstat_snapshot_free(&s);
+		clkstat_metric_destroy(m);
+	}
 }
 
 static void hist_reset_race(struct kunit *test)
@@ -520,6 +579,7 @@ static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_add_counter),
 	KUNIT_CASE(hist_reset_baseline),
 	KUNIT_CASE(hist_total_of_parts),
+	KUNIT_CASE(hist_record_checked_frac),
 	KUNIT_CASE(hist_reset_race),
 	{}
 };

@@ -164,11 +164,17 @@ static void wake_table_parts(struct kunit *test)
 	const void *p = &wake_tasks[0], *q = &wake_tasks[1];
 	struct clkstat_wake_table t = {};
 	struct clkstat_wake_entry *e;
+	unsigned int i;
 	bool busy;
 
 	KUNIT_EXPECT_EQ(test, clkstat_wake_init(&t, 100), -EINVAL);
+	KUNIT_EXPECT_EQ(test, clkstat_wake_init(&t, 1), -EINVAL);
 	KUNIT_ASSERT_EQ(test, clkstat_wake_init(&t, 64), 0);
 	KUNIT_EXPECT_EQ(test, (unsigned long)t.entry % 64, 0UL);
+	/* the slot is hash_ptr()'s, with the shift computed at init */
+	for (i = 0; i < ARRAY_SIZE(wake_tasks); i++)
+		KUNIT_EXPECT_PTR_EQ(test, clkstat_wake_slot(&t, &wake_tasks[i]),
+				    &t.entry[hash_ptr(&wake_tasks[i], t.bits)]);
 	e = clkstat_wake_slot(&t, p);
 	KUNIT_EXPECT_EQ(test, clkstat_wake_claim_task(e, p, CLKSTAT_PARTS, &busy), 0L);
 	KUNIT_EXPECT_FALSE(test, busy);
