@@ -5,7 +5,10 @@
 #  1. under QEMU's -icount shift=0,sleep=off, where one ns of guest time is
 #     one instruction, deterministic run to run: `clkstat-report overhead
 #     --only dispatch --icount --json`, the instructions per call of every
-#     dispatch row and handler row (build/bench-insn/insn.json);
+#     dispatch row and handler row (build/bench-insn/insn.json); then the
+#     wakeup storm with clkstat.ko's default probes (ttwu) in instructions
+#     (build/bench-insn/storm.txt), the throughput each variant keeps
+#     without the emulator's timing in it;
 #  2. plain TCG: clkstat_bench.ko's cost of one record next to a bare
 #     per-CPU increment and memory per metric per CPU for each frac_bits;
 #     then `clkstat-report overhead --insn build/bench-insn/insn.json`: the
@@ -28,12 +31,14 @@ fail() {	# fail LOG OUT: run-guest.sh's own reason, if the guest never ran
 	exit 1
 }
 
-# 1. Instructions.  The dispatch section only: the handshake's and the
-# storm's figures are wall time of userspace work, not instructions of a
-# hook.  Few calls are enough: the count does not vary.  One vCPU: the
-# section runs on one CPU anyway, and 6.1 never brings a second one up
-# under icount (it waits at "smp: Bringing up secondary CPUs").
-rm -f build/bench-insn/insn.json
+# 1. Instructions.  The dispatch section: few calls are enough, the count
+# does not vary.  Then the storm, whose "seconds" here are instructions of
+# the whole guest: the throughput a variant keeps as the CPU would see it
+# (the handshake's figures are wall time of userspace work, not run here).
+# One vCPU: the dispatch section runs on one CPU anyway, and 6.1 never
+# brings a second one up under icount (it waits at "smp: Bringing up
+# secondary CPUs"); the storm then runs its 20 tasks on that one CPU.
+rm -f build/bench-insn/insn.json build/bench-insn/storm.txt
 CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 	--smp 1 --append "tsc=reliable" --out build/bench-insn \
 	--timeout 1500 -- bash -c '
@@ -42,7 +47,11 @@ CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 	insmod kmod/clkstat_hookbench.ko
 	tools/clkstat-report overhead --only dispatch --icount --json \
 		--calls 20000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/insn.json
-	rmmod clkstat_hookbench clkstat' > build/bench-insn.log 2>&1 ||
+	rmmod clkstat_hookbench clkstat
+	insmod kmod/clkstat.ko
+	tools/clkstat-report overhead --only storm --storm-rounds 10 \
+		--storm-loops 2000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/storm.txt
+	rmmod clkstat' > build/bench-insn.log 2>&1 ||
 	fail build/bench-insn.log build/bench-insn
 
 # 2. ns.  The dispatch section with the probes the storm is about
@@ -71,6 +80,9 @@ tools/vm/run-guest.sh --append "tsc=reliable" --out build/bench \
 tr -d '\r' < build/bench.log | sed -n '/clkstat_bench: /,$p' |
 	sed 's/^.*\(clkstat_bench: \)/\1/' | grep -v '^\[ *[0-9]*\.[0-9]*\]' | grep -v '^clkstat-report: \(ctrl\|overhead: checking\)'
 echo "instructions: build/bench-insn/insn.json (QEMU -icount shift=0,sleep=off, tsc=reliable)"
+# The storm under icount: its seconds are 10^9 guest instructions.
+echo "wakeup storm under icount (one vCPU; seconds are 10^9 guest instructions), clkstat.ko's default probes:"
+cat build/bench-insn/storm.txt
 # clkstat-report --compare: 10000 resamples over 300 runs x 2 variants,
 # beside scipy.stats.bootstrap on the same data (printed figures).
 echo "clkstat-report --compare, against scipy.stats.bootstrap:"
