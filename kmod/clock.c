@@ -300,16 +300,19 @@ void clkstat_clock_describe(char *buf, size_t len)
 
 /*
  * The check of clkstat_now() against ktime_get_ns() over a known sleep
- * (debugfs "clock": write "compare MS").  At each end, clkstat_now(),
- * ktime_get_ns(), clkstat_now() back to back with interrupts off: both
- * read CLOCK_MONOTONIC, so ktime_get_ns() lies between the two
- * clkstat_now() reads (to a ns of rounding; the window is their
- * difference; the narrowest of 5 tries is kept).  The intervals then differ by at most the larger window
- * plus the rounding at each end.
+ * (debugfs "clock": write "compare MS").  At each end, clkstat_now(), a
+ * stamp (clkstat_stamp()), ktime_get_ns(), clkstat_now() back to back
+ * with interrupts off: all read CLOCK_MONOTONIC, so ktime_get_ns() and
+ * the stamp lie between the two clkstat_now() reads (to a ns of rounding;
+ * the window is their difference; the narrowest of 5 tries is kept).
+ * The intervals then differ by at most the larger window plus the
+ * rounding at each end: clkstat_now()'s, and the probes' own, two stamps
+ * converted as one interval by clkstat_stamp_ns().
  */
 struct clock_cmp {
 	u64 sleep_ms;
 	u64 clk_ns, kt_ns;	/* the intervals, window midpoints for clk */
+	u64 stamp_ns;		/* clkstat_stamp_ns() of the two stamps */
 	u64 win0, win1;		/* the windows at start and end */
 	s64 off0, off1;		/* ktime minus the window's first read */
 	char clock[8];		/* the clock at the end of the sleep */
@@ -320,10 +323,10 @@ static struct clock_cmp clock_cmp_last;
 static bool clock_cmp_done;
 
 /* Of 5 tries, the narrowest window (the first may fault or be slow). */
-static void clock_cmp_sample(u64 *a, u64 *k, u64 *b)
+static void clock_cmp_sample(u64 *a, u64 *s, u64 *k, u64 *b)
 {
 	unsigned long flags;
-	u64 a1, k1, b1;
+	u64 a1, s1, k1, b1;
 	int i;
 
 	*a = 0;
@@ -331,11 +334,13 @@ static void clock_cmp_sample(u64 *a, u64 *k, u64 *b)
 	for (i = 0; i < 5; i++) {
 		local_irq_save(flags);
 		a1 = clkstat_now();
+		s1 = clkstat_stamp();
 		k1 = ktime_get_ns();
 		b1 = clkstat_now();
 		local_irq_restore(flags);
 		if (b1 - a1 < *b - *a) {
 			*a = a1;
+			*s = s1;
 			*k = k1;
 			*b = b1;
 		}
@@ -344,14 +349,15 @@ static void clock_cmp_sample(u64 *a, u64 *k, u64 *b)
 
 static void clock_cmp_run(struct clock_cmp *r, unsigned int ms)
 {
-	u64 a0, k0, b0, a1, k1, b1;
+	u64 a0, s0, k0, b0, a1, s1, k1, b1;
 
-	clock_cmp_sample(&a0, &k0, &b0);
+	clock_cmp_sample(&a0, &s0, &k0, &b0);
 	msleep(ms);
-	clock_cmp_sample(&a1, &k1, &b1);
+	clock_cmp_sample(&a1, &s1, &k1, &b1);
 	r->sleep_ms = ms;
 	r->clk_ns = (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2);
 	r->kt_ns = k1 - k0;
+	r->stamp_ns = clkstat_stamp_ns(s0, s1);
 	r->win0 = b0 - a0;
 	r->win1 = b1 - a1;
 	r->off0 = (s64)(k0 - a0);
@@ -374,13 +380,14 @@ static int clock_show(struct seq_file *sf, void *unused)
 	if (clock_cmp_done) {
 		const struct clock_cmp *r = &clock_cmp_last;
 
-		seq_printf(sf, "compare sleep_ms %llu clock %s clkstat_ns %llu ktime_ns %llu diff_ns %lld window_ns %llu %llu offset_ns %lld %lld\n",
+		seq_printf(sf, "compare sleep_ms %llu clock %s clkstat_ns %llu ktime_ns %llu diff_ns %lld stamp_ns %llu stamp_diff_ns %lld window_ns %llu %llu offset_ns %lld %lld\n",
 			   r->sleep_ms, r->clock, r->clk_ns, r->kt_ns,
-			   (s64)(r->clk_ns - r->kt_ns), r->win0, r->win1,
+			   (s64)(r->clk_ns - r->kt_ns), r->stamp_ns,
+			   (s64)(r->stamp_ns - r->kt_ns), r->win0, r->win1,
 			   r->off0, r->off1);
 	}
 	mutex_unlock(&clock_cmp_lock);
-	seq_puts(sf, "# write \"compare MS\" (1..10000): clkstat_now() against ktime_get_ns() over an msleep(MS)\n");
+	seq_puts(sf, "# write \"compare MS\" (1..10000): clkstat_now() and the probes' stamps against ktime_get_ns() over an msleep(MS)\n");
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #ifndef _CLKSTAT_CLOCK_H
 #define _CLKSTAT_CLOCK_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
 #include <linux/ktime.h>
@@ -159,14 +160,18 @@ static __always_inline u64 clkstat_mono_stamp(void)
  * is clkstat_now().  clkstat_stamp_to_ns() gives a stamp's time for the
  * event log.
  *
- * A stamp belongs to its clkstat_epoch: clock.c begins a new epoch when
- * it leaves the TSC (its static key off), so that no interval has one
- * end in cycles and the other in ns.
+ * A TSC stamp carries CLKSTAT_STAMP_TSC (bit 63: a TSC stays below it for
+ * a century at 3 GHz), so that an interval begun in cycles and ended in
+ * ns, across the instant clock.c leaves the TSC (its static key off), is
+ * known as such and gives no interval.  clock.c also begins a new epoch
+ * then, which drops the intervals still pending.
  */
+#define CLKSTAT_STAMP_TSC	BIT_ULL(63)
+
 static __always_inline u64 clkstat_stamp(void)
 {
 	if (static_branch_likely(&clkstat_clock_tsc))
-		return rdtsc();
+		return rdtsc() | CLKSTAT_STAMP_TSC;
 	return clkstat_mono_stamp();
 }
 
@@ -188,6 +193,9 @@ static __always_inline u64 clkstat_stamp_ns_at(u64 from, u64 to, u64 scale)
 		return 0;
 	if (static_branch_likely(&clkstat_clock_tsc))
 		return clkstat_mul_shr(d, (u32)scale, (scale >> 32) & 63);
+	/* Off the TSC now: a start in cycles is no interval's. */
+	if (unlikely(from & CLKSTAT_STAMP_TSC))
+		return 0;
 	return d;
 }
 
@@ -197,11 +205,15 @@ static __always_inline u64 clkstat_stamp_ns(u64 from, u64 to)
 	return clkstat_stamp_ns_at(from, to, clkstat_stamp_scale());
 }
 
-/* A stamp as clkstat_now() would have read it, for an event's time. */
+/*
+ * A stamp as clkstat_now() would have read it, for an event's time (a
+ * TSC stamp converted after clock.c left the TSC: at the last readout's
+ * time, see clkstat_tsc_to_ns()).
+ */
 static __always_inline u64 clkstat_stamp_to_ns(u64 stamp)
 {
-	if (static_branch_likely(&clkstat_clock_tsc))
-		return clkstat_tsc_to_ns(stamp);
+	if (stamp & CLKSTAT_STAMP_TSC)
+		return clkstat_tsc_to_ns(stamp & ~CLKSTAT_STAMP_TSC);
 	return stamp;
 }
 

@@ -139,7 +139,10 @@ clock_word() { awk '$1 == "clock" { print $2 }' "$D/clock"; }
 # window (offset 0..window, 2 ns of rounding either side), and the two
 # intervals differ by at most half of each end's window plus the rounding:
 # max(window) + 4 ns is the tolerance.  No NTP runs in the guest; with NTP
-# both clocks take the same adjusted mult, so the same holds.
+# both clocks take the same adjusted mult, so the same holds.  The probes'
+# stamps (a raw TSC on the TSC clock, the interval converted at once with
+# the timekeeper's mult and shift) are read inside the same window: their
+# interval (stamp_ns) is held to the same tolerance.
 clock_compare() {
 	local line
 	echo "compare $1" > "$D/clock" || fail "compare $1: write refused"
@@ -149,7 +152,10 @@ clock_compare() {
 		for (i = 2; i < NF; i++) f[$i] = $(i + 1)
 		w0 = $(NF - 4); w1 = $(NF - 3); o0 = $(NF - 1); o1 = $NF
 		d = f["diff_ns"]; if (d < 0) d = -d
+		sd = f["stamp_diff_ns"]; if (sd < 0) sd = -sd
 		tol = (w0 > w1 ? w0 : w1) + 4
+		if (!("stamp_ns" in f) || f["stamp_ns"] == 0) { print "no stamp interval"; exit 1 }
+		if (sd > tol) { print "stamp and ktime intervals differ by " f["stamp_diff_ns"] " ns, tolerance " tol; exit 1 }
 		if (f["sleep_ms"] != ms) { print "sleep_ms " f["sleep_ms"] ", want " ms; exit 1 }
 		if (f["ktime_ns"] < ms * 1000000) { print "ktime interval " f["ktime_ns"] " shorter than the sleep"; exit 1 }
 		if (d > tol) { print "clkstat and ktime intervals differ by " f["diff_ns"] " ns, tolerance " tol; exit 1 }
