@@ -50,14 +50,16 @@ nl_read() {
 }
 
 # Readers race with resets of ttwu_enqueue_local and with stops and
-# starts of ttwu_enqueue_migrated, under a wakeup storm.  ttwu_enqueue,
-# never reset, counts every enqueue that ttwu_enqueue_local counts, and
-# more; read after it, it bounds it: a reader that saw more in
-# ttwu_enqueue_local than ttwu_enqueue holds afterwards saw samples from
-# before a reset.  ttwu_enqueue's sample is recorded just before
-# ttwu_enqueue_local's in the same handler, so one sample per CPU may be
-# in flight between them (slack).  Within one reset (the same "resets"),
-# successive reads never go down.
+# starts of ttwu_enqueue_migrated, under a wakeup storm: each resets,
+# stops or starts the family, ttwu_enqueue with its two parts
+# (Documentation/clkstat.rst, the ttwu probe), which all show the same
+# "resets".  ttwu_enqueue is the sum of its parts: read after
+# ttwu_enqueue_local within the same reset, it bounds it; a reader that
+# saw more in ttwu_enqueue_local than ttwu_enqueue holds afterwards saw
+# samples from before a reset.  Each read is one reset's whole (a
+# snapshot is taken under the reset lock); the slack of one sample per
+# CPU is kept from when the total was recorded apart.  Within one reset
+# (the same "resets"), successive reads never go down.
 t_race_readers() {
 	local n=${CLKSTAT_RACE_READS:-100} i line prev_r=-1 prev_n=0 r c w tot
 	local slack; slack=$(nproc)
@@ -78,7 +80,8 @@ t_race_readers() {
 		tot=$(dfs_read "$D/ttwu_enqueue.$V")
 		case "$line $tot" in *bad:*) why="debugfs read $i: $line / $tot"; rc=1; break ;; esac
 		read -r r c w <<< "$line"
-		if [ "$c" -gt $(( $(echo "$tot" | cut -d' ' -f2) + slack )) ]; then
+		if [ "$r" = "$(echo "$tot" | cut -d' ' -f1)" ] &&
+		   [ "$c" -gt $(( $(echo "$tot" | cut -d' ' -f2) + slack )) ]; then
 			why="read $i: ttwu_enqueue_local $c after reset $r, more than ttwu_enqueue's $tot read after it"
 			rc=1; break
 		fi
@@ -93,7 +96,8 @@ t_race_readers() {
 			tot=$(dfs_read "$D/ttwu_enqueue.$V")
 			case "$line" in bad:*) why="netlink dump $i: $line"; rc=1; break ;; esac
 			read -r r c <<< "$line"
-			if [ "$c" -gt $(( $(echo "$tot" | cut -d' ' -f2) + slack )) ]; then
+			if [ "$r" = "$(echo "$tot" | cut -d' ' -f1)" ] &&
+			   [ "$c" -gt $(( $(echo "$tot" | cut -d' ' -f2) + slack )) ]; then
 				why="dump $i: ttwu_enqueue_local $c, more than ttwu_enqueue's $tot read after it"; rc=1; break
 			fi
 			if [ "$r" = "$nl_prev_r" ] && [ "$c" -lt "$nl_prev_n" ]; then

@@ -51,26 +51,37 @@ t_params_at_limits() {
 }
 
 t_stop_start_reset() {
-	insmod "$KO"
+	insmod "$KO" probes=ttwu,tkread
 	echo stop > "$D/control"
 	echo reset > "$D/control"
 	"$PINGPONG" -n 100 >/dev/null
 	expect_eq "count while stopped" "$(field ttwu_enqueue count)" 0
 	expect_eq "wakeups while stopped" "$(field ttwu_enqueue wakeups)" 0
 	grep -q 'recording off' "$D/ttwu_enqueue.$V" || fail "header does not say off"
+	# A part starts its family (the total and both parts), nothing else.
 	echo "start ttwu_enqueue_local" > "$D/control"
-	grep -q "^metric ttwu_enqueue_local variant $V recording on\$" "$D/control" || fail "control: $(cat $D/control)"
-	grep -q "^metric ttwu_enqueue variant $V recording off\$" "$D/control" || fail "control: $(cat $D/control)"
+	local m
+	for m in ttwu_enqueue_local ttwu_enqueue ttwu_enqueue_migrated; do
+		grep -q "^metric $m variant $V recording on\$" "$D/control" || fail "$m not started with its family: $(cat $D/control)"
+	done
+	grep -q "^metric ttwu_tkread variant $V recording off\$" "$D/control" || fail "control: $(cat $D/control)"
+	# And a part stops it.
+	echo "stop ttwu_enqueue_migrated" > "$D/control"
+	grep -q "^metric ttwu_enqueue variant $V recording off\$" "$D/control" || fail "the family not stopped by its part: $(cat $D/control)"
 	echo start > "$D/control"
-	"$PINGPONG" -n 100 >/dev/null
-	[ "$(field ttwu_enqueue count)" -ge 200 ] || fail "count after start: $(field ttwu_enqueue count)"
+	"$PINGPONG" -n 100 --reads 1 >/dev/null
+	[ "$(field ttwu_enqueue count)" -ge 100 ] || fail "count after start: $(field ttwu_enqueue count)"
+	[ "$(field ttwu_tkread count)" -gt 0 ] || fail "no ttwu_tkread sample"
 	# Stop first: a reset races with recording (documented), so only a
 	# stopped metric resets to an exact zero.
 	echo stop > "$D/control"
-	echo "reset ttwu_enqueue" > "$D/control"
-	expect_eq "count after reset" "$(field ttwu_enqueue count)" 0
-	expect_eq "min after reset" "$(field ttwu_enqueue min)" 0
-	[ "$(field ttwu_enqueue_local count)" -gt 0 ] || fail "reset of one metric cleared another"
+	echo "reset ttwu_enqueue_local" > "$D/control"
+	for m in ttwu_enqueue ttwu_enqueue_local ttwu_enqueue_migrated; do
+		expect_eq "$m count after its family's reset" "$(field $m count)" 0
+		expect_eq "$m min after its family's reset" "$(field $m min)" 0
+	done
+	expect_eq "wakeups after the family's reset" "$(field ttwu_enqueue wakeups)" 0
+	[ "$(field ttwu_tkread count)" -gt 0 ] || fail "reset of one family cleared another"
 }
 
 # Every bad write: EINVAL, a warning in the log, and nothing changed.
