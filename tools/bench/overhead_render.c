@@ -150,8 +150,9 @@ static void cr_ovh_text_storm(FILE *out, const struct cr_ovh_opts *o,
 		r->storm_cmd ? r->storm_cmd : "hackbench", o->storm_loops,
 		o->storm_rounds, r->probes[0] ? r->probes : "-",
 		r->storm_baseline ? r->storm_baseline : "-", r->storm_cs);
-	fprintf(out, "%-14s %10s %12s %7s %15s\n", "variant", "median s",
-		"throughput", "IQR", "range");
+	fprintf(out, "%-14s %10s %12s %7s %15s\n", "variant",
+		o->insn ? "median cpu" : "median s", "throughput", "IQR",
+		"range");
 	for (i = 0; i < r->nstorm; i++) {
 		s = &r->storm[i];
 		if (s->note) {
@@ -163,7 +164,9 @@ static void cr_ovh_text_storm(FILE *out, const struct cr_ovh_opts *o,
 			s->name, s->median_s, s->ratio_median,
 			s->ratio_q3 - s->ratio_q1, s->ratio_min, s->ratio_max);
 	}
-	fprintf(out, "(throughput: the baseline's run time / the variant's, same round, median over rounds; IQR and range of those ratios)\n");
+	fprintf(out, "(throughput: the baseline's %s / the variant's, same round, median over rounds; IQR and range of those ratios)\n",
+		o->insn ? "CPU time of the storm's tasks (icount: 10^9 instructions a second)" :
+			  "run time");
 }
 
 int cr_ovh_render_text(FILE *out, const struct cr_ovh_opts *o,
@@ -296,6 +299,8 @@ static int cr_ovh_json_storm(struct json_object *root,
 	err |= cr_jadd(st, "command", json_object_new_string(r->storm_cmd ? r->storm_cmd : "hackbench"));
 	err |= cr_jadd(st, "loops", json_object_new_int(o->storm_loops));
 	err |= cr_jadd(st, "rounds", json_object_new_int(o->storm_rounds));
+	/* median_s is CPU time of the storm's tasks under --icount. */
+	err |= cr_jadd(st, "timed", json_object_new_string(o->insn ? "cpu" : "wall"));
 	err |= cr_jadd(st, "probes", json_object_new_string(r->probes));
 	err |= cr_jadd(st, "baseline", json_object_new_string(r->storm_baseline ? r->storm_baseline : ""));
 	a = json_object_new_array();

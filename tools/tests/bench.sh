@@ -49,7 +49,7 @@ CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 		--calls 20000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/insn.json
 	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko
-	tools/clkstat-report overhead --only storm --storm-rounds 10 \
+	tools/clkstat-report overhead --only storm --icount --storm-rounds 10 \
 		--storm-loops 2000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/storm.txt
 	rmmod clkstat' > build/bench-insn.log 2>&1 ||
 	fail build/bench-insn.log build/bench-insn
