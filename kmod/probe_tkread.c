@@ -105,18 +105,20 @@ static noinline void notrace tkw_log_read(struct task_struct *p, u64 st,
 	clkstat_evlog_add(&ev, NULL);
 }
 
-/*
- * current performed a timekeeping read: close tkread's part of its
- * wakeup's entry in the wake table (which probe ttwu's handlers opened
- * at the wakeup and completed at the enqueue), with one claim of the
- * entry.  The hooks at ktime_get*()'s entry may run this preemptible:
- * preemption goes off once for the whole pair's records.
- */
+/* A read's rare outcomes, out of line: the fast path stays a leaf. */
 static noinline void notrace tkw_count(unsigned int idx)
 {
 	clkstat_count(clkstat_ttwu_tkread, idx);
 }
 
+/*
+ * current performed a timekeeping read: close tkread's part of its
+ * wakeup's entry in the wake table (which probe ttwu's handlers opened
+ * at the wakeup and completed at the enqueue), with one claim of the
+ * entry.  The hooks at ktime_get*()'s entry may run this preemptible:
+ * preemption goes off once for the whole pair's records.  @st: the
+ * read's stamp.
+ */
 static __always_inline void tkw_first_read(struct task_struct *p, u64 st)
 {
 	struct clkstat_wake_entry *e;

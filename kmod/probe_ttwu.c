@@ -121,9 +121,9 @@ static noinline void notrace ttwu_wakeup_busy(bool rec, bool tk)
 /*
  * A wakeup's work once its stamp is taken and its event log id known (0:
  * none): open ttwu's part of p's entry, and tkread's while it wants
- * wakeups, with one claim of the entry.  Inlined twice, in the fast path
- * (no event log, no clock offset: no call but tail calls on rare
- * outcomes, so the handler saves no registers) and in the slow one.
+ * wakeups, with one claim of the entry.  Inlined in each fast path (no
+ * event log, no clock offset: no call but tail calls on rare outcomes, so
+ * the handler saves no registers) and in the slow one.
  */
 static __always_inline void __ttwu_wakeup(struct task_struct *p, u64 st,
 					  u64 id, bool rec, bool tk)
@@ -270,7 +270,6 @@ static noinline void notrace ttwu_count_unmatched(const struct task_struct *p,
  * hook, sched_wakeup), preemption and interrupts off: the records need
  * no preempt_disable() of their own.
  */
-
 static __always_inline void __ttwu_enqueued(struct task_struct *p,
 					    const void *rq, const void *learnt,
 					    bool rec, bool tk, bool slow)
