@@ -357,7 +357,8 @@ static void clock_cmp_run(struct clock_cmp *r, unsigned int ms)
 	r->sleep_ms = ms;
 	r->clk_ns = (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2);
 	r->kt_ns = k1 - k0;
-	r->stamp_ns = clkstat_stamp_ns(s0, s1);
+	/* 0 if the clock left the TSC meanwhile. */
+	r->stamp_ns = clkstat_stamp_valid(s0) ? clkstat_stamp_ns(s0, s1) : 0;
 	r->win0 = b0 - a0;
 	r->win1 = b1 - a1;
 	r->off0 = (s64)(k0 - a0);

@@ -161,10 +161,11 @@ static __always_inline u64 clkstat_mono_stamp(void)
  * event log.
  *
  * A TSC stamp carries CLKSTAT_STAMP_TSC (bit 63: a TSC stays below it for
- * a century at 3 GHz), so that an interval begun in cycles and ended in
- * ns, across the instant clock.c leaves the TSC (its static key off), is
- * known as such and gives no interval.  clock.c also begins a new epoch
- * then, which drops the intervals still pending.
+ * a century at 3 GHz), so that an interval begun in cycles and ended
+ * after clock.c left the TSC (its static key off) is known as such:
+ * clkstat_stamp_valid() says so, and its probe drops it.  clock.c also
+ * begins a new epoch then, which drops the intervals still pending; the
+ * tag covers those whose end raced with it.
  */
 #define CLKSTAT_STAMP_TSC	BIT_ULL(63)
 
@@ -184,7 +185,22 @@ static __always_inline u64 clkstat_stamp_scale(void)
 	return READ_ONCE(clkstat_tsc_scale);
 }
 
-/* The interval from stamp @from to stamp @to in ns, 0 if negative. */
+/*
+ * Whether an interval from stamp @from to a stamp taken now has a length:
+ * not if @from is in cycles and the clock is no longer the TSC.  One nop
+ * on the TSC.
+ */
+static __always_inline bool clkstat_stamp_valid(u64 from)
+{
+	if (static_branch_likely(&clkstat_clock_tsc))
+		return true;
+	return !(from & CLKSTAT_STAMP_TSC);
+}
+
+/*
+ * The interval from stamp @from to stamp @to in ns, 0 if negative; @from
+ * clkstat_stamp_valid().
+ */
 static __always_inline u64 clkstat_stamp_ns_at(u64 from, u64 to, u64 scale)
 {
 	u64 d = to - from;
@@ -193,9 +209,6 @@ static __always_inline u64 clkstat_stamp_ns_at(u64 from, u64 to, u64 scale)
 		return 0;
 	if (static_branch_likely(&clkstat_clock_tsc))
 		return clkstat_mul_shr(d, (u32)scale, (scale >> 32) & 63);
-	/* Off the TSC now: a start in cycles is no interval's. */
-	if (unlikely(from & CLKSTAT_STAMP_TSC))
-		return 0;
 	return d;
 }
 

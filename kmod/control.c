@@ -143,6 +143,14 @@ static void clkstat_apply(struct clkstat_metric *m, enum clkstat_nl_ctrl_op op)
 	}
 }
 
+/* Whether @cmd names @m: by its identity, by its name, or all. */
+static bool clkstat_cmd_names(const struct clkstat_cmd *cmd,
+			      const struct clkstat_metric *m)
+{
+	return !cmd->metric[0] || !strcmp(m->id, cmd->metric) ||
+	       !strcmp(m->name, cmd->metric);
+}
+
 /*
  * Only the attached variant's metrics can start: nothing feeds another
  * variant's, and one left "recording" would count from a half-attached
@@ -163,7 +171,8 @@ static bool clkstat_startable(const struct clkstat_metric *m,
  * A metric is named by its identity (ttwu_enqueue.direct) or by its name
  * alone (ttwu_enqueue), which means that metric in every variant.  stop
  * and reset act on every variant; start only on the attached one's.  A
- * reset without a metric also empties the event log.
+ * total or one of its parts acts on the three, once.  A reset without a
+ * metric also empties the event log.
  *
  * Return: 0, or -EINVAL when the command names no metric it can act on:
  * none of that name, or for start none of the attached variant (nothing
@@ -180,13 +189,19 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached)
 	}
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node) {
-		if (cmd->metric[0] && strcmp(m->id, cmd->metric) &&
-		    strcmp(m->name, cmd->metric))
+		if (!clkstat_cmd_names(cmd, m))
 			continue;
 		if (cmd->op == CLKSTAT_CTRL_START && !clkstat_startable(m, attached))
 			continue;
-		clkstat_apply(m, cmd->op);
 		found = true;
+		/*
+		 * A part acts on its family (clkstat_metric_set_parts()):
+		 * when the command names its total too, the total's turn
+		 * does, and a family resets once.
+		 */
+		if (m->total && clkstat_cmd_names(cmd, m->total))
+			continue;
+		clkstat_apply(m, cmd->op);
 	}
 	clkstat_registry_unlock();
 	if (cmd->op == CLKSTAT_CTRL_RESET && !cmd->metric[0])

@@ -141,7 +141,9 @@ static __always_inline void tkw_first_read(struct task_struct *p, u64 st)
 	migrated = e->migrated;
 	epoch = e->epoch;
 	clkstat_wake_release(e, p, open & ~CLKSTAT_PART_TKREAD);
-	if (unlikely(epoch != clkstat_current_epoch())) {
+	/* ts2, if any, is later than ts: valid if ts is. */
+	if (unlikely(epoch != clkstat_current_epoch() ||
+		     !clkstat_stamp_valid(ts))) {
 		tkw_count(CLKSTAT_TKW_STALE);
 		return;
 	}

@@ -243,15 +243,10 @@ static void notrace ttwu_tp_waking(unsigned long task, unsigned long unused1,
 	ttwu_wakeup((struct task_struct *)task);
 }
 
-/*
- * An enqueue that matched no wakeup of p: counted if p is selected (the
- * fast path does not check it, see __ttwu_enqueued()).
- */
-static noinline void notrace ttwu_count_unmatched(const struct task_struct *p,
-						  unsigned int idx)
+/* An enqueue's rare outcomes, out of line: the fast path stays a leaf. */
+static noinline void notrace ttwu_count(unsigned int idx)
 {
-	if (clkstat_task_selected(p))
-		clkstat_count(ttwu_all, idx);
+	clkstat_count(ttwu_all, idx);
 }
 
 /*
@@ -261,10 +256,6 @@ static noinline void notrace ttwu_count_unmatched(const struct task_struct *p,
  * runqueue, NULL when the hook has none (the tracepoint).  Its clock is
  * read only when something keeps it (tkread, or the event log while ttwu
  * records): an enqueue that keeps nothing pays nothing for it.
- *
- * p's task filter is not checked: an entry of p's exists only if its
- * wakeup passed it.  Only an enqueue that finds none checks it, to count
- * it unmatched.
  *
  * Every variant runs this with the runqueue's lock held (the enqueue
  * hook, sched_wakeup), preemption and interrupts off: the records need
@@ -296,8 +287,8 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 					  (tk ? CLKSTAT_PART_TKREAD : 0), &busy);
 	if (unlikely(!open)) {
 		if (rec)
-			ttwu_count_unmatched(p, busy ? CLKSTAT_TTWU_BUSY :
-						     CLKSTAT_TTWU_UNMATCHED);
+			ttwu_count(busy ? CLKSTAT_TTWU_BUSY :
+					  CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	st = clkstat_stamp();
@@ -310,7 +301,7 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 	if (unlikely(!rec || !(open & CLKSTAT_PART_TTWU))) {
 		clkstat_wake_release(e, p, open);
 		if (rec)
-			ttwu_count_unmatched(p, CLKSTAT_TTWU_UNMATCHED);
+			ttwu_count(CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	ts = e->ts;
@@ -318,8 +309,9 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 	cpu = e->cpu;
 	epoch = e->epoch;
 	clkstat_wake_release(e, p, open & ~CLKSTAT_PART_TTWU);
-	if (unlikely(epoch != clkstat_current_epoch())) {
-		ttwu_count_unmatched(p, CLKSTAT_TTWU_UNMATCHED);
+	if (unlikely(epoch != clkstat_current_epoch() ||
+		     !clkstat_stamp_valid(ts))) {
+		ttwu_count(CLKSTAT_TTWU_UNMATCHED);
 		return;
 	}
 	delta = clkstat_stamp_ns(ts, st);
@@ -370,6 +362,12 @@ static void notrace ttwu_enqueued(struct task_struct *p, const void *rq)
 	const void *learnt = NULL;
 	bool rec, tk, new = false;
 
+	/*
+	 * Checked here too, not only at the wakeup: a filter set between a
+	 * wakeup and its enqueue keeps the wakeups of the tasks it leaves out.
+	 */
+	if (!clkstat_task_selected(p))
+		return;
 	rec = clkstat_metric_recording(ttwu_all);
 	tk = clkstat_tkread_wants();
 	if (!rec && !tk)

@@ -81,6 +81,18 @@
 	X(CLOCKOFF_NEG, clockoff_neg, clockoff)
 
 /*
+ * The totals of parts, X(total, part, part): the module records a sample
+ * once, into its part, and a reader of the total gets the parts added up;
+ * the three start, stop and reset as one family (kmod/hist.h,
+ * Documentation/clkstat.rst).  Names as in CLKSTAT_METRICS.
+ */
+#define CLKSTAT_METRIC_FAMILIES(X)					\
+	X(ttwu_enqueue, ttwu_enqueue_migrated, ttwu_enqueue_local)	\
+	X(ttwu_tkread, ttwu_tkread_migrated, ttwu_tkread_local)		\
+	X(ttwu_tkread_rqclock, ttwu_tkread_rqclock_migrated,		\
+	  ttwu_tkread_rqclock_local)
+
+/*
  * What the probes hook besides tkread's functions (CLKSTAT_TK_FUNCS):
  * functions, and the tracepoints the tracepoint variant and bpf-tp use in
  * their place.  Where ttwu ends a wakeup depends on the kernel line:

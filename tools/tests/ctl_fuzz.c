@@ -23,7 +23,9 @@
  *     space, \t, \n, \v, \f, \r; any other byte (a NUL included) is not
  *     white space, and a NUL byte is never part of a command;
  *   - start|stop|reset [METRIC]: METRIC is NAME.VARIANT or NAME of a metric
- *     that exists; for start, one of the attached variant's;
+ *     that exists; for start, one of the attached variant's; each acts on
+ *     the family of the metric it names (a total and its parts,
+ *     CLKSTAT_METRIC_FAMILIES) once;
  *   - tgid N: N is decimal digits, 0..4194304 (PID_MAX_LIMIT);
  *   - variant NAME: direct, ftrace, kprobe, kprobe-int3, tracepoint or off,
  *     and tracepoint only if no enabled probe lacks a tracepoint (tkread,
@@ -73,6 +75,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <gsl/gsl_rng.h>
+#include "../../kmod/uapi/clkstat_catalog.h"
 
 #define CMD_MAX		160		/* documented: bytes per command */
 #define TGID_MAX	4194304LL	/* documented: PID_MAX_LIMIT */
@@ -402,25 +405,73 @@ static bool is_switch(const struct verdict *v, const struct state *s)
 }
 
 /* The documented effect of an accepted command on what control shows. */
+/*
+ * The families of totals and parts (CLKSTAT_METRIC_FAMILIES): a metric's
+ * family is named by its total, a metric of none by itself.
+ */
+#define FAMILY(total, a, b)	{ #total, #a, #b },
+static const char *const families[][3] = {
+	CLKSTAT_METRIC_FAMILIES(FAMILY)
+};
+
+static const char *family(const char *name)
+{
+	unsigned int f, k;
+
+	for (f = 0; f < sizeof(families) / sizeof(families[0]); f++)
+		for (k = 0; k < 3; k++)
+			if (!strcmp(name, families[f][k]))
+				return families[f][0];
+	return name;
+}
+
+static bool same_family(const struct metric *a, const struct metric *b)
+{
+	return !strcmp(a->variant, b->variant) &&
+	       !strcmp(family(a->name), family(b->name));
+}
+
+/*
+ * Which metrics a start, stop or reset acts on: those it names (for
+ * start, of the attached variant), each with its family, every family
+ * once (@hit: one flag per metric).
+ */
+static void families_hit(const struct verdict *v, const struct state *s,
+			 bool *hit)
+{
+	unsigned int i, j;
+
+	memset(hit, 0, s->nm * sizeof(*hit));
+	for (i = 0; i < s->nm; i++) {
+		if (v->arg[0] && !names(&s->m[i], v->arg))
+			continue;
+		if (v->op == OP_START && strcmp(s->m[i].variant, s->variant))
+			continue;
+		for (j = 0; j < s->nm; j++)
+			if (same_family(&s->m[i], &s->m[j]))
+				hit[j] = true;
+	}
+}
+
 static void apply(const struct verdict *v, struct state *s)
 {
 	unsigned int i, old_n = s->nm;
 	char old[NAME_LEN];
+	bool hit[MAXM];
 
 	switch (v->op) {
 	case OP_START:
 	case OP_STOP:
-		for (i = 0; i < s->nm; i++) {
-			if (v->arg[0] && !names(&s->m[i], v->arg))
-				continue;
-			if (v->op == OP_START && strcmp(s->m[i].variant, s->variant))
-				continue;
-			s->m[i].on = v->op == OP_START;
-		}
+		families_hit(v, s, hit);
+		for (i = 0; i < s->nm; i++)
+			if (hit[i])
+				s->m[i].on = v->op == OP_START;
 		break;
 	case OP_RESET:
+		/* A family resets as one: each member's count goes up by one. */
+		families_hit(v, s, hit);
 		for (i = 0; i < s->nm; i++)
-			if (!v->arg[0] || names(&s->m[i], v->arg))
+			if (hit[i])
 				s->m[i].resets++;
 		break;
 	case OP_TGID:
@@ -983,7 +1034,8 @@ static int self_test(void)
 		"variant direct switches 0\n"
 		"tgid 0\n"
 		"metric ttwu_enqueue variant direct recording on\n"
-		"metric ttwu_enqueue_local variant direct recording off\n"
+		"metric ttwu_enqueue_local variant direct recording on\n"
+		"metric tkread variant direct recording off\n"
 		"metric ttwu_enqueue variant kprobe recording off\n"
 		"# commands: start|stop|reset [METRIC], tgid N (0: all tasks), variant NAME, trace SPEC, untrace SPEC\n";
 #define C(in, ok) { in, sizeof(in) - 1, ok }
@@ -1049,30 +1101,42 @@ static int self_test(void)
 	bad += !v.ok;
 	judge(buf, CMD_MAX + 1, &s, &v);
 	bad += v.ok;
-	/* A switch to kprobe: its ttwu_enqueue takes over the recording. */
+	/* A part stops and starts its family, and nothing else. */
+	judge((const unsigned char *)"stop ttwu_enqueue_local", 23, &s, &v);
+	apply(&v, &s);
+	bad += s.m[0].on || s.m[1].on || s.m[2].on;
+	judge((const unsigned char *)"start ttwu_enqueue_local.direct", 31, &s, &v);
+	apply(&v, &s);
+	bad += !s.m[0].on || !s.m[1].on || s.m[2].on || s.m[3].on;
+	/* A switch to kprobe: its ttwu_enqueue family takes over. */
 	judge((const unsigned char *)"variant kprobe", 14, &s, &v);
 	apply(&v, &s);
 	if (!parse_state("variant kprobe switches 1\n"
 			 "tgid 0\n"
 			 "metric ttwu_enqueue variant direct recording off\n"
 			 "metric ttwu_enqueue_local variant direct recording off\n"
+			 "metric tkread variant direct recording off\n"
 			 "metric ttwu_enqueue variant kprobe recording on\n"
-			 "metric ttwu_enqueue_local variant kprobe recording off\n"
+			 "metric ttwu_enqueue_local variant kprobe recording on\n"
+			 "metric tkread variant kprobe recording off\n"
 			 "# end\n", &t, &why) ||
 	    !same_state(&s, &t, diff, sizeof(diff))) {
 		fprintf(stderr, "self-test: switch: %s\n", diff);
 		bad++;
 	}
-	/* reset NAME: that name in every variant; a bare reset: all. */
+	/*
+	 * reset NAME: that name in every variant, with its family; a bare
+	 * reset: all, each family once.
+	 */
 	judge((const unsigned char *)"reset ttwu_enqueue", 18, &s, &v);
 	apply(&v, &s);
 	judge((const unsigned char *)"reset", 5, &s, &v);
 	apply(&v, &s);
 	for (i = 0; i < s.nm; i++)
 		bad += s.m[i].resets !=
-		       (strcmp(s.m[i].name, "ttwu_enqueue") ? 1 : 2);
+		       (strcmp(s.m[i].name, "tkread") ? 2 : 1);
 	printf("self-test: %zu cases, %u wrong\n",
-	       sizeof(cases) / sizeof(*cases) + 4, bad);
+	       sizeof(cases) / sizeof(*cases) + 6, bad);
 	return bad != 0;
 }
 
