@@ -49,7 +49,7 @@
  *   no_enqueue  pairs whose wakeup found the task still queued: recorded
  *               in ttwu_tkread and _local, not in enqueue_tkread
  *   stale       first reads whose wakeup began before the last start or
- *               reset: nothing recorded
+ *               reset, or before clkstat left the TSC: nothing recorded
  *   replaced    a pending wakeup of the same task with no read yet,
  *               replaced by the task's next wakeup
  *   evicted     another task's pending wakeup lost on a table collision

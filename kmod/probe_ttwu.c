@@ -23,7 +23,8 @@
  *   migrated   matched wakeups that migrated
  *   unmatched  enqueues with no pending wakeup, or with one that began
  *              before the last start or reset (it would span the stopped
- *              time), or that was lost from the table
+ *              time) or before clkstat left the TSC (clock.h), or that
+ *              was lost from the table
  *   replaced   a pending wakeup of the same task that never reached an
  *              enqueue (it found the task still on a runqueue) and was
  *              replaced by the task's next wakeup
