@@ -170,18 +170,6 @@ static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 }
 
 /*
- * The slot of @v at @k fractional bits, with the default's shifts
- * constant: a load with the default frac_bits (every metric of a load
- * shares one) takes the branch that the compiler folded.
- */
-static __always_inline u32 clkstat_record_slot(u64 v, unsigned int k)
-{
-	if (likely(k == CLKSTAT_FRAC_BITS_DEFAULT))
-		return clkstat_value_to_slot(v, CLKSTAT_FRAC_BITS_DEFAULT);
-	return clkstat_value_to_slot(v, k);
-}
-
-/*
  * What a sample adds to its slot's sum: itself below
  * 2^CLKSTAT_SUM_EXACT_BITS ns (8.6 s, every latency the probes see but a
  * pathological one), where clkstat_slot_sum_shift() is 0 whatever the
@@ -227,6 +215,19 @@ static __always_inline void __clkstat_add_at(struct clkstat_metric *m,
 	}
 }
 
+/*
+ * The record of a sample at @k fractional bits into a metric the caller
+ * found recording.  Callers pass a constant @k for the default, in a
+ * branch of their own, so that its shifts fold.
+ */
+static __always_inline void __clkstat_add(struct clkstat_metric *m, u64 v,
+					  unsigned int k)
+{
+	u32 slot = clkstat_value_to_slot(v, k);
+
+	__clkstat_add_at(m, v, slot, clkstat_record_sum(v, slot, k));
+}
+
 /**
  * __clkstat_record() - record one sample into a metric, preemption off
  * @m: the metric
@@ -247,13 +248,13 @@ static __always_inline void __clkstat_add_at(struct clkstat_metric *m,
  */
 static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 {
-	unsigned int k = m->frac_bits;
-	u32 slot;
-
 	if (!READ_ONCE(m->recording))
 		return;
-	slot = clkstat_record_slot(v, k);
-	__clkstat_add_at(m, v, slot, clkstat_record_sum(v, slot, k));
+	/* Every metric of a load shares its frac_bits, mostly the default. */
+	if (likely(m->frac_bits == CLKSTAT_FRAC_BITS_DEFAULT))
+		__clkstat_add(m, v, CLKSTAT_FRAC_BITS_DEFAULT);
+	else
+		__clkstat_add(m, v, m->frac_bits);
 }
 
 /*
@@ -277,20 +278,10 @@ DECLARE_STATIC_KEY_FALSE(clkstat_frac_custom);
 static __always_inline void __clkstat_record_checked(struct clkstat_metric *m,
 						     u64 v)
 {
-	u32 slot;
-
-	/* Two copies, the default's with its shifts constant. */
-	if (static_branch_unlikely(&clkstat_frac_custom)) {
-		slot = clkstat_value_to_slot(v, clkstat_probe_frac_bits);
-		__clkstat_add_at(m, v, slot,
-				 clkstat_record_sum(v, slot,
-						    clkstat_probe_frac_bits));
-	} else {
-		slot = clkstat_value_to_slot(v, CLKSTAT_FRAC_BITS_DEFAULT);
-		__clkstat_add_at(m, v, slot,
-				 clkstat_record_sum(v, slot,
-						    CLKSTAT_FRAC_BITS_DEFAULT));
-	}
+	if (static_branch_unlikely(&clkstat_frac_custom))
+		__clkstat_add(m, v, clkstat_probe_frac_bits);
+	else
+		__clkstat_add(m, v, CLKSTAT_FRAC_BITS_DEFAULT);
 }
 
 /**
