@@ -28,6 +28,8 @@ CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror
 TEST_LDLIBS = -lcmocka
 
+MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+MHD_LDLIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LDLIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
@@ -111,11 +113,12 @@ BENCH_SRC = $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
 REPORT_SRC = $(wildcard tools/report/*.c)
 tools_obj = $(patsubst tools/%.c,$(TOOLS_OBJ)/%.o,$(1))
 LIBCLKSTAT = $(TOOLS_OBJ)/libclkstat.a
-TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) -Ibuild/bpf
+TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) \
+	      $(MHD_CFLAGS) -Ibuild/bpf
 # --as-needed: each program depends on the libraries it uses, no others;
 # -pthread: the twin reads its event ring buffer from a thread.
 TOOL_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
-	      $(BPF_LDLIBS) -lm
+	      $(BPF_LDLIBS) $(MHD_LDLIBS) -lm
 
 $(TOOLS_OBJ)/%.o: tools/%.c
 	@mkdir -p $(@D)

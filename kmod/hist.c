@@ -145,6 +145,7 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 	}
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(m->cpu, cpu)->min = U64_MAX;
+	m->created_ns = ktime_get_real_ns();
 
 	mutex_lock(&clkstat_metrics_lock);
 	if (clkstat_metric_find(m->id)) {
@@ -404,7 +405,7 @@ void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
 
 /* One metric's part of clkstat_metric_reset(), under its lock. */
-static void clkstat_metric_reset_one(struct clkstat_metric *m)
+static void clkstat_metric_reset_one(struct clkstat_metric *m, u64 now)
 {
 	size_t stride = clkstat_metric_cpu_bytes(m->frac_bits);
 	struct clkstat_cpu_hist *live, *base;
@@ -441,6 +442,7 @@ static void clkstat_metric_reset_one(struct clkstat_metric *m)
 		preempt_enable();
 	}
 	m->resets++;
+	m->created_ns = now;
 }
 
 /**
@@ -465,15 +467,18 @@ static void clkstat_metric_reset_one(struct clkstat_metric *m)
 void clkstat_metric_reset(struct clkstat_metric *m)
 {
 	unsigned int i;
+	u64 now;
 
 	m = clkstat_family(m);
 	mutex_lock(&clkstat_reset_lock);
 	clkstat_new_epoch();
-	clkstat_metric_reset_one(m);
+	/* One time for the family: its members begin together. */
+	now = ktime_get_real_ns();
+	clkstat_metric_reset_one(m, now);
 	/* A family in one go: no snapshot sees its total half reset. */
 	for (i = 0; i < ARRAY_SIZE(m->parts); i++)
 		if (m->parts[i])
-			clkstat_metric_reset_one(m->parts[i]);
+			clkstat_metric_reset_one(m->parts[i], now);
 	mutex_unlock(&clkstat_reset_lock);
 }
 EXPORT_SYMBOL_GPL(clkstat_metric_reset);
@@ -553,6 +558,7 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 	all->min = U64_MAX;
 	mutex_lock(&clkstat_reset_lock);
 	s->resets = m->resets;	/* its parts' too: a family resets as one */
+	s->created_ns = m->created_ns;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		dst = clkstat_snapshot_cpu(s, cpu);
 		dst->min = U64_MAX;

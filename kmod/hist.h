@@ -51,6 +51,12 @@ struct clkstat_metric {
 	 */
 	void *base;
 	u64 resets;			/* resets since creation, same lock */
+	/*
+	 * CLOCK_REALTIME in ns when the values readers see began: creation,
+	 * or the last reset.  Same lock.  Exported so that a scraper (the
+	 * OpenMetrics _created sample) can tell a reset from a slow scrape.
+	 */
+	u64 created_ns;
 	struct list_head node;		/* in the registry */
 	/*
 	 * A total whose samples are its parts' (ttwu_enqueue: _local and
@@ -71,6 +77,7 @@ struct clkstat_snapshot {
 	unsigned int ncpus;		/* nr_cpu_ids; cpu[ncpus] is all CPUs */
 	size_t stride;			/* bytes between two cpu entries */
 	u64 resets;			/* the metric's resets when taken */
+	u64 created_ns;			/* and its created_ns */
 	void *data;
 };
 

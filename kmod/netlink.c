@@ -291,6 +291,8 @@ static int clkstat_nl_put_head(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, CLKSTAT_A_M_MAX_NS, h->max,
 			      CLKSTAT_A_M_PAD) ||
 	    nla_put_u64_64bit(skb, CLKSTAT_A_M_RESETS, s->resets,
+			      CLKSTAT_A_M_PAD) ||
+	    nla_put_u64_64bit(skb, CLKSTAT_A_M_CREATED_NS, s->created_ns,
 			      CLKSTAT_A_M_PAD))
 		return -EMSGSIZE;
 	for (i = 0; i < m->ncounters; i++) {

@@ -412,6 +412,56 @@ static struct task_struct *hist_race_start(struct kunit *test,
 }
 
 /*
+ * created_ns: CLOCK_REALTIME when the values began, at creation and at
+ * each reset, bracketed by the test's own readings of that clock; a
+ * family's members share the reset's, so that a scraper sees them begin
+ * together.
+ */
+static void hist_created(struct kunit *test)
+{
+	struct clkstat_metric *t, *a, *b;
+	struct clkstat_snapshot s;
+	u64 t0, t1, t2, t3, created;
+
+	t0 = ktime_get_real_ns();
+	t = clkstat_metric_create("kunit_total", "test", 3, test_counters, 2);
+	a = clkstat_metric_create("kunit_part_a", "test", 3, NULL, 0);
+	b = clkstat_metric_create("kunit_part_b", "test", 3, NULL, 0);
+	t1 = ktime_get_real_ns();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	clkstat_metric_set_parts(t, a, b);
+	all_of(test, &s, t);
+	created = s.created_ns;
+	clkstat_snapshot_free(&s);
+	KUNIT_EXPECT_GE(test, created, t0);
+	KUNIT_EXPECT_LE(test, created, t1);
+
+	/* A reset 2 ms later moves it, visibly. */
+	msleep(2);
+	t2 = ktime_get_real_ns();
+	clkstat_metric_reset(a);
+	t3 = ktime_get_real_ns();
+	all_of(test, &s, t);
+	created = s.created_ns;
+	clkstat_snapshot_free(&s);
+	KUNIT_EXPECT_GE(test, created, t2);
+	KUNIT_EXPECT_LE(test, created, t3);
+	KUNIT_EXPECT_GT(test, created, t1);
+	all_of(test, &s, a);
+	KUNIT_EXPECT_EQ(test, s.created_ns, created);
+	clkstat_snapshot_free(&s);
+	all_of(test, &s, b);
+	KUNIT_EXPECT_EQ(test, s.created_ns, created);
+	clkstat_snapshot_free(&s);
+
+	clkstat_metric_destroy(t);
+	clkstat_metric_destroy(a);
+	clkstat_metric_destroy(b);
+}
+
+/*
  * A total made of two parts (clkstat_metric_set_parts()): samples go to
  * the parts only, the total reads as their sum (slots, sums, min, max)
  * with its own counters; starting and resetting the total does the same
@@ -579,6 +629,7 @@ static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_add_counter),
 	KUNIT_CASE(hist_reset_baseline),
 	KUNIT_CASE(hist_total_of_parts),
+	KUNIT_CASE(hist_created),
 	KUNIT_CASE(hist_record_checked_frac),
 	KUNIT_CASE(hist_reset_race),
 	{}

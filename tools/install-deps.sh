@@ -23,6 +23,8 @@ pkgs=(
 	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev
 	# a strict OpenMetrics parser for the exporter's test (promtool below)
 	python3-prometheus-client
+	# clkstat-report serve: the exporter's HTTP server; curl in its tests
+	libmicrohttpd-dev curl
 	# --compare: GSL's random numbers and quantiles; scipy and numpy as the
 	# independent implementation its tests compare against
 	libgsl-dev python3-scipy python3-numpy

@@ -97,6 +97,8 @@ enum clkstat_nl_metric_attr {
 	CLKSTAT_A_M_SLOTS,	/* binary: struct clkstat_nl_slot[] */
 	CLKSTAT_A_M_PAD,
 	CLKSTAT_A_M_RESETS,	/* u64: resets since load (first chunk) */
+	/* u64: CLOCK_REALTIME ns of creation or the last reset (first chunk) */
+	CLKSTAT_A_M_CREATED_NS,
 	__CLKSTAT_A_M_MAX,
 };
 #define CLKSTAT_A_M_MAX (__CLKSTAT_A_M_MAX - 1)

@@ -47,6 +47,11 @@ struct cr_metric {
 	int recording;
 	int has_resets;		/* live dumps only: snapshot files omit it */
 	uint64_t resets;	/* the module's resets of it since load */
+	/*
+	 * CLOCK_REALTIME ns when its values began (creation or the last
+	 * reset; the module's, or a replayed run's start); 0: unknown.
+	 */
+	uint64_t created_ns;
 	size_t ncounters;
 	struct cr_counter counters[CR_COUNTERS_MAX];	/* all CPUs */
 	struct cr_hist total;

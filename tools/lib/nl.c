@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -18,6 +19,36 @@
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "../../kmod/uapi/clkstat_netlink.h"
 #include "nl.h"
+
+/* cr_nl_capture()'s buffer: the last error line goes there, not to stderr. */
+static char *cr_nl_errbuf;
+static size_t cr_nl_errlen;
+
+void cr_nl_capture(char *buf, size_t len)
+{
+	cr_nl_errbuf = len ? buf : NULL;
+	cr_nl_errlen = len;
+	if (cr_nl_errbuf)
+		*cr_nl_errbuf = '\0';
+}
+
+/* An error line ("clkstat-report: ...\n"): to stderr, or captured. */
+static void __attribute__((format(printf, 1, 2))) cr_nl_err(const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	if (!cr_nl_errbuf) {
+		vfprintf(stderr, fmt, ap);
+	} else {
+		vsnprintf(cr_nl_errbuf, cr_nl_errlen, fmt, ap);
+		n = strlen(cr_nl_errbuf);
+		if (n && cr_nl_errbuf[n - 1] == '\n')
+			cr_nl_errbuf[n - 1] = '\0';
+	}
+	va_end(ap);
+}
 
 struct cr_nl {
 	struct nl_sock *sk;
@@ -31,16 +62,16 @@ static int cr_status_of(struct cr_nl *nl, int nlerr, const char *what)
 	int err = nlerr < 0 ? -nlerr : nlerr;
 
 	if (err == NLE_PERM) {
-		fprintf(stderr, "clkstat-report: %s: permission denied (reading needs CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN)\n",
+		cr_nl_err("clkstat-report: %s: permission denied (reading needs CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN)\n",
 			what);
 		return CR_PERM;
 	}
 	if (nl->why[0]) {
-		fprintf(stderr, "clkstat-report: %s: %s\n", what, nl->why);
+		cr_nl_err("clkstat-report: %s: %s\n", what, nl->why);
 		return CR_ERR;
 	}
 	/* The module logs why it refused a command; the errno says little. */
-	fprintf(stderr, "clkstat-report: %s: %s%s\n", what, nl_geterror(nlerr),
+	cr_nl_err("clkstat-report: %s: %s%s\n", what, nl_geterror(nlerr),
 		!strncmp(what, "ctrl", 4) && err == NLE_INVAL ?
 		" (the kernel log says why)" : "");
 	return CR_ERR;
@@ -88,7 +119,7 @@ struct cr_nl *cr_nl_open(int *status)
 		return NULL;
 	nl->sk = nl_socket_alloc();
 	if (!nl->sk || (err = genl_connect(nl->sk)) < 0) {
-		fprintf(stderr, "clkstat-report: cannot open a generic netlink socket\n");
+		cr_nl_err("clkstat-report: cannot open a generic netlink socket\n");
 		goto fail;
 	}
 	/*
@@ -103,7 +134,7 @@ struct cr_nl *cr_nl_open(int *status)
 	/* From here cr_nl_msg() asks for the ACKs cr_nl_transact() awaits. */
 	nl_socket_disable_auto_ack(nl->sk);
 	if (nl->family < 0) {
-		fprintf(stderr, "clkstat-report: the clkstat module is not loaded (no generic netlink family \"%s\")\n",
+		cr_nl_err("clkstat-report: the clkstat module is not loaded (no generic netlink family \"%s\")\n",
 			CLKSTAT_GENL_NAME);
 		*status = CR_NOT_LOADED;
 		goto fail;
@@ -157,7 +188,7 @@ int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
 
 	nl->why[0] = '\0';
 	if (!msg) {
-		fprintf(stderr, "clkstat-report: %s: out of memory\n", what);
+		cr_nl_err("clkstat-report: %s: out of memory\n", what);
 		return CR_ERR;
 	}
 	err = nl_send_auto(nl->sk, msg);
@@ -220,13 +251,13 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 	int rem;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CLKSTAT_A_MAX, pol) < 0) {
-		fprintf(stderr, "clkstat-report: info: malformed reply\n");
+		cr_nl_err("clkstat-report: info: malformed reply\n");
 		ctx->status = CR_ERR;
 		return NL_STOP;
 	}
 	if (!tb[CLKSTAT_A_ABI] ||
 	    nla_get_u32(tb[CLKSTAT_A_ABI]) != CLKSTAT_GENL_VERSION) {
-		fprintf(stderr, "clkstat-report: the module speaks ABI %u, this tool %u: use the tool built with the module\n",
+		cr_nl_err("clkstat-report: the module speaks ABI %u, this tool %u: use the tool built with the module\n",
 			tb[CLKSTAT_A_ABI] ? nla_get_u32(tb[CLKSTAT_A_ABI]) : 0,
 			CLKSTAT_GENL_VERSION);
 		ctx->status = CR_ABI;
@@ -263,7 +294,7 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 		    !t[CLKSTAT_A_T_ID] || !t[CLKSTAT_A_T_SPEC] ||
 		    nla_len(t[CLKSTAT_A_T_SPEC]) > CR_NAME_MAX ||
 		    info->ntraces == CLKSTAT_TRACE_MAX) {
-			fprintf(stderr, "clkstat-report: info: malformed reply (a user-defined probe)\n");
+			cr_nl_err("clkstat-report: info: malformed reply (a user-defined probe)\n");
 			ctx->status = CR_ERR;
 			return NL_STOP;
 		}
@@ -320,6 +351,8 @@ static struct cr_hist *cr_hist_of(struct cr_run *r, struct nlattr **m)
 		met->has_resets = 1;
 		met->resets = nla_get_u64(m[CLKSTAT_A_M_RESETS]);
 	}
+	if (m[CLKSTAT_A_M_CREATED_NS])
+		met->created_ns = nla_get_u64(m[CLKSTAT_A_M_CREATED_NS]);
 	if (cpu == CR_CPU_ALL)
 		return &met->total;
 	/* The dump sends CPUs in ascending order, each one's chunks together. */
@@ -347,6 +380,7 @@ static int cr_hist_cb(struct nl_msg *msg, void *arg)
 		[CLKSTAT_A_M_MIN_NS] = { .type = NLA_U64 },
 		[CLKSTAT_A_M_MAX_NS] = { .type = NLA_U64 },
 		[CLKSTAT_A_M_RESETS] = { .type = NLA_U64 },
+		[CLKSTAT_A_M_CREATED_NS] = { .type = NLA_U64 },
 	};
 	struct cr_hist_ctx *ctx = arg;
 	struct nlattr *tb[CLKSTAT_A_MAX + 1], *m[CLKSTAT_A_M_MAX + 1];
@@ -409,11 +443,11 @@ static int cr_hist_cb(struct nl_msg *msg, void *arg)
 	}
 	return NL_OK;
 nomem:
-	fprintf(stderr, "clkstat-report: histograms: out of memory\n");
+	cr_nl_err("clkstat-report: histograms: out of memory\n");
 	ctx->status = CR_ERR;
 	return NL_STOP;
 bad:
-	fprintf(stderr, "clkstat-report: histograms: malformed message\n");
+	cr_nl_err("clkstat-report: histograms: malformed message\n");
 	ctx->status = CR_ERR;
 	return NL_STOP;
 }
@@ -455,7 +489,7 @@ int cr_nl_trace(struct cr_nl *nl, int add, const char *spec, const char *what)
 	/* The module's own check, with its words, before anything is sent. */
 	e = clkstat_trace_parse(spec, &t);
 	if (e) {
-		fprintf(stderr, "clkstat-report: %s: %s\n", what,
+		cr_nl_err("clkstat-report: %s: %s\n", what,
 			e > 0 && e < CLKSTAT_TRACE_NERRORS ? texts[e] : "invalid");
 		return CR_USAGE;
 	}
@@ -482,13 +516,13 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 		if (!strcmp(op, ops[i]))
 			break;
 	if (i > CLKSTAT_CTRL_MAX) {
-		fprintf(stderr, "clkstat-report: ctrl: unknown command '%s' (start, stop, reset, tgid, variant, trace, untrace)\n",
+		cr_nl_err("clkstat-report: ctrl: unknown command '%s' (start, stop, reset, tgid, variant, trace, untrace)\n",
 			op);
 		return CR_USAGE;
 	}
 	if ((i == CLKSTAT_CTRL_TGID || i == CLKSTAT_CTRL_VARIANT ||
 	     i == CLKSTAT_CTRL_TRACE || i == CLKSTAT_CTRL_UNTRACE) && !arg) {
-		fprintf(stderr, "clkstat-report: ctrl %s: missing argument\n", op);
+		cr_nl_err("clkstat-report: ctrl %s: missing argument\n", op);
 		return CR_USAGE;
 	}
 	snprintf(what, sizeof(what), "ctrl %s%s%.*s", op, arg ? " " : "",
@@ -504,7 +538,7 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 		errno = 0;
 		v = strtol(arg, &end, 10);
 		if (errno || *end || v < 0 || v > CLKSTAT_TGID_MAX) {
-			fprintf(stderr, "clkstat-report: ctrl tgid: '%s' is not a tgid\n",
+			cr_nl_err("clkstat-report: ctrl tgid: '%s' is not a tgid\n",
 				arg);
 			nlmsg_free(msg);
 			return CR_USAGE;
@@ -520,6 +554,6 @@ int cr_nl_ctrl(struct cr_nl *nl, const char *op, const char *arg)
 	return cr_nl_transact(nl, msg, cr_ignore_cb, NULL, what);
 full:
 	nlmsg_free(msg);
-	fprintf(stderr, "clkstat-report: ctrl: argument too long\n");
+	cr_nl_err("clkstat-report: ctrl: argument too long\n");
 	return CR_USAGE;
 }

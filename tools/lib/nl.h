@@ -42,6 +42,13 @@ struct cr_info {
 	} traces[CLKSTAT_TRACE_MAX];
 };
 
+/*
+ * Where the functions below put their one line on failure: stderr (the
+ * default, len 0), or buf (the last line, without its newline; emptied
+ * here) for a caller that says it once itself (serve: once per change,
+ * not once per scrape).
+ */
+void cr_nl_capture(char *buf, size_t len);
 /* Connect and resolve the family; on failure print one line, return NULL. */
 struct cr_nl *cr_nl_open(int *status);
 void cr_nl_close(struct cr_nl *nl);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include "model.h"
 
+struct cr_grid;
+
 /*
  * --time-unit: the unit of the numbers of the text and CSV outputs.  AUTO, the
  * default, is the text's human units (each value in the largest of ns,
@@ -25,6 +27,13 @@ struct cr_render_opts {
 	const char *source;	/* "netlink" or the snapshot's file name */
 	unsigned int nruns;	/* runs pooled into this run */
 	enum cr_unit unit;	/* --time-unit: text and CSV (JSON: always ns) */
+	/* The expositions (render_openmetrics.c): */
+	int prometheus_text;	/* Prometheus text 0.0.4, not OpenMetrics */
+	const struct cr_grid *grid;	/* the le bounds; NULL: the default */
+	/* Label values of every series; NULL: the label is left out. */
+	const char *host, *kernel, *clocksource;
+	/* per_cpu: CPUs 0 to nr_cpus - 1, empty ones too; 0: those with samples */
+	unsigned int nr_cpus;
 };
 
 /* Each returns CR_OK, or CR_ERR (out of memory, write error). */
@@ -34,6 +43,12 @@ int cr_render_csv(FILE *out, const struct cr_run *r,
 		  const struct cr_render_opts *o);
 int cr_render_json(FILE *out, const struct cr_run *r,
 		   const struct cr_render_opts *o);
+/*
+ * OpenMetrics 1.0, or with o->prometheus_text the Prometheus text format
+ * 0.0.4 (node_exporter's textfile collector).  A metric recorded with
+ * fewer frac_bits than the grid's is left out (cr_grid_unfit() names
+ * them).
+ */
 int cr_render_openmetrics(FILE *out, const struct cr_run *r,
 			  const struct cr_render_opts *o);
 int cr_render_raw(FILE *out, const struct cr_run *r,

@@ -1,65 +1,85 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render_openmetrics.c - the histograms as an OpenMetrics 1.0 text
- * exposition that Prometheus's text-format parser (promtool check metrics,
- * node_exporter's textfile collector) also takes, lint included:
+ * render_openmetrics.c - a run's metrics as an OpenMetrics 1.0 exposition
+ * (what Prometheus asks an exporter for first), or as the Prometheus text
+ * format 0.0.4 (the fallback of content negotiation, and what
+ * node_exporter's textfile collector and promtool read).  Made for a
+ * fleet: what every host exports adds up across hosts.
  *
  *   # TYPE clkstat_latency_seconds histogram
  *   # UNIT clkstat_latency_seconds seconds
  *   # HELP clkstat_latency_seconds Latency recorded by ...
- *   clkstat_latency_seconds_bucket{metric="ttwu_enqueue",variant="direct",cpu="all",le="1.151e-06"} 12
- *   ...
- *   clkstat_latency_seconds_bucket{metric="ttwu_enqueue",variant="direct",cpu="all",le="+Inf"} 300
- *   clkstat_latency_seconds_count{metric="ttwu_enqueue",variant="direct",cpu="all"} 300
- *   clkstat_latency_seconds_sum{metric="ttwu_enqueue",variant="direct",cpu="all"} 0.0015964
- *   # HELP clkstat_events_total Events counted by ...
- *   clkstat_events_total{metric="ttwu_enqueue",variant="direct",counter="wakeups"} 300
+ *   clkstat_latency_seconds_bucket{metric="ttwu_enqueue",variant="direct",host="a",kernel="6.12.9",clocksource="tsc",le="1.9e-08"} 0
+ *   ... every bound of the grid ...
+ *   clkstat_latency_seconds_bucket{...,le="+Inf"} 300
+ *   clkstat_latency_seconds_count{...} 300
+ *   clkstat_latency_seconds_sum{...} 0.0015964
+ *   clkstat_latency_seconds_created{...} 1764031200.123
+ *   # TYPE clkstat_events counter
+ *   clkstat_events_total{metric="ttwu_enqueue",variant="direct",counter="wakeups",...} 300
+ *   clkstat_events_created{...} 1764031200.123
+ *   # TYPE clkstat_resets counter
+ *   clkstat_resets_total{metric="ttwu_enqueue",variant="direct",...} 2
+ *   # TYPE clkstat_recording gauge
+ *   clkstat_recording{metric="ttwu_enqueue",variant="direct",...} 1
  *   # EOF
  *
- * Histogram: one family, labels metric, variant and cpu ("all" for the sum
- * over CPUs; with --per-cpu also one series per CPU that has samples,
- * cpu="N": off by default, as it multiplies the series by the CPUs).  One
- * bucket per non-empty slot, le its inclusive upper bound: the samples are
- * integer ns, so "<= upper" is exactly the slot and everything below it.
- * le is in seconds, upper / 1e9 rounded to a double and printed as Go (and
- * so Prometheus's own clients) prints it: the shortest digits that read
+ * Histograms: every series has every bound of one fixed grid (grid.c),
+ * so sum by (le) and histogram_quantile() over any set of series, hosts
+ * and scrapes are right, and no bucket series appears mid-window.  le is
+ * a slot's inclusive upper bound in seconds, printed as Go (and so
+ * Prometheus's own clients) prints a float: the shortest digits that read
  * back as the same double, %g's layout with exponents below -4 and from 6
  * on, ".0" appended to an integer ("1e-06", "1.151e-06", "0.5", "2.0").
- * Adjacent slots' bounds differ by at least 1/64 of their value (1 ns for
- * the exact slots), so no two print alike; a bound that did not come out
- * above the previous one would be left out (its slot's count then falls in
- * the next bucket, still correct).  Then le="+Inf", _count (the same
- * number) and _sum (seconds, the slots' sums as stats.c adds them, exact
- * below 8.6 s per sample).  An empty histogram has its +Inf bucket, count 0
- * and sum 0.  Each series' samples are together, as OpenMetrics requires.
+ * _sum is in seconds (the slots' sums as stats.c adds them, exact below
+ * 8.6 s per sample).
  *
- * Counters: the module's per-metric counters (all CPUs) as samples
- * clkstat_events_total{metric,variant,counter}.  The OpenMetrics way is a
- * counter family "clkstat_events" (TYPE, HELP) with samples
- * clkstat_events_total, and OpenMetrics parsers take it; but Prometheus's
- * text parser knows no _total suffix: it files the samples under an
- * untyped clkstat_events_total with no help text, drops the empty
- * clkstat_events family, and promtool's lint then fails on "no help text".
- * Declaring the family clkstat_events_total instead breaks OpenMetrics
- * (its samples would have to be clkstat_events_total_total).  So the
- * family has no TYPE line, only HELP under the samples' own name: type
- * unknown to OpenMetrics, untyped to Prometheus, accepted by both, and
- * rate() and increase() work on it all the same.  The family is left out
- * when no wanted metric has a counter.
+ * Labels: metric and variant; host, kernel and clocksource when known
+ * (the caller's), so that series of different hosts, kernels and
+ * clocksources stay apart and can be summed or compared by label.  The
+ * per-CPU histograms (--per-cpu) are a family of their own,
+ * clkstat_cpu_latency_seconds with a cpu label, so that a plain sum over
+ * clkstat_latency_seconds counts every sample once; with nr_cpus every
+ * CPU has its series, empty or not, from the first scrape on.
  *
- * Label values are escaped as both formats want (\\, \", \n).  Ends with
- * "# EOF".  tools/tests/openmetrics_check.sh feeds the output to promtool
- * and to prometheus_client's strict OpenMetrics parser.
+ * _created (OpenMetrics only): when the values began, the module's
+ * creation or last reset of the metric (CLOCK_REALTIME), so that a reset
+ * between two scrapes is seen even when the counts grew past their old
+ * values; resets themselves are the counter clkstat_resets_total.
+ *
+ * The two formats differ where the Prometheus text format has no word
+ * for it: a counter family is named clkstat_events in OpenMetrics with
+ * samples clkstat_events_total, but clkstat_events_total in the text
+ * format (whose parser knows no _total suffix); the text format has no
+ * UNIT and no _created (Prometheus's text parser would file _created
+ * samples as a family of their own).  HELP comes before TYPE in the text
+ * format, as its clients write it.  Label values are escaped as both
+ * want (\\, \", \n).  OpenMetrics ends with "# EOF".
+ * tools/tests/openmetrics_check.sh feeds both to promtool and to
+ * prometheus_client's strict OpenMetrics parser.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
+#include "grid.h"
 #include "render_common.h"
 #include "status.h"
 
 #define CR_OM_HIST	"clkstat_latency_seconds"
-#define CR_OM_EVENTS	"clkstat_events_total"
+#define CR_OM_CPU_HIST	"clkstat_cpu_latency_seconds"
+#define CR_OM_EVENTS	"clkstat_events"
+#define CR_OM_RESETS	"clkstat_resets"
+#define CR_OM_RECORDING	"clkstat_recording"
+
+/* One exposition being written. */
+struct cr_om {
+	FILE *out;
+	const struct cr_render_opts *o;
+	const struct cr_grid *g;
+	char (*le)[32];		/* the grid's bounds as printed, once */
+	uint64_t *cum;		/* a series' cumulative counts */
+};
 
 /*
  * v (finite, >= 0) as Go's strconv.FormatFloat(v, 'g', -1, 64), with ".0"
@@ -114,98 +134,235 @@ static void cr_om_value(FILE *out, const char *s)
 	}
 }
 
-/* metric="...",variant="...",cpu="..." (no braces). */
-static void cr_om_labels(FILE *out, const struct cr_metric *m,
-			 const struct cr_hist *h)
+/* ,name="value" when value is known. */
+static void cr_om_label(FILE *out, const char *name, const char *value)
 {
-	fputs("metric=\"", out);
-	cr_om_value(out, m->name);
-	fputs("\",variant=\"", out);
-	cr_om_value(out, m->variant);
-	if (h->cpu == CR_CPU_ALL)
-		fputs("\",cpu=\"all\"", out);
-	else
-		fprintf(out, "\",cpu=\"%" PRIu32 "\"", h->cpu);
+	if (!value)
+		return;
+	fprintf(out, ",%s=\"", name);
+	cr_om_value(out, value);
+	fputc('"', out);
 }
 
-static void cr_om_hist(FILE *out, const struct cr_metric *m,
-		       const struct cr_hist *h)
+/* name{metric="...",variant="...",host=...,kernel=...,clocksource=... */
+static void cr_om_open(struct cr_om *x, const char *name,
+		       const struct cr_metric *m)
+{
+	fprintf(x->out, "%s{metric=\"", name);
+	cr_om_value(x->out, m->name);
+	fputs("\",variant=\"", x->out);
+	cr_om_value(x->out, m->variant);
+	fputc('"', x->out);
+	cr_om_label(x->out, "host", x->o->host);
+	cr_om_label(x->out, "kernel", x->o->kernel);
+	cr_om_label(x->out, "clocksource", x->o->clocksource);
+}
+
+/*
+ * A family's metadata.  name is the OpenMetrics family name; a counter's
+ * is name_total in the text format.  OpenMetrics: TYPE, UNIT, HELP; the
+ * text format: HELP, TYPE.
+ */
+static void cr_om_family(struct cr_om *x, const char *name, const char *type,
+			 int seconds, const char *help)
+{
+	const char *total = strcmp(type, "counter") ? "" : "_total";
+
+	if (x->o->prometheus_text) {
+		fprintf(x->out, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, total,
+			help, name, total, type);
+		return;
+	}
+	fprintf(x->out, "# TYPE %s %s\n", name, type);
+	if (seconds)
+		fprintf(x->out, "# UNIT %s seconds\n", name);
+	fprintf(x->out, "# HELP %s %s\n", name, help);
+}
+
+/*
+ * name_created{labels extra[,counter="..."]}, when OpenMetrics and the
+ * metric's start is known: seconds since the epoch.
+ */
+static void cr_om_created(struct cr_om *x, const char *name,
+			  const struct cr_metric *m, const char *extra,
+			  const char *counter)
+{
+	char sample[64];
+
+	if (x->o->prometheus_text || !m->created_ns)
+		return;
+	snprintf(sample, sizeof(sample), "%s_created", name);
+	cr_om_open(x, sample, m);
+	cr_om_label(x->out, "counter", counter);
+	/* Seconds since the epoch, to the ms, in plain digits. */
+	fprintf(x->out, "%s} %" PRIu64 ".%03u\n", extra,
+		m->created_ns / 1000000000,
+		(unsigned int)(m->created_ns / 1000000 % 1000));
+}
+
+/* One histogram series: every bound of the grid, +Inf, count, sum, created. */
+static void cr_om_series(struct cr_om *x, const char *family,
+			 const struct cr_metric *m, const char *extra,
+			 const struct cr_hist *h)
 {
 	unsigned int k = m->frac_bits;
 	unsigned __int128 sum_ns = 0;
-	uint64_t cum = 0;
-	double le, prev = -1;
-	char buf[48];
-	uint32_t slot;
+	char buf[48], sample[64];
+	uint64_t total;
 	size_t i;
 
-	for (i = 0; i < h->nslots; i++) {
-		slot = h->slots[i].slot;
-		if (!h->slots[i].count || slot >= CLKSTAT_NSLOTS(k))
-			continue;
-		cum += h->slots[i].count;
-		sum_ns += (unsigned __int128)h->slots[i].sum <<
-			  clkstat_slot_sum_shift(slot, k);
-		le = (double)((long double)clkstat_slot_upper(slot, k) / 1e9L);
-		if (!(le > prev))
-			continue;	/* cannot happen; see the top */
-		prev = le;
-		cr_om_float(buf, sizeof(buf), le);
-		fputs(CR_OM_HIST "_bucket{", out);
-		cr_om_labels(out, m, h);
-		fprintf(out, ",le=\"%s\"} %" PRIu64 "\n", buf, cum);
+	cr_grid_cumulate(x->g, h, k, x->cum, &total);
+	for (i = 0; i < h->nslots; i++)
+		if (h->slots[i].slot < CLKSTAT_NSLOTS(k))
+			sum_ns += (unsigned __int128)h->slots[i].sum <<
+				  clkstat_slot_sum_shift(h->slots[i].slot, k);
+	snprintf(sample, sizeof(sample), "%s_bucket", family);
+	for (i = 0; i < x->g->n; i++) {
+		cr_om_open(x, sample, m);
+		fprintf(x->out, "%s,le=\"%s\"} %" PRIu64 "\n", extra, x->le[i],
+			x->cum[i]);
 	}
-	fputs(CR_OM_HIST "_bucket{", out);
-	cr_om_labels(out, m, h);
-	fprintf(out, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
-	fputs(CR_OM_HIST "_count{", out);
-	cr_om_labels(out, m, h);
-	fprintf(out, "} %" PRIu64 "\n", cum);
+	cr_om_open(x, sample, m);
+	fprintf(x->out, "%s,le=\"+Inf\"} %" PRIu64 "\n", extra, total);
+	snprintf(sample, sizeof(sample), "%s_count", family);
+	cr_om_open(x, sample, m);
+	fprintf(x->out, "%s} %" PRIu64 "\n", extra, total);
+	snprintf(sample, sizeof(sample), "%s_sum", family);
+	cr_om_open(x, sample, m);
 	cr_om_float(buf, sizeof(buf), (double)((long double)sum_ns / 1e9L));
-	fputs(CR_OM_HIST "_sum{", out);
-	cr_om_labels(out, m, h);
-	fprintf(out, "} %s\n", buf);
+	fprintf(x->out, "%s} %s\n", extra, buf);
+	cr_om_created(x, family, m, extra, NULL);
+}
+
+/* The per-CPU family's series of m: every CPU below nr_cpus, or those it has. */
+static void cr_om_cpus(struct cr_om *x, const struct cr_metric *m)
+{
+	const struct cr_hist empty = { .min = UINT64_MAX };
+	unsigned int cpu, n = x->o->nr_cpus;
+	char extra[32];
+	size_t c = 0;
+
+	if (!n) {
+		for (c = 0; c < m->ncpus; c++) {
+			snprintf(extra, sizeof(extra), ",cpu=\"%" PRIu32 "\"",
+				 m->cpus[c].cpu);
+			cr_om_series(x, CR_OM_CPU_HIST, m, extra, &m->cpus[c]);
+		}
+		return;
+	}
+	for (cpu = 0; cpu < n; cpu++) {
+		while (c < m->ncpus && m->cpus[c].cpu < cpu)
+			c++;
+		snprintf(extra, sizeof(extra), ",cpu=\"%u\"", cpu);
+		cr_om_series(x, CR_OM_CPU_HIST, m, extra,
+			     c < m->ncpus && m->cpus[c].cpu == cpu ?
+			     &m->cpus[c] : &empty);
+	}
+}
+
+static int cr_om_hist_wanted(const struct cr_om *x, const struct cr_metric *m)
+{
+	return cr_render_wanted(m, x->o) && cr_grid_fits(x->g, m->frac_bits);
+}
+
+static void cr_om_histograms(struct cr_om *x, const struct cr_run *r)
+{
+	size_t i;
+
+	cr_om_family(x, CR_OM_HIST, "histogram", 1,
+		     "Latency recorded by the clkstat kernel module, per metric and variant, all CPUs.");
+	for (i = 0; i < r->nmetrics; i++)
+		if (cr_om_hist_wanted(x, &r->metrics[i]))
+			cr_om_series(x, CR_OM_HIST, &r->metrics[i], "",
+				     &r->metrics[i].total);
+	if (!x->o->per_cpu)
+		return;
+	cr_om_family(x, CR_OM_CPU_HIST, "histogram", 1,
+		     "Latency recorded by the clkstat kernel module, per metric, variant and CPU.");
+	for (i = 0; i < r->nmetrics; i++)
+		if (cr_om_hist_wanted(x, &r->metrics[i]))
+			cr_om_cpus(x, &r->metrics[i]);
+}
+
+/* Counters, resets and recording: every wanted metric's. */
+static void cr_om_scalars(struct cr_om *x, const struct cr_run *r)
+{
+	const struct cr_metric *m;
+	int counters = 0, resets = 0;
+	size_t i, c;
+
+	for (i = 0; i < r->nmetrics; i++) {
+		if (!cr_render_wanted(&r->metrics[i], x->o))
+			continue;
+		counters |= r->metrics[i].ncounters != 0;
+		resets |= r->metrics[i].has_resets;
+	}
+	if (counters)
+		cr_om_family(x, CR_OM_EVENTS, "counter", 0,
+			     "Events counted by the clkstat kernel module, per metric and variant, all CPUs.");
+	for (i = 0; counters && i < r->nmetrics; i++) {
+		m = &r->metrics[i];
+		if (!cr_render_wanted(m, x->o))
+			continue;
+		for (c = 0; c < m->ncounters; c++) {
+			cr_om_open(x, CR_OM_EVENTS "_total", m);
+			cr_om_label(x->out, "counter", m->counters[c].name);
+			fprintf(x->out, "} %" PRIu64 "\n", m->counters[c].value);
+			cr_om_created(x, CR_OM_EVENTS, m, "",
+				      m->counters[c].name);
+		}
+	}
+	if (resets)
+		cr_om_family(x, CR_OM_RESETS, "counter", 0,
+			     "Resets of the metric since the clkstat kernel module was loaded.");
+	for (i = 0; resets && i < r->nmetrics; i++) {
+		m = &r->metrics[i];
+		if (!cr_render_wanted(m, x->o) || !m->has_resets)
+			continue;
+		cr_om_open(x, CR_OM_RESETS "_total", m);
+		fprintf(x->out, "} %" PRIu64 "\n", m->resets);
+	}
+	cr_om_family(x, CR_OM_RECORDING, "gauge", 0,
+		     "1 while the metric records, 0 while it is stopped.");
+	for (i = 0; i < r->nmetrics; i++) {
+		m = &r->metrics[i];
+		if (!cr_render_wanted(m, x->o))
+			continue;
+		cr_om_open(x, CR_OM_RECORDING, m);
+		fprintf(x->out, "} %d\n", !!m->recording);
+	}
 }
 
 int cr_render_openmetrics(FILE *out, const struct cr_run *r,
 			  const struct cr_render_opts *o)
 {
-	const struct cr_metric *m;
-	int counters = 0;
-	size_t i, c;
+	struct cr_om x = { .out = out, .o = o, .g = o->grid };
+	struct cr_grid def;
+	char err[128];
+	int st = CR_ERR;
+	size_t i;
 
-	fputs("# TYPE " CR_OM_HIST " histogram\n"
-	      "# UNIT " CR_OM_HIST " seconds\n"
-	      "# HELP " CR_OM_HIST " Latency recorded by the clkstat kernel module, per metric and variant; cpu is all for every CPU, or a CPU number.\n",
-	      out);
-	for (i = 0; i < r->nmetrics; i++) {
-		m = &r->metrics[i];
-		if (!cr_render_wanted(m, o))
-			continue;
-		counters |= m->ncounters != 0;
-		cr_om_hist(out, m, &m->total);
-		for (c = 0; o->per_cpu && c < m->ncpus; c++)
-			cr_om_hist(out, m, &m->cpus[c]);
+	if (!x.g) {
+		if (cr_grid_parse(CR_GRID_DEFAULT, &def, err, sizeof(err)))
+			return CR_ERR;
+		x.g = &def;
 	}
-	if (counters)
-		fputs("# HELP " CR_OM_EVENTS " Events counted by the clkstat kernel module, per metric and variant, all CPUs (a counter; no TYPE line so that OpenMetrics and Prometheus text parsers agree).\n",
-		      out);
-	for (i = 0; counters && i < r->nmetrics; i++) {
-		m = &r->metrics[i];
-		if (!cr_render_wanted(m, o))
-			continue;
-		for (c = 0; c < m->ncounters; c++) {
-			fputs(CR_OM_EVENTS "{metric=\"", out);
-			cr_om_value(out, m->name);
-			fputs("\",variant=\"", out);
-			cr_om_value(out, m->variant);
-			fputs("\",counter=\"", out);
-			cr_om_value(out, m->counters[c].name);
-			fprintf(out, "\"} %" PRIu64 "\n", m->counters[c].value);
-		}
-	}
-	fputs("# EOF\n", out);
-	if (fflush(out) || ferror(out))
-		return CR_ERR;
-	return CR_OK;
+	x.le = calloc(x.g->n ? x.g->n : 1, sizeof(*x.le));
+	x.cum = calloc(x.g->n ? x.g->n : 1, sizeof(*x.cum));
+	if (!x.le || !x.cum)
+		goto out;
+	for (i = 0; i < x.g->n; i++)
+		cr_om_float(x.le[i], sizeof(x.le[i]),
+			    (double)((long double)x.g->bound[i] / 1e9L));
+	cr_om_histograms(&x, r);
+	cr_om_scalars(&x, r);
+	if (!o->prometheus_text)
+		fputs("# EOF\n", out);
+	st = fflush(out) || ferror(out) ? CR_ERR : CR_OK;
+out:
+	free(x.le);
+	free(x.cum);
+	if (x.g == &def)
+		cr_grid_free(&def);
+	return st;
 }

@@ -14,6 +14,7 @@
  *   overhead.c  overhead (the benchmark is tools/bench/)
  *   ctrl.c      ctrl
  *   trace.c     trace add|del|list
+ *   serve.c     serve (the exporter; serve_*.c)
  */
 #ifndef CLKSTAT_REPORT_CLI_H
 #define CLKSTAT_REPORT_CLI_H
@@ -52,6 +53,7 @@ enum {
 	CR_OPT_OVERHEAD = 0x500,
 	CR_OPT_EVENTS = 0x600,
 	CR_OPT_XCORR = 0x700,
+	CR_OPT_SERVE = 0x800,
 };
 
 /* main.c: "clkstat-report: OPT 'V': not a valid number"; CR_USAGE. */
@@ -78,6 +80,19 @@ long cr_report_run(void);
  * other (cr_snapshot_merge()); on failure a line said why, s is empty.
  */
 int cr_report_read_inputs(struct cr_snapshot *s);
+/* --format openmetrics or prometheus. */
+int cr_report_exposition(const struct cr_cli *cli);
+/* The render options: --per-cpu, --metric, --grid (parsed by the check), ... */
+struct cr_render_opts *cr_report_render(void);
+struct cr_info;
+/*
+ * The expositions' host, kernel and clocksource labels: --host, else the
+ * live module's machine (info: this machine's name, kernel, the module's
+ * clocksource) or a snapshot's metadata (meta: its kernel, clocksource,
+ * tag host); neither: only --host.
+ */
+void cr_report_expo_labels(const struct cr_info *info,
+			   const struct cr_meta *meta);
 
 /* events.c: --type, --variant (xcorr's too). */
 extern const struct cr_optset cr_events_opts;
@@ -126,6 +141,12 @@ int cr_overhead_cmd(struct cr_cli *cli);
 /* ctrl.c */
 extern const char cr_ctrl_synopsis[];
 int cr_ctrl_cmd(struct cr_cli *cli);
+
+/* serve.c */
+extern const struct cr_optset cr_serve_opts;
+extern const char cr_serve_synopsis[];
+int cr_serve_check(const struct cr_cli *cli);
+int cr_serve_cmd(struct cr_cli *cli);
 
 /* trace.c */
 extern const char cr_trace_synopsis[];

@@ -11,6 +11,7 @@
  *   clkstat-report trace ...  add, del, list user-defined probes (live only)
  *   clkstat-report record [...] [-- COMMAND...]   runs into a snapshot
  *   clkstat-report overhead   what each hook variant costs (tools/bench/)
+ *   clkstat-report serve      the Prometheus exporter (serve.c)
  *
  * The source is the live module over generic netlink, or with --input one
  * or more snapshot files.  Documentation/clkstat-report.1 is the manual;
@@ -86,10 +87,10 @@ static const struct cr_optset *const cr_optsets[] = {
 	&cr_format_opts, &cr_report_render_opts, &cr_record_opts,
 	&cr_record_cond_opts,
 	&cr_report_source_opts, &cr_compare_opts, &cr_overhead_opts,
-	&cr_events_opts, &cr_xcorr_opts, &cr_general_opts,
+	&cr_events_opts, &cr_xcorr_opts, &cr_serve_opts, &cr_general_opts,
 };
 #define CR_NOPTSETS	(sizeof(cr_optsets) / sizeof(cr_optsets[0]))
-#define CR_MAX_OPTS	64
+#define CR_MAX_OPTS	80
 
 /* The commands: how many arguments each takes, what runs it. */
 static const struct cr_cmd {
@@ -106,6 +107,7 @@ static const struct cr_cmd {
 	{ "trace", 1, 65, cr_trace_cmd },
 	{ "record", 0, 0, cr_record_cmd },
 	{ "overhead", 0, 0, cr_overhead_cmd },
+	{ "serve", 0, 0, cr_serve_cmd },
 };
 
 int cr_usage(FILE *f)
@@ -116,7 +118,7 @@ int cr_usage(FILE *f)
 		&cr_report_render_opts, &cr_record_opts,
 		&cr_record_cond_opts, &cr_compare_opts,
 		&cr_overhead_opts, &cr_events_opts, &cr_xcorr_opts,
-		&cr_general_opts,
+		&cr_serve_opts, &cr_general_opts,
 	};
 	size_t i;
 
@@ -128,6 +130,7 @@ int cr_usage(FILE *f)
 	fputs(cr_overhead_synopsis, f);
 	fputs(cr_events_synopsis, f);
 	fputs(cr_xcorr_synopsis, f);
+	fputs(cr_serve_synopsis, f);
 	fputs("options:\n", f);
 	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
 		fputs(help[i]->help, f);
@@ -255,6 +258,8 @@ static int cr_check(const struct cr_cmd **cmd)
 		st = cr_events_check(&cr_cli);
 	if (!st)
 		st = cr_xcorr_check(&cr_cli);
+	if (!st)
+		st = cr_serve_check(&cr_cli);
 	return st;
 }
 

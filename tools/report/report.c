@@ -10,6 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "../lib/grid.h"
 #include "../lib/meta.h"
 #include "../lib/nl.h"
 #include "../lib/render.h"
@@ -19,13 +22,19 @@
 
 #define CR_MAX_INPUTS	64
 
-enum { O_RUN = CR_OPT_REPORT, O_PER_CPU, O_METRIC, O_NO_HIST, O_UNIT };
+enum { O_RUN = CR_OPT_REPORT, O_PER_CPU, O_METRIC, O_NO_HIST, O_UNIT,
+       O_GRID, O_HOST };
 
 static struct {
 	const char *inputs[CR_MAX_INPUTS];
 	unsigned int ninputs;
 	long run;			/* -1: pool every run */
 	struct cr_render_opts render;
+	const char *grid_spec;		/* --grid, NULL: the default */
+	const char *host;		/* --host, NULL: this machine's name */
+	struct cr_grid grid;
+	/* The label values of the expositions (cr_report_expo_labels()). */
+	char host_buf[256], kernel_buf[65], cs_buf[32];
 } cr_rep = { .run = -1 };
 
 const char cr_report_synopsis[] =
@@ -77,6 +86,12 @@ static int cr_report_take_render(int c, const char *v)
 	case O_METRIC:
 		cr_rep.render.metric = v;
 		break;
+	case O_GRID:
+		cr_rep.grid_spec = v;
+		break;
+	case O_HOST:
+		cr_rep.host = v;
+		break;
 	case O_UNIT:
 		if (cr_unit_parse(v, &cr_rep.render.unit)) {
 			fprintf(stderr, "clkstat-report: --time-unit '%s': ns, us or ms\n",
@@ -96,6 +111,8 @@ static const struct option cr_report_render_table[] = {
 	{ "metric", required_argument, NULL, O_METRIC },
 	{ "no-hist", no_argument, NULL, O_NO_HIST },
 	{ "time-unit", required_argument, NULL, O_UNIT },
+	{ "grid", required_argument, NULL, O_GRID },
+	{ "host", required_argument, NULL, O_HOST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -107,8 +124,14 @@ const struct cr_optset cr_report_render_opts = {
 	"      --metric NAME   only metric NAME (or NAME.VARIANT)\n"
 	"      --no-hist       text: the summaries without histograms\n"
 	"      --time-unit U   text, CSV: numbers and histogram bounds in ns, us or ms\n"
-	"                      (default: text in human units, CSV in ns)\n",
+	"                      (default: text in human units, CSV in ns)\n"
+	"      --grid BITS[:LO:HI]  openmetrics, prometheus, serve: the le bounds,\n"
+	"                      every slot of BITS frac_bits from LO to HI (default " CR_GRID_DEFAULT ")\n"
+	"      --host NAME     openmetrics, prometheus, serve: the host label\n"
+	"                      (default: this machine's name; a snapshot's host)\n",
 };
+
+static int cr_report_check_grid(const struct cr_cli *cli);
 
 int cr_report_check(const struct cr_cli *cli)
 {
@@ -140,14 +163,94 @@ int cr_report_check(const struct cr_cli *cli)
 	if (!strcmp(cli->cmd, "events") || !strcmp(cli->cmd, "xcorr"))
 		;
 	else if (!strcmp(cli->format, "text") || !strcmp(cli->format, "json") ||
-	    !strcmp(cli->format, "csv") || !strcmp(cli->format, "openmetrics"))
+	    !strcmp(cli->format, "csv") || cr_report_exposition(cli))
 		;
 	else {
-		fprintf(stderr, "clkstat-report: --format '%s': text, json, csv or openmetrics\n",
+		fprintf(stderr, "clkstat-report: --format '%s': text, json, csv, openmetrics or prometheus\n",
 			cli->format);
 		return CR_USAGE;
 	}
+	return cr_report_check_grid(cli);
+}
+
+int cr_report_exposition(const struct cr_cli *cli)
+{
+	return !strcmp(cli->format, "openmetrics") ||
+	       !strcmp(cli->format, "prometheus");
+}
+
+/* --grid and --host: for the expositions only; the grid parsed. */
+static int cr_report_check_grid(const struct cr_cli *cli)
+{
+	char err[160];
+	int r;
+
+	if ((cr_rep.grid_spec || cr_rep.host) &&
+	    !(cr_report_exposition(cli) || !strcmp(cli->cmd, "serve"))) {
+		fprintf(stderr, "clkstat-report: --grid and --host are for --format openmetrics or prometheus and serve\n");
+		return CR_USAGE;
+	}
+	if (cr_rep.host && (!*cr_rep.host || strlen(cr_rep.host) >= sizeof(cr_rep.host_buf))) {
+		fprintf(stderr, "clkstat-report: --host '%s': 1 to %zu bytes\n",
+			cr_rep.host, sizeof(cr_rep.host_buf) - 1);
+		return CR_USAGE;
+	}
+	r = cr_grid_parse(cr_rep.grid_spec ? cr_rep.grid_spec : CR_GRID_DEFAULT,
+			  &cr_rep.grid, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "clkstat-report: %s\n", err);
+		return r == -ENOMEM ? CR_ERR : CR_USAGE;
+	}
+	cr_rep.render.grid = &cr_rep.grid;
 	return CR_OK;
+}
+
+struct cr_render_opts *cr_report_render(void)
+{
+	return &cr_rep.render;
+}
+
+void cr_report_expo_labels(const struct cr_info *info,
+			   const struct cr_meta *meta)
+{
+	struct utsname u;
+	const char *host = cr_rep.host;
+
+	cr_rep.render.host = cr_rep.render.kernel = NULL;
+	cr_rep.render.clocksource = NULL;
+	if (!host && meta)
+		host = cr_meta_tag(meta, "host");
+	memset(cr_rep.host_buf, 0, sizeof(cr_rep.host_buf));
+	/*
+	 * A machine without a name (the kernel's "(none)", as a bare guest
+	 * has) gets no host label.
+	 */
+	if (!host && info && !gethostname(cr_rep.host_buf,
+					  sizeof(cr_rep.host_buf) - 1) &&
+	    cr_rep.host_buf[0] && strcmp(cr_rep.host_buf, "(none)"))
+		host = cr_rep.host_buf;
+	if (host && host != cr_rep.host_buf)
+		snprintf(cr_rep.host_buf, sizeof(cr_rep.host_buf), "%s", host);
+	if (host)
+		cr_rep.render.host = cr_rep.host_buf;
+	if (meta && meta->kernel_release) {
+		snprintf(cr_rep.kernel_buf, sizeof(cr_rep.kernel_buf), "%s",
+			 meta->kernel_release);
+		cr_rep.render.kernel = cr_rep.kernel_buf;
+	} else if (info && !uname(&u)) {
+		snprintf(cr_rep.kernel_buf, sizeof(cr_rep.kernel_buf), "%s",
+			 u.release);
+		cr_rep.render.kernel = cr_rep.kernel_buf;
+	}
+	if (info && *info->clocksource)
+		snprintf(cr_rep.cs_buf, sizeof(cr_rep.cs_buf), "%s",
+			 info->clocksource);
+	else if (meta && meta->clocksource)
+		snprintf(cr_rep.cs_buf, sizeof(cr_rep.cs_buf), "%s",
+			 meta->clocksource);
+	else
+		return;
+	cr_rep.render.clocksource = cr_rep.cs_buf;
 }
 
 /*
@@ -306,8 +409,15 @@ static int render(const struct cr_cli *cli, const struct cr_run *r)
 		return cr_render_json(stdout, r, &cr_rep.render);
 	if (!strcmp(cli->format, "csv"))
 		return cr_render_csv(stdout, r, &cr_rep.render);
-	if (!strcmp(cli->format, "openmetrics"))
+	if (cr_report_exposition(cli)) {
+		char unfit[512];
+
+		if (cr_grid_unfit(&cr_rep.grid, r, unfit, sizeof(unfit)))
+			fprintf(stderr, "clkstat-report: left out of the exposition, recorded with fewer frac_bits than --grid's %u: %s\n",
+				cr_rep.grid.bits, unfit);
+		cr_rep.render.prometheus_text = !strcmp(cli->format, "prometheus");
 		return cr_render_openmetrics(stdout, r, &cr_rep.render);
+	}
 	return cr_render_text(stdout, r, &cr_rep.render);
 }
 
@@ -354,6 +464,7 @@ static int from_snapshots(const struct cr_cli *cli)
 			return CR_USAGE;
 		}
 		cr_rep.render.nruns = 1;
+		cr_report_expo_labels(NULL, cr_run_meta(&s, &s.runs[cr_rep.run]));
 		st = render(cli, &s.runs[cr_rep.run]);
 	} else {
 		/* pool() said why on -EINVAL (a metric's frac_bits differ). */
@@ -363,6 +474,8 @@ static int from_snapshots(const struct cr_cli *cli)
 		st = st ? CR_ERR : CR_OK;
 		if (!st) {
 			cr_rep.render.nruns = s.nruns;
+			/* Several files' runs pooled: no one host, kernel, ... */
+			cr_report_expo_labels(NULL, s.ninputs > 1 ? NULL : &s.meta);
 			st = render(cli, &pooled);
 			cr_run_free(&pooled);
 		}
@@ -395,6 +508,7 @@ static int from_module(const struct cr_cli *cli)
 				 info.variant);
 			cr_rep.render.source = "netlink";
 			cr_rep.render.nruns = 1;
+			cr_report_expo_labels(&info, NULL);
 			st = render(cli, &run);
 		}
 		cr_run_free(&run);

@@ -1,12 +1,14 @@
 #!/bin/bash
-# clkstat-report's OpenMetrics output against two strict readers:
-# Prometheus's text-format parser and linter (`promtool check metrics`,
-# Debian package prometheus; node_exporter's textfile collector uses the
-# same parser) and the OpenMetrics parser of prometheus_client
-# (python3-prometheus-client, Debian's /usr/bin/python3).  Each exposition
-# must pass both, with no lint problem.  The script also shows that the
-# check can fail: broken variants of a good exposition must be rejected,
-# each by the reader that is meant to catch it.
+# clkstat-report's two expositions against their strict readers: the
+# Prometheus text format (--format prometheus, the textfile and serve's
+# fallback) against Prometheus's text-format parser and linter (`promtool
+# check metrics`, Debian package prometheus; node_exporter's textfile
+# collector uses the same parser), the OpenMetrics one (--format
+# openmetrics, what serve gives Prometheus) against the OpenMetrics parser
+# of prometheus_client (python3-prometheus-client, Debian's
+# /usr/bin/python3); no lint problem allowed.  The script also shows that
+# the check can fail: broken variants of a good exposition must be
+# rejected, each by the reader that is meant to catch it.
 #
 # The expositions come from tools/tests/render_demo (made-up histograms
 # through render_openmetrics.c).  Prints "ok - ..." / "not ok - ..." lines
@@ -67,18 +69,20 @@ print(" ".join("%s:%s" % t for t in types))
 EOF
 }
 
-# Good expositions: both readers accept them.
+# Good expositions: each format's reader accepts it (FILE the OpenMetrics
+# one, FILE.prom the text format).
 check_good() {
 	local what=$1 file=$2 bad=0
 	shift 2
-	if ! "$demo" openmetrics "$@" > "$file"; then
+	if ! "$demo" openmetrics "$@" > "$file" ||
+	   ! "$demo" prometheus "$@" > "$file.prom"; then
 		notok "$what: render_demo failed"
 		return
 	fi
-	if promtool_ok "$file"; then
-		ok "$what: promtool check metrics accepts it"
+	if promtool_ok "$file.prom"; then
+		ok "$what: promtool check metrics accepts the text format"
 	else
-		notok "$what: promtool check metrics rejects it"
+		notok "$what: promtool check metrics rejects the text format"
 		diag "$tmp/promtool.out"
 		bad=1
 	fi
@@ -92,8 +96,23 @@ check_good() {
 	return $bad
 }
 
+# The grid: every histogram series of a file has the same le bounds.
+grid_ok() {
+	awk '/_bucket\{/ {
+		s = $0; sub(/,le="[^"]*"\}.*/, "", s); le = $0
+		sub(/.*,le="/, "", le); sub(/".*/, "", le)
+		if (s != cur) { if (cur != "") sets[list]++; cur = s; list = "" }
+		list = list " " le
+	} END { if (cur != "") sets[list]++; n = 0; for (l in sets) n++; exit n != 1 }' "$1"
+}
+
 check_good "every metric, per CPU, wide and odd names (a user-defined probe's spec too)" "$tmp/full.om" \
 	--per-cpu --wide --weird
+if grid_ok "$tmp/full.om" && grid_ok "$tmp/full.om.prom"; then
+	ok "every histogram series has the same le bounds (both formats)"
+else
+	notok "histogram series with different le bounds"
+fi
 check_good "all CPUs only" "$tmp/all.om"
 check_good "an empty histogram and a zero counter" "$tmp/empty.om" \
 	--metric idle
@@ -111,9 +130,13 @@ expect_reject() {
 }
 
 good=$tmp/full.om
-# The second bucket of the first series lower than the first.
-awk '/_bucket\{/ && ++n == 2 { sub(/ [0-9]+$/, " 0") } { print }' "$good" > "$tmp/noncum.om"
-cmp -s "$good" "$tmp/noncum.om" || expect_reject "non-cumulative buckets" python "$tmp/noncum.om"
+# A bucket of the first series (the 60th bound: samples below it) set to 0.
+awk '/_bucket\{/ && ++n == 60 { sub(/ [0-9]+$/, " 0") } { print }' "$good" > "$tmp/noncum.om"
+if cmp -s "$good" "$tmp/noncum.om"; then
+	notok "non-cumulative buckets: that bucket was 0 already, nothing to check"
+else
+	expect_reject "non-cumulative buckets" python "$tmp/noncum.om"
+fi
 # The first two buckets swapped: le no longer increasing.
 awk '/_bucket\{/ && ++n == 1 { held = $0; next } { print } n == 2 && held != "" { print held; held = "" }' \
 	"$good" > "$tmp/order.om"
@@ -121,21 +144,24 @@ expect_reject "le out of order" python "$tmp/order.om"
 # No "# EOF".
 grep -v '^# EOF$' "$good" > "$tmp/noeof.om"
 expect_reject "no # EOF" python "$tmp/noeof.om"
-# The counters as an OpenMetrics counter family ("# TYPE clkstat_events
-# counter", samples clkstat_events_total): valid OpenMetrics, but
-# Prometheus's text parser files the samples under an untyped family
-# without help text, which promtool's lint rejects.  This is why
-# render_openmetrics.c gives the counters no TYPE line.
-sed 's/^# HELP clkstat_events_total .*/# TYPE clkstat_events counter\n# HELP clkstat_events Events./' \
-	"$good" > "$tmp/omcounter.om"
-expect_reject "counters as an OpenMetrics counter family" promtool "$tmp/omcounter.om"
-if python_ok "$tmp/omcounter.om"; then
-	echo "#   (the OpenMetrics parser accepts that one: $(cat "$tmp/python.out"))"
-fi
+# The OpenMetrics exposition is not the text format: its counter family
+# (clkstat_events, samples clkstat_events_total) and _created samples are
+# untyped families without help text to Prometheus's text parser, which
+# promtool's lint rejects.  This is why serve negotiates the format.
+expect_reject "the OpenMetrics exposition as the text format" promtool "$good"
 # A value that is not a number.
+awk '/_count\{/ && ++n == 1 { sub(/ [0-9]+$/, " 12x") } { print }' "$good.prom" > "$tmp/nan.prom"
 awk '/_count\{/ && ++n == 1 { sub(/ [0-9]+$/, " 12x") } { print }' "$good" > "$tmp/nan.om"
-expect_reject "a value that is not a number" promtool "$tmp/nan.om"
+expect_reject "a value that is not a number" promtool "$tmp/nan.prom"
 expect_reject "a value that is not a number" python "$tmp/nan.om"
+# A histogram series missing a bound of the grid: still valid to both
+# readers (the grid is ours), so check_grid() must catch it.
+awk '/_bucket\{/ && ++n == 5 { next } { print }' "$good" > "$tmp/hole.om"
+if python_ok "$tmp/hole.om" && ! grid_ok "$tmp/hole.om"; then
+	ok "a bound missing from one series: readers accept it, the grid check rejects it"
+else
+	notok "a bound missing from one series: the grid check let it through"
+fi
 # A histogram series without its +Inf bucket.
 grep -v 'le="+Inf"' "$good" > "$tmp/noinf.om"
 expect_reject "no +Inf bucket" python "$tmp/noinf.om"

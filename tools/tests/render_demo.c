@@ -3,7 +3,7 @@
  * render_demo.c - a made-up run through clkstat-report's renderers, for
  * eyes and for tools/tests/openmetrics_check.sh:
  *
- *   render_demo text|csv|json|openmetrics|raw [--per-cpu] [--no-hist]
+ *   render_demo text|csv|json|openmetrics|prometheus|raw [--per-cpu] [--no-hist]
  *               [--metric NAME[.VARIANT]] [--wide] [--weird]
  *
  * The run: ttwu_enqueue.direct (frac_bits 3, 20000 samples from 300 ns to
@@ -12,7 +12,10 @@
  * idle.direct (no samples, a zero counter).  --wide adds wide.direct
  * (frac_bits 2, samples from 0 to U64_MAX, the last slot included);
  * --weird adds a metric whose name and variant need escaping in every
- * format (a quote, a backslash, a comma, a newline).
+ * format (a quote, a backslash, a comma, a newline), and the same in the
+ * host label.  The expositions (openmetrics, prometheus) have the labels
+ * host, kernel and clocksource, every metric a _created time, the first
+ * one its resets, and with --per-cpu every CPU of 4.
  */
 #include <math.h>
 #include <stdio.h>
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
 	const char *fmt;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: render_demo text|csv|json|openmetrics|raw [--per-cpu] [--no-hist] [--metric NAME] [--wide] [--weird]\n");
+		fprintf(stderr, "usage: render_demo text|csv|json|openmetrics|prometheus|raw [--per-cpu] [--no-hist] [--metric NAME] [--wide] [--weird]\n");
 		return CR_USAGE;
 	}
 	fmt = argv[1];
@@ -102,6 +105,15 @@ int main(int argc, char **argv)
 		}
 	}
 	demo_run(&r, wide, weird);
+	/* What serve knows of a live module: labels, starts, resets, CPUs. */
+	o.host = weird ? "demo\"host\\\n" : "demo";
+	o.kernel = "6.12.0-demo";
+	o.clocksource = "tsc";
+	o.nr_cpus = 4;
+	for (i = 0; i < (int)r.nmetrics; i++)
+		r.metrics[i].created_ns = 1764031200123456789ULL + i;
+	r.metrics[0].has_resets = 1;
+	r.metrics[0].resets = 3;
 	if (!strcmp(fmt, "text"))
 		st = cr_render_text(stdout, &r, &o);
 	else if (!strcmp(fmt, "csv"))
@@ -110,6 +122,10 @@ int main(int argc, char **argv)
 		st = cr_render_json(stdout, &r, &o);
 	else if (!strcmp(fmt, "openmetrics"))
 		st = cr_render_openmetrics(stdout, &r, &o);
+	else if (!strcmp(fmt, "prometheus")) {
+		o.prometheus_text = 1;
+		st = cr_render_openmetrics(stdout, &r, &o);
+	}
 	else if (!strcmp(fmt, "raw"))
 		st = cr_render_raw(stdout, &r, &o);
 	else {

@@ -13,6 +13,7 @@
  * rows, JSON parsed back with json-c, OpenMetrics line by line (cumulative
  * buckets, strictly increasing le, +Inf equal to _count), raw exactly.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <json.h>
 
 #include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../lib/grid.h"
 #include "../lib/render.h"
 #include "../lib/render_common.h"
 #include "../lib/stats.h"
@@ -640,7 +642,7 @@ static void test_json(void **state)
 	cr_run_free(&r);
 }
 
-/* ---- OpenMetrics ---- */
+/* ---- OpenMetrics and the Prometheus text format ---- */
 
 struct om_series {
 	char labels[512];
@@ -651,30 +653,29 @@ struct om_series {
 };
 
 /*
- * Check every histogram series of an exposition: buckets cumulative, le
- * strictly increasing, +Inf last and equal to _count, _sum present.
- * Return the number of series; *nbuckets: buckets (without +Inf) in all.
+ * Check every histogram series of family (e.g. "clkstat_latency_seconds")
+ * in an exposition: buckets cumulative, le strictly increasing, exactly
+ * nbounds of them before +Inf (the grid: the same for every series), +Inf
+ * equal to _count, _sum present.  Return the number of series.
  */
-static size_t check_om(const char *text, size_t *nbuckets)
+static size_t check_om(const char *text, const char *family, size_t nbounds)
 {
-	static const char bp[] = "clkstat_latency_seconds_bucket{";
-	static const char cp[] = "clkstat_latency_seconds_count{";
-	static const char sp[] = "clkstat_latency_seconds_sum{";
 	struct om_series cur = { .labels = "" };
 	const char *line, *end, *le;
-	size_t nseries = 0, total = 0;
-	char buf[512];
+	char buf[512], bp[64], cp[64], sp[64];
+	size_t nseries = 0;
 
-	assert_true(strlen(text) >= 6 &&
-		    !strcmp(text + strlen(text) - 6, "# EOF\n"));
+	snprintf(bp, sizeof(bp), "%s_bucket{", family);
+	snprintf(cp, sizeof(cp), "%s_count{", family);
+	snprintf(sp, sizeof(sp), "%s_sum{", family);
 	for (line = text; *line; line = end + 1) {
 		end = strchr(line, '\n');
 		assert_non_null(end);
 		assert_true((size_t)(end - line) < sizeof(buf));
 		memcpy(buf, line, end - line);
 		buf[end - line] = '\0';
-		if (!strncmp(buf, bp, sizeof(bp) - 1)) {
-			char *labels = buf + sizeof(bp) - 1;
+		if (!strncmp(buf, bp, strlen(bp))) {
+			char *labels = buf + strlen(bp);
 			char *val = strrchr(buf, ' ');
 			uint64_t cum = strtoull(val + 1, NULL, 10);
 
@@ -695,6 +696,7 @@ static size_t check_om(const char *text, size_t *nbuckets)
 			cur.last_cum = cum;
 			le += 5;
 			if (!strncmp(le, "+Inf\"", 5)) {
+				assert_int_equal(cur.nbuckets, nbounds);
 				cur.has_inf = 1;
 				cur.inf = cum;
 			} else {
@@ -705,78 +707,139 @@ static size_t check_om(const char *text, size_t *nbuckets)
 						 cur.labels, le, cur.last_le);
 				cur.last_le = l;
 				cur.nbuckets++;
-				total++;
 			}
-		} else if (!strncmp(buf, cp, sizeof(cp) - 1)) {
+		} else if (!strncmp(buf, cp, strlen(cp))) {
 			assert_true(cur.has_inf);
-			assert_int_equal(strncmp(buf + sizeof(cp) - 1, cur.labels,
+			assert_int_equal(strncmp(buf + strlen(cp), cur.labels,
 						 strlen(cur.labels)), 0);
 			cur.count = strtoull(strrchr(buf, ' ') + 1, NULL, 10);
 			assert_true(cur.count == cur.inf);
 			cur.has_count = 1;
-		} else if (!strncmp(buf, sp, sizeof(sp) - 1)) {
+		} else if (!strncmp(buf, sp, strlen(sp))) {
 			assert_true(cur.has_count);
 			cur.has_sum = 1;
 		}
 	}
 	if (cur.labels[0])
 		assert_true(cur.has_count && cur.has_sum);
-	if (nbuckets)
-		*nbuckets = total;
 	return nseries;
 }
 
+#define L_TINY	"{metric=\"tiny\",variant=\"direct\",host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\""
+
+/*
+ * The grid 0..8 ns of frac_bits 3 (nine exact bounds): the exact
+ * OpenMetrics exposition of tiny, with labels, _created, per-CPU family
+ * (an empty CPU 2 too), counters, resets and recording.
+ */
 static void test_openmetrics(void **state)
 {
-	struct cr_render_opts o = { .per_cpu = 1 };
+	struct cr_render_opts o = { .per_cpu = 1, .host = "h1",
+				    .kernel = "6.12.9", .clocksource = "tsc",
+				    .nr_cpus = 3 };
+	struct cr_grid g;
 	struct cr_run r;
-	size_t nb;
 	char *out;
 
 	(void)state;
+	assert_int_equal(cr_grid_init(&g, 3, 0, 8), 0);
+	assert_int_equal(g.n, 9);
+	o.grid = &g;
 	tiny_run(&r);
+	r.metrics[0].created_ns = 1764031200123456789ULL;
+	r.metrics[0].has_resets = 1;
+	r.metrics[0].resets = 2;
+	r.metrics[0].recording = 1;
 	out = render(cr_render_openmetrics, &r, &o);
-	/* tiny: all + 2 CPUs, idle: all (empty) */
-	assert_int_equal(check_om(out, &nb), 4);
-	assert_int_equal(nb, 3 + 2 + 1);
+	assert_int_equal(check_om(out, "clkstat_latency_seconds", 9), 2);
+	/* tiny on CPUs 0, 1 and the empty 2; idle: empty, no CPU at all */
+	assert_int_equal(check_om(out, "clkstat_cpu_latency_seconds", 9), 6);
 	assert_non_null(strstr(out,
-		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"1e-09\"} 2\n"
-		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"3e-09\"} 3\n"
-		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"5e-09\"} 7\n"
-		"clkstat_latency_seconds_bucket{metric=\"tiny\",variant=\"direct\",cpu=\"all\",le=\"+Inf\"} 7\n"
-		"clkstat_latency_seconds_count{metric=\"tiny\",variant=\"direct\",cpu=\"all\"} 7\n"
-		"clkstat_latency_seconds_sum{metric=\"tiny\",variant=\"direct\",cpu=\"all\"} 2.5e-08\n"));
-	assert_non_null(strstr(out, "cpu=\"1\",le=\"+Inf\"} 4\n"));
-	/* empty: +Inf 0, count 0, sum 0 */
+		"# TYPE clkstat_latency_seconds histogram\n"
+		"# UNIT clkstat_latency_seconds seconds\n"
+		"# HELP clkstat_latency_seconds "));
 	assert_non_null(strstr(out,
-		"clkstat_latency_seconds_bucket{metric=\"idle\",variant=\"direct\",cpu=\"all\",le=\"+Inf\"} 0\n"
-		"clkstat_latency_seconds_count{metric=\"idle\",variant=\"direct\",cpu=\"all\"} 0\n"
-		"clkstat_latency_seconds_sum{metric=\"idle\",variant=\"direct\",cpu=\"all\"} 0.0\n"));
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"0.0\"} 0\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"1e-09\"} 2\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"2e-09\"} 2\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"3e-09\"} 3\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"4e-09\"} 3\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"5e-09\"} 7\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"6e-09\"} 7\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"7e-09\"} 7\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"8e-09\"} 7\n"
+		"clkstat_latency_seconds_bucket" L_TINY ",le=\"+Inf\"} 7\n"
+		"clkstat_latency_seconds_count" L_TINY "} 7\n"
+		"clkstat_latency_seconds_sum" L_TINY "} 2.5e-08\n"
+		"clkstat_latency_seconds_created" L_TINY "} 1764031200.123\n"));
+	assert_non_null(strstr(out, "clkstat_cpu_latency_seconds_bucket" L_TINY ",cpu=\"1\",le=\"+Inf\"} 4\n"));
+	assert_non_null(strstr(out, "clkstat_cpu_latency_seconds_bucket" L_TINY ",cpu=\"2\",le=\"+Inf\"} 0\n"));
+	/* idle: no _created (unknown), every bound at 0, sum 0 */
 	assert_non_null(strstr(out,
-		"clkstat_events_total{metric=\"tiny\",variant=\"direct\",counter=\"migrated\"} 2\n"));
-	assert_null(strstr(out, "# TYPE clkstat_events"));
+		"_bucket{metric=\"idle\",variant=\"direct\",host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\",le=\"+Inf\"} 0\n"
+		"clkstat_latency_seconds_count{metric=\"idle\",variant=\"direct\",host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\"} 0\n"
+		"clkstat_latency_seconds_sum{metric=\"idle\",variant=\"direct\",host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\"} 0.0\n"
+		"# TYPE clkstat_cpu_latency_seconds histogram\n"));
+	assert_non_null(strstr(out,
+		"# TYPE clkstat_events counter\n# HELP clkstat_events "));
+	assert_non_null(strstr(out,
+		"clkstat_events_total" L_TINY ",counter=\"migrated\"} 2\n"
+		"clkstat_events_created" L_TINY ",counter=\"migrated\"} 1764031200.123\n"));
+	assert_non_null(strstr(out,
+		"# TYPE clkstat_resets counter\n# HELP clkstat_resets "));
+	assert_non_null(strstr(out, "clkstat_resets_total" L_TINY "} 2\n"));
+	assert_null(strstr(out, "clkstat_resets_total{metric=\"idle\""));
+	assert_non_null(strstr(out, "clkstat_recording" L_TINY "} 1\n"));
+	assert_non_null(strstr(out, "clkstat_recording{metric=\"idle\",variant=\"direct\",host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\"} 0\n# EOF\n"));
+	assert_null(strstr(out, "cpu=\"all\""));
 	free(out);
 
-	/* without --per-cpu, only cpu="all" */
+	/* The text format: HELP before TYPE, no UNIT, _created nor # EOF. */
+	o.prometheus_text = 1;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_int_equal(check_om(out, "clkstat_latency_seconds", 9), 2);
+	assert_non_null(strstr(out,
+		"# HELP clkstat_events_total Events counted by the clkstat kernel module, per metric and variant, all CPUs.\n"
+		"# TYPE clkstat_events_total counter\n"));
+	assert_non_null(strstr(out, "# TYPE clkstat_resets_total counter\n"));
+	assert_null(strstr(out, "_created"));
+	assert_null(strstr(out, "# UNIT"));
+	assert_null(strstr(out, "# EOF"));
+	free(out);
+
+	/* Without --per-cpu, no per-CPU family; without nr_cpus, no empty CPU. */
+	o.prometheus_text = 0;
 	o.per_cpu = 0;
 	out = render(cr_render_openmetrics, &r, &o);
-	assert_int_equal(check_om(out, NULL), 2);
-	assert_null(strstr(out, "cpu=\"0\""));
+	assert_null(strstr(out, "clkstat_cpu_latency_seconds"));
+	free(out);
+	o.per_cpu = 1;
+	o.nr_cpus = 0;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_int_equal(check_om(out, "clkstat_cpu_latency_seconds", 9), 2);
 	free(out);
 	cr_run_free(&r);
+	cr_grid_free(&g);
 }
 
-/* Every slot of every layout non-empty: no two le alike, all in order. */
+/*
+ * Every slot of every layout non-empty, on the grid of frac_bits 0 over
+ * all of u64 (65 bounds): each histogram's count at a bound is its slots
+ * up to there; a grid of finer bits leaves coarser metrics out.
+ */
 static void test_openmetrics_every_slot(void **state)
 {
 	struct cr_render_opts o = { 0 };
 	struct cr_run r = { 0 };
 	struct cr_metric *m;
 	unsigned int k, i;
-	size_t nb;
-	char *out;
+	struct cr_grid g;
+	char *out, want[160], unfit[256];
 
 	(void)state;
+	assert_int_equal(cr_grid_init(&g, 0, 0, UINT64_MAX), 0);
+	assert_int_equal(g.n, 65);
+	o.grid = &g;
 	for (k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++) {
 		char name[8];
 
@@ -786,36 +849,91 @@ static void test_openmetrics_every_slot(void **state)
 			hb_hist_add(&m->total, k, clkstat_slot_upper(i, k));
 	}
 	out = render(cr_render_openmetrics, &r, &o);
-	assert_int_equal(check_om(out, &nb), CLKSTAT_FRAC_BITS_MAX + 1);
-	for (i = 0, k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++)
-		i += CLKSTAT_NSLOTS(k);
-	assert_int_equal(nb, i);
+	assert_int_equal(check_om(out, "clkstat_latency_seconds", 65),
+			 CLKSTAT_FRAC_BITS_MAX + 1);
 	/* canonical renderings: 0, 1 ns, 1023 ns, 2^64 - 1 ns */
-	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"0.0\"} 1\n"));
-	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"1e-09\"} 2\n"));
-	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"1.023e-06\"} 11\n"));
-	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",cpu=\"all\",le=\"1.8446744073709553e+10\"} 65\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"0.0\"} 1\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"1e-09\"} 2\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"1.023e-06\"} 11\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"1.8446744073709553e+10\"} 65\n"));
+	for (k = 1; k <= CLKSTAT_FRAC_BITS_MAX; k++) {
+		snprintf(want, sizeof(want), "{metric=\"k%u\",variant=\"v\",le=\"1.023e-06\"} %u\n",
+			 k, clkstat_value_to_slot(1023, k) + 1);
+		assert_non_null(strstr(out, want));
+	}
 	free(out);
+	cr_grid_free(&g);
+
+	/* frac_bits 3: k0 to k2 cannot be put on it, and are named. */
+	assert_int_equal(cr_grid_init(&g, 3, 16, 1024), 0);
+	assert_int_equal(cr_grid_unfit(&g, &r, unfit, sizeof(unfit)), 3);
+	assert_string_equal(unfit, "k0.v (frac_bits 0), k1.v (frac_bits 1), k2.v (frac_bits 2)");
+	o.grid = &g;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_int_equal(check_om(out, "clkstat_latency_seconds", g.n), 3);
+	assert_null(strstr(out, "_bucket{metric=\"k2\""));
+	assert_non_null(strstr(out, "clkstat_recording{metric=\"k2\""));
+	free(out);
+	cr_grid_free(&g);
 	cr_run_free(&r);
+}
+
+/* --grid's spec: bits, range and units; refusals with a reason. */
+static void test_grid_parse(void **state)
+{
+	struct cr_grid g;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(cr_grid_parse("2:16ns:10s", &g, err, sizeof(err)), 0);
+	assert_int_equal(g.bits, 2);
+	assert_int_equal(g.bound[0], 19);	/* the slot of 16 at 2 bits */
+	assert_int_equal(g.bound[g.n - 1],
+			 clkstat_slot_upper(clkstat_value_to_slot(10000000000ULL, 2), 2));
+	cr_grid_free(&g);
+	assert_int_equal(cr_grid_parse(CR_GRID_DEFAULT, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.n, 117);
+	cr_grid_free(&g);
+	assert_int_equal(cr_grid_parse("3:2.5us:1ms", &g, err, sizeof(err)), 0);
+	assert_int_equal(g.lo, 2500);
+	assert_int_equal(g.hi, 1000000);
+	cr_grid_free(&g);
+	assert_int_equal(cr_grid_parse("5", &g, err, sizeof(err)), 0);
+	assert_int_equal(g.bits, 5);
+	cr_grid_free(&g);
+	assert_int_equal(cr_grid_parse("6", &g, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "BITS 0 to 5"));
+	assert_int_equal(cr_grid_parse("2:1s:1ms", &g, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "LO above HI"));
+	assert_int_equal(cr_grid_parse("2:16:1s", &g, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_grid_parse("2:0x10ns:1s", &g, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_grid_parse("2:1.5ns:1s", &g, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_grid_parse("2:16ns", &g, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_grid_parse("x", &g, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cr_grid_parse("2:-1ns:1s", &g, err, sizeof(err)), -EINVAL);
 }
 
 static void test_openmetrics_escaping(void **state)
 {
-	struct cr_render_opts o = { 0 };
+	struct cr_render_opts o = { .host = "h\"\\\n" };
 	struct cr_run r = { 0 };
 	struct cr_metric *m;
+	struct cr_grid g;
 	char *out;
 
 	(void)state;
+	assert_int_equal(cr_grid_init(&g, 0, 1000000, 1000000), 0);
+	o.grid = &g;
 	m = hb_metric(&r, "a\"b\\c", "x\ny", 0);
 	hb_sample(m, 0, 1000000);	/* 1 ms */
 	hb_counter(m, "n\"", 5);
 	out = render(cr_render_openmetrics, &r, &o);
-	assert_non_null(strstr(out, "_bucket{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",cpu=\"all\",le=\"0.001048575\"} 1\n"));
-	assert_non_null(strstr(out, "_sum{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",cpu=\"all\"} 0.001\n"));
-	assert_non_null(strstr(out, "clkstat_events_total{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",counter=\"n\\\"\"} 5\n# EOF\n"));
+	assert_non_null(strstr(out, "_bucket{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",host=\"h\\\"\\\\\\n\",le=\"0.001048575\"} 1\n"));
+	assert_non_null(strstr(out, "_sum{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",host=\"h\\\"\\\\\\n\"} 0.001\n"));
+	assert_non_null(strstr(out, "clkstat_events_total{metric=\"a\\\"b\\\\c\",variant=\"x\\ny\",host=\"h\\\"\\\\\\n\",counter=\"n\\\"\"} 5\n"));
 	free(out);
 	cr_run_free(&r);
+	cr_grid_free(&g);
 }
 
 /* ---- raw ---- */
@@ -922,7 +1040,7 @@ static void test_trace_names(void **state)
 	free(out);
 
 	out = render(cr_render_openmetrics, &r, &o);
-	snprintf(want, sizeof(want), "_count{metric=\"%s\",variant=\"kprobe-int3\",cpu=\"all\"} 2\n", name);
+	snprintf(want, sizeof(want), "_count{metric=\"%s\",variant=\"kprobe-int3\"} 2\n", name);
 	assert_non_null(strstr(out, want));
 	snprintf(want, sizeof(want), "clkstat_events_total{metric=\"%s\",variant=\"kprobe-int3\",counter=\"unmatched\"} 1\n", name);
 	assert_non_null(strstr(out, want));
@@ -978,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_openmetrics_every_slot),
 		cmocka_unit_test(test_openmetrics_escaping),
+		cmocka_unit_test(test_grid_parse),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_trace_names),
 		cmocka_unit_test(test_write_error),

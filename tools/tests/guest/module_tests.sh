@@ -22,6 +22,7 @@
 #   suite_usertrace.sh    user-defined probes: trace and untrace, exact per
 #                         variant, refusals, clkstat-report trace, record
 #                         --probes
+#   suite_exporter.sh     clkstat-report serve on the live module
 #
 # lib.sh holds what more than one of them uses; each runs alone too:
 # tools/tests/guest.sh --suite suite_netlink.sh [TEST...].  A clean kernel
@@ -45,6 +46,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/suite_overhead.sh"
 . "$here/suite_trace.sh"
 . "$here/suite_usertrace.sh"
+. "$here/suite_exporter.sh"
 
 # Every suite's tests, in the order the whole suite has always run them.
 ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
@@ -66,14 +68,15 @@ ALL_TESTS="t_load_files t_bad_params t_params_at_limits t_pingpong_local
 	t_trace_load t_trace_counts t_trace_refusals t_trace_partial t_trace_tp t_trace_targets t_trace_events t_trace_drain
 	t_trace_cli t_trace_record
 	t_bpf_trace_func t_bpf_trace_tp t_bpf_trace_refusals t_bpf_trace_hard
-	t_bpf_trace_vs_module"
+	t_bpf_trace_vs_module
+	t_serve_live t_serve_perfmon t_serve_textfile"
 # A test added to a suite must be added here too (else make check would
 # not run it), and only once.
 # shellcheck disable=SC2086
 if [ "$(printf '%s\n' $ALL_TESTS | sort)" != "$(printf '%s\n' $LOAD_TESTS $TTWU_TESTS \
 	$TKREAD_TESTS $CLOCKSOURCE_TESTS $CLOCKOFF_TESTS $EVENTS_TESTS $VARIANTS_TESTS \
 	$NETLINK_TESTS $TWIN_TESTS $OVERHEAD_TESTS $CONDITIONS_TESTS $TRACE_TESTS \
-	$USERTRACE_TESTS | sort)" ]; then
+	$USERTRACE_TESTS $EXPORTER_TESTS | sort)" ]; then
 	echo "module_tests.sh: ALL_TESTS is not the suites' tests, each once"
 	echo "0 passed, 1 failed"
 	exit 1

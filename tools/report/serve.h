@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * serve.h - the parts of clkstat-report serve, the exporter: where the
+ * metrics come from (serve_source.c), the exposition cached for
+ * concurrent scrapes (serve_cache.c), the HTTP server (serve_http.c) and
+ * the command with its textfile mode (serve.c).
+ */
+#ifndef CLKSTAT_REPORT_SERVE_H
+#define CLKSTAT_REPORT_SERVE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include "../lib/model.h"
+#include "../lib/snapshot.h"
+
+/*
+ * Where the metrics come from: the live module over netlink, reopened
+ * after any failure (the module unloaded, reloaded with a new family
+ * id, ...), or a snapshot replayed (--input).
+ */
+struct cr_source {
+	struct cr_nl *nl;		/* live: NULL until opened, or after a failure */
+	int replay;			/* --input */
+	struct cr_snapshot snap;	/* replay: the runs */
+	double interval;		/* replay: s per run, 0: every run at once */
+	int64_t t0_ns;			/* replay: CLOCK_REALTIME of the start */
+	int up;				/* the last read's outcome: 1 ok, 0 not, -1 none yet */
+	char why[256];			/* why the last read failed */
+};
+
+/*
+ * Open the source: live, or replay snapshot (taken over; zeroed) at
+ * interval seconds per run.  Nothing is read yet.
+ */
+void cr_source_init(struct cr_source *s, struct cr_snapshot *snap,
+		    double interval);
+void cr_source_free(struct cr_source *s);
+
+/*
+ * The metrics now, into out (zeroed by the caller, freed by the caller
+ * with cr_run_free() whatever the outcome), and the render options'
+ * labels and CPU count for them.  Return CR_OK, or a status with s->why
+ * set; a change between up and down is said on stderr, once.
+ */
+int cr_source_read(struct cr_source *s, struct cr_run *out);
+
+/*
+ * The cache between the source and the scrapes: an exposition of each
+ * format, kept for max_age_ms, so that a thousand scrapes at once read
+ * the module once and share one body.  Bodies are reference counted:
+ * one that a slow client still reads outlives its replacement.
+ */
+struct cr_body {
+	unsigned int refs;		/* under the cache's lock */
+	int status;			/* HTTP status: 200, or 503 */
+	size_t len;
+	char *data;
+};
+
+struct cr_cache {
+	pthread_mutex_t lock;
+	struct cr_source *src;
+	unsigned int max_age_ms;
+	struct {
+		struct cr_body *body;
+		int64_t at_ns;		/* CLOCK_MONOTONIC of its making */
+	} fmt[2];			/* [0] OpenMetrics, [1] Prometheus text */
+};
+
+void cr_cache_init(struct cr_cache *c, struct cr_source *src,
+		   unsigned int max_age_ms);
+void cr_cache_free(struct cr_cache *c);
+/*
+ * The current body of a format (1: Prometheus text), a reference the
+ * caller puts with cr_body_put(); NULL when out of memory.
+ */
+struct cr_body *cr_cache_get(struct cr_cache *c, int prometheus_text);
+void cr_body_put(struct cr_cache *c, struct cr_body *b);
+
+/* The HTTP server (libmicrohttpd) on a listening socket. */
+struct cr_http;
+struct cr_http *cr_http_start(int fd, struct cr_cache *cache,
+			      unsigned int max_conn, unsigned int timeout_s);
+void cr_http_stop(struct cr_http *h);
+
+/*
+ * --listen ADDR:PORT ("127.0.0.1:9736", "[::1]:9736", "localhost:9736",
+ * ":9736" for every address): a listening socket, or -1 with one line on
+ * stderr.  *usage is set when the address is malformed (not when it
+ * cannot be bound).
+ */
+int cr_serve_listen(const char *spec, int *usage);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * serve_http.c - clkstat-report serve's HTTP server, libmicrohttpd on a
+ * socket serve.c opened (so that a port in use or an address that cannot
+ * be bound is one clear line before anything starts).
+ *
+ *   GET /metrics   the exposition: OpenMetrics 1.0 when the Accept header
+ *                  names application/openmetrics-text (Prometheus asks so),
+ *                  else the Prometheus text format 0.0.4; 503 with the
+ *                  reason while the module cannot be read
+ *   GET /          a line pointing at /metrics
+ *   HEAD           as GET, without the body
+ *   other paths    404; other methods 405
+ *
+ * libmicrohttpd parses the requests (a malformed one gets its 400, an
+ * oversized header 431, without reaching us), keeps at most max_conn
+ * connections (the rest wait in the listen backlog) and closes one idle
+ * for timeout_s, which bounds what slow clients can hold.  One internal
+ * thread polls every connection with epoll; the bodies come from the
+ * cache (serve_cache.c), shared, so a scrape costs the module a read at
+ * most once per cache period.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <microhttpd.h>
+#include "serve.h"
+
+#define CR_CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
+#define CR_CT_TEXT	"text/plain; version=0.0.4; charset=utf-8"
+
+struct cr_http {
+	struct MHD_Daemon *d;
+	struct cr_cache *cache;
+};
+
+struct cr_http_put {
+	struct cr_cache *cache;
+	struct cr_body *body;
+};
+
+/* A response's end: its reference to the body goes. */
+static void cr_http_free_body(void *cls)
+{
+	struct cr_http_put *p = cls;
+
+	cr_body_put(p->cache, p->body);
+	free(p);
+}
+
+static enum MHD_Result cr_http_text(struct MHD_Connection *conn,
+				    unsigned int status, const char *text)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/plain; charset=utf-8");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result cr_http_metrics(struct cr_http *h,
+				       struct MHD_Connection *conn)
+{
+	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							 MHD_HTTP_HEADER_ACCEPT);
+	int om = accept && strstr(accept, "application/openmetrics-text");
+	struct MHD_Response *r;
+	struct cr_http_put *p;
+	enum MHD_Result ret;
+	struct cr_body *b;
+
+	b = cr_cache_get(h->cache, !om);
+	p = malloc(sizeof(*p));
+	if (!b || !p) {
+		if (b)
+			cr_body_put(h->cache, b);
+		free(p);
+		return cr_http_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				    "out of memory\n");
+	}
+	p->cache = h->cache;
+	p->body = b;
+	r = MHD_create_response_from_buffer_with_free_callback_cls(b->len,
+			b->data, cr_http_free_body, p);
+	if (!r) {
+		cr_http_free_body(p);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				b->status != 200 ? "text/plain; charset=utf-8" :
+				om ? CR_CT_OPENMETRICS : CR_CT_TEXT);
+	/* The answer depends on Accept: caches in between must know. */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT);
+	ret = MHD_queue_response(conn, b->status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result cr_http_request(void *cls, struct MHD_Connection *conn,
+				       const char *url, const char *method,
+				       const char *version,
+				       const char *upload_data,
+				       size_t *upload_data_size, void **con_cls)
+{
+	struct cr_http *h = cls;
+
+	(void)version;
+	(void)upload_data;
+	(void)upload_data_size;
+	(void)con_cls;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return cr_http_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
+				    "only GET and HEAD\n");
+	if (!strcmp(url, "/metrics"))
+		return cr_http_metrics(h, conn);
+	if (!strcmp(url, "/"))
+		return cr_http_text(conn, MHD_HTTP_OK,
+				    "clkstat exporter: the metrics are at /metrics\n");
+	return cr_http_text(conn, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
+}
+
+/* libmicrohttpd's own messages (a client's bad request, ...): not ours to print. */
+static void cr_http_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	(void)fmt;
+	(void)ap;
+}
+
+struct cr_http *cr_http_start(int fd, struct cr_cache *cache,
+			      unsigned int max_conn, unsigned int timeout_s)
+{
+	struct cr_http *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->cache = cache;
+	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+				MHD_USE_ERROR_LOG,
+				0, NULL, NULL, cr_http_request, h,
+				MHD_OPTION_LISTEN_SOCKET, fd,
+				MHD_OPTION_CONNECTION_LIMIT, max_conn,
+				MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
+				/* HTTP/1.1 without Host, ...: 400, not a guess. */
+				MHD_OPTION_STRICT_FOR_CLIENT, 1,
+				MHD_OPTION_EXTERNAL_LOGGER, cr_http_log, NULL,
+				MHD_OPTION_END);
+	if (!h->d) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void cr_http_stop(struct cr_http *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->d);
+	free(h);
+}

@@ -1,0 +1,614 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""clkstat-report serve on the host, from outside: what it answers, how it
+holds up, and how it refuses.  The metrics come from replayed snapshots
+(fixture.py) or from a module that is not loaded (this host cannot load
+it; tools/tests/guest/suite_exporter.sh serves a live module in a guest).
+
+- content negotiation: OpenMetrics for Prometheus's Accept header, the
+  text format otherwise; each read by its strict reader (prometheus_client's
+  OpenMetrics parser, promtool check metrics); HEAD, 404, 405;
+- the fixed grid: every histogram series has the same le bounds, and the
+  buckets of two hosts summed by le are those of their runs pooled by
+  clkstat-report itself; the served buckets are the one-shot output's;
+- replay: one run more per interval, then a reset with a new _created;
+- 1000 concurrent scrapes all answered, twice, with the exporter's memory
+  (VmRSS, VmHWM) printed and bounded; slow clients (stalled requests,
+  unread responses) do not stop others, and idle ones are closed;
+- malformed requests get a 4xx and the exporter lives on;
+- bad input: a port in use, an address that cannot be bound, malformed
+  --listen, --grid, missing --listen/--textfile: one line, exit status;
+  no module: 503 with the reason, said once on stderr;
+- the textfile mode: atomic (a reader never sees a partial file), valid
+  for promtool, removed while the module is missing;
+- valgrind: a session of scrapes and bad requests, then SIGTERM, clean.
+
+Prints ok / not ok lines and "N passed, N failed"; exit 1 on failure.
+usage: serve_test.py [TOP]
+"""
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+TOP = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                      os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+TOOL = os.path.join(TOP, "tools", "clkstat-report")
+FIXTURE = os.path.join(TOP, "tools", "tests", "exporter", "fixture.py")
+CACHE = os.environ.get("CLKSTAT_CACHE", "/var/cache/clkstat")
+PROMTOOL = os.environ.get("PROMTOOL",
+                          os.path.join(CACHE, "prometheus/usr/bin/promtool"))
+OM_ACCEPT = ("application/openmetrics-text;version=1.0.0,"
+             "application/openmetrics-text;version=0.0.1;q=0.75,"
+             "text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
+
+passed = failed = 0
+
+
+def check(ok, what, diag=None):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok - " + what)
+    else:
+        failed += 1
+        print("not ok - " + what)
+        if diag:
+            for line in str(diag).splitlines()[:5]:
+                print("#   " + line)
+    return ok
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Server:
+    """clkstat-report serve ARGS, stderr kept, stopped by SIGTERM."""
+
+    def __init__(self, args, port=None, wrap=()):
+        self.port = port or free_port()
+        self.err = tempfile.TemporaryFile()
+        self.args = list(wrap) + [TOOL, "serve"] + args
+        if "--listen" not in args and "--textfile" not in args:
+            self.args += ["--listen", "127.0.0.1:%d" % self.port]
+        self.p = subprocess.Popen(self.args, stdout=subprocess.DEVNULL,
+                                  stderr=self.err)
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def wait_up(self, timeout=30):
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.p.poll() is not None:
+                return False
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return True
+            except OSError:
+                time.sleep(0.05)
+        return False
+
+    def stop(self, timeout=60):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            return None
+
+    def stderr(self):
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace")
+
+    def mem(self):
+        """VmRSS and VmHWM in kB."""
+        out = {}
+        with open("/proc/%d/status" % self.p.pid) as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k in ("VmRSS", "VmHWM"):
+                    out[k] = int(v.split()[0])
+        return out
+
+
+def get(url, accept=None, method="GET", timeout=10):
+    req = urllib.request.Request(url, method=method)
+    if accept:
+        req.add_header("Accept", accept)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, dict(r.headers), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read().decode()
+
+
+def om_parse(text):
+    from prometheus_client.openmetrics.parser import \
+        text_string_to_metric_families
+    return list(text_string_to_metric_families(text))
+
+
+def promtool_ok(text):
+    r = subprocess.run([PROMTOOL, "check", "metrics"], input=text.encode(),
+                       capture_output=True)
+    return r.returncode == 0 and not r.stdout.strip() and not r.stderr.strip(), \
+        (r.stdout + r.stderr).decode()
+
+
+LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} (\S+)$')
+LABEL = re.compile(r'([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"')
+
+
+def samples(text):
+    """[(name, {labels}, value)] of an exposition's samples."""
+    out = []
+    for line in text.splitlines():
+        m = LINE.match(line)
+        if m:
+            out.append((m.group(1), dict(LABEL.findall(m.group(2))),
+                        float(m.group(3))))
+    return out
+
+
+def buckets(text, family="clkstat_latency_seconds", metric="ttwu_enqueue"):
+    """{le: count} of one metric's all-CPU series (one series expected)."""
+    return {lab["le"]: v for n, lab, v in samples(text)
+            if n == family + "_bucket" and lab.get("metric") == metric}
+
+
+def series_bounds(text):
+    """{series labels without le: [le, ...]} of every histogram series."""
+    out = {}
+    for n, lab, v in samples(text):
+        if not n.endswith("_bucket"):
+            continue
+        key = (n,) + tuple(sorted((k, x) for k, x in lab.items() if k != "le"))
+        out.setdefault(key, []).append((lab["le"], v))
+    return out
+
+
+def fixtures(tmp):
+    paths = {}
+    for host, seed, off in (("hosta", 1, 0), ("hostb", 2, 15000)):
+        p = os.path.join(tmp, host + ".json")
+        subprocess.run([sys.executable, FIXTURE, p, host, str(seed), "6",
+                        str(off)], check=True)
+        paths[host] = p
+    return paths
+
+
+def oneshot(args):
+    return subprocess.run([TOOL] + args, capture_output=True, text=True)
+
+
+def test_formats(fx):
+    s = Server(["-i", fx["hosta"], "--per-cpu"])
+    if not check(s.wait_up(), "serve -i starts and listens", s.stderr()):
+        s.stop()
+        return
+    st, hd, om = get(s.url + "/metrics", OM_ACCEPT)
+    check(st == 200 and hd.get("Content-Type", "").startswith(
+        "application/openmetrics-text; version=1.0.0"),
+        "Prometheus's Accept header gets OpenMetrics 1.0",
+        "%s %s" % (st, hd.get("Content-Type")))
+    try:
+        fams = {f.name: f.type for f in om_parse(om)}
+        check(fams.get("clkstat_latency_seconds") == "histogram" and
+              fams.get("clkstat_cpu_latency_seconds") == "histogram" and
+              fams.get("clkstat_events") == "counter" and
+              fams.get("clkstat_resets") == "counter",
+              "the OpenMetrics parser reads it: histograms, per-CPU family, "
+              "counters (%s)" % ", ".join("%s:%s" % kv for kv in sorted(fams.items())))
+    except Exception as e:  # noqa: BLE001 - the parser's complaint is the diagnostic
+        check(False, "the OpenMetrics parser reads it", e)
+    check("clkstat_latency_seconds_created{" in om and
+          'clkstat_events_created{' in om,
+          "OpenMetrics has _created for histograms and counters")
+    st, hd, txt = get(s.url + "/metrics")
+    check(st == 200 and hd.get("Content-Type", "").startswith(
+        "text/plain; version=0.0.4"),
+        "no Accept header gets the Prometheus text format",
+        "%s %s" % (st, hd.get("Content-Type")))
+    ok, out = promtool_ok(txt)
+    check(ok, "promtool check metrics accepts the text format, lint included", out)
+    check("_created" not in txt and "# EOF" not in txt and
+          "# TYPE clkstat_events_total counter" in txt,
+          "the text format: no _created, no # EOF, counters typed as counters")
+    # The served buckets are the one-shot exposition's.
+    one = oneshot(["-i", fx["hosta"], "--format", "openmetrics", "--per-cpu"])
+    check(one.returncode == 0 and series_bounds(one.stdout) == series_bounds(om),
+          "served buckets equal clkstat-report --format openmetrics's")
+    # The grid: the same bounds for every series, cumulative counts.
+    bounds = series_bounds(om)
+    lists = {tuple(le for le, _ in v) for v in bounds.values()}
+    mono = all(all(a[1] <= b[1] for a, b in zip(v, v[1:])) for v in bounds.values())
+    check(len(lists) == 1 and len(bounds) == 6 and mono,
+          "every histogram series has the same %d le bounds and +Inf, counts "
+          "cumulative" % (len(next(iter(lists))) - 1 if lists else 0),
+          "%d series, %d bound lists" % (len(bounds), len(lists)))
+    st, hd, body = get(s.url + "/metrics", method="HEAD")
+    check(st == 200 and body == "", "HEAD: 200 without a body")
+    check(get(s.url + "/nope")[0] == 404, "an unknown path: 404")
+    r = urllib.request.Request(s.url + "/metrics", data=b"x=1", method="POST")
+    try:
+        urllib.request.urlopen(r, timeout=10)
+        code = 200
+    except urllib.error.HTTPError as e:
+        code = e.code
+    check(code == 405, "POST: 405", code)
+    check(get(s.url + "/")[0] == 200, "/ points at /metrics")
+    check(s.stop() == 0, "SIGTERM: exit status 0")
+
+
+def test_fleet_sum(fx):
+    """Two hosts' series summed by le equal their runs pooled."""
+    a = Server(["-i", fx["hosta"]])
+    b = Server(["-i", fx["hostb"]])
+    if not (a.wait_up() and b.wait_up()):
+        check(False, "two exporters start", a.stderr() + b.stderr())
+        a.stop(), b.stop()
+        return
+    ta = get(a.url + "/metrics", OM_ACCEPT)[2]
+    tb = get(b.url + "/metrics", OM_ACCEPT)[2]
+    a.stop(), b.stop()
+    pooled = oneshot(["-i", fx["hosta"], "-i", fx["hostb"], "--format",
+                      "openmetrics"]).stdout
+    for metric in ("ttwu_enqueue", "tkread"):
+        ba, bb, bp = (buckets(t, metric=metric) for t in (ta, tb, pooled))
+        summed = {le: ba[le] + bb.get(le, -1) for le in ba}
+        check(set(ba) == set(bb) == set(bp) and summed == bp and
+              len(bp) > 100,
+              "%s: sum by (le) of two hosts = the pooled runs' buckets, "
+              "all %d bounds" % (metric, len(bp)))
+    hosts = {lab.get("host") for _, lab, _ in samples(ta + tb)}
+    check(hosts == {"hosta", "hostb"}, "host labels from the snapshots' tag")
+
+
+def test_replay_interval(fx):
+    s = Server(["-i", fx["hosta"], "--replay-interval", "0.4", "--cache-ms", "0"])
+    if not check(s.wait_up(), "serve --replay-interval starts", s.stderr()):
+        s.stop()
+        return
+    seen, created, resets = [], set(), set()
+    end = time.time() + 6
+    while time.time() < end:
+        t = get(s.url + "/metrics", OM_ACCEPT)[2]
+        for n, lab, v in samples(t):
+            if n == "clkstat_latency_seconds_count" and lab["metric"] == "ttwu_enqueue":
+                if not seen or seen[-1] != v:
+                    seen.append(v)
+            if n == "clkstat_latency_seconds_created" and lab["metric"] == "ttwu_enqueue":
+                created.add(v)
+            if n == "clkstat_resets_total" and lab["metric"] == "ttwu_enqueue":
+                resets.add(v)
+        time.sleep(0.1)
+    s.stop()
+    steps = [0.0, 2000.0, 4000.0, 6000.0, 8000.0, 10000.0, 12000.0]
+    check(seen[:8] == steps + [0.0] or seen[:8] == (steps + [0.0])[1:] + [2000.0]
+          or all(x in steps for x in seen) and 12000.0 in seen and len(created) >= 2,
+          "replay: counts grow a run at a time to all 12000, then start over",
+          seen)
+    check(len(created) >= 2 and len(resets) >= 2,
+          "replay: starting over is a reset: new _created, resets_total + 1",
+          "%s %s" % (created, resets))
+
+
+async def scrape(port, results):
+    try:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(b"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: " +
+                OM_ACCEPT.encode() + b"\r\nConnection: close\r\n\r\n")
+        await w.drain()
+        data = await r.read()
+        w.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        status = int(head.split(b" ")[1]) if head else 0
+        results.append((status, len(body), body.endswith(b"# EOF\n")))
+    except OSError as e:
+        results.append((0, 0, str(e)))
+
+
+async def storm(port, n):
+    results = []
+    await asyncio.gather(*(scrape(port, results) for _ in range(n)))
+    return results
+
+
+def test_storm(fx):
+    s = Server(["-i", fx["hosta"], "--per-cpu", "--max-connections", "256"])
+    if not check(s.wait_up(), "serve starts for the storm", s.stderr()):
+        s.stop()
+        return
+    get(s.url + "/metrics", OM_ACCEPT)
+    base = s.mem()
+    figures = []
+    for round_ in (1, 2):
+        t0 = time.time()
+        res = asyncio.run(storm(s.port, 1000))
+        dt = time.time() - t0
+        good = [r for r in res if r[0] == 200 and r[2] is True]
+        lens = {r[1] for r in good}
+        m = s.mem()
+        figures.append(m)
+        check(len(good) == 1000 and len(lens) == 1,
+              "1000 concurrent scrapes, round %d: all 200 and whole, in %.1f s "
+              "(VmRSS %d kB, VmHWM %d kB; before %d kB)"
+              % (round_, dt, m["VmRSS"], m["VmHWM"], base["VmRSS"]),
+              "%d good; statuses %s" % (len(good), sorted({r[0] for r in res})))
+    # Memory: the second storm needs no more than the first.
+    check(figures[1]["VmHWM"] <= figures[0]["VmHWM"] + 2048 and
+          figures[1]["VmRSS"] <= base["VmRSS"] + 32768,
+          "memory holds: peak %d then %d kB, resident %d kB after (base %d)"
+          % (figures[0]["VmHWM"], figures[1]["VmHWM"], figures[1]["VmRSS"],
+             base["VmRSS"]))
+    check(s.p.poll() is None and get(s.url + "/metrics")[0] == 200,
+          "alive and answering after the storms")
+    s.stop()
+
+
+def test_slow(fx):
+    s = Server(["-i", fx["hosta"], "--per-cpu", "--timeout", "3",
+                "--max-connections", "256"])
+    if not check(s.wait_up(), "serve starts for slow clients", s.stderr()):
+        s.stop()
+        return
+    base = s.mem()
+    stalled = []
+    for _ in range(150):  # a request begun and never finished
+        c = socket.create_connection(("127.0.0.1", s.port))
+        c.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+        stalled.append(c)
+    unread = []
+    for _ in range(80):  # a whole request whose answer is never read
+        c = socket.socket()
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        c.connect(("127.0.0.1", s.port))
+        c.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: " +
+                  OM_ACCEPT.encode() + b"\r\n\r\n")
+        unread.append(c)
+    worst = 0
+    for _ in range(20):
+        t0 = time.time()
+        st = get(s.url + "/metrics", OM_ACCEPT, timeout=10)[0]
+        worst = max(worst, time.time() - t0)
+        if st != 200:
+            worst = 99
+    m = s.mem()
+    check(worst < 2, "with 150 stalled requests and 80 unread answers, 20 "
+          "scrapes answered, the slowest in %.2f s (VmRSS %d kB, base %d)"
+          % (worst, m["VmRSS"], base["VmRSS"]))
+    check(m["VmRSS"] < base["VmRSS"] + 65536,
+          "slow clients hold %d kB more, no more than 64 MB"
+          % (m["VmRSS"] - base["VmRSS"]))
+    time.sleep(5)
+    closed = 0
+    for c in stalled:
+        c.settimeout(2)
+        try:
+            closed += c.recv(1) == b""
+        except ConnectionResetError:
+            closed += 1
+        except OSError:
+            pass
+        c.close()
+    for c in unread:
+        c.close()
+    check(closed == len(stalled), "stalled requests closed after --timeout 3: "
+          "%d of %d" % (closed, len(stalled)))
+    check(get(s.url + "/metrics")[0] == 200, "answering after slow clients")
+    s.stop()
+
+
+# What each gets: a 4xx for anything libmicrohttpd can read as an HTTP
+# request; 505 for a version HTTP/1.x does not speak (HTTP's own answer);
+# a line that is not HTTP at all is closed without an answer by
+# libmicrohttpd 0.9.75 (Debian 12's; later versions answer 400).
+ANY_4XX = "4xx"
+CLOSED = "closed"
+BAD_REQUESTS = [
+    ("not HTTP (binary)", b"\x00\x01\x02garbage\r\n\r\n", CLOSED),
+    ("not HTTP (one word)", b"GARBAGE\r\n\r\n", CLOSED),
+    ("no method", b" /metrics HTTP/1.1\r\nHost: x\r\n\r\n", CLOSED),
+    ("HTTP/1.1 without Host", b"GET /metrics HTTP/1.1\r\n\r\n", ANY_4XX),
+    ("no version", b"GET /metrics\r\n\r\n", ANY_4XX),
+    ("a header line without a colon",
+     b"GET /metrics HTTP/1.1\r\nHost: x\r\nbroken\r\n\r\n", ANY_4XX),
+    ("a 100 kB header", b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " +
+     b"a" * 100000 + b"\r\n\r\n", ANY_4XX),
+    ("a 100 kB URL", b"GET /" + b"a" * 100000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+     ANY_4XX),
+    ("a bad Content-Length", b"POST /metrics HTTP/1.1\r\nHost: x\r\n"
+     b"Content-Length: -5\r\n\r\n", ANY_4XX),
+    ("a bad chunked body", b"POST /metrics HTTP/1.1\r\nHost: x\r\n"
+     b"Transfer-Encoding: chunked\r\n\r\nzz\r\n", ANY_4XX),
+    ("DELETE", b"DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n", ANY_4XX),
+    ("an unknown method", b"FOO /metrics HTTP/1.1\r\nHost: x\r\n\r\n", ANY_4XX),
+    ("a path escape", b"GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+     ANY_4XX),
+    ("an unknown version", b"GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n", 505),
+]
+
+
+def raw(port, data, timeout=5):
+    c = socket.create_connection(("127.0.0.1", port), timeout)
+    try:
+        c.sendall(data)
+    except OSError:
+        pass
+    out = b""
+    try:
+        while True:
+            b = c.recv(65536)
+            if not b:
+                break
+            out += b
+            if b"\r\n\r\n" in out:
+                break
+    except OSError:
+        pass
+    c.close()
+    m = re.match(rb"HTTP/1\.[01] (\d{3})", out)
+    return int(m.group(1)) if m else None
+
+
+def test_malformed(fx):
+    s = Server(["-i", fx["hosta"], "--timeout", "3"])
+    if not check(s.wait_up(), "serve starts for bad requests", s.stderr()):
+        s.stop()
+        return
+    for what, data, want in BAD_REQUESTS:
+        st = raw(s.port, data, 15)
+        if want == ANY_4XX:
+            good = st is not None and 400 <= st < 500
+        elif want == CLOSED:
+            good = st is None
+        else:
+            good = st == want
+        check(good and s.p.poll() is None,
+              "%s: %s, exporter alive" % (what, st or "closed, no answer"))
+    check(get(s.url + "/metrics")[0] == 200, "answering after bad requests")
+    s.stop()
+
+
+def run_fail(args, want_status, want_re):
+    r = subprocess.run([TOOL, "serve"] + args, capture_output=True, text=True,
+                       timeout=30)
+    lines = r.stderr.strip().splitlines()
+    return (r.returncode == want_status and len(lines) == 1 and
+            re.search(want_re, lines[0]) is not None), \
+        "status %s: %s" % (r.returncode, r.stderr.strip())
+
+
+def test_bad_input(fx, tmp):
+    s = Server(["-i", fx["hosta"]])
+    s.wait_up()
+    ok, d = run_fail(["-i", fx["hosta"], "--listen", "127.0.0.1:%d" % s.port],
+                     1, "cannot listen on 127.0.0.1:%d: Address already in use" % s.port)
+    check(ok, "a port in use: one line, exit status 1", d)
+    s.stop()
+    ok, d = run_fail(["-i", fx["hosta"], "--listen", "192.0.2.1:9736"], 1,
+                     "cannot listen on 192.0.2.1:9736: Cannot assign requested address")
+    check(ok, "an address this machine does not have: one line, exit status 1", d)
+    for spec, why in (("9736", "ADDR:PORT"), ("127.0.0.1:99999", "port"),
+                      ("127.0.0.1:", "port"), ("::1:9736", "brackets"),
+                      ("nosuchhost.invalid:9736", "nosuchhost")):
+        ok, d = run_fail(["-i", fx["hosta"], "--listen", spec], 2, why)
+        check(ok, "--listen %s: one line, exit status 2" % spec, d)
+    for args, why in ((["-i", fx["hosta"]], "--listen ADDR:PORT, --textfile FILE"),
+                      (["--listen", ":1", "--grid", "9"], "--grid '9'"),
+                      (["--listen", ":1", "--grid", "2:1s:1ms"], "LO above HI"),
+                      (["--listen", ":1", "--grid", "2:16:1s"], "unit"),
+                      (["--listen", ":1", "--interval", "0"], "--interval"),
+                      (["--listen", ":1", "--replay-interval", "1"], "replays an --input"),
+                      (["--listen", ":1", "--format", "json"], "no --format")):
+        ok, d = run_fail(args, 2, re.escape(why))
+        check(ok, "serve %s: one line, exit status 2" % " ".join(args[-2:]), d)
+    corrupt = os.path.join(tmp, "corrupt.json")
+    with open(corrupt, "w") as f:
+        f.write('{"format": "clkstat-snapshot", "version": 1, "runs": [')
+    r = subprocess.run([TOOL, "serve", "-i", corrupt, "--listen", ":1"],
+                       capture_output=True, text=True, timeout=30)
+    check(r.returncode == 7 and len(r.stderr.strip().splitlines()) == 1,
+          "a corrupt snapshot: one line, exit status 7", r.stderr)
+
+
+def test_no_module(tmp):
+    """This host has no clkstat module: 503 and the reason, said once."""
+    if os.path.exists("/sys/module/clkstat"):
+        check(False, "no module: the host must not have clkstat loaded")
+        return
+    s = Server(["--cache-ms", "0"])
+    if not check(s.wait_up(), "serve (live) starts without the module", s.stderr()):
+        s.stop()
+        return
+    sts = [get(s.url + "/metrics", OM_ACCEPT) for _ in range(5)]
+    check(all(x[0] == 503 and "not loaded" in x[2] for x in sts),
+          "no module: 503 with the reason (%s)" % sts[0][2].strip())
+    s.stop()
+    err = [l for l in s.stderr().splitlines() if "503" in l]
+    check(len(err) == 1 and "not loaded" in err[0],
+          "no module: said once on stderr for 5 scrapes", s.stderr())
+    prom = os.path.join(tmp, "live.prom")
+    with open(prom, "w") as f:
+        f.write("stale 1\n")
+    t = Server(["--textfile", prom, "--interval", "0.1"])
+    time.sleep(1)
+    t.stop()
+    check(not os.path.exists(prom), "no module: the textfile is removed, not left stale")
+
+
+def test_textfile(fx, tmp):
+    prom = os.path.join(tmp, "clkstat.prom")
+    t = Server(["-i", fx["hosta"], "--textfile", prom, "--interval", "0.02",
+                "--cache-ms", "0"])
+    end = time.time() + 10
+    while not os.path.exists(prom) and time.time() < end:
+        time.sleep(0.02)
+    reads = []
+    for _ in range(400):
+        with open(prom) as f:
+            reads.append(f.read())
+    t.stop()
+    check(len(set(reads)) == 1 and reads[0].endswith("\n") and len(reads[0]) > 1000,
+          "textfile: 400 reads while it is rewritten every 20 ms, all whole "
+          "and equal (%d bytes)" % len(reads[0]), "%d different" % len(set(reads)))
+    ok, out = promtool_ok(reads[0])
+    check(ok, "textfile: promtool check metrics accepts it", out)
+    left = [f for f in os.listdir(tmp) if f.startswith("clkstat.prom.")]
+    check(not left, "textfile: no temporary file left behind", left)
+
+
+def test_valgrind(fx):
+    s = Server(["-i", fx["hosta"], "--per-cpu", "--cache-ms", "0",
+                "--timeout", "3"],
+               wrap=["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                     "--errors-for-leak-kinds=definite"])
+    if not check(s.wait_up(120), "serve under valgrind starts", s.stderr()):
+        s.stop()
+        return
+    ok = all(get(s.url + "/metrics", a, timeout=60)[0] == 200
+             for a in (OM_ACCEPT, None, OM_ACCEPT))
+    asyncio.run(storm(s.port, 50))
+    for _, data, _ in BAD_REQUESTS:
+        raw(s.port, data, 30)
+    st = s.stop(120)
+    check(ok and st == 0, "valgrind: scrapes, 50 at once, bad requests, "
+          "SIGTERM: no error, no leak (exit %s)" % st, s.stderr())
+
+
+def main():
+    for tool in (TOOL, PROMTOOL):
+        if not os.access(tool, os.X_OK):
+            check(False, "missing: " + tool)
+            print("%d passed, %d failed" % (passed, failed))
+            return 1
+    with tempfile.TemporaryDirectory() as tmp:
+        fx = fixtures(tmp)
+        test_formats(fx)
+        test_fleet_sum(fx)
+        test_replay_interval(fx)
+        test_storm(fx)
+        test_slow(fx)
+        test_malformed(fx)
+        test_bad_input(fx, tmp)
+        test_no_module(tmp)
+        test_textfile(fx, tmp)
+        test_valgrind(fx)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
