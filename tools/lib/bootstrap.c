@@ -24,6 +24,28 @@
  * meaningful").  Below CR_BOOT_FEW_RUNS runs the percentile interval is
  * known to be too narrow for its level (CR_BOOT_W_FEW_RUNS).
  *
+ * Resampling unit "host" (--unit host, issue 21): two levels.  Each
+ * run has a host (a number, the same in both strata for the same
+ * machine; compare.c says which); a stratum's hosts are numbered in order
+ * of first appearance among its runs.  A resample of a stratum of H hosts
+ * draws H hosts uniformly with replacement (gsl_rng_uniform_int(H)), and
+ * for each host drawn, of n runs, n of its runs with replacement
+ * (gsl_rng_uniform_int(n); none for n = 1, so that hosts of one run each,
+ * unpaired, draw exactly as the run unit); the drawn runs' multiplicities
+ * are pooled as the run unit's.  Paired design: when both strata have the
+ * same set of hosts, the B x H host draws are taken first, before either
+ * stratum's resamples, as the base's host numbers (draw b, position i),
+ * and resample b of each stratum uses draw b, the variant through its
+ * own numbers of the same machines; the runs within are drawn per
+ * stratum.  So a machine's offset, shared by both strata, moves both in
+ * the same resample.  Otherwise each stratum draws its own hosts at the
+ * start of each of its resamples.  The hosts are then the independent
+ * units: with 1 host (CR_BOOT_W_ONE_HOST) the interval is the host's
+ * run-level one and has no host-to-host spread; below CR_BOOT_FEW_HOSTS
+ * hosts CR_BOOT_W_FEW_HOSTS, as the run unit's few runs.  A resample
+ * draws at most H times the largest host's runs, the bound of the
+ * overflow check below in place of n.
+ *
  * Resampling unit "sample" (--unit sample): the naive bootstrap that
  * treats every sample as independent, for comparison.  A resample of a
  * stratum of N samples is N samples drawn with replacement from its pooled
@@ -50,7 +72,8 @@
  *
  * Random numbers: one gsl_rng_mt19937 per cr_boot_compare() call, seeded
  * with the seed (GSL takes its low 32 bits, and 0 as 4357).  The B
- * resamples of the base are drawn first, then the B of the variant;
+ * resamples of the base are drawn first (after a paired host unit's host
+ * draws), then the B of the variant;
  * resample b of the variant pairs with resample b of the base for the
  * differences (paired draws: each pair is one resample of the whole
  * study; the two strata are independent, so the order of drawing does not
@@ -303,7 +326,13 @@ struct cr_stratum {
 	uint64_t *rs;			/* [nup / CR_BLOCK][nruns][CR_BLOCK]
 					 * [2]: count and sum of each run's
 					 * slots, block by block */
-	uint32_t *rows;			/* [2 nruns] the runs of a resample */
+	uint32_t *rows;			/* [nruns + maxdraws] the runs of a
+					 * resample */
+	size_t maxdraws;		/* runs a resample draws at most */
+	size_t nhosts;			/* distinct in->host; 0: unknown */
+	size_t *hoff;			/* [nhosts + 1] host h's runs are */
+	uint32_t *hrun;			/* hrun[hoff[h] .. hoff[h + 1] - 1] */
+	unsigned int *hid;		/* [nhosts] in->host of each host */
 	uint64_t *rn, *rmin, *rmax;	/* [nruns] */
 	struct clkstat_slot *pool;	/* [nu] every run */
 	uint64_t n, min, max;		/* of pool */
@@ -318,6 +347,9 @@ static void cr_stratum_free(struct cr_stratum *st)
 	free(st->slot);
 	free(st->rs);
 	free(st->rows);
+	free(st->hoff);
+	free(st->hrun);
+	free(st->hid);
 	free(st->pool64);
 	free(st->rn);
 	free(st->rmin);
@@ -342,9 +374,56 @@ static inline size_t cr_cell(const struct cr_stratum *st, size_t r,
 		j % CR_BLOCK) * 2;
 }
 
+/*
+ * The stratum's hosts, in order of first appearance among its runs (so
+ * that hosts of one run each draw as the run unit draws), and the runs of
+ * each, in input order; st->maxdraws for unit host.  0 or -ENOMEM.
+ */
+static int cr_stratum_hosts(struct cr_stratum *st,
+			    const struct cr_boot_stratum_in *in, int unit_host)
+{
+	size_t r, h, maxnh = 0, *fill;
+
+	st->maxdraws = in->nruns;
+	if (!in->host)
+		return 0;
+	st->hid = cr_calloc(in->nruns, sizeof(*st->hid));
+	st->hoff = cr_calloc(in->nruns + 1, sizeof(*st->hoff));
+	st->hrun = cr_calloc(in->nruns, sizeof(*st->hrun));
+	fill = cr_calloc(in->nruns + 1, sizeof(*fill));
+	if (!st->hid || !st->hoff || !st->hrun || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	/* A few hundred runs at most in practice: a linear search. */
+	for (r = 0; r < in->nruns; r++) {
+		for (h = 0; h < st->nhosts && st->hid[h] != in->host[r]; h++)
+			;
+		if (h == st->nhosts)
+			st->hid[st->nhosts++] = in->host[r];
+		st->hoff[h + 1]++;
+	}
+	for (h = 0; h < st->nhosts; h++) {
+		if (st->hoff[h + 1] > maxnh)
+			maxnh = st->hoff[h + 1];
+		st->hoff[h + 1] += st->hoff[h];
+		fill[h] = st->hoff[h];
+	}
+	for (r = 0; r < in->nruns; r++) {
+		for (h = 0; st->hid[h] != in->host[r]; h++)
+			;
+		st->hrun[fill[h]++] = r;
+	}
+	free(fill);
+	/* nhosts draws of a host, each of up to maxnh runs */
+	if (unit_host)
+		st->maxdraws = st->nhosts * maxnh;
+	return 0;
+}
+
 /* Map the runs onto the union of their non-empty slots, pool them. */
 static int cr_stratum_init(struct cr_stratum *st,
-			   const struct cr_boot_stratum_in *in)
+			   const struct cr_boot_stratum_in *in, int unit_host)
 {
 	unsigned int nslots = CLKSTAT_NSLOTS(in->frac_bits), j, *map;
 	unsigned __int128 maxn = 0;
@@ -355,6 +434,8 @@ static int cr_stratum_init(struct cr_stratum *st,
 	memset(st, 0, sizeof(*st));
 	st->k = in->frac_bits;
 	st->nruns = in->nruns;
+	if (cr_stratum_hosts(st, in, unit_host))
+		goto nomem_nomap;
 	map = malloc(nslots * sizeof(*map));
 	st->dense = cr_calloc(nslots, sizeof(*st->dense));
 	if (!map || !st->dense)
@@ -373,7 +454,7 @@ static int cr_stratum_init(struct cr_stratum *st,
 	st->nup = (st->nu + CR_BLOCK - 1) / CR_BLOCK * CR_BLOCK;
 	st->slot = cr_calloc(st->nu, sizeof(*st->slot));
 	st->rs = cr_calloc(in->nruns * (size_t)st->nup * 2, sizeof(*st->rs));
-	st->rows = cr_calloc(2 * in->nruns, sizeof(*st->rows));
+	st->rows = cr_calloc(in->nruns + st->maxdraws, sizeof(*st->rows));
 	st->pool64 = cr_calloc((size_t)st->nup * 2, sizeof(*st->pool64));
 	st->rn = cr_calloc(in->nruns, sizeof(*st->rn));
 	st->rmin = cr_calloc(in->nruns, sizeof(*st->rmin));
@@ -430,8 +511,8 @@ static int cr_stratum_init(struct cr_stratum *st,
 		if (st->rmax[r] > st->max)
 			st->max = st->rmax[r];
 	}
-	/* A resample pools at most nruns copies of the largest run. */
-	if (maxn * in->nruns >= CR_U62)
+	/* A resample pools at most maxdraws copies of the largest run. */
+	if (maxn * st->maxdraws >= CR_U62)
 		goto overflow;
 	for (j = 0; j < st->nu; j++) {
 		uint64_t maxs = 0;
@@ -444,7 +525,7 @@ static int cr_stratum_init(struct cr_stratum *st,
 			st->pool[j].count += c[0];
 			st->pool[j].sum += c[1];
 		}
-		if ((unsigned __int128)maxs * in->nruns >= CR_U64)
+		if ((unsigned __int128)maxs * st->maxdraws >= CR_U64)
 			goto overflow;
 		st->n += st->pool[j].count;
 		st->pool64[2 * j] = st->pool[j].count;
@@ -462,6 +543,7 @@ overflow:
 	return -EOVERFLOW;
 nomem:
 	free(map);
+nomem_nomap:
 	cr_stratum_free(st);
 	return -ENOMEM;
 }
@@ -583,22 +665,57 @@ static void cr_add_rows(const struct cr_stratum *st, struct clkstat_slot *out,
 	}
 }
 
-/* Resample runs into st->rp; return its count, *min and *max. */
-static uint64_t cr_draw_runs(struct cr_stratum *st, gsl_rng *rng,
-			     uint64_t *min, uint64_t *max)
+/* Run multiplicities st->w of a run-unit resample. */
+static void cr_weigh_runs(struct cr_stratum *st, gsl_rng *rng)
 {
-	uint64_t n = 0, lo = UINT64_MAX, hi = 0;
-	size_t i, r, nminus = 0, nplus = 0;
-	unsigned int m;
+	size_t i;
 
 	memset(st->w, 0, st->nruns * sizeof(*st->w));
 	for (i = 0; i < st->nruns; i++)
 		st->w[gsl_rng_uniform_int(rng, st->nruns)]++;
+}
+
+/*
+ * Run multiplicities st->w of a host-unit resample: nhosts hosts drawn
+ * with replacement (hd[0 .. nhosts - 1], local host numbers drawn already
+ * for both strata of a paired design; NULL: drawn here), then for each
+ * host drawn its n runs drawn with replacement from its own.  A host of
+ * one run takes no random number for it, so that with one run per host
+ * (unpaired) the draws are the run unit's, bit for bit.
+ */
+static void cr_weigh_hosts(struct cr_stratum *st, gsl_rng *rng,
+			   const uint32_t *hd)
+{
+	size_t i, j, h, nh;
+
+	memset(st->w, 0, st->nruns * sizeof(*st->w));
+	for (i = 0; i < st->nhosts; i++) {
+		h = hd ? hd[i] : gsl_rng_uniform_int(rng, st->nhosts);
+		nh = st->hoff[h + 1] - st->hoff[h];
+		if (nh == 1) {
+			st->w[st->hrun[st->hoff[h]]]++;
+			continue;
+		}
+		for (j = 0; j < nh; j++)
+			st->w[st->hrun[st->hoff[h] +
+				       gsl_rng_uniform_int(rng, nh)]]++;
+	}
+}
+
+/* Pool the runs with multiplicities st->w into st->rp; return its count,
+ * *min and *max. */
+static uint64_t cr_pool_weighed(struct cr_stratum *st, uint64_t *min,
+				uint64_t *max)
+{
+	uint64_t n = 0, lo = UINT64_MAX, hi = 0;
+	size_t r, nminus = 0, nplus = 0;
+	unsigned int m;
+
 	/*
 	 * The runs not drawn into rows[0 ..], those drawn m > 1 times, m - 1
-	 * times each, into rows[nruns ..] (as many: the draws beyond the
-	 * first of a run are as many as the runs not drawn), then moved
-	 * behind the first, all in ascending order.
+	 * times each, into rows[nruns ..] (the run unit: as many as the runs
+	 * not drawn; the host unit: at most maxdraws), then moved behind the
+	 * first, all in ascending order.
 	 */
 	for (r = 0; r < st->nruns; r++) {
 		m = st->w[r];
@@ -762,6 +879,8 @@ static void cr_point(struct cr_stratum *st, struct cr_boot_stratum_out *o,
 	uint64_t m;
 
 	o->nruns = st->nruns;
+	o->nhosts = st->nhosts;
+	o->single_run_hosts = st->nhosts && st->nhosts == st->nruns;
 	o->nsamples = st->n;
 	o->min = st->min;
 	o->max = st->max;
@@ -798,18 +917,23 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 	const unsigned int B = p->resamples;
 	unsigned int i, b, s, le = 0, ge = 0;
 	uint64_t n, min, max, t = 0;
+	uint32_t *hd = NULL, *hmap = NULL;
 	gsl_rng *rng = NULL;
 	int err, have_t, ovf = 0;
+	size_t h, H;
 
 	memset(out, 0, sizeof(*out));
 	if (!B || !(p->level > 0 && p->level < 1) || !base->nruns ||
 	    !variant->nruns || base->frac_bits != variant->frac_bits ||
-	    base->frac_bits > CLKSTAT_FRAC_BITS_MAX)
+	    base->frac_bits > CLKSTAT_FRAC_BITS_MAX ||
+	    (p->unit_host && (p->unit_sample || !base->host ||
+			      !variant->host)))
 		return -EINVAL;
 	out->unit_sample = p->unit_sample;
+	out->unit_host = p->unit_host;
 	out->resamples = B;
 	for (s = 0; s < 2; s++) {
-		err = cr_stratum_init(&st[s], in[s]);
+		err = cr_stratum_init(&st[s], in[s], p->unit_host);
 		if (err) {
 			cr_stratum_free(&st[0]);
 			return err;
@@ -822,6 +946,40 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 		goto out;
 	}
 	gsl_rng_set(rng, p->seed);
+	/*
+	 * Paired hosts: both strata on the same set of hosts.  The B draws of
+	 * nhosts hosts are taken first, as the base's local host numbers,
+	 * and hmap maps them to the variant's.
+	 */
+	H = st[0].nhosts;
+	if (p->unit_host && H == st[1].nhosts) {
+		hmap = cr_calloc(H, sizeof(*hmap));
+		if (!hmap) {
+			err = -ENOMEM;
+			goto out;
+		}
+		out->paired = 1;
+		for (h = 0; h < H && out->paired; h++) {
+			for (i = 0; i < H && st[1].hid[i] != st[0].hid[h]; i++)
+				;
+			out->paired = i < H;
+			hmap[h] = i;
+		}
+	}
+	if (out->paired) {
+		hd = cr_calloc((size_t)2 * B * H, sizeof(*hd));
+		if (!hd) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (b = 0; b < B; b++) {
+			for (h = 0; h < H; h++) {
+				i = gsl_rng_uniform_int(rng, H);
+				hd[((size_t)2 * b) * H + h] = i;
+				hd[((size_t)2 * b + 1) * H + h] = hmap[i];
+			}
+		}
+	}
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < CR_BOOT_NSTATS; i++)
 			v[s][i] = vals + ((size_t)s * CR_BOOT_NSTATS + i) * B;
@@ -845,17 +1003,29 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 		cr_eval(&st[s], st[s].pool, st[s].n, st[s].min, st[s].max,
 			have_t, t, ev[s]);
 		cr_point(&st[s], o, ev[s]);
-		if (!p->unit_sample && st[s].n && st[s].nruns == 1)
+		if (p->unit_host && st[s].n && st[s].nhosts == 1)
+			o->warnings |= CR_BOOT_W_ONE_HOST;
+		else if (p->unit_host && st[s].n &&
+			 st[s].nhosts < CR_BOOT_FEW_HOSTS)
+			o->warnings |= CR_BOOT_W_FEW_HOSTS;
+		else if (!p->unit_host && !p->unit_sample && st[s].n &&
+			 st[s].nruns == 1)
 			o->warnings |= CR_BOOT_W_ONE_RUN;
-		else if (!p->unit_sample && st[s].n &&
+		else if (!p->unit_host && !p->unit_sample && st[s].n &&
 			 st[s].nruns < CR_BOOT_FEW_RUNS)
 			o->warnings |= CR_BOOT_W_FEW_RUNS;
 		for (b = 0; b < B; b++) {
-			if (p->unit_sample)
+			if (p->unit_sample) {
 				n = cr_draw_samples(&st[s], rng, &min, &max,
 						    &ovf);
-			else
-				n = cr_draw_runs(&st[s], rng, &min, &max);
+			} else {
+				if (p->unit_host)
+					cr_weigh_hosts(&st[s], rng, hd ? hd +
+						((size_t)2 * b + s) * H : NULL);
+				else
+					cr_weigh_runs(&st[s], rng);
+				n = cr_pool_weighed(&st[s], &min, &max);
+			}
 			if (ovf) {
 				err = -EOVERFLOW;
 				goto out;
@@ -931,6 +1101,8 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 	err = 0;
 out:
 	gsl_rng_free(rng);
+	free(hd);
+	free(hmap);
 	free(vals);
 	cr_stratum_free(&st[0]);
 	cr_stratum_free(&st[1]);

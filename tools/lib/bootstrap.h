@@ -19,11 +19,17 @@ struct clkstat_slot;
 
 #define CR_BOOT_P_METHOD	"bootstrap, inverted percentile interval"
 
-/* One stratum: its runs' histograms (e.g. each run's metric total). */
+/*
+ * One stratum: its runs' histograms (e.g. each run's metric total) and,
+ * for the host unit, each run's host: a number naming the machine, the
+ * same number in both strata for the same machine (NULL: not known; the
+ * host unit then refuses the stratum).
+ */
 struct cr_boot_stratum_in {
 	unsigned int frac_bits;		/* of every histogram of both strata */
 	size_t nruns;			/* at least 1 */
 	const struct cr_hist *const *runs;
+	const unsigned int *host;	/* [nruns] or NULL */
 };
 
 struct cr_boot_params {
@@ -31,6 +37,8 @@ struct cr_boot_params {
 	double level;			/* in (0, 1) */
 	unsigned long seed;		/* gsl_rng_mt19937 */
 	int unit_sample;		/* 0: resample runs; 1: samples */
+	int unit_host;			/* 1: hosts, then runs within each
+					 * (unit_sample 0) */
 	int have_threshold;		/* 0: the base's p90 */
 	uint64_t threshold;		/* ns */
 };
@@ -68,10 +76,15 @@ enum {
 #define CR_BOOT_W_FEW_RUNS	0x2	/* unit run, 2 to 9 runs, samples */
 #define CR_BOOT_W_EMPTY		0x4	/* no sample at all */
 #define CR_BOOT_W_UNDEFINED	0x8	/* some resamples had no sample */
+#define CR_BOOT_W_ONE_HOST	0x10	/* unit host, 1 host (with samples) */
+#define CR_BOOT_W_FEW_HOSTS	0x20	/* unit host, 2 to 9 hosts, samples */
 #define CR_BOOT_FEW_RUNS	10
+#define CR_BOOT_FEW_HOSTS	10
 
 struct cr_boot_stratum_out {
 	size_t nruns;
+	size_t nhosts;		/* distinct hosts of its runs; 0: not known */
+	int single_run_hosts;	/* every host has one run */
 	uint64_t nsamples;
 	struct cr_boot_ci stat[CR_BOOT_NSTATS];
 	uint64_t min, max;	/* of the pooled data; 0 when empty */
@@ -84,6 +97,9 @@ struct cr_boot_stratum_out {
 
 struct cr_boot_result {
 	int unit_sample;
+	int unit_host;
+	int paired;		/* unit host, both strata on the same hosts:
+				 * one draw of hosts for both (bootstrap.c) */
 	unsigned int resamples;
 	int threshold_defined;	/* 0: no --threshold and no base sample */
 	int threshold_given;	/* --threshold, else the base's p90 */
@@ -98,8 +114,9 @@ struct cr_boot_result {
 /*
  * Compare variant with base.  Return 0; -EINVAL for nonsense (no
  * resamples, a level outside (0, 1), no run, strata of different
- * frac_bits); -EOVERFLOW when the counts are too large to pool without
- * overflow (bootstrap.c); -ENOMEM.
+ * frac_bits, unit host without hosts or with unit sample); -EOVERFLOW
+ * when the counts are too large to pool without overflow (bootstrap.c);
+ * -ENOMEM.
  */
 int cr_boot_compare(const struct cr_boot_stratum_in *base,
 		    const struct cr_boot_stratum_in *variant,

@@ -43,6 +43,15 @@
  * against local takes every run on both sides, the NAME_migrated and
  * NAME_local metrics.  VARIANT and variant:VARIANT are the code path and
  * the messages above, unchanged.  Documentation/clkstat-compare.rst.
+ *
+ * Hosts (issue 21).  Every run has a host (cr_run_host()): its file's
+ * meta host (record writes the machine's host name), else the run's own
+ * tag host, else its file's tag host (record --tag host=NAME, for files
+ * written before meta host), else its input file (each -i file one
+ * host).  The hosts are numbered over the whole input, in order of first
+ * appearance, and the numbers handed to the engine with each stratum's
+ * runs: every unit reports the hosts of each stratum, --unit host
+ * resamples them (bootstrap.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -269,23 +278,72 @@ static int cr_common_items(const struct cr_snapshot *s,
 	return 0;
 }
 
+/* The host of run r (the rule at the top of the file). */
+static const char *cr_run_host(const struct cr_snapshot *s,
+			       const struct cr_run *r)
+{
+	const struct cr_meta *m = cr_run_meta(s, r);
+
+	if (m->host)
+		return m->host;
+	if (cr_run_tag(r, "host"))
+		return cr_run_tag(r, "host");
+	if (cr_meta_tag(m, "host"))
+		return cr_meta_tag(m, "host");
+	return s->ninputs ? s->inputs[r->input].path : "-";
+}
+
+/* Each run's host number into *ids (malloc'd, s->nruns). */
+static int cr_host_ids(const struct cr_snapshot *s, unsigned int **ids)
+{
+	struct cr_names hosts = { 0 };
+	const char *h;
+	size_t i, j;
+
+	*ids = calloc(s->nruns ? s->nruns : 1, sizeof(**ids));
+	if (!*ids)
+		return -ENOMEM;
+	for (i = 0; i < s->nruns; i++) {
+		h = cr_run_host(s, &s->runs[i]);
+		if (cr_names_add(&hosts, h)) {
+			free(hosts.v);
+			free(*ids);
+			*ids = NULL;
+			return -ENOMEM;
+		}
+		for (j = 0; strcmp(hosts.v[j], h); j++)
+			;
+		(*ids)[i] = j;
+	}
+	free(hosts.v);
+	return 0;
+}
+
 /*
  * The histograms of item it in the runs of side f into *hists (malloc'd,
- * *n of them).  Return 0, -ENOMEM, or -EINVAL when frac_bits differ from
- * *ref (a line on stderr); *ref is set from the first metric when
+ * *n of them), and with host_of (each run's host number) their hosts into
+ * *hosts (malloc'd).  Return 0, -ENOMEM, or -EINVAL when frac_bits differ
+ * from *ref (a line on stderr); *ref is set from the first metric when
  * *ref_run is NULL.
  */
 static int cr_stratum_runs(const struct cr_snapshot *s,
 			   const struct cr_factor *f, const struct cr_item *it,
 			   const struct cr_hist ***hists, size_t *n,
-			   const struct cr_run **ref_run, unsigned int *ref)
+			   const struct cr_run **ref_run, unsigned int *ref,
+			   const unsigned int *host_of, unsigned int **hosts)
 {
 	const struct cr_metric *m;
 	const struct cr_hist **h;
+	unsigned int *hh;
 	size_t i;
 
 	*hists = NULL;
 	*n = 0;
+	if (hosts) {
+		*hosts = calloc(s->nruns ? s->nruns : 1, sizeof(**hosts));
+		if (!*hosts)
+			return -ENOMEM;
+	}
 	for (i = 0; i < s->nruns; i++) {
 		if (!cr_in_group(s, &s->runs[i], f))
 			continue;
@@ -311,6 +369,10 @@ static int cr_stratum_runs(const struct cr_snapshot *s,
 			return -ENOMEM;
 		}
 		*hists = h;
+		if (hosts) {
+			hh = *hosts;
+			hh[*n] = host_of[i];
+		}
 		h[(*n)++] = &m->total;
 	}
 	return 0;
@@ -620,6 +682,10 @@ static int cr_compare_usage(const struct cr_compare_opts *o)
 		fprintf(stderr, "clkstat-report: --compare: --level must be above 0 and below 1\n");
 		return CR_USAGE;
 	}
+	if (o->unit_sample && o->unit_host) {
+		fprintf(stderr, "clkstat-report: --compare: --unit is run, sample or host\n");
+		return CR_USAGE;
+	}
 	if (o->format && strcmp(o->format, "text") &&
 	    strcmp(o->format, "json") && strcmp(o->format, "csv")) {
 		fprintf(stderr, "clkstat-report: --compare: --format '%s': text, json or csv\n",
@@ -683,6 +749,7 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 	       const struct cr_compare_opts *o)
 {
 	const struct cr_hist **hists[2] = { NULL, NULL };
+	unsigned int *host_of = NULL, *hosts[2] = { NULL, NULL };
 	struct cr_compare_result res = { 0 };
 	struct cr_names variants = { 0 };
 	struct cr_factor fac[2];
@@ -725,7 +792,8 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 			fac[0].label = base_label;
 		}
 	}
-	if (cr_common_items(s, &fac[0], &fac[1], &items, &nitems))
+	if (cr_common_items(s, &fac[0], &fac[1], &items, &nitems) ||
+	    cr_host_ids(s, &host_of))
 		goto nomem;
 	if (o->metric) {
 		/* NAME, or NAME.VARIANT of a factor other than the variant. */
@@ -758,7 +826,7 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		ref_run = NULL;
 		for (k = 0; k < 2 && !err; k++) {
 			err = cr_stratum_runs(s, &fac[k], &items[i], &hists[k],
-					      &n[k], &ref_run, &ref);
+					      &n[k], &ref_run, &ref, NULL, NULL);
 			free(hists[k]);
 			hists[k] = NULL;
 		}
@@ -776,13 +844,14 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 	res.base = fac[0].label;
 	res.variant = fac[1].label;
 	res.unit_sample = o->unit_sample;
+	res.unit_host = o->unit_host;
 	res.groups = fac[1].kind != CR_F_VARIANT;
 	res.resamples = o->resamples;
 	res.seed = o->seed;
 	res.level = o->level;
 	bp = (struct cr_boot_params){
 		.resamples = o->resamples, .level = o->level, .seed = o->seed,
-		.unit_sample = o->unit_sample,
+		.unit_sample = o->unit_sample, .unit_host = o->unit_host,
 		.have_threshold = o->have_threshold,
 		.threshold = o->threshold,
 	};
@@ -792,11 +861,12 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		ref_run = NULL;
 		for (k = 0; k < 2; k++) {
 			if (cr_stratum_runs(s, &fac[k], &items[i], &hists[k],
-					    &n[k], &ref_run, &ref))
+					    &n[k], &ref_run, &ref, host_of,
+					    &hosts[k]))
 				goto nomem;	/* checked above: -ENOMEM */
 			in[k] = (struct cr_boot_stratum_in){
 				.frac_bits = ref, .nruns = n[k],
-				.runs = hists[k],
+				.runs = hists[k], .host = hosts[k],
 			};
 		}
 		snprintf(cm->name, sizeof(cm->name), "%s", items[i].label);
@@ -805,6 +875,8 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		for (k = 0; k < 2; k++) {
 			free(hists[k]);
 			hists[k] = NULL;
+			free(hosts[k]);
+			hosts[k] = NULL;
 		}
 		if (err == -ENOMEM)
 			goto nomem;
@@ -837,6 +909,9 @@ nomem:
 out:
 	free(hists[0]);
 	free(hists[1]);
+	free(hosts[0]);
+	free(hosts[1]);
+	free(host_of);
 	free(res.metrics);
 	free(variants.v);
 	free(items);

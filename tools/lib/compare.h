@@ -20,6 +20,7 @@ struct cr_compare_opts {
 	unsigned int resamples;	/* --resamples, default 10000 */
 	unsigned long seed;	/* --seed, default 1: same seed, same output, bit for bit */
 	int unit_sample;	/* --unit sample: naive per-sample bootstrap; default run */
+	int unit_host;		/* --unit host: hosts, then runs within each */
 	int have_threshold;	/* --threshold NS given */
 	uint64_t threshold;	/* ns */
 	const char *format;	/* "text", "json", "csv" */

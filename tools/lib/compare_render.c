@@ -13,7 +13,7 @@
  *   resamples: 10000  seed: 1  level: 0.95 (percentile bootstrap intervals)
  *
  *   metric ttwu (frac_bits 3)  threshold T = 9.001us = 9001ns (base p90)
- *     direct (base): 150 runs, 1234567 samples
+ *     direct (base): 150 runs on 1 host, 1234567 samples
  *       statistic        value        95% interval                resolution
  *       median           4.301us      [4.250us, 4.351us]          ±128ns
  *       ...
@@ -31,17 +31,19 @@
  * shares are percentages with 2 decimals; the resolution beside a
  * percentile, exact in ns, is the width of the slot its point estimate is
  * in (the percentile's error is at most that).  Warnings of a stratum
- * follow its title line.  A p-value below what B resamples resolve is
+ * follow its title line.  With --unit host the metric's line is followed
+ * by "  hosts: paired (...)" or "  hosts: unpaired (...)" (bootstrap.c).  A p-value below what B resamples resolve is
  * "< 1/B (< x)".
  *
  * JSON (json-c, pretty-printed), strata[0] the base, strata[1] the
  * variant, durations in ns and shares in [0, 1] as doubles:
  *
- *   {"unit": "run"|"sample", "resamples": B, "seed": S, "level": L,
+ *   {"unit": "run"|"sample"|"host", "resamples": B, "seed": S, "level": L,
  *    "base": "...", "variant": "...",
  *    "metrics": [{"metric": "name", "threshold_ns": T|null,
  *      "threshold_source": "base p90"|"--threshold",
- *      "strata": [{"variant": "...", "runs": n, "samples": N,
+ *      "hosts_paired": true|false (unit host), null (other units),
+ *      "strata": [{"variant": "...", "runs": n, "hosts": h, "samples": N,
  *        "warning": null|"...",
  *        "median": {"value", "lo", "hi", "resolution"}, "p90": {...},
  *        "p99": {...}, "mean": {"value", "lo", "hi"}, "stddev": {...},
@@ -66,8 +68,9 @@
  *
  * CSV, header metric,group,statistic,value,lo,hi,resolution; per metric,
  * group "settings" (unit, resamples, seed, level, threshold_ns,
- * threshold_source: text or numbers in value), then a group per stratum
- * named after its variant, base first (runs, samples, median, p90, p99,
+ * threshold_source, and with unit host hosts_paired, yes or no: text or
+ * numbers in value), then a group per stratum
+ * named after its variant, base first (runs, hosts, samples, median, p90, p99,
  * mean, stddev, iqr, risk, outliers_2sigma, outliers_3mad, mad, and a
  * warning row when there is one), then group "diff" (median, stddev, iqr,
  * risk_difference, risk_ratio, risk_ratio_undefined_resamples,
@@ -121,6 +124,11 @@ void cr_compare_warning(char *buf, size_t len,
 	if (s->warnings & CR_BOOT_W_FEW_RUNS)
 		W("%zu runs: too few, the intervals are narrower than their level says",
 		  s->nruns);
+	if (s->warnings & CR_BOOT_W_ONE_HOST)
+		W("1 host: no host-to-host spread, the intervals are this machine's runs' and say nothing of a new machine");
+	if (s->warnings & CR_BOOT_W_FEW_HOSTS)
+		W("%zu hosts: too few, the intervals are narrower than their level says",
+		  s->nhosts);
 	if (s->warnings & CR_BOOT_W_UNDEFINED)
 		W("%u of %u resamples drew only runs without samples: intervals n/a",
 		  s->undefined, resamples);
@@ -150,11 +158,25 @@ void cr_compare_p_warning(char *buf, size_t len,
 	buf[0] = '\0';
 	if (r->unit_sample || isnan(r->p_median))
 		return;
-	d = cr_distinct(r->s[0].nruns) * cr_distinct(r->s[1].nruns);
+	if (!r->unit_host) {
+		d = cr_distinct(r->s[0].nruns) * cr_distinct(r->s[1].nruns);
+		if (d >= resamples)
+			return;
+		snprintf(buf, len, "%zu and %zu runs: %.0f distinct resamples, fewer than B = %u: p cannot resolve 1/B and is not meaningful",
+			 r->s[0].nruns, r->s[1].nruns, d, resamples);
+		return;
+	}
+	/* Hosts of several runs add resamples beyond counting: no warning. */
+	if (!r->s[0].single_run_hosts || !r->s[1].single_run_hosts)
+		return;
+	d = cr_distinct(r->s[0].nhosts);
+	if (!r->paired)
+		d *= cr_distinct(r->s[1].nhosts);
 	if (d >= resamples)
 		return;
-	snprintf(buf, len, "%zu and %zu runs: %.0f distinct resamples, fewer than B = %u: p cannot resolve 1/B and is not meaningful",
-		 r->s[0].nruns, r->s[1].nruns, d, resamples);
+	snprintf(buf, len, "%zu and %zu hosts of one run each%s: %.0f distinct resamples, fewer than B = %u: p cannot resolve 1/B and is not meaningful",
+		 r->s[0].nhosts, r->s[1].nhosts, r->paired ? ", paired" : "",
+		 d, resamples);
 }
 
 uint64_t cr_compare_d_resolution(const struct cr_boot_result *r)
@@ -289,8 +311,9 @@ static void cr_text_stratum(FILE *out, const struct cr_compare_result *res,
 	char lvl[32], w[512], v[48], m[48];
 	unsigned int i;
 
-	fprintf(out, "  %s%s: %zu run%s, %" PRIu64 " samples\n", name,
-		is_base ? " (base)" : "", s->nruns, s->nruns == 1 ? "" : "s",
+	fprintf(out, "  %s%s: %zu run%s on %zu host%s, %" PRIu64 " samples\n",
+		name, is_base ? " (base)" : "", s->nruns,
+		s->nruns == 1 ? "" : "s", s->nhosts, s->nhosts == 1 ? "" : "s",
 		s->nsamples);
 	cr_compare_warning(w, sizeof(w), s, res->resamples);
 	if (*w)
@@ -353,6 +376,11 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 		cm->name, cm->frac_bits, t,
 		r->threshold_given ? "--threshold" :
 		r->threshold_defined ? "base p90" : "base p90; the base has no sample");
+	if (res->unit_host && r->paired)
+		fprintf(out, "  hosts: paired (both on the same %zu host%s: each resample draws the hosts once for both)\n",
+			r->s[0].nhosts, r->s[0].nhosts == 1 ? "" : "s");
+	else if (res->unit_host)
+		fprintf(out, "  hosts: unpaired (not the same hosts: each resample draws each one's hosts on its own)\n");
 	cr_text_stratum(out, res, &r->s[0], res->base, 1);
 	cr_text_stratum(out, res, &r->s[1], res->variant, 0);
 	fprintf(out, "  %s - %s:\n", res->variant, res->base);
@@ -406,6 +434,8 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 	if (!res->unit_sample &&
 	    ((r->s[0].warnings | r->s[1].warnings) & CR_BOOT_W_ONE_RUN))
 		fprintf(out, "    warning: a variant has 1 run: the differences' intervals hold only the other variant's spread\n");
+	if ((r->s[0].warnings | r->s[1].warnings) & CR_BOOT_W_ONE_HOST)
+		fprintf(out, "    warning: a variant has 1 host: the differences' intervals hold no host-to-host spread of it\n");
 }
 
 int cr_compare_text(FILE *out, const struct cr_compare_result *res)
@@ -416,6 +446,9 @@ int cr_compare_text(FILE *out, const struct cr_compare_result *res)
 		res->variant, res->base);
 	if (res->unit_sample)
 		fprintf(out, "unit: sample (naive bootstrap: every sample taken as independent; samples within a run are correlated, so these intervals are too narrow)\n");
+	else if (res->unit_host)
+		fprintf(out, "unit: host (hosts resampled with replacement, then each drawn host's runs with replacement, within each %s: intervals for a new machine)\n",
+			res->groups ? "group" : "variant");
 	else
 		fprintf(out, "unit: run (whole runs resampled with replacement within each %s)\n",
 			res->groups ? "group" : "variant");
@@ -474,6 +507,7 @@ static struct json_object *cr_json_stratum(const struct cr_compare_result *res,
 	cr_compare_warning(w, sizeof(w), s, res->resamples);
 	if (cr_jadd(o, "variant", json_object_new_string(name)) ||
 	    cr_jadd(o, "runs", json_object_new_uint64(s->nruns)) ||
+	    cr_jadd(o, "hosts", json_object_new_uint64(s->nhosts)) ||
 	    cr_jadd(o, "samples", json_object_new_uint64(s->nsamples)) ||
 	    (*w ? cr_jadd(o, "warning", json_object_new_string(w)) :
 		  cr_jnull(o, "warning")))
@@ -509,6 +543,9 @@ static struct json_object *cr_json_metric(const struct cr_compare_result *res,
 	     cr_jnull(o, "threshold_ns")) ||
 	    cr_jadd(o, "threshold_source", json_object_new_string(
 		    r->threshold_given ? "--threshold" : "base p90")) ||
+	    (res->unit_host ?
+	     cr_jadd(o, "hosts_paired", json_object_new_boolean(r->paired)) :
+	     cr_jnull(o, "hosts_paired")) ||
 	    cr_jadd(o, "strata", a))
 		goto err;
 	if (cr_jappend(a, cr_json_stratum(res, &r->s[0], res->base)) ||
@@ -571,7 +608,8 @@ int cr_compare_json(FILE *out, const struct cr_compare_result *res)
 		return CR_ERR;
 	metrics = json_object_new_array();
 	if (cr_jadd(root, "unit", json_object_new_string(
-		    res->unit_sample ? "sample" : "run")) ||
+		    res->unit_sample ? "sample" : res->unit_host ? "host" :
+		    "run")) ||
 	    cr_jadd(root, "resamples", json_object_new_uint64(res->resamples)) ||
 	    cr_jadd(root, "seed", json_object_new_uint64(res->seed)) ||
 	    cr_jadd(root, "level", cr_jlevel(res->level)) ||
@@ -659,7 +697,8 @@ int cr_compare_csv(FILE *out, const struct cr_compare_result *res)
 		const char *m = cm->name;
 
 		cr_csv_text(out, m, "settings", "unit",
-			    res->unit_sample ? "sample" : "run");
+			    res->unit_sample ? "sample" :
+			    res->unit_host ? "host" : "run");
 		cr_csv_u64(out, m, "settings", "resamples", res->resamples);
 		cr_csv_u64(out, m, "settings", "seed", res->seed);
 		cr_csv_value(out, m, "settings", "level", res->level);
@@ -670,11 +709,15 @@ int cr_compare_csv(FILE *out, const struct cr_compare_result *res)
 			cr_csv_value(out, m, "settings", "threshold_ns", NAN);
 		cr_csv_text(out, m, "settings", "threshold_source",
 			    r->threshold_given ? "--threshold" : "base p90");
+		if (res->unit_host)
+			cr_csv_text(out, m, "settings", "hosts_paired",
+				    r->paired ? "yes" : "no");
 		for (s = 0; s < 2; s++) {
 			const struct cr_boot_stratum_out *so = &r->s[s];
 			const char *g = s ? res->variant : res->base;
 
 			cr_csv_u64(out, m, g, "runs", so->nruns);
+			cr_csv_u64(out, m, g, "hosts", so->nhosts);
 			cr_csv_u64(out, m, g, "samples", so->nsamples);
 			for (k = 0; k < CR_BOOT_NSTATS; k++)
 				cr_csv_ci(out, m, g, cr_stat_key[k],

@@ -20,6 +20,7 @@ struct cr_compare_result {
 	const char *base;		/* variant names */
 	const char *variant;
 	int unit_sample;
+	int unit_host;
 	int groups;			/* not variants: tag, meta, migrated */
 	unsigned int resamples;
 	unsigned long seed;
@@ -35,7 +36,8 @@ void cr_compare_warning(char *buf, size_t len,
 
 /*
  * The p-value's warning ("" when none) into buf: unit run, and fewer
- * distinct resamples (C(2n-1, n) per stratum, multiplied) than B.
+ * distinct resamples (C(2n-1, n) per stratum, multiplied) than B; unit
+ * host with one run per host, the same with n hosts (once when paired).
  */
 void cr_compare_p_warning(char *buf, size_t len,
 			  const struct cr_boot_result *r,

@@ -174,11 +174,19 @@ int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 		if (*info->clock)
 			m->clock = strdup(info->clock);
 	}
-	if (!*root && !uname(&u))
+	/*
+	 * The host name (uname's nodename, what gethostname() returns) names
+	 * the machine for --compare --unit host.
+	 */
+	if (!*root && !uname(&u)) {
 		m->kernel_release = strdup(u.release);
-	else
+		if (*u.nodename)
+			m->host = strdup(u.nodename);
+	} else {
 		m->kernel_release = cr_read_line(root,
 						 "/proc/sys/kernel/osrelease");
+		m->host = cr_read_line(root, "/proc/sys/kernel/hostname");
+	}
 	m->clocksource = cr_read_line(root,
 		"/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	m->cpuidle_driver = cr_read_line(root,

@@ -110,6 +110,7 @@ void cr_meta_free(struct cr_meta *m)
 	free(m->max_cstate);
 	free(m->cmdline);
 	free(m->conditions);
+	free(m->host);
 	for (i = 0; i < m->nparams; i++) {
 		free(m->param_names[i]);
 		free(m->param_values[i]);

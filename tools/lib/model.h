@@ -142,6 +142,8 @@ struct cr_meta {
 	char *cmdline;		/* /proc/cmdline */
 	char *conditions;	/* record --cstates, --load: e.g. "cstates=qos0,free
 				 * load=idle,busy(4)"; NULL: none (optional) */
+	char *host;		/* the machine's host name (gethostname());
+				 * NULL: not known (optional, version 4) */
 	unsigned int frac_bits;
 	unsigned int nr_cpus;
 	double duration_s;	/* --duration, 0: the command's own length */

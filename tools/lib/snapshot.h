@@ -12,11 +12,11 @@
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
 /*
- * Written: 3 (2: the optional keys of issue 18: a run's "events" and
- * "tags", meta "events" and "conditions"; 3: meta "clock", issue 20);
- * read: 1 to 3.
+ * Written: 4 (2: the optional keys of issue 18: a run's "events" and
+ * "tags", meta "events" and "conditions"; 3: meta "clock", issue 20;
+ * 4: meta "host", issue 21); read: 1 to 4.
  */
-#define CR_SNAPSHOT_VERSION	3
+#define CR_SNAPSHOT_VERSION	4
 #define CR_SNAPSHOT_VERSION_MIN	1
 
 /*

@@ -447,7 +447,8 @@ const struct cr_meta_field cr_meta_strs[] = {
 	S(clock),	/* optional (cr_meta_str_optional()) */
 	S(probes), S(variants), S(command), S(machine), S(hypervisor),
 	S(cpuidle_driver), S(cpuidle_governor), S(max_cstate), S(cmdline),
-	S(conditions),	/* optional: the last (cr_meta_str_optional()) */
+	S(conditions),	/* optional (cr_meta_str_optional()) */
+	S(host),	/* optional (cr_meta_str_optional()), version 4 */
 #undef S
 };
 const size_t cr_nmeta_strs = sizeof(cr_meta_strs) / sizeof(cr_meta_strs[0]);
@@ -460,7 +461,8 @@ char **cr_meta_str(struct cr_meta *m, size_t i)
 int cr_meta_str_optional(size_t i)
 {
 	return cr_meta_strs[i].off == offsetof(struct cr_meta, conditions) ||
-	       cr_meta_strs[i].off == offsetof(struct cr_meta, clock);
+	       cr_meta_strs[i].off == offsetof(struct cr_meta, clock) ||
+	       cr_meta_strs[i].off == offsetof(struct cr_meta, host);
 }
 
 static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
@@ -470,7 +472,8 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		"tool_version", "module_version", "kernel_release",
 		"clocksource", "clock", "probes", "variants", "command", "machine",
 		"hypervisor", "cpuidle_driver", "cpuidle_governor",
-		"max_cstate", "cmdline", "conditions", "frac_bits", "nr_cpus",
+		"max_cstate", "cmdline", "conditions", "host", "frac_bits",
+		"nr_cpus",
 		"duration_s", "params", "tags", "events", NULL
 	};
 	struct json_object *v, *params;
@@ -1671,6 +1674,9 @@ size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
 			b = *cr_meta_str((struct cr_meta *)m, i);
 			snprintf(field, sizeof(field), "meta:%s",
 				 cr_meta_strs[i].key);
+			/* Hosts differ in a fleet by design (--unit host). */
+			if (!strcmp(cr_meta_strs[i].key, "host"))
+				continue;
 			if (cr_str_differ(a, b) &&
 			    (!skip || strcmp(skip, field))) {
 				cr_diff_line(f, s, k, cr_meta_strs[i].key, a, b);
@@ -1708,7 +1714,8 @@ size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
 				if ((pass & 1) && (pass < 2 ? cr_param(q, name) :
 						   cr_meta_tag(q, name)))
 					continue;
-				if (!cr_str_differ(a, b))
+				if (!cr_str_differ(a, b) ||
+				    (pass >= 2 && !strcmp(name, "host")))
 					continue;
 				snprintf(field, sizeof(field), "%s:%s",
 					 pass < 2 ? "param" : "tag", name);

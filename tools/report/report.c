@@ -326,6 +326,8 @@ static void print_meta_one(FILE *out, const struct cr_snapshot *s,
 	P(cmdline);
 	if (m->conditions)
 		P(conditions);
+	if (m->host)
+		P(host);
 #undef P
 	/*
 	 * The module's parameters as it was loaded: not what the runs

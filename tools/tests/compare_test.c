@@ -20,7 +20,10 @@
  * one slot, counts near 2^40 (both units), counts too large to pool,
  * frac_bits that differ, a missing variant, no base, nonsense parameters.
  * Determinism: the same seed gives the same bytes, another seed other
- * intervals.
+ * intervals.  The host unit (issue 21): one run per host is the run unit
+ * bit for bit; redone from its description, paired and unpaired, with
+ * hosts of one to four runs; pairing (identical sides give Δ = 0 in every
+ * resample); one host, few hosts; which host a run is from; its outputs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1439,8 +1442,9 @@ static void test_json_schema(void **state)
 	static const char *const top[] = { "unit", "resamples", "seed",
 		"level", "base", "variant", "metrics", NULL };
 	static const char *const metric[] = { "metric", "threshold_ns",
-		"threshold_source", "strata", "diff", NULL };
-	static const char *const stratum_k[] = { "variant", "runs", "samples",
+		"threshold_source", "hosts_paired", "strata", "diff", NULL };
+	static const char *const stratum_k[] = { "variant", "runs", "hosts",
+		"samples",
 		"warning", "median", "p90", "p99", "mean", "stddev", "iqr",
 		"risk", "outliers_2sigma", "outliers_3mad", "mad", NULL };
 	static const char *const pct[] = { "value", "lo", "hi", "resolution",
@@ -1478,12 +1482,14 @@ static void test_json_schema(void **state)
 	expect_keys(m, metric);
 	assert_string_equal(json_object_get_string(json_object_object_get(m, "threshold_source")), "base p90");
 	assert_true(json_object_is_type(json_object_object_get(m, "threshold_ns"), json_type_int));
+	assert_null(json_object_object_get(m, "hosts_paired"));	/* unit run */
 	assert_int_equal(json_object_array_length(json_object_object_get(m, "strata")), 2);
 	for (i = 0; i < 2; i++) {
 		st = json_object_array_get_idx(json_object_object_get(m, "strata"), i);
 		expect_keys(st, stratum_k);
 		assert_string_equal(json_object_get_string(json_object_object_get(st, "variant")), i ? "b" : "a");
 		assert_int_equal(json_object_get_int(json_object_object_get(st, "runs")), i ? 9 : 8);
+		assert_int_equal(json_object_get_int(json_object_object_get(st, "hosts")), 1);
 		assert_int_equal(json_object_get_int(json_object_object_get(st, "samples")), i ? 3600 : 3200);
 		expect_keys(json_object_object_get(st, "median"), pct);
 		expect_keys(json_object_object_get(st, "p90"), pct);
@@ -1535,11 +1541,11 @@ static void test_csv(void **state)
 	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
 	assert_true(!strncmp(out, "metric,group,statistic,value,lo,hi,resolution\nlat,settings,unit,sample,,,\nlat,settings,resamples,200,,,\nlat,settings,seed,1,,,\nlat,settings,level,0.95,,,\nlat,settings,threshold_ns,", 176));
 	assert_true(contains(out, "\nlat,settings,threshold_source,base p90,,,\n"));
-	assert_true(contains(out, "\nlat,a,runs,8,,,\nlat,a,samples,3200,,,\nlat,a,median,"));
+	assert_true(contains(out, "\nlat,a,runs,8,,,\nlat,a,hosts,1,,,\nlat,a,samples,3200,,,\nlat,a,median,"));
 	assert_true(contains(out, "\nlat,b,runs,9,,,\n"));
 	assert_true(contains(out, "\nlat,diff,p_value_method,\"bootstrap, inverted percentile interval\",,,\n"));
-	/* header, 6 settings, 2 x (2 + 7 + 3) stratum rows, 8 diff rows */
-	assert_int_equal(count_lines(out), 1 + 6 + 2 * 12 + 8);
+	/* header, 6 settings, 2 x (3 + 7 + 3) stratum rows, 8 diff rows */
+	assert_int_equal(count_lines(out), 1 + 6 + 2 * 13 + 8);
 	free(out);
 	free(err);
 	cr_snapshot_free(&s);
@@ -1557,8 +1563,8 @@ static void test_text(void **state)
 	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
 	assert_string_equal(err, "");
 	assert_true(!strncmp(out, "clkstat-report --compare: b against base a\nunit: run (whole runs resampled with replacement within each variant)\nresamples: 200  seed: 1  level: 0.95 (percentile bootstrap intervals)\n\nmetric lat (frac_bits 3)  threshold T = ", 214));
-	assert_true(contains(out, "(base p90)\n  a (base): 8 runs, 3200 samples\n"));
-	assert_true(contains(out, "\n  b: 9 runs, 3600 samples\n"));
+	assert_true(contains(out, "(base p90)\n  a (base): 8 runs on 1 host, 3200 samples\n"));
+	assert_true(contains(out, "\n  b: 9 runs on 1 host, 3600 samples\n"));
 	assert_true(contains(out, "\n  b - a:\n    Δ median         "));
 	assert_true(contains(out, "    statistic        value        95% interval                resolution\n    median           "));
 	free(out);
@@ -1978,6 +1984,408 @@ static void test_factor_migrated(void **state)
 	cr_snapshot_free(&hand);
 }
 
+/* ---- the host unit (issue 21) ---- */
+
+/* Runs of variant v, metric "lat", frac_bits 3: nruns on each host. */
+static void add_host_runs(struct cr_snapshot *s, const char *v,
+			  const size_t *nruns, size_t nhosts, double mu,
+			  double host_sd, uint64_t *rng, double *offsets)
+{
+	size_t h;
+
+	for (h = 0; h < nhosts; h++) {
+		double off = offsets ? offsets[h] : host_sd * normal(rng);
+
+		if (offsets == NULL && host_sd == 0)
+			off = 0;
+		add_runs(s, v, "lat", nruns[h], 200, mu + off, 0.1, 0.4, rng);
+	}
+}
+
+/* Host numbers of the runs of stratum() of v: base + host of each. */
+static void host_ids(const size_t *nruns, size_t nhosts, unsigned int base,
+		     unsigned int *ids)
+{
+	size_t h, i, n = 0;
+
+	for (h = 0; h < nhosts; h++)
+		for (i = 0; i < nruns[h]; i++)
+			ids[n++] = base + h;
+}
+
+static void same_result(const struct cr_boot_result *a,
+			const struct cr_boot_result *b)
+{
+	unsigned int s, i;
+
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < CR_BOOT_NSTATS; i++) {
+			assert_true(a->s[s].stat[i].value == b->s[s].stat[i].value);
+			assert_true(a->s[s].stat[i].lo == b->s[s].stat[i].lo);
+			assert_true(a->s[s].stat[i].hi == b->s[s].stat[i].hi);
+		}
+	}
+	for (i = 0; i < CR_BOOT_NDIFFS; i++) {
+		assert_true(a->diff[i].lo == b->diff[i].lo);
+		assert_true(a->diff[i].hi == b->diff[i].hi);
+	}
+	assert_true(a->p_median == b->p_median);
+}
+
+/*
+ * Hosts of one run each, not shared between the strata: the host unit
+ * draws exactly as the run unit (a host of one run takes no random number
+ * for its run), so the result is the run unit's, bit for bit.
+ */
+static void test_host_single_runs(void **state)
+{
+	static const size_t one[12] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct cr_snapshot s = { 0 };
+	const struct cr_hist *h[2][64];
+	struct cr_boot_stratum_in in[2];
+	struct cr_boot_params p = params(500, 0);
+	struct cr_boot_result rr, rh;
+	unsigned int ids[2][64];
+	uint64_t rng = 5;
+
+	(void)state;
+	add_host_runs(&s, "a", one, 12, log(9000), 0.3, &rng, NULL);
+	add_host_runs(&s, "b", one, 10, log(9500), 0.3, &rng, NULL);
+	in[0] = stratum(&s, "a", "lat", h[0]);
+	in[1] = stratum(&s, "b", "lat", h[1]);
+	host_ids(one, 12, 0, ids[0]);
+	host_ids(one, 10, 100, ids[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rr), 0);
+	p.unit_host = 1;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rh), 0);
+	assert_true(rh.unit_host && !rh.paired);
+	assert_int_equal(rh.s[0].nhosts, 12);
+	assert_int_equal(rh.s[1].nhosts, 10);
+	assert_true(rh.s[0].single_run_hosts);
+	same_result(&rr, &rh);
+	/* Nonsense: the host unit without hosts, or with the sample unit. */
+	in[1].host = NULL;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rh), -EINVAL);
+	in[1].host = ids[1];
+	p.unit_sample = 1;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rh), -EINVAL);
+	cr_snapshot_free(&s);
+}
+
+/*
+ * The host unit done again from its description (bootstrap.c): one
+ * mt19937 seeded with the seed; paired, the B x nhosts host draws first
+ * (the base's hosts in order of first appearance, the variant's the same
+ * machines), unpaired each resample's hosts drawn with it; then the B
+ * resamples of the base, then those of the variant, each drawn host's n
+ * runs drawn from its own with gsl_rng_uniform_int(n) (none for n = 1);
+ * pooled, medians and means as the run unit's reference, percentile
+ * intervals.  Hosts of 1 to 4 runs.
+ */
+static void host_reference(int paired, unsigned long seed)
+{
+	enum { B = 300 };
+	static const size_t na[] = { 3, 1, 4, 2, 3, 2 };
+	static const size_t nb_p[] = { 2, 2, 3, 1, 4, 2 };
+	static const size_t nb_u[] = { 2, 4, 1, 3, 2 };
+	const size_t *nb = paired ? nb_p : nb_u;
+	const size_t nh[2] = { 6, paired ? 6 : 5 };
+	const double level = 0.9, qlo = (1 - level) / 2, qhi = (1 + level) / 2;
+	struct cr_snapshot s = { 0 };
+	const struct cr_hist *h[2][64];
+	struct cr_boot_stratum_in in[2];
+	struct cr_boot_params p = params(B, 0);
+	struct cr_boot_result r;
+	struct ref_stats rs;
+	static double med[2][B], mean[2][B], d[B];
+	static uint32_t hd[B][2][8];
+	unsigned int ids[2][64], w[64], t;
+	size_t first[2][8], i, b, k, j, x, n;
+	uint64_t rng = 29;
+	gsl_rng *g;
+
+	add_host_runs(&s, "a", na, nh[0], log(8000), 0.3, &rng, NULL);
+	add_host_runs(&s, "b", nb, nh[1], log(8500), 0.3, &rng, NULL);
+	in[0] = stratum(&s, "a", "lat", h[0]);
+	in[1] = stratum(&s, "b", "lat", h[1]);
+	host_ids(na, nh[0], 0, ids[0]);
+	host_ids(nb, nh[1], paired ? 0 : 10, ids[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	p.unit_host = 1;
+	p.level = level;
+	p.seed = seed;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+	assert_int_equal(r.paired, paired);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(r.s[i].nhosts, nh[i]);
+		assert_true(r.s[i].warnings & CR_BOOT_W_FEW_HOSTS);
+		for (k = 0, n = 0; k < nh[i]; k++) {
+			first[i][k] = n;
+			n += i ? nb[k] : na[k];
+		}
+	}
+
+	g = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(g);
+	gsl_rng_set(g, seed);
+	if (paired)
+		for (b = 0; b < B; b++)
+			for (k = 0; k < nh[0]; k++)
+				hd[b][0][k] = hd[b][1][k] =
+					gsl_rng_uniform_int(g, nh[0]);
+	for (i = 0; i < 2; i++) {
+		for (b = 0; b < B; b++) {
+			memset(w, 0, sizeof(w));
+			for (k = 0; k < nh[i]; k++) {
+				x = paired ? hd[b][i][k] :
+				    gsl_rng_uniform_int(g, nh[i]);
+				n = i ? nb[x] : na[x];
+				for (j = 0; j < n; j++) {
+					t = n == 1 ? 0 : gsl_rng_uniform_int(g, n);
+					w[first[i][x] + t]++;
+				}
+			}
+			ref_pool(h[i], w, in[i].nruns, 0, 0, &rs);
+			med[i][b] = rs.median;
+			mean[i][b] = rs.mean;
+		}
+	}
+	gsl_rng_free(g);
+	for (b = 0; b < B; b++)
+		d[b] = med[1][b] - med[0][b];
+	qsort(d, B, sizeof(*d), cmp_double);
+	near(r.diff[CR_BOOT_D_MEDIAN].lo, quantile(d, B, qlo));
+	near(r.diff[CR_BOOT_D_MEDIAN].hi, quantile(d, B, qhi));
+	for (i = 0; i < 2; i++) {
+		qsort(med[i], B, sizeof(double), cmp_double);
+		qsort(mean[i], B, sizeof(double), cmp_double);
+		near(r.s[i].stat[CR_BOOT_MEDIAN].lo, quantile(med[i], B, qlo));
+		near(r.s[i].stat[CR_BOOT_MEDIAN].hi, quantile(med[i], B, qhi));
+		near(r.s[i].stat[CR_BOOT_MEAN].lo, quantile(mean[i], B, qlo));
+		near(r.s[i].stat[CR_BOOT_MEAN].hi, quantile(mean[i], B, qhi));
+	}
+	cr_snapshot_free(&s);
+}
+
+static void test_host_reference(void **state)
+{
+	(void)state;
+	host_reference(1, 3);
+	host_reference(0, 3);
+	host_reference(1, 987654);
+}
+
+/*
+ * Pairing: every host ran both variants with the same histograms, one
+ * run each.  Paired, each resample draws the same hosts for both: every
+ * Δ is 0, the interval [0, 0] and p = 1.  The same data on hosts that
+ * differ by name (unpaired) resample the two sides apart: a wide interval.
+ */
+static void test_host_pairing(void **state)
+{
+	static const size_t one[15] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+					1, 1, 1 };
+	struct cr_snapshot s = { 0 };
+	const struct cr_hist *h[2][64];
+	struct cr_boot_stratum_in in[2];
+	struct cr_boot_params p = params(400, 0);
+	struct cr_boot_result r;
+	unsigned int ids[2][64];
+	uint64_t rng = 41, rng2 = 41;
+
+	(void)state;
+	add_host_runs(&s, "a", one, 15, log(7000), 0.4, &rng, NULL);
+	add_host_runs(&s, "b", one, 15, log(7000), 0.4, &rng2, NULL);
+	in[0] = stratum(&s, "a", "lat", h[0]);
+	in[1] = stratum(&s, "b", "lat", h[1]);
+	host_ids(one, 15, 0, ids[0]);
+	host_ids(one, 15, 0, ids[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	p.unit_host = 1;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+	assert_true(r.paired);
+	assert_true(r.diff[CR_BOOT_D_MEDIAN].lo == 0 &&
+		    r.diff[CR_BOOT_D_MEDIAN].hi == 0);
+	assert_true(r.p_median == 1);
+	assert_true(r.s[0].stat[CR_BOOT_MEDIAN].lo <
+		    r.s[0].stat[CR_BOOT_MEDIAN].hi);
+	/* The variant's hosts in another order: still paired, Δ still 0. */
+	for (rng = 0; rng < 15; rng++)
+		ids[1][rng] = 14 - rng;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+	assert_true(r.paired);
+	host_ids(one, 15, 0, ids[1]);
+	ids[1][7] = 99;		/* one host not shared: unpaired */
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+	assert_false(r.paired);
+	assert_true(r.diff[CR_BOOT_D_MEDIAN].lo < 0 &&
+		    r.diff[CR_BOOT_D_MEDIAN].hi > 0);
+	cr_snapshot_free(&s);
+}
+
+/*
+ * One host: its runs resampled (an interval, not a point) with the
+ * warning that it says nothing of a new machine; one host of one run: a
+ * point.  Few hosts: the few-hosts warning, not the runs'.
+ */
+static void test_host_one(void **state)
+{
+	static const size_t five[1] = { 5 }, onerun[1] = { 1 };
+	static const size_t many[3] = { 4, 4, 4 };
+	struct cr_snapshot s = { 0 }, t = { 0 };
+	const struct cr_hist *h[2][64];
+	struct cr_boot_stratum_in in[2];
+	struct cr_boot_params p = params(300, 0);
+	struct cr_boot_result r;
+	unsigned int ids[2][64], i;
+	uint64_t rng = 43;
+
+	(void)state;
+	add_host_runs(&s, "a", five, 1, log(5000), 0, &rng, NULL);
+	add_host_runs(&s, "b", many, 3, log(5000), 0.3, &rng, NULL);
+	in[0] = stratum(&s, "a", "lat", h[0]);
+	in[1] = stratum(&s, "b", "lat", h[1]);
+	host_ids(five, 1, 0, ids[0]);
+	host_ids(many, 3, 0, ids[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	p.unit_host = 1;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+	assert_false(r.paired);
+	assert_int_equal(r.s[0].warnings, CR_BOOT_W_ONE_HOST);
+	assert_int_equal(r.s[1].warnings, CR_BOOT_W_FEW_HOSTS);
+	assert_true(r.s[0].stat[CR_BOOT_MEDIAN].lo <
+		    r.s[0].stat[CR_BOOT_MEDIAN].hi);
+	cr_snapshot_free(&s);
+
+	add_host_runs(&t, "a", onerun, 1, log(5000), 0, &rng, NULL);
+	add_host_runs(&t, "b", many, 3, log(5000), 0.3, &rng, NULL);
+	in[0] = stratum(&t, "a", "lat", h[0]);
+	in[1] = stratum(&t, "b", "lat", h[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+	assert_int_equal(r.s[0].warnings, CR_BOOT_W_ONE_HOST);
+	for (i = 0; i < CR_BOOT_NSTATS; i++) {
+		assert_true(r.s[0].stat[i].lo == r.s[0].stat[i].value);
+		assert_true(r.s[0].stat[i].hi == r.s[0].stat[i].value);
+	}
+	cr_snapshot_free(&t);
+}
+
+/* A file of nruns runs of variants a and b, start_ns from t0. */
+static void host_file(struct cr_snapshot *f, size_t nruns, double mu,
+		      int64_t t0, uint64_t *rng)
+{
+	size_t i;
+
+	add_runs(f, "a", "lat", nruns, 200, mu, 0.1, 0.4, rng);
+	add_runs(f, "b", "lat", nruns, 200, mu + 0.05, 0.1, 0.4, rng);
+	for (i = 0; i < f->nruns; i++)
+		f->runs[i].start_ns = t0 + (int64_t)i;
+}
+
+static size_t json_hosts(const char *out, int stratum_i)
+{
+	struct json_object *j = json_tokener_parse(out), *m;
+	size_t n;
+
+	assert_non_null(j);
+	m = json_object_array_get_idx(json_object_object_get(j, "metrics"), 0);
+	n = json_object_get_int(json_object_object_get(
+		json_object_array_get_idx(json_object_object_get(m, "strata"),
+					  stratum_i), "hosts"));
+	json_object_put(j);
+	return n;
+}
+
+/*
+ * The host of a run (compare.c): its file's meta host, else its own tag
+ * host, else its file's tag host, else its input file.  Five files: two
+ * with meta host n1 (one also tagged host=zz: the meta wins), one whose
+ * runs are tagged host=n2 on their own, one with the file tag host=n3,
+ * one without anything (its own host, named by its path): 4 hosts.  The
+ * output says so in every format; text, JSON and CSV are the same for
+ * the same seed, and another seed changes them.
+ */
+static void test_host_rule(void **state)
+{
+	static const char *const fmt[] = { "text", "json", "csv" };
+	struct cr_snapshot f[5], all = { 0 };
+	struct cr_compare_opts o = opts("b", "json");
+	char *out, *err, *out2, path[32];
+	uint64_t rng = 47;
+	size_t i, k;
+
+	(void)state;
+	memset(f, 0, sizeof(f));
+	for (k = 0; k < 5; k++)
+		host_file(&f[k], 3, log(6000) + 0.2 * k, 1000 * (int64_t)k,
+			  &rng);
+	f[0].meta.host = strdup("n1");
+	f[1].meta.host = strdup("n1");
+	assert_int_equal(cr_meta_add_tag(&f[1].meta, "host", "zz"), 0);
+	for (i = 0; i < f[2].nruns; i++)
+		assert_int_equal(cr_run_add_tag(&f[2].runs[i], "host", "n2"), 0);
+	assert_int_equal(cr_meta_add_tag(&f[3].meta, "host", "n3"), 0);
+	for (k = 0; k < 5; k++) {
+		snprintf(path, sizeof(path), "f%zu.json", k);
+		assert_int_equal(cr_snapshot_merge(&all, &f[k], path), CR_OK);
+	}
+	assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
+	assert_int_equal(json_hosts(out, 0), 4);
+	assert_int_equal(json_hosts(out, 1), 4);
+	assert_true(contains(out, "\"unit\":\"run\""));
+	free(out);
+	free(err);
+	o.unit_host = 1;
+	o.resamples = 300;
+	assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "\"unit\":\"host\""));
+	assert_true(contains(out, "\"hosts_paired\":true"));
+	free(out);
+	free(err);
+	for (k = 0; k < 3; k++) {
+		o.format = fmt[k];
+		o.seed = 1;
+		assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
+		assert_string_equal(err, "");
+		free(err);
+		assert_int_equal(compare(&all, &o, &out2, &err), CR_OK);
+		free(err);
+		assert_string_equal(out, out2);
+		free(out2);
+		o.seed = 2;
+		assert_int_equal(compare(&all, &o, &out2, &err), CR_OK);
+		free(err);
+		assert_string_not_equal(out, out2);
+		free(out2);
+		if (k == 0) {
+			assert_true(contains(out, "unit: host (hosts resampled"));
+			assert_true(contains(out, "  hosts: paired (both on the same 4 hosts"));
+			assert_true(contains(out, "(base): 15 runs on 4 hosts, 3000 samples\n"));
+			assert_true(contains(out, "4 hosts: too few"));
+		}
+		if (k == 2) {
+			assert_true(contains(out, "\nlat,settings,unit,host,,,\n"));
+			assert_true(contains(out, "\nlat,settings,hosts_paired,yes,,,\n"));
+			assert_true(contains(out, "\nlat,a,hosts,4,,,\n"));
+		}
+		free(out);
+	}
+	/* --unit sample with host: refused. */
+	o.unit_sample = 1;
+	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
+	assert_true(contains(err, "--unit is run, sample or host"));
+	free(out);
+	free(err);
+	cr_snapshot_free(&all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2012,6 +2420,11 @@ int main(void)
 		cmocka_unit_test(test_factor_run_tag),
 		cmocka_unit_test(test_factor_meta_number),
 		cmocka_unit_test(test_factor_migrated),
+		cmocka_unit_test(test_host_single_runs),
+		cmocka_unit_test(test_host_reference),
+		cmocka_unit_test(test_host_pairing),
+		cmocka_unit_test(test_host_one),
+		cmocka_unit_test(test_host_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

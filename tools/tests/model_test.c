@@ -156,6 +156,7 @@ static void test_meta_from_a_tree(void **state)
 	snprintf(info.version, sizeof(info.version), "9.9");
 	snprintf(info.probes, sizeof(info.probes), "ttwu");
 	put(root, "/proc/sys/kernel/osrelease", "6.1.0-test\n");
+	put(root, "/proc/sys/kernel/hostname", "node-3\n");
 	put(root, "/proc/cmdline", "quiet intel_idle.max_cstate=1\n");
 	put(root, "/proc/cpuinfo", "processor : 0\nflags\t\t: fpu tsc\n");
 	put(root, "/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n");
@@ -167,6 +168,7 @@ static void test_meta_from_a_tree(void **state)
 	put(root, "/sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
 	assert_int_equal(cr_meta_collect(&m, &info, root), 0);
 	assert_string_equal(m.kernel_release, "6.1.0-test");
+	assert_string_equal(m.host, "node-3");
 	assert_string_equal(m.clocksource, "tsc");
 	assert_string_equal(m.cmdline, "quiet intel_idle.max_cstate=1");
 	assert_string_equal(m.cpuidle_driver, "intel_idle");

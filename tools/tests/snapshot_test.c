@@ -657,9 +657,9 @@ static void test_workload_only(void **state)
 }
 
 /*
- * Run tags, meta "conditions" and meta "clock": read, kept in order,
+ * Run tags, meta "conditions", "clock" and "host": read, kept in order,
  * written back only where set (a file without them is written without
- * them), as version 3.
+ * them), as version 4.
  */
 static void test_run_tags(void **state)
 {
@@ -671,7 +671,8 @@ static void test_run_tags(void **state)
 		   "\"exit_status\": 0, \"tags\": {\"cstate\": \"qos0\", \"load\": \"busy:2\"}");
 	u = mutate_str(t, "\"cmdline\": \"quiet\"",
 		       "\"cmdline\": \"quiet\", \"conditions\": \"cstates=qos0,free load=idle,busy:2\", "
-		       "\"clock\": \"mono (tsc until 5 ns, then clocksource hpet)\"");
+		       "\"clock\": \"mono (tsc until 5 ns, then clocksource hpet)\", "
+		       "\"host\": \"node-17\"");
 	assert_int_equal(cr_snapshot_parse(u, strlen(u), &s, err, sizeof(err)),
 			 CR_OK);
 	assert_int_equal(s.runs[0].ntags, 2);
@@ -680,14 +681,16 @@ static void test_run_tags(void **state)
 	assert_null(cr_run_tag(&s.runs[0], "other"));
 	assert_string_equal(s.meta.conditions, "cstates=qos0,free load=idle,busy:2");
 	assert_string_equal(s.meta.clock, "mono (tsc until 5 ns, then clocksource hpet)");
+	assert_string_equal(s.meta.host, "node-17");
 	text = cr_snapshot_format(&s);
 	assert_non_null(text);
-	assert_non_null(strstr(text, "\"version\": 3"));
+	assert_non_null(strstr(text, "\"version\": 4"));
 	assert_int_equal(cr_snapshot_parse(text, strlen(text), &b, err,
 					   sizeof(err)), CR_OK);
 	assert_string_equal(cr_run_tag(&b.runs[0], "cstate"), "qos0");
 	assert_string_equal(b.meta.conditions, s.meta.conditions);
 	assert_string_equal(b.meta.clock, s.meta.clock);
+	assert_string_equal(b.meta.host, "node-17");
 	free(text);
 	cr_snapshot_free(&b);
 	cr_snapshot_free(&s);
@@ -697,11 +700,13 @@ static void test_run_tags(void **state)
 	assert_int_equal(s.runs[0].ntags, 0);
 	assert_null(s.meta.conditions);
 	assert_null(s.meta.clock);
+	assert_null(s.meta.host);
 	text = cr_snapshot_format(&s);
 	assert_non_null(text);
 	assert_null(strstr(text, "\"tags\""));
 	assert_null(strstr(text, "\"conditions\""));
 	assert_null(strstr(text, "\"clock\""));
+	assert_null(strstr(text, "\"host\""));
 	free(text);
 	cr_snapshot_free(&s);
 	free(t);
@@ -752,10 +757,11 @@ MUT(test_missing_format, "\"format\": \"clkstat-snapshot\", ", "", CR_CORRUPT,
     "member \"format\" is missing")
 MUT(test_version_2, "\"version\": 1", "\"version\": 2", CR_OK, NULL)
 MUT(test_version_3, "\"version\": 1", "\"version\": 3", CR_OK, NULL)
-MUT(test_version_4, "\"version\": 1", "\"version\": 4", CR_FORMAT,
-    "version 4: this clkstat-report reads versions 1 to 3")
+MUT(test_version_4, "\"version\": 1", "\"version\": 4", CR_OK, NULL)
+MUT(test_version_5, "\"version\": 1", "\"version\": 5", CR_FORMAT,
+    "version 5: this clkstat-report reads versions 1 to 4")
 MUT(test_version_0, "\"version\": 1", "\"version\": 0", CR_FORMAT,
-    "version 0: this clkstat-report reads versions 1 to 3")
+    "version 0: this clkstat-report reads versions 1 to 4")
 
 /* A run's own tags (record --cstates, --load) and meta "conditions". */
 MUT(test_run_tag_not_string, "\"exit_status\": 0",
@@ -1325,8 +1331,8 @@ static void test_read_corrupt(void **state)
 static void test_read_format(void **state)
 {
 	struct cr_snapshot s;
-	char *dir = tmpdir(), *path = join(dir, "v4.json");
-	char *t = mutate("\"version\": 1", "\"version\": 4");
+	char *dir = tmpdir(), *path = join(dir, "v5.json");
+	char *t = mutate("\"version\": 1", "\"version\": 5");
 	struct capture c;
 	char *out;
 	int st;
@@ -1338,7 +1344,7 @@ static void test_read_format(void **state)
 	out = capture_end(&c);
 	assert_int_equal(st, CR_FORMAT);
 	assert_empty(&s);
-	assert_one_line(out, path, "version 4: this clkstat-report reads versions 1 to 3");
+	assert_one_line(out, path, "version 5: this clkstat-report reads versions 1 to 4");
 	free(out);
 	free(t);
 	free(path);
@@ -1488,6 +1494,11 @@ static void test_meta_diff(void **state)
 	b.meta.nr_cpus = 2;
 	assert_int_equal(cr_meta_add_param(&b.meta, "events", "64"), 0);
 	assert_int_equal(cr_meta_add_tag(&b.meta, "cstate", "free"), 0);
+	/* Hosts differ in a fleet by design: no warning (meta or tag). */
+	a.meta.host = xstrdup("n1");
+	b.meta.host = xstrdup("n2");
+	assert_int_equal(cr_meta_add_tag(&a.meta, "host", "t1"), 0);
+	assert_int_equal(cr_meta_add_tag(&b.meta, "host", "t2"), 0);
 	assert_int_equal(cr_snapshot_merge(&all, &a, "a.json"), CR_OK);
 	/* One input: nothing to compare. */
 	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, NULL), 0);
@@ -1665,7 +1676,7 @@ static void test_events_columns_by_name(void **state)
 	free(t);
 }
 
-/* The writer: version 3, a row per line, u64 exact, nulls as null. */
+/* The writer: version 4, a row per line, u64 exact, nulls as null. */
 static void test_events_written(void **state)
 {
 	struct cr_snapshot a, b;
@@ -1676,7 +1687,7 @@ static void test_events_written(void **state)
 	build_big(&a);
 	text = cr_snapshot_format(&a);
 	assert_non_null(text);
-	assert_non_null(strstr(text, "\"version\": 3,"));
+	assert_non_null(strstr(text, "\"version\": 4,"));
 	assert_non_null(strstr(text, "\"events\": 100000"));
 	assert_non_null(strstr(text, "\"columns\": " EV_COLS));
 	assert_non_null(strstr(text, "[9007199254740993, \"enqueue\", 3, 77, 9007199254740995, 9223372036854775809, true, 18446744073709551615, null]"));
@@ -1823,6 +1834,7 @@ int main(void)
 		cmocka_unit_test(test_events_truncated),
 		cmocka_unit_test(test_version_3),
 		cmocka_unit_test(test_version_4),
+		cmocka_unit_test(test_version_5),
 		cmocka_unit_test(test_version_0),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_merge_refuses_twice),
@@ -1849,6 +1861,7 @@ int main(void)
 		cmocka_unit_test(test_version_2),
 		cmocka_unit_test(test_version_3),
 		cmocka_unit_test(test_version_4),
+		cmocka_unit_test(test_version_5),
 		cmocka_unit_test(test_version_0),
 		cmocka_unit_test(test_run_tag_not_string),
 		cmocka_unit_test(test_run_tag_bad_key),

@@ -90,7 +90,7 @@ t_cond_cstates() {
 	expect_eq "run variants and tags" \
 		"$(awk '$1 == "run" { printf "%s %s;", $4, $16 }' /tmp/meta)" \
 		"ftrace cstate=qos0;kprobe cstate=qos0;ftrace cstate=free;kprobe cstate=free;ftrace cstate=qos0;kprobe cstate=qos0;ftrace cstate=free;kprobe cstate=free;"
-	grep -q '"version": 3' $out || fail "not format version 3"
+	grep -q '"version": 4' $out || fail "not format version 4"
 	# --compare by the runs' own tag: 4 runs a side, per variant.
 	"$R" -i $out --compare tag:cstate=qos0 --metric ttwu_enqueue \
 		--resamples 200 --json > /tmp/cmp.json 2> /tmp/err ||

@@ -579,9 +579,10 @@ _PCT = _CI | {"resolution"}
 SCHEMA = {
     "top": {"unit", "resamples", "seed", "level", "base", "variant",
             "metrics"},
-    "metric": {"metric", "threshold_ns", "threshold_source", "strata",
-               "diff"},
-    "stratum": {"variant": None, "runs": None, "samples": None,
+    "metric": {"metric", "threshold_ns", "threshold_source",
+               "hosts_paired", "strata", "diff"},
+    "stratum": {"variant": None, "runs": None, "hosts": None,
+                "samples": None,
                 "warning": None, "median": _PCT, "p90": _PCT, "p99": _PCT,
                 "mean": _CI, "stddev": _CI, "iqr": _CI, "risk": _CI,
                 "outliers_2sigma": None, "outliers_3mad": None,
@@ -620,7 +621,7 @@ def schema_errors(doc, unit=None, base=None, variant=None, resamples=None,
                  ("resamples", resamples), ("seed", seed), ("level", level)):
         if v is not None and doc.get(k) != v:
             err.append(f"{k}: {doc.get(k)!r}, expected {v!r}")
-    if doc.get("unit") not in ("run", "sample"):
+    if doc.get("unit") not in ("run", "sample", "host"):
         err.append(f"unit: {doc.get('unit')!r}")
     ms = doc.get("metrics")
     if not isinstance(ms, list) or not ms:
@@ -632,6 +633,10 @@ def schema_errors(doc, unit=None, base=None, variant=None, resamples=None,
             continue
         if not _num(m.get("threshold_ns")):
             err.append(f"{w}.threshold_ns: {m.get('threshold_ns')!r}")
+        hp = m.get("hosts_paired")
+        if (doc.get("unit") == "host") != isinstance(hp, bool) or \
+                (hp is not None and not isinstance(hp, bool)):
+            err.append(f"{w}.hosts_paired: {hp!r}")
         st = m.get("strata")
         if not isinstance(st, list) or len(st) != 2:
             err.append(f"{w}.strata: not two strata")
@@ -645,7 +650,7 @@ def schema_errors(doc, unit=None, base=None, variant=None, resamples=None,
                 err.append(f"{ws}.variant: {s.get('variant')!r}, expected {want!r}")
             for k, sub in SCHEMA["stratum"].items():
                 if sub is None:
-                    if k in ("runs", "samples") and \
+                    if k in ("runs", "hosts", "samples") and \
                             not isinstance(s.get(k), int):
                         err.append(f"{ws}.{k}: {s.get(k)!r}")
                     if (k.startswith("outliers") or k == "mad") and \
