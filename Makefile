@@ -15,7 +15,9 @@
 # makes for `make install KDIR=...`, has no kernels.sh: nothing to ask.)
 KERNELS_SH = $(wildcard tools/vm/kernels.sh)
 KVER ?= $(if $(KERNELS_SH),$(shell $(KERNELS_SH) default))
-KINFO := $(if $(KERNELS_SH),$(shell $(KERNELS_SH) info $(KVER)))
+# KVER= (empty) asks no kernel line: debian/rules builds the tools so,
+# with KIMAGE and KRELEASE of its own.
+KINFO := $(if $(and $(KERNELS_SH),$(KVER)),$(shell $(KERNELS_SH) info $(KVER)))
 kinfo = $(patsubst $(1)=%,%,$(filter $(1)=%,$(KINFO)))
 KDIR ?= $(call kinfo,kdir)
 KIMAGE ?= $(call kinfo,image)
@@ -53,7 +55,7 @@ UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
 	     tools/tests/fault_load tools/tests/events_test \
 	     tools/tests/xcorr_test tools/tests/trace_spec_test
 
-.PHONY: all module tools check check-debug soak demo bench clean
+.PHONY: all module tools check check-debug soak demo bench clean deb
 all: module tools
 
 # struct rq's layout comes from the kernel's BTF (kmod/gen_rq_offsets.sh):
@@ -120,9 +122,11 @@ TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) \
 TOOL_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
 	      $(BPF_LDLIBS) $(MHD_LDLIBS) -lm
 
+# CPPFLAGS and LDFLAGS are empty here; a package build passes Debian's
+# hardening flags in them (dpkg-buildflags).
 $(TOOLS_OBJ)/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(TOOL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOOL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The skeletons are generated headers: there before their users compile.
 $(call tools_obj,tools/bpf/twin.c): build/bpf/twin.skel.h build/bpf/twin_trace.skel.h
@@ -134,7 +138,7 @@ $(LIBCLKSTAT): $(call tools_obj,$(LIB_SRC))
 	$(AR) rcs $@ $^
 
 tools/clkstat-report: $(call tools_obj,$(REPORT_SRC) $(BENCH_SRC)) $(LIBCLKSTAT)
-	$(CC) $(CFLAGS) -o $@ $^ $(TOOL_LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LDLIBS)
 
 # Unit tests: tools/tests/NAME from NAME.c, linked with the library (what
 # they use of it); TEST_CPPFLAGS and TEST_LDFLAGS are a test's own.
@@ -230,6 +234,28 @@ uninstall:
 	rm -f $(foreach s,.ko .ko.xz .ko.gz .ko.zst,$(MODDIR)/updates/kmod/clkstat$(s))
 	@rmdir --ignore-fail-on-non-empty $(MODDIR)/updates/kmod $(MODDIR)/updates 2>/dev/null || true
 	$(depmod_krel)
+
+# make deb: the Debian packages of debian/ (clkstat-dkms, clkstat-tools)
+# and the source package, built by dpkg-buildpackage from a copy of the
+# tree's files (tracked and new, no build products) in build/deb/, where
+# the packages land (dpkg-buildpackage writes to the parent of the tree it
+# builds: build/deb/, never the checkout's parent); then lintian on them,
+# which fails the target on any error or warning.  Needs
+# tools/install-deps.sh's packaging tools and the Build-Depends
+# (dpkg-checkbuilddeps says which are missing).  tools/tests/deb.sh
+# installs and uses what it builds.
+DEB_JOBS ?= 2
+DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version)
+deb:
+	rm -rf build/deb
+	mkdir -p build/deb/clkstat-$(DEB_VERSION)
+	git ls-files -z --cached --others --exclude-standard | grep -zv '^build/' | \
+		xargs -0 cp -P --parents -t build/deb/clkstat-$(DEB_VERSION)
+	cd build/deb/clkstat-$(DEB_VERSION) && dpkg-buildpackage -us -uc -j$(DEB_JOBS) \
+		> ../build.log 2>&1 || { tail -n 30 ../build.log; echo "dpkg-buildpackage failed: build/deb/build.log"; exit 1; }
+	rm -rf build/deb/clkstat-$(DEB_VERSION)
+	lintian -I --fail-on error,warning build/deb/clkstat_$(DEB_VERSION)_amd64.changes
+	@ls build/deb/*.deb build/deb/*.dsc
 
 check: all
 	tools/tests/run-all.sh

@@ -36,6 +36,11 @@ pkgs=(
 	rt-tests procps util-linux
 	# dkms.conf's builds (tools/tests/dkms.sh: add, build, install, remove)
 	dkms
+	# make deb: Debian's packaging tools, and the Build-Depends of
+	# debian/control not named elsewhere here (linux-source-6.1: the
+	# kernel's extract-vmlinux for the package's vmlinux.h); debootstrap
+	# (above) makes tools/tests/deb.sh's bookworm chroot
+	dpkg-dev debhelper dh-dkms lintian pkgconf linux-source-6.1
 	# a BPF fentry program for the direct-call conflict test
 	bpftrace
 	# BPF: clang for the BPF objects, bpftool for vmlinux.h and the

@@ -5,7 +5,9 @@
 # the installs (dkms, make install) for every kernel with headers, KUnit
 # on a test kernel of our own, the integration tests in a guest on
 # Debian's 6.12 (all of them), 6.1 (a part) and 7.3 (a smoke suite), a
-# short soak, the security, race and missing-target suites on 6.12, and the hardening suites on a debug kernel
+# short soak, the security, race and missing-target suites on 6.12, the
+# Debian packages (built, installed in a chroot, used in a guest, purged),
+# and the hardening suites on a debug kernel
 # of our own (KASAN, kmemleak, lockdep, UBSAN, fault injection); then the
 # printed benchmarks.  Each stage ends with "N passed, N failed"; the last
 # line adds them up.  Exit status 0 only if nothing failed.
@@ -73,7 +75,7 @@ stage() { run_stage --tee "$@"; count_stage "$1"; }
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
 # The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
 # module_tests.sh runs them in one boot.
-QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 missing security lean"
+QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 missing security lean deb"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin,
 # the rq clock (struct rq from the extracted image's BTF), recorded events.
@@ -120,6 +122,11 @@ queue_cmd() {
 	security) echo tools/tests/guest.sh --suite hardening_security.sh ;;
 	# A kernel without some variants (the lean kernel, static ftrace).
 	lean) echo tools/tests/lean.sh ;;
+	# The Debian packages: make deb, lintian, installed in a bookworm
+	# chroot (DKMS builds for 6.12), used in a guest with it as root, purged.
+	# About 3.5 minutes (make deb 1, the DKMS build 1, the guest 0.6),
+	# 3 more on the first run (the chroot, cached in /var/cache/clkstat).
+	deb) echo tools/tests/deb.sh 6.12 ;;
 	esac
 }
 

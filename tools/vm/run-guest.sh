@@ -17,6 +17,13 @@
 #   --append ARGS    extra kernel command line
 #   --accel ACCEL    QEMU's -accel value (default tcg,thread=single; see
 #                    below)
+#   --root DIR       the guest's userspace is DIR (a Debian tree, e.g. the
+#                    bookworm chroot tools/tests/deb.sh installs the
+#                    packages into) instead of the host's /: COMMAND runs
+#                    there, in /, with DIR's programs, modules and
+#                    /etc; the results folder (--out) is at /run/clkstat-out
+#                    in the guest (a tmpfs the guest makes, so DIR need not
+#                    have it)
 # Environment: CLKSTAT_QEMU_ARGS adds QEMU options (split on spaces), e.g.
 # "-monitor unix:/path/mon.sock,server,nowait" to inspect a hung guest.
 #
@@ -25,7 +32,8 @@
 # DIR (a host folder) writable at the same path.  --payload runs a
 # self-contained PAYLOAD_DIR/run.sh from the initramfs instead (for kernels
 # without 9p); its results are read from the console.  The console goes to
-# DIR/console.log and to stdout.  The guest mounts tmpfs on /tmp, /run and
+# DIR/console.log and to stdout.  COMMAND finds DIR's path in the guest in
+# $CLKSTAT_GUEST_OUT.  The guest mounts tmpfs on /tmp, /run and
 # /var/tmp; DIR and the current folder may still be below them (a clone in
 # /tmp): guest-init mounts them again on top.  In 9p mode the initramfs
 # (cached in build/vm per kernel version) carries the kernel's own virtio
@@ -44,7 +52,7 @@ set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 top=$(realpath "$here/../..")
 
-accel=tcg,thread=single kernel="" line="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload=""
+accel=tcg,thread=single kernel="" line="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload="" root=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -57,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--payload) payload=$2; shift 2 ;;
+	--root) root=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -64,12 +73,17 @@ done
 [ -n "$out" ] || { echo "run-guest: --out DIR is required" >&2; exit 2; }
 [ -n "$payload" ] || [ $# -gt 0 ] || { echo "run-guest: no command" >&2; exit 2; }
 [ -z "$kernel" ] || [ -z "$line" ] || { echo "run-guest: --kver or --kernel, not both" >&2; exit 2; }
+[ -z "$root" ] || [ -z "$payload" ] || { echo "run-guest: --root or --payload, not both" >&2; exit 2; }
+if [ -n "$root" ]; then
+	[ -x "$root/bin/bash" ] || { echo "run-guest: $root has no /bin/bash: not a root to run in" >&2; exit 2; }
+	root=$(realpath "$root")
+fi
 mkdir -p "$out"
 out=$(realpath "$out")
 rm -f "$out/rc" "$out/console.log"
 # In 9p mode both reach guest-init on the kernel command line, split on
 # spaces; and a tmpfs the guest mounts must not be what they are.
-for p in "$out" "$PWD"; do
+for p in "$out" "$PWD" $root; do
 	[ -z "$payload" ] || break
 	case "$p" in
 	*[[:space:]]*) echo "run-guest: '$p' has a space; the guest cannot mount it" >&2; exit 2 ;;
@@ -122,8 +136,13 @@ else
 	   [ "$initrd" -ot "$here/mkinitramfs.sh" ]; then
 		"$here/mkinitramfs.sh" "$initrd" "${mkargs[@]}"
 	fi
+	# Where the guest finds the host's root, the results folder and the
+	# current folder: the same paths, or with --root DIR at DIR's /.
+	export_root=/ guest_out=$out guest_cwd=$PWD
+	[ -z "$root" ] || export_root=$root guest_out=/run/clkstat-out guest_cwd=/
 	{
-		echo "cd $(printf '%q' "$PWD") || exit 125"
+		echo "cd $(printf '%q' "$guest_cwd") || exit 125"
+		printf 'export CLKSTAT_GUEST_OUT=%q\n' "$guest_out"
 		# The guest's environment is otherwise empty: the test suites'
 		# knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*, CLKSTAT_RACE_*,
 		# CLKSTAT_TRACE_*, CLKSTAT_*_SEED) and the modules to test
@@ -137,9 +156,9 @@ else
 		printf ' %q' "$@"
 		echo
 	} > "$out/cmd.sh"
-	virtfs=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	virtfs=(-virtfs "local,path=$export_root,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$out,mount_tag=results,security_model=none,multidevs=remap")
-	append="$append clkstat_out=$out clkstat_cwd=$PWD"
+	append="$append clkstat_out=$guest_out clkstat_cwd=$guest_cwd"
 fi
 
 read -r -a extra <<< "${CLKSTAT_QEMU_ARGS:-}"
