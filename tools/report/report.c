@@ -218,8 +218,9 @@ void cr_report_expo_labels(const struct cr_info *info,
 
 	cr_rep.render.host = cr_rep.render.kernel = NULL;
 	cr_rep.render.clocksource = NULL;
+	/* A snapshot's host as --compare --unit host sees it (its meta, a tag). */
 	if (!host && meta)
-		host = cr_meta_tag(meta, "host");
+		host = meta->host ? meta->host : cr_meta_tag(meta, "host");
 	memset(cr_rep.host_buf, 0, sizeof(cr_rep.host_buf));
 	/*
 	 * A machine without a name (the kernel's "(none)", as a bare guest
