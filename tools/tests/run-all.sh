@@ -75,22 +75,23 @@ stage() { run_stage --tee "$@"; count_stage "$1"; }
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
 # The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
 # module_tests.sh runs them in one boot.
-QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 missing security lean deb"
+QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 missing security lean deb prometheus"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin,
-# the rq clock (struct rq from the extracted image's BTF), recorded events.
+# the rq clock (struct rq from the extracted image's BTF), recorded events,
+# the exporter on the live module (its /metrics and textfile).
 GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 	t_variant_hooks t_variants_exact t_tkread_migrate t_tkread_variants
 	t_variant_switch t_variant_off t_csswitch t_exit_hooks_switch_loop
 	t_netlink t_record t_rmmod_under_load t_bpf_twin_agree t_bpf_record
 	t_bpf_csswitch t_tkread_rqclock t_record_events t_bpf_events
 	t_targets_counts t_btf_proto t_trace_refusals t_trace_targets t_trace_drain
-	t_bpf_trace_func t_bpf_trace_vs_module"
+	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_serve_textfile"
 # 7.3: load, every variant counting against the truth, a switch, exits,
 # the BPF twin loading and recording (csswitch, exact) and refusing what
 # it must, the rq clock, recorded events, user-defined probes in every
-# variant (BTF read for the exit wrappers), unload, a clean log
-# (t_dmesg_clean always runs).  The twin's
+# variant (BTF read for the exit wrappers), the exporter on the live
+# module, unload, a clean log (t_dmesg_clean always runs).  The twin's
 # ttwu counts are not checked here: its window opens at the workload's
 # exec, not at the workload's own start, and on 7.3 that lets 1.5 to 3%
 # more wakeup-to-read pairs in than the 1% + 2 t_bpf_record allows
@@ -98,7 +99,7 @@ GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 SMOKE_73="t_load_files t_variants_exact t_tkread_variants t_variant_switch
 	t_csswitch t_bpf_csswitch t_bpf_loader_errors t_tkread_rqclock
 	t_record_events t_btf_proto t_trace_targets t_trace_drain
-	t_bpf_trace_func t_bpf_trace_vs_module"
+	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live"
 queue_cmd() {
 	case "$1" in
 	debug-faults) echo tools/tests/debug.sh --part faults ;;
@@ -127,6 +128,9 @@ queue_cmd() {
 	# About 3.5 minutes (make deb 1, the DKMS build 1, the guest 0.6),
 	# 3 more on the first run (the chroot, cached in /var/cache/clkstat).
 	deb) echo tools/tests/deb.sh 6.12 ;;
+	# A real Prometheus scraping the exporter in a 6.12 guest (two runs,
+	# a reset between) and a replayed snapshot; about 1.5 minutes.
+	prometheus) echo /usr/bin/python3 tools/tests/exporter/prometheus_test.py ;;
 	esac
 }
 
@@ -196,6 +200,9 @@ kernels=$!
 
 stage unit tools/tests/unit.sh
 stage stats tools/tests/stats.sh
+# The exporter on the host: formats, the grid, 1000 concurrent scrapes,
+# slow clients, bad requests and input, the textfile, valgrind.
+stage exporter /usr/bin/python3 tools/tests/exporter/serve_test.py
 stage style tools/tests/style.sh
 # Each kernel line's build, warning-free (7.3 fetched here, once).
 stage builds tools/tests/kernel-builds.sh
