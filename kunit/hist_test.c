@@ -438,8 +438,8 @@ static void hist_created(struct kunit *test)
 	KUNIT_EXPECT_GE(test, created, t0);
 	KUNIT_EXPECT_LE(test, created, t1);
 
-	/* A reset 2 ms later moves it, visibly. */
-	msleep(2);
+	/* A reset a little later moves it, visibly. */
+	usleep_range(2000, 3000);
 	t2 = ktime_get_real_ns();
 	clkstat_metric_reset(a);
 	t3 = ktime_get_real_ns();

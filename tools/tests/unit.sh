@@ -48,6 +48,14 @@ if tools/tests/openmetrics_check.sh 2>&1 | sed 's/^/    /'; then
 else
 	fail=$((fail + 1)); echo "not ok - OpenMetrics output passes promtool and the OpenMetrics parser"
 fi
+# The Grafana dashboard against the exporter: importable, and every query
+# names only series and labels that clkstat-report serve exports (a real
+# Prometheus scraping it returns data for each); mutated copies rejected.
+if /usr/bin/python3 tools/tests/dashboard_check.py "$top" 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - Grafana dashboard: importable, its queries name what serve exports"
+else
+	fail=$((fail + 1)); echo "not ok - Grafana dashboard: importable, its queries name what serve exports"
+fi
 # clkstat-report events on snapshots with known events: CSV and JSON
 # Lines read back by Python's csv and json modules, field by field (its
 # own ok/not ok lines indented).
