@@ -16,6 +16,11 @@
 #     parameters of the conffile /etc/modprobe.d/clkstat.conf, the
 #     installed clkstat-report reads it (`info`, and the wakeups of a
 #     workload counted), then rmmod;
+#   - the same chroot booted with its own systemd as init (run-guest.sh
+#     --init), with a user's /etc/default/clkstat-exporter: the unit at
+#     boot (the module's parameters, the dynamic user and its
+#     capabilities, where it listens, a scrape, stop/rmmod/start, its
+#     journal), checked by tools/tests/deb_boot.sh in the guest;
 #   - `apt-get remove` (module, DKMS tree and programs gone, conffiles
 #     kept) and `apt-get purge` (every file as before the install).
 # usage: deb.sh [LINE]   LINE: the guest's kernel line (tools/vm/kernels.sh;
@@ -347,6 +352,54 @@ else
 fi
 bad=$(grep -E 'BUG:|WARNING:|Oops|Call Trace' "$gout/console.log" | head -5)
 check "the guest's console has no kernel complaint${bad:+: $bad}" [ -z "$bad" ]
+
+# --- the unit at boot -----------------------------------------------------------
+
+# The chroot boots with its own systemd as init (run-guest.sh --init), as
+# a machine with the packages installed does, with a user's settings:
+# the module's parameters above, and in /etc/default/clkstat-exporter a
+# listen address (not the default one) and serve's --host.  A oneshot
+# unit ordered after the exporter's runs deb_boot.sh (what it checks:
+# there), which writes its results to the results folder; the unit then
+# reboots the guest.  The test's files go again before the remove and
+# purge below.
+listen=127.0.0.2:19736 bhost=fleet-test-1
+sed -i -e "s/^CLKSTAT_LISTEN=.*/CLKSTAT_LISTEN=$listen/" \
+	-e "s/^CLKSTAT_SERVE_OPTS=.*/CLKSTAT_SERVE_OPTS=--host $bhost/" "$root/etc/default/clkstat-exporter"
+cp tools/tests/deb_boot.sh "$root/root/deb_boot.sh"
+bunit=$root/etc/systemd/system/clkstat-boot-test.service
+bwants=$root/etc/systemd/system/multi-user.target.wants/clkstat-boot-test.service
+printf '%s\n' '[Unit]' \
+	'Description=clkstat-exporter.service at boot (tools/tests/deb.sh)' \
+	'After=clkstat-exporter.service' 'SuccessAction=reboot' 'FailureAction=reboot' '' \
+	'[Service]' 'Type=oneshot' \
+	"ExecStart=/bin/bash /root/deb_boot.sh $listen $bhost ttwu,tkread 64" \
+	'StandardOutput=journal+console' > "$bunit"
+ln -s /etc/systemd/system/clkstat-boot-test.service "$bwants"
+t0=$(now_ms)
+bout=$work/boot
+rm -rf "$bout"
+tools/vm/run-guest.sh --kver "$line" --root "$root" --init /lib/systemd/systemd --out "$bout" \
+	--timeout 600 > "$work/boot.log" 2>&1
+rc=$?
+times+=("boot with systemd: $(since_ms "$t0") s")
+rm -f "$bunit" "$bwants" "$root/root/deb_boot.sh"
+grep -E '^# ' "$bout/boot.txt" 2> /dev/null | indent
+while IFS= read -r l; do
+	case "$l" in
+	unit-ok\ -\ *) ok "boot $gkver: ${l#unit-ok - }" ;;
+	unit-not-ok\ -\ *) not_ok "boot $gkver: ${l#unit-not-ok - }" ;;
+	esac
+done < <(grep -E '^unit-(not-)?ok - ' "$bout/boot.txt" 2> /dev/null)
+n=$(grep -c '^unit-ok - ' "$bout/boot.txt" 2> /dev/null)
+if [ $rc = 0 ] && [ "${n:-0}" = 13 ]; then
+	ok "booted the chroot with systemd on $gkver: 13 checks of the unit passed ($(since_ms "$t0") s)"
+else
+	tr -d '\r' < "$bout/console.log" | tail -n 30 | indent
+	not_ok "boot with systemd on $gkver: exit status $rc, ${n:-0} of 13 checks passed (see $bout/console.log)"
+fi
+bad=$(grep -E 'BUG:|WARNING:|Oops|Call Trace' "$bout/console.log" | head -5)
+check "the booted guest's console has no kernel complaint${bad:+: $bad}" [ -z "$bad" ]
 
 # --- remove and purge ---------------------------------------------------------
 

@@ -2,6 +2,7 @@
 # Boot a QEMU/TCG guest and run a command in it.
 #
 # usage: run-guest.sh [options] --out DIR -- COMMAND [ARG...]
+#        run-guest.sh [options] --out DIR --root DIR --init PROG
 #        run-guest.sh [options] --out DIR --payload PAYLOAD_DIR
 # Options:
 #   --kver LINE      boot that kernel line's image (tools/vm/kernels.sh:
@@ -24,6 +25,12 @@
 #                    /etc; the results folder (--out) is at /run/clkstat-out
 #                    in the guest (a tmpfs the guest makes, so DIR need not
 #                    have it)
+#   --init PROG      with --root: PROG of DIR (e.g. /lib/systemd/systemd)
+#                    boots as PID 1 instead of running a COMMAND (none is
+#                    given): DIR's own init starts what DIR enables, and a
+#                    unit of DIR's must write the exit status to
+#                    /run/clkstat-out/rc and end the guest (reboot or
+#                    poweroff); DIR stays read-only
 # Environment: CLKSTAT_QEMU_ARGS adds QEMU options (split on spaces), e.g.
 # "-monitor unix:/path/mon.sock,server,nowait" to inspect a hung guest.
 #
@@ -52,7 +59,7 @@ set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 top=$(realpath "$here/../..")
 
-accel=tcg,thread=single kernel="" line="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload="" root=""
+accel=tcg,thread=single kernel="" line="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload="" root="" init=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel) accel=$2; shift 2 ;;
@@ -66,12 +73,21 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--payload) payload=$2; shift 2 ;;
 	--root) root=$2; shift 2 ;;
+	--init) init=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 [ -n "$out" ] || { echo "run-guest: --out DIR is required" >&2; exit 2; }
-[ -n "$payload" ] || [ $# -gt 0 ] || { echo "run-guest: no command" >&2; exit 2; }
+[ -n "$payload" ] || [ -n "$init" ] || [ $# -gt 0 ] || { echo "run-guest: no command" >&2; exit 2; }
+if [ -n "$init" ]; then
+	[ -n "$root" ] || { echo "run-guest: --init needs --root" >&2; exit 2; }
+	[ $# = 0 ] || { echo "run-guest: --init runs no command" >&2; exit 2; }
+	case "$init" in
+	/*[[:space:]]*|[!/]*) echo "run-guest: --init '$init': an absolute path without spaces" >&2; exit 2 ;;
+	esac
+	[ -x "$root$init" ] || [ -L "$root$init" ] || { echo "run-guest: $root has no $init" >&2; exit 2; }
+fi
 [ -z "$kernel" ] || [ -z "$line" ] || { echo "run-guest: --kver or --kernel, not both" >&2; exit 2; }
 [ -z "$root" ] || [ -z "$payload" ] || { echo "run-guest: --root or --payload, not both" >&2; exit 2; }
 if [ -n "$root" ]; then
@@ -158,7 +174,7 @@ else
 	} > "$out/cmd.sh"
 	virtfs=(-virtfs "local,path=$export_root,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$out,mount_tag=results,security_model=none,multidevs=remap")
-	append="$append clkstat_out=$guest_out clkstat_cwd=$guest_cwd"
+	append="$append clkstat_out=$guest_out clkstat_cwd=$guest_cwd${init:+ clkstat_init=$init}"
 fi
 
 read -r -a extra <<< "${CLKSTAT_QEMU_ARGS:-}"
