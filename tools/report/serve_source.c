@@ -67,7 +67,7 @@ static void cr_source_said(struct cr_source *s, int up)
 		fprintf(stderr, "clkstat-report: serve: reading the clkstat module%s\n",
 			s->up == 0 ? " again" : "");
 	else
-		fprintf(stderr, "clkstat-report: serve: %s: answering 503 until it is back\n",
+		fprintf(stderr, "clkstat-report: serve: %s: no metrics until it is back (503, no textfile)\n",
 			s->why);
 	s->up = up;
 }

@@ -124,9 +124,10 @@ queue_cmd() {
 	# A kernel without some variants (the lean kernel, static ftrace).
 	lean) echo tools/tests/lean.sh ;;
 	# The Debian packages: make deb, lintian, installed in a bookworm
-	# chroot (DKMS builds for 6.12), used in a guest with it as root, purged.
-	# About 3.5 minutes (make deb 1, the DKMS build 1, the guest 0.6),
-	# 3 more on the first run (the chroot, cached in /var/cache/clkstat).
+	# chroot (DKMS builds for 6.12), used in a guest with it as root, the
+	# exporter's unit at a boot of the chroot's systemd, purged.  About 5
+	# minutes (make deb 1, the DKMS build 1, the guests 2), 3 more on
+	# the first run (the chroot, cached in /var/cache/clkstat).
 	deb) echo tools/tests/deb.sh 6.12 ;;
 	# A real Prometheus scraping the exporter in a 6.12 guest (two runs,
 	# a reset between) and a replayed snapshot; about 1.5 minutes.

@@ -146,7 +146,7 @@ t_serve_live() {
 	expect_eq "status after a reload between scrapes" "$code" 200
 	serve_stop
 	note "serve said: $(tr '\n' '|' < /tmp/serve.err)"
-	expect_eq "503 said" "$(grep -c 'answering 503' /tmp/serve.err)" 2
+	expect_eq "503 said" "$(grep -c 'no metrics until it is back' /tmp/serve.err)" 2
 	expect_eq "back said" "$(grep -c 'reading the clkstat module' /tmp/serve.err)" 2
 }
 
