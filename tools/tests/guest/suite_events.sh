@@ -121,13 +121,15 @@ for i in range(int(sys.argv[2])):
 # after it.  Then a too-small --events and a too-small ring each warn and
 # count lost; without an event log record fails and writes nothing.
 t_record_events() {
-	local R=$top/tools/clkstat-report out=/tmp/recev.json py=/tmp/recev.py
+	local R=$top/tools/clkstat-report out=/tmp/recev.json py=/tmp/recev.py fmt
+	fmt=$("$R" -V | sed -n 's/.*snapshot format \([0-9]*\).*/\1/p')
 	cat > $py <<'PY'
 import json, sys
 path, truths, migrate, nruns = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
 delayed = sys.argv[5] == "1"
 s = json.load(open(path))
-assert s["version"] == 3, s["version"]
+# The format version the tool writes (clkstat-report -V).
+assert s["version"] == int(sys.argv[6]), (s["version"], sys.argv[6])
 assert s["meta"]["events"] == 100000, s["meta"].get("events")
 lat_tol = 0 if s["meta"]["clock"].startswith("mono") else 3
 tr, rt = [], []
@@ -207,11 +209,11 @@ PY
 		sh -c "$wl" sh "$PINGPONG" "" > /tmp/truths 2> /tmp/rec.err ||
 		fail "record failed: $(cat /tmp/rec.err)"
 	[ -s /tmp/rec.err ] && fail "record warned: $(cat /tmp/rec.err)"
-	python3 $py $out /tmp/truths 0 2 $DELAY_DEQUEUE || fail "events of the runs (no --migrate)"
+	python3 $py $out /tmp/truths 0 2 $DELAY_DEQUEUE "$fmt" || fail "events of the runs (no --migrate)"
 	"$R" record -q -o $out --runs 1 --variants kprobe --events 100000 -- \
 		sh -c "$wl" sh "$PINGPONG" --migrate > /tmp/truths 2> /tmp/rec.err ||
 		fail "record --migrate failed: $(cat /tmp/rec.err)"
-	python3 $py $out /tmp/truths 1 1 $DELAY_DEQUEUE || fail "events of the run (--migrate)"
+	python3 $py $out /tmp/truths 1 1 $DELAY_DEQUEUE "$fmt" || fail "events of the run (--migrate)"
 	# --events 50: the first 50 kept (and the two markers), the rest lost.
 	"$R" record -q -o $out --events 50 -- "$PINGPONG" -n 100 > /dev/null 2> /tmp/rec.err ||
 		fail "record --events 50 failed"
