@@ -285,7 +285,6 @@ int cr_serve_cmd(struct cr_cli *cli)
 	struct cr_http *http = NULL;
 	struct cr_source src;
 	struct cr_cache cache;
-	struct cr_run probe;
 	struct timespec wait;
 	int fd = -1, usage, said = 0, sig, st;
 	sigset_t set;
@@ -295,22 +294,18 @@ int cr_serve_cmd(struct cr_cli *cli)
 		st = cr_report_read_inputs(&snap);
 		if (st)
 			return st;
-		/* Runs that cannot be pooled: say so now, not at each scrape. */
-		if (cr_snapshot_pool(&snap, &probe)) {
-			cr_snapshot_free(&snap);
-			return CR_CORRUPT;
-		}
-		cr_run_free(&probe);
 	}
+	st = cr_source_init(&src, cr_report_ninputs() ? &snap : NULL,
+			    cr_srv.replay_interval);
+	if (st)
+		return st;
 	if (cr_srv.listen) {
 		fd = cr_serve_listen(cr_srv.listen, &usage);
 		if (fd < 0) {
-			cr_snapshot_free(&snap);
+			cr_source_free(&src);
 			return usage ? CR_USAGE : CR_ERR;
 		}
 	}
-	cr_source_init(&src, cr_report_ninputs() ? &snap : NULL,
-		       cr_srv.replay_interval);
 	cr_cache_init(&cache, &src, cr_srv.cache_ms);
 
 	/* The signals are taken here, by sigtimedwait(): block them first,

@@ -22,6 +22,7 @@ struct cr_source {
 	struct cr_nl *nl;		/* live: NULL until opened, or after a failure */
 	int replay;			/* --input */
 	struct cr_snapshot snap;	/* replay: the runs */
+	struct cr_run all;		/* replay: every run pooled, once */
 	double interval;		/* replay: s per run, 0: every run at once */
 	int64_t t0_ns;			/* replay: CLOCK_REALTIME of the start */
 	int up;				/* the last read's outcome: 1 ok, 0 not, -1 none yet */
@@ -30,10 +31,13 @@ struct cr_source {
 
 /*
  * Open the source: live, or replay snapshot (taken over; zeroed) at
- * interval seconds per run.  Nothing is read yet.
+ * interval seconds per run, its runs pooled now (runs that cannot be
+ * pooled are said now, not at each scrape).  Nothing is read from the
+ * module yet.  Return CR_OK, or a status with one line said (the source
+ * then freed).
  */
-void cr_source_init(struct cr_source *s, struct cr_snapshot *snap,
-		    double interval);
+int cr_source_init(struct cr_source *s, struct cr_snapshot *snap,
+		   double interval);
 void cr_source_free(struct cr_source *s);
 
 /*

@@ -36,18 +36,28 @@ static int64_t cr_now_ns(clockid_t clk)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void cr_source_init(struct cr_source *s, struct cr_snapshot *snap,
-		    double interval)
+int cr_source_init(struct cr_source *s, struct cr_snapshot *snap,
+		   double interval)
 {
+	int r;
+
 	memset(s, 0, sizeof(*s));
 	s->up = -1;
 	s->t0_ns = cr_now_ns(CLOCK_REALTIME);
-	if (snap) {
-		s->replay = 1;
-		s->snap = *snap;
-		memset(snap, 0, sizeof(*snap));
-		s->interval = interval;
-	}
+	if (!snap)
+		return CR_OK;
+	s->replay = 1;
+	s->snap = *snap;
+	memset(snap, 0, sizeof(*snap));
+	s->interval = interval;
+	/* -EINVAL: cr_snapshot_pool() said which metric. */
+	r = cr_snapshot_pool(&s->snap, &s->all);
+	if (!r)
+		return CR_OK;
+	if (r == -ENOMEM)
+		fprintf(stderr, "clkstat-report: serve: out of memory\n");
+	cr_snapshot_free(&s->snap);
+	return r == -ENOMEM ? CR_ERR : CR_CORRUPT;
 }
 
 void cr_source_free(struct cr_source *s)
@@ -55,6 +65,7 @@ void cr_source_free(struct cr_source *s)
 	if (s->nl)
 		cr_nl_close(s->nl);
 	cr_snapshot_free(&s->snap);
+	cr_run_free(&s->all);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -166,7 +177,6 @@ static int cr_source_complete(struct cr_run *out, const struct cr_run *all)
 static int cr_source_replay(struct cr_source *s, struct cr_run *out)
 {
 	struct cr_snapshot part = s->snap;
-	struct cr_run all;
 	uint64_t created = s->snap.nruns && s->snap.runs[0].start_ns > 0 ?
 			   (uint64_t)s->snap.runs[0].start_ns : (uint64_t)s->t0_ns;
 	uint64_t cycles = 0;
@@ -184,13 +194,9 @@ static int cr_source_replay(struct cr_source *s, struct cr_run *out)
 		created = (uint64_t)s->t0_ns + (uint64_t)(cycles *
 			  (s->snap.nruns + 1) * s->interval * 1e9);
 	}
-	r = cr_snapshot_pool(&s->snap, &all);
-	if (!r) {
-		r = cr_snapshot_pool(&part, out);
-		if (!r)
-			r = cr_source_complete(out, &all);
-		cr_run_free(&all);
-	}
+	r = cr_snapshot_pool(&part, out);
+	if (!r)
+		r = cr_source_complete(out, &s->all);
 	if (r) {
 		snprintf(s->why, sizeof(s->why), "%s", r == -ENOMEM ?
 			 "out of memory" : "the snapshot's runs cannot be pooled");

@@ -34,7 +34,6 @@ import copy
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -59,28 +58,11 @@ OM_ACCEPT = "application/openmetrics-text;version=1.0.0"
 BUILTINS = {"__rate_interval": "1m", "__interval": "30s", "__range": "1h",
             "__interval_ms": "30000", "__range_s": "3600"}
 
-passed = failed = 0
-
-
-def check(ok, what, diag=None):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + what)
-    else:
-        failed += 1
-        print("not ok - " + what)
-        for line in str(diag or "").splitlines()[:6]:
-            print("#   " + line)
-    return ok
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
+# check() and free_port(): the exporter tests' own, one copy.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "exporter"))
+from serve_test import check, free_port  # noqa: E402
+import serve_test  # noqa: E402  (its passed and failed counts)
 
 
 def get(url, accept=None, timeout=5):
@@ -602,5 +584,5 @@ def evaluate(exprs, tmp, port):
 
 if __name__ == "__main__":
     main()
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(failed != 0)
+    print("%d passed, %d failed" % (serve_test.passed, serve_test.failed))
+    sys.exit(serve_test.failed != 0)
