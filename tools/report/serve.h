@@ -2,7 +2,8 @@
 /*
  * serve.h - the parts of clkstat-report serve, the exporter: where the
  * metrics come from (serve_source.c), the exposition cached for
- * concurrent scrapes (serve_cache.c), the HTTP server (serve_http.c) and
+ * concurrent scrapes (serve_cache.c), the HTTP server (serve_http.c) with
+ * its front door (serve_door.c), and
  * the command with its textfile mode (serve.c).
  */
 #ifndef CLKSTAT_REPORT_SERVE_H
@@ -81,7 +82,22 @@ void cr_cache_free(struct cr_cache *c);
 struct cr_body *cr_cache_get(struct cr_cache *c, int prometheus_text);
 void cr_body_put(struct cr_cache *c, struct cr_body *b);
 
-/* The HTTP server (libmicrohttpd) on a listening socket. */
+/*
+ * The front door (serve_door.c): accepts on the listening socket and hands
+ * the library each connection whose first line is an HTTP request line,
+ * at most max_conn at once (with those the library holds); answers the
+ * others.  cr_door_closed(): the library closed one of them.
+ */
+struct cr_door;
+struct MHD_Daemon;
+struct cr_door *cr_door_open(int lfd, unsigned int max_conn,
+			     unsigned int timeout_s);
+int cr_door_start(struct cr_door *dr, struct MHD_Daemon *d);
+void cr_door_closed(struct cr_door *dr);
+void cr_door_stop(struct cr_door *dr);
+void cr_door_free(struct cr_door *dr);
+
+/* The HTTP server (libmicrohttpd) on a listening socket, through the door. */
 struct cr_http;
 struct cr_http *cr_http_start(int fd, struct cr_cache *cache,
 			      unsigned int max_conn, unsigned int timeout_s);

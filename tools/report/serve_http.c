@@ -12,14 +12,16 @@
  *   HEAD           as GET, without the body
  *   other paths    404; other methods 405
  *
- * libmicrohttpd parses the requests (a malformed one gets its 400, an
- * oversized header 431, without reaching us), keeps at most max_conn
- * connections (the rest wait in the listen backlog) and closes one idle
- * for timeout_s, which bounds what slow clients can hold.  One internal
- * thread polls every connection with poll(): 0.9.75's epoll mode left a
- * few connections of a burst of 1000 on a loaded machine unread until
- * their timeout.  The bodies come from the cache (serve_cache.c), shared,
- * so a scrape costs the module a read at most once per cache period.
+ * The front door (serve_door.c) accepts the connections and answers
+ * those that do not begin with a request line; libmicrohttpd parses the
+ * others (a malformed one gets its 400, an oversized header 431, without
+ * reaching us), keeps at most max_conn connections with the door (the
+ * rest wait in the listen backlog) and closes one idle for timeout_s,
+ * which bounds what slow clients can hold.  One internal thread polls
+ * every connection with poll(): 0.9.75's epoll mode left a few
+ * connections of a burst of 1000 on a loaded machine unread until their
+ * timeout.  The bodies come from the cache (serve_cache.c), shared, so a
+ * scrape costs the module a read at most once per cache period.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,6 +34,7 @@
 
 struct cr_http {
 	struct MHD_Daemon *d;
+	struct cr_door *door;
 	struct cr_cache *cache;
 };
 
@@ -130,6 +133,19 @@ static enum MHD_Result cr_http_request(void *cls, struct MHD_Connection *conn,
 	return cr_http_text(conn, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 }
 
+/* A connection the door handed over is closed: room for another. */
+static void cr_http_notify(void *cls, struct MHD_Connection *conn,
+			   void **socket_context,
+			   enum MHD_ConnectionNotificationCode toe)
+{
+	struct cr_http *h = cls;
+
+	(void)conn;
+	(void)socket_context;
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED)
+		cr_door_closed(h->door);
+}
+
 /* libmicrohttpd's own messages (a client's bad request, ...): not ours to print. */
 static void cr_http_log(void *cls, const char *fmt, va_list ap)
 {
@@ -146,17 +162,34 @@ struct cr_http *cr_http_start(int fd, struct cr_cache *cache,
 	if (!h)
 		return NULL;
 	h->cache = cache;
+	h->door = cr_door_open(fd, max_conn, timeout_s);
+	if (!h->door) {
+		free(h);
+		return NULL;
+	}
+	/* No listening socket of its own: the door adds the connections. */
 	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+				MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC |
 				MHD_USE_ERROR_LOG,
 				0, NULL, NULL, cr_http_request, h,
-				MHD_OPTION_LISTEN_SOCKET, fd,
-				MHD_OPTION_CONNECTION_LIMIT, max_conn,
+				/*
+				 * The door keeps to max_conn; the library
+				 * counts a connection a little longer (until
+				 * its cleanup, after telling the door it
+				 * closed), and closes what it has no room for:
+				 * room for that lag.
+				 */
+				MHD_OPTION_CONNECTION_LIMIT, 2 * max_conn + 16,
 				MHD_OPTION_CONNECTION_TIMEOUT, timeout_s,
 				/* HTTP/1.1 without Host, ...: 400, not a guess. */
 				MHD_OPTION_STRICT_FOR_CLIENT, 1,
 				MHD_OPTION_EXTERNAL_LOGGER, cr_http_log, NULL,
+				MHD_OPTION_NOTIFY_CONNECTION, cr_http_notify, h,
 				MHD_OPTION_END);
-	if (!h->d) {
+	if (!h->d || cr_door_start(h->door, h->d)) {
+		if (h->d)
+			MHD_stop_daemon(h->d);
+		cr_door_free(h->door);
 		free(h);
 		return NULL;
 	}
@@ -167,6 +200,9 @@ void cr_http_stop(struct cr_http *h)
 {
 	if (!h)
 		return;
+	/* No more connections handed over; then the library's closed. */
+	cr_door_stop(h->door);
 	MHD_stop_daemon(h->d);
+	cr_door_free(h->door);
 	free(h);
 }
