@@ -33,6 +33,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,18 +70,21 @@ struct cr_door {
 	pthread_t thread;
 };
 
-static const char cr_door_400[] =
-	"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n"
-	"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 37\r\n\r\n"
-	"bad request: not an HTTP request line\n";
-static const char cr_door_408[] =
-	"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
-	"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 16\r\n\r\n"
-	"request timeout\n";
-static const char cr_door_414[] =
-	"HTTP/1.1 414 URI Too Long\r\nConnection: close\r\n"
-	"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 23\r\n\r\n"
-	"request line too long\n";
+/* An answer of the door's own: a status, its reason, a line of text. */
+struct cr_door_reply {
+	int status;
+	const char *reason, *text;
+};
+
+static const struct cr_door_reply cr_door_400 = {
+	400, "Bad Request", "bad request: not an HTTP request line\n"
+};
+static const struct cr_door_reply cr_door_408 = {
+	408, "Request Timeout", "request timeout\n"
+};
+static const struct cr_door_reply cr_door_414 = {
+	414, "URI Too Long", "request line too long\n"
+};
 
 static int64_t cr_door_now(void)
 {
@@ -159,9 +163,18 @@ static int cr_door_drain(struct cr_door *dr, struct cr_door_conn *c)
 
 /* Answer, then linger until the client's end (cr_door_drain()). */
 static void cr_door_answer(struct cr_door *dr, struct cr_door_conn *c,
-			   const char *text)
+			   const struct cr_door_reply *r)
 {
-	(void)!send(c->fd, text, strlen(text), MSG_NOSIGNAL | MSG_DONTWAIT);
+	char buf[256];
+	int n;
+
+	n = snprintf(buf, sizeof(buf),
+		     "HTTP/1.1 %d %s\r\nConnection: close\r\n"
+		     "Content-Type: text/plain; charset=utf-8\r\n"
+		     "Content-Length: %zu\r\n\r\n%s",
+		     r->status, r->reason, strlen(r->text), r->text);
+	/* A new socket's buffer takes it whole. */
+	(void)!send(c->fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 	shutdown(c->fd, SHUT_WR);
 	c->answered = 1;
 	c->deadline_ns = cr_door_now() + (int64_t)CR_DOOR_LINGER_MS * 1000000;
@@ -197,15 +210,15 @@ static void cr_door_peek(struct cr_door *dr, struct cr_door_conn *c, int hup)
 	nl = memchr(line, '\n', buf + n - line);
 	if (!nl) {
 		if (n == (ssize_t)sizeof(buf))
-			cr_door_answer(dr, c, cr_door_414);
+			cr_door_answer(dr, c, &cr_door_414);
 		else if (hup && line < buf + n)
-			cr_door_answer(dr, c, cr_door_400);
+			cr_door_answer(dr, c, &cr_door_400);
 		else if (hup)
 			cr_door_drop(dr, c);
 		return;
 	}
 	if (!cr_door_request_line(line, nl - line)) {
-		cr_door_answer(dr, c, cr_door_400);
+		cr_door_answer(dr, c, &cr_door_400);
 		return;
 	}
 	cr_door_unlink(dr, c);
@@ -318,7 +331,7 @@ static void *cr_door_run(void *arg)
 			if (c->answered)
 				cr_door_drop(dr, c);
 			else
-				cr_door_answer(dr, c, cr_door_408);
+				cr_door_answer(dr, c, &cr_door_408);
 		}
 	}
 	return NULL;

@@ -538,6 +538,31 @@ def test_malformed(fx):
             good = st == want
         check(good and s.p.poll() is None,
               "%s: %s, exporter alive" % (what, st or "closed, no answer"))
+    # The front door's own answers, read to the end: well formed, their
+    # Content-Length that of their body, and the connection closed.
+    for what, data, end in (("400", b"GARBAGE\r\n\r\n", False),
+                            ("414", b"GET /" + b"a" * 9000, False),
+                            ("400, cut short", b"GET /me", True)):
+        c = socket.create_connection(("127.0.0.1", s.port), 15)
+        c.sendall(data)
+        if end:
+            c.shutdown(socket.SHUT_WR)
+        out = b""
+        try:
+            while True:
+                b = c.recv(65536)
+                if not b:
+                    break
+                out += b
+        except OSError as e:
+            out += b"<%s>" % str(e).encode()
+        c.close()
+        head, _, body = out.partition(b"\r\n\r\n")
+        m = re.search(rb"\r\nContent-Length: (\d+)\r\n", head + b"\r\n")
+        check(head.startswith(b"HTTP/1.1 " + what[:3].encode() + b" ") and m
+              and int(m.group(1)) == len(body) and body.endswith(b"\n"),
+              "the door's %s: whole, Content-Length %s for a body of %d bytes"
+              % (what, m and m.group(1).decode(), len(body)), out[:300])
     st = raw(s.port, b"GET /metr", 15, end=True)
     check(st == 400, "a request line cut short by the client's end: %s"
           % (st or "closed, no answer"))
