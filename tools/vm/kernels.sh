@@ -339,7 +339,8 @@ info_vars() {
 		kver=$(read_env 7.3)
 		if [ -z "$kver" ] || [ ! -d "$kcache/7.3/$kver" ] || [ ! -f "$root73/.clkstat-done" ]; then
 			note "7.3 is not in $kcache yet: fetching it (once)"
-			fetch 7.3
+			# (stdout is info's answer, which callers eval)
+			fetch 7.3 >&2
 			kver=$(read_env 7.3)
 		fi
 		moddir=$kcache/7.3/$kver/usr/lib/modules/$kver
