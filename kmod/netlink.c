@@ -19,7 +19,10 @@
  *
  * Every request attribute is validated by the family's policy (strict:
  * unknown attributes are rejected).  Reads need CAP_PERFMON or
- * CAP_SYS_ADMIN, control needs CAP_SYS_ADMIN (GENL_ADMIN_PERM).
+ * CAP_SYS_ADMIN, control needs CAP_SYS_ADMIN: it attaches probes to any
+ * function, which is no lesser power than loading them.  GENL_ADMIN_PERM
+ * would ask CAP_NET_ADMIN, which grants nothing of the kind, so the
+ * handler checks for itself.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
@@ -167,6 +170,9 @@ static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
 	int ret;
 	u32 op;
 
+	/* The opener of the socket as well as the sender (netlink_capable). */
+	if (!netlink_capable(skb, CAP_SYS_ADMIN))
+		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_CTRL_OP))
 		return -EINVAL;
 	op = nla_get_u32(a[CLKSTAT_A_CTRL_OP]);
@@ -503,7 +509,6 @@ static const struct genl_ops clkstat_nl_ops[] = {
 	{
 		.cmd = CLKSTAT_CMD_CTRL,
 		.doit = clkstat_nl_ctrl,
-		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = CLKSTAT_CMD_GET_EVENTS,

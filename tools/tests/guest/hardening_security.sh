@@ -11,6 +11,13 @@ NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 # A user with CAP_PERFMON only (and not CAP_SYS_ADMIN).
 PERFMON=(setpriv --reuid=65534 --regid=65534 --clear-groups
 	 --inh-caps=+perfmon --ambient-caps=+perfmon)
+# CAP_PERFMON and CAP_NET_ADMIN: reads, and what generic netlink's
+# GENL_ADMIN_PERM would have let control; and CAP_SYS_ADMIN only, which
+# is what control needs.
+NETADMIN=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	  --inh-caps=+perfmon,+net_admin --ambient-caps=+perfmon,+net_admin)
+SYSADMIN=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	  --inh-caps=+sys_admin --ambient-caps=+sys_admin)
 
 # A kernel address as %px or %lx would print it: 0xffff... or a bare
 # 16-digit ffff... (x86_64's kernel half; hashed %p values are 8 digits).
@@ -86,7 +93,10 @@ t_files_gated() {
 }
 
 # Netlink: nobody gets EPERM (exit status 4) for every command; a
-# CAP_PERFMON user reads but cannot control; the state is unchanged.
+# CAP_PERFMON user reads but cannot control, nor can one that also has
+# CAP_NET_ADMIN
+# (attach a probe, switch, stop); the state is unchanged.  CAP_SYS_ADMIN
+# alone controls.
 t_netlink_gated() {
 	insmod "$KO" probes=ttwu events=16
 	local before rc cmd n=0
@@ -107,7 +117,24 @@ t_netlink_gated() {
 		rc=0; "${PERFMON[@]}" "$R" $cmd > /dev/null 2>&1 || rc=$?
 		expect_eq "CAP_PERFMON: clkstat-report $cmd exit status" "$rc" 4
 	done
+	for cmd in "ctrl stop" "ctrl variant ftrace" "trace add func:do_nanosleep"; do
+		n=$((n + 1))
+		rc=0; "${NETADMIN[@]}" "$R" $cmd > /dev/null 2>/tmp/sec-err || rc=$?
+		expect_eq "CAP_PERFMON+CAP_NET_ADMIN: clkstat-report $cmd exit status" "$rc" 4
+		grep -qi 'not permitted\|EPERM\|permission' /tmp/sec-err ||
+			fail "CAP_PERFMON+CAP_NET_ADMIN: $cmd: $(cat /tmp/sec-err)"
+	done
 	expect_eq "state after refused commands" "$(cat "$D/control")" "$before"
+	expect_eq "traces after refused commands" "$(cat "$D/traces")" ""
+	# CAP_SYS_ADMIN without CAP_NET_ADMIN: control works (stopped, then
+	# started again, the state as before).
+	rc=0; "${SYSADMIN[@]}" "$R" ctrl stop > /dev/null 2>/tmp/sec-err || rc=$?
+	expect_eq "CAP_SYS_ADMIN: clkstat-report ctrl stop exit status ($(cat /tmp/sec-err))" "$rc" 0
+	grep -q 'recording off' "$D/control" ||
+		fail "CAP_SYS_ADMIN: ctrl stop did not stop: $(cat "$D/control")"
+	rc=0; "${SYSADMIN[@]}" "$R" ctrl start > /dev/null 2>/tmp/sec-err || rc=$?
+	expect_eq "CAP_SYS_ADMIN: clkstat-report ctrl start exit status ($(cat /tmp/sec-err))" "$rc" 0
+	expect_eq "state after stop and start" "$(cat "$D/control")" "$before"
 	echo "    # report: eperm_checks $n"
 	rmmod clkstat
 }
