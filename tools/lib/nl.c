@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
@@ -50,6 +51,16 @@ static void __attribute__((format(printf, 1, 2))) cr_nl_err(const char *fmt, ...
 	va_end(ap);
 }
 
+/*
+ * How long a reply may keep us waiting: a module stuck in a dump must not
+ * hang the reader (the exporter above all) for good.  A control request
+ * (CTRL: variant switches, trace add, ...) waits for the module's grace
+ * periods (RCU-tasks, ...), seconds on a slow or debug kernel, and has
+ * no limit (cr_nl_transact()): cut short, it would be said to fail after
+ * the module did it.
+ */
+#define CR_NL_TIMEOUT_S	5
+
 struct cr_nl {
 	struct nl_sock *sk;
 	int family;
@@ -68,6 +79,12 @@ static int cr_status_of(struct cr_nl *nl, int nlerr, const char *what)
 	}
 	if (nl->why[0]) {
 		cr_nl_err("clkstat-report: %s: %s\n", what, nl->why);
+		return CR_ERR;
+	}
+	/* recvmsg()'s EAGAIN: SO_RCVTIMEO ran out. */
+	if (err == NLE_AGAIN) {
+		cr_nl_err("clkstat-report: %s: the module did not answer within %d s\n",
+			what, CR_NL_TIMEOUT_S);
 		return CR_ERR;
 	}
 	/* The module logs why it refused a command; the errno says little. */
@@ -109,6 +126,15 @@ static int cr_err_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 	return NL_STOP;
 }
 
+/* SO_RCVTIMEO: s seconds, or 0 for none. */
+static int cr_nl_timeout(struct cr_nl *nl, int s)
+{
+	struct timeval tv = { .tv_sec = s };
+
+	return setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_RCVTIMEO,
+			  &tv, sizeof(tv));
+}
+
 struct cr_nl *cr_nl_open(int *status)
 {
 	struct cr_nl *nl = calloc(1, sizeof(*nl));
@@ -120,6 +146,12 @@ struct cr_nl *cr_nl_open(int *status)
 	nl->sk = nl_socket_alloc();
 	if (!nl->sk || (err = genl_connect(nl->sk)) < 0) {
 		cr_nl_err("clkstat-report: cannot open a generic netlink socket\n");
+		goto fail;
+	}
+	/* The family's resolution (the kernel's own) is bounded too. */
+	if (cr_nl_timeout(nl, CR_NL_TIMEOUT_S)) {
+		cr_nl_err("clkstat-report: cannot set the netlink socket's timeout: %s\n",
+			strerror(errno));
 		goto fail;
 	}
 	/*
@@ -181,20 +213,11 @@ static int cr_end_cb(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
-		   nl_recvmsg_msg_cb_t cb, void *arg, const char *what)
+/* The replies to the request sent, until its ACK or DONE: a libnl error. */
+static int cr_nl_wait(struct cr_nl *nl, nl_recvmsg_msg_cb_t cb, void *arg)
 {
 	int err, done = 0;
 
-	nl->why[0] = '\0';
-	if (!msg) {
-		cr_nl_err("clkstat-report: %s: out of memory\n", what);
-		return CR_ERR;
-	}
-	err = nl_send_auto(nl->sk, msg);
-	nlmsg_free(msg);
-	if (err < 0)
-		return cr_status_of(nl, err, what);
 	nl_socket_modify_err_cb(nl->sk, NL_CB_CUSTOM, cr_err_cb, nl);
 	nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
 	nl_socket_modify_cb(nl->sk, NL_CB_ACK, NL_CB_CUSTOM, cr_end_cb, &done);
@@ -207,9 +230,36 @@ int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
 	while (!done) {
 		err = nl_recvmsgs_default(nl->sk);
 		if (err < 0)
-			return cr_status_of(nl, err, what);
+			return err;
 	}
-	return CR_OK;
+	return 0;
+}
+
+int cr_nl_transact(struct cr_nl *nl, struct nl_msg *msg,
+		   nl_recvmsg_msg_cb_t cb, void *arg, const char *what)
+{
+	int err, ctrl;
+
+	nl->why[0] = '\0';
+	if (!msg) {
+		cr_nl_err("clkstat-report: %s: out of memory\n", what);
+		return CR_ERR;
+	}
+	ctrl = genlmsg_hdr(nlmsg_hdr(msg))->cmd == CLKSTAT_CMD_CTRL;
+	if (ctrl && cr_nl_timeout(nl, 0)) {
+		nlmsg_free(msg);
+		cr_nl_err("clkstat-report: %s: cannot lift the netlink socket's timeout: %s\n",
+			what, strerror(errno));
+		return CR_ERR;
+	}
+	err = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	if (err >= 0)
+		err = cr_nl_wait(nl, cb, arg);
+	/* Back to the readers' limit: the same call just worked here. */
+	if (ctrl)
+		(void)cr_nl_timeout(nl, CR_NL_TIMEOUT_S);
+	return err < 0 ? cr_status_of(nl, err, what) : CR_OK;
 }
 
 struct cr_info_ctx {

@@ -10,17 +10,20 @@
  * SIGTERM; --textfile writes the Prometheus text format into FILE every
  * --interval, atomically (a temporary file in FILE's directory, renamed
  * over it: node_exporter's textfile collector never reads half a file),
- * and removes FILE while the module cannot be read, so that stale
- * numbers do not pass for current ones.  The socket is opened here, bound
- * to exactly the address given and nothing else, before anything starts:
- * a port in use or an address that cannot be bound is one line and exit
- * status 1.  Reading the module needs CAP_PERFMON (or root); nothing here
- * asks for more.
+ * and removes FILE while the module cannot be read (or FILE cannot be
+ * written), so that stale numbers do not pass for current ones.  The
+ * socket is opened here, bound to exactly the address given and nothing
+ * else (a name: its first address this host can bind), before anything
+ * starts: a port in use or an address that cannot be bound is one line
+ * and exit status 1.  The address bound is said, numeric.  Reading the
+ * module needs CAP_PERFMON (or root); nothing here asks for more.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +108,8 @@ const struct cr_optset cr_serve_opts = {
 	.take = cr_serve_take,
 	.help =
 	"      --listen ADDR:PORT  serve: /metrics over HTTP on exactly that address\n"
-	"                      (127.0.0.1:9736, [::1]:9736, :9736 for every address)\n"
+	"                      (127.0.0.1:9736, [::1]:9736, :9736 for every address;\n"
+	"                      a name: its first address this host can bind)\n"
 	"      --textfile FILE serve: write the Prometheus text format into FILE,\n"
 	"                      atomically, every --interval S (default 15)\n"
 	"      --max-connections N, --timeout S  serve: at most N connections\n"
@@ -141,130 +145,297 @@ int cr_serve_check(const struct cr_cli *cli)
 	return CR_OK;
 }
 
+/*
+ * --listen's ADDR and PORT: host (brackets removed; empty for every
+ * address) and the port's digits.  CR_OK, or CR_USAGE with the line said.
+ */
+static int cr_serve_split(const char *spec, char *host, size_t hlen,
+			  unsigned int *port)
+{
+	const char *h = spec, *hend, *p;
+	size_t n;
+
+	if (spec[0] == '[') {
+		h = spec + 1;
+		hend = strchr(h, ']');
+		if (!hend || hend == h) {
+			fprintf(stderr, "clkstat-report: serve: --listen '%s': an IPv6 address goes in brackets: [::1]:9736\n",
+				spec);
+			return CR_USAGE;
+		}
+		if (hend[1] && hend[1] != ':')
+			goto malformed;
+		p = hend[1] ? hend + 2 : hend + 1;
+	} else {
+		hend = strrchr(spec, ':');
+		if (!hend)
+			goto malformed;
+		if (memchr(spec, ':', hend - spec)) {
+			fprintf(stderr, "clkstat-report: serve: --listen '%s': an IPv6 address goes in brackets: [::1]:9736\n",
+				spec);
+			return CR_USAGE;
+		}
+		p = hend + 1;
+	}
+	if ((size_t)(hend - h) >= hlen) {
+		fprintf(stderr, "clkstat-report: serve: --listen '%s': the address is too long\n",
+			spec);
+		return CR_USAGE;
+	}
+	memcpy(host, h, hend - h);
+	host[hend - h] = '\0';
+	if (!*p) {
+		fprintf(stderr, "clkstat-report: serve: --listen '%s': the port is missing: ADDR:PORT\n",
+			spec);
+		return CR_USAGE;
+	}
+	/* Digits only: no sign, no space, nothing strtoul() would skip. */
+	n = strspn(p, "0123456789");
+	if (p[n] || n > 5 || strtoul(p, NULL, 10) > 65535) {
+		fprintf(stderr, "clkstat-report: serve: --listen '%s': the port is a number from 0 to 65535\n",
+			spec);
+		return CR_USAGE;
+	}
+	*port = (unsigned int)strtoul(p, NULL, 10);
+	return CR_OK;
+malformed:
+	fprintf(stderr, "clkstat-report: serve: --listen '%s': ADDR:PORT (127.0.0.1:9736, [::1]:9736, :9736)\n",
+		spec);
+	return CR_USAGE;
+}
+
+/* A socket listening on sa, or -1 with errno set. */
+static int cr_serve_bind(const struct sockaddr *sa, socklen_t len, int v6only)
+{
+	int fd, e;
+
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	/*
+	 * SO_REUSEADDR: restart while old connections linger; not a shared
+	 * port.  IPV6_V6ONLY said either way, not left to the sysctl: the
+	 * IPv6 wildcard takes IPv4 too (dual-stack), an address only itself.
+	 */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)) ||
+	    (sa->sa_family == AF_INET6 &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(int))) ||
+	    bind(fd, sa, len) || listen(fd, SOMAXCONN)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* This host has no IPv6, or not this address: the next one may do. */
+static int cr_serve_unavailable(int e)
+{
+	return e == EAFNOSUPPORT || e == EPROTONOSUPPORT || e == EADDRNOTAVAIL;
+}
+
 int cr_serve_listen(const char *spec, int *usage)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
-	char host[256], *colon, *end;
-	struct addrinfo *ai = NULL;
-	const char *h = host;
-	unsigned long port;
-	int fd, r, e;
+				  .ai_flags = AI_NUMERICSERV };
+	struct sockaddr_in6 any6 = { .sin6_family = AF_INET6,
+				     .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in any4 = { .sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(INADDR_ANY) };
+	struct addrinfo *ai = NULL, *a;
+	char host[256], serv[8];
+	unsigned int port;
+	int fd, r;
 
 	*usage = 1;
-	colon = strrchr(spec, ':');
-	if (!colon || (size_t)(colon - spec) >= sizeof(host)) {
-		fprintf(stderr, "clkstat-report: serve: --listen '%s': ADDR:PORT (127.0.0.1:9736, [::1]:9736, :9736)\n",
-			spec);
+	if (cr_serve_split(spec, host, sizeof(host), &port))
 		return -1;
-	}
-	memcpy(host, spec, colon - spec);
-	host[colon - spec] = '\0';
-	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (errno || *end || !colon[1] || colon[1] == '-' || port > 65535) {
-		fprintf(stderr, "clkstat-report: serve: --listen '%s': the port is a number from 0 to 65535\n",
-			spec);
-		return -1;
-	}
-	if (host[0] == '[') {
-		end = strchr(host, ']');
-		if (!end || end[1]) {
-			fprintf(stderr, "clkstat-report: serve: --listen '%s': an IPv6 address goes in brackets: [::1]:9736\n",
-				spec);
+	*usage = 0;
+	if (!*host) {
+		/*
+		 * Every address: the IPv6 wildcard, dual-stack; on a host
+		 * without IPv6 (no such family, or not enabled) the IPv4 one.
+		 */
+		any6.sin6_port = any4.sin_port = htons(port);
+		fd = cr_serve_bind((struct sockaddr *)&any6, sizeof(any6), 0);
+		if (fd < 0 && cr_serve_unavailable(errno))
+			fd = cr_serve_bind((struct sockaddr *)&any4,
+					   sizeof(any4), 1);
+	} else {
+		/* In brackets: an IPv6 address, not a name. */
+		if (spec[0] == '[')
+			hints.ai_flags |= AI_NUMERICHOST;
+		snprintf(serv, sizeof(serv), "%u", port);
+		r = getaddrinfo(host, serv, &hints, &ai);
+		if (r) {
+			fprintf(stderr, "clkstat-report: serve: --listen '%s': %s\n",
+				spec, gai_strerror(r));
+			*usage = 1;
 			return -1;
 		}
-		*end = '\0';
-		h = host + 1;
-	} else if (strchr(host, ':')) {
-		fprintf(stderr, "clkstat-report: serve: --listen '%s': an IPv6 address goes in brackets: [::1]:9736\n",
-			spec);
-		return -1;
-	}
-	if (!*h) {
-		/* Every address: IPv6 and, dual-stack, IPv4 (below). */
-		h = NULL;
-		hints.ai_family = AF_INET6;
-	}
-	r = getaddrinfo(h, colon + 1, &hints, &ai);
-	if (r && !h) {
-		hints.ai_family = AF_INET;
-		r = getaddrinfo(NULL, colon + 1, &hints, &ai);
-	}
-	if (r) {
-		fprintf(stderr, "clkstat-report: serve: --listen '%s': %s\n",
-			spec, gai_strerror(r));
-		return -1;
-	}
-	*usage = 0;
-	/* The first address only: "where it is told and nowhere else". */
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-		    ai->ai_protocol);
-	if (fd >= 0) {
-		/* Restart while old connections linger; not a shared port. */
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
-		if (ai->ai_family == AF_INET6)
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY,
-				   &(int){ h != NULL }, sizeof(int));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) ||
-		    listen(fd, SOMAXCONN)) {
-			e = errno;
-			close(fd);
-			fd = -1;
-			errno = e;
+		/*
+		 * One address and nowhere else: a name's first that this
+		 * host can bind (localhost: ::1, or 127.0.0.1 without IPv6).
+		 * A port in use is an answer, not a reason to try the next.
+		 */
+		fd = -1;
+		errno = EADDRNOTAVAIL;
+		for (a = ai; a && fd < 0; a = a->ai_next) {
+			fd = cr_serve_bind(a->ai_addr, a->ai_addrlen, 1);
+			if (fd < 0 && !cr_serve_unavailable(errno))
+				break;
 		}
+		r = errno;
+		freeaddrinfo(ai);
+		errno = r;
 	}
 	if (fd < 0)
 		fprintf(stderr, "clkstat-report: serve: cannot listen on %s: %s\n",
 			spec, strerror(errno));
-	freeaddrinfo(ai);
 	return fd;
+}
+
+/* The address fd listens on, numeric, as --listen takes it: "[::]:9736". */
+static void cr_serve_where(int fd, char *buf, size_t len)
+{
+	char h[NI_MAXHOST], p[NI_MAXSERV];
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int v6;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) ||
+	    getnameinfo((struct sockaddr *)&ss, sl, h, sizeof(h), p, sizeof(p),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	v6 = ss.ss_family == AF_INET6;
+	snprintf(buf, len, "%s%s%s:%s", v6 ? "[" : "", h, v6 ? "]" : "", p);
+}
+
+/* All of buf into fd; -1 with errno set (EIO for a write of nothing). */
+static int cr_serve_write(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = EIO;
+			return -1;
+		}
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The rename made durable: fsync() of the folder that holds path. */
+static int cr_serve_syncdir(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	int fd, r, e;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';		/* "/" */
+	else
+		*slash = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = fsync(fd);
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+/*
+ * No current numbers to write (why: the reason to say, NULL when the
+ * source says it): the file goes, rather than stale numbers passing for
+ * current ones; node_exporter then has no clkstat series, which an alert
+ * can see.  Said once, until a write succeeds again.
+ */
+static void cr_serve_unpublish(const char *why, int *said)
+{
+	const char *path = cr_srv.textfile;
+
+	if (why && !*said) {
+		fprintf(stderr, "clkstat-report: serve: cannot write %s: %s (removed, not left stale)\n",
+			path, why);
+		*said = 1;
+	}
+	if (unlink(path) && errno != ENOENT && !*said) {
+		fprintf(stderr, "clkstat-report: serve: cannot remove %s: %s\n",
+			path, strerror(errno));
+		*said = 1;
+	}
 }
 
 /* One textfile write: CR_OK, or a status (the file then removed). */
 static int cr_serve_textfile(struct cr_cache *cache, int *said)
 {
+	static int dir_said;
 	const char *path = cr_srv.textfile;
 	char tmp[PATH_MAX];
 	struct cr_body *b;
-	int fd, ok;
+	int fd, ok, e;
 
 	b = cr_cache_get(cache, 1);
-	if (!b)
+	if (!b) {
+		cr_serve_unpublish("out of memory", said);
 		return CR_ERR;
+	}
 	if (b->status != 200) {
 		cr_body_put(cache, b);
-		if (unlink(path) && errno != ENOENT && !*said) {
-			fprintf(stderr, "clkstat-report: serve: cannot remove %s: %s\n",
-				path, strerror(errno));
-			*said = 1;
-		}
+		cr_serve_unpublish(NULL, said);
 		return CR_ERR;
 	}
 	/* Not *.prom: the collector must not read it before the rename. */
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
 		cr_body_put(cache, b);
+		cr_serve_unpublish(strerror(ENAMETOOLONG), said);
 		return CR_ERR;
 	}
 	fd = mkstemp(tmp);
 	ok = fd >= 0 && !fchmod(fd, 0644) &&
-	     write(fd, b->data, b->len) == (ssize_t)b->len && !fsync(fd);
-	if (fd >= 0 && close(fd))
+	     !cr_serve_write(fd, b->data, b->len) && !fsync(fd);
+	e = errno;
+	if (fd >= 0 && close(fd) && ok) {
 		ok = 0;
-	if (ok && rename(tmp, path))
+		e = errno;
+	}
+	if (ok && rename(tmp, path)) {
 		ok = 0;
-	if (!ok) {
-		if (!*said)
-			fprintf(stderr, "clkstat-report: serve: cannot write %s: %s\n",
-				path, strerror(errno));
-		*said = 1;
-		if (fd >= 0)
-			unlink(tmp);
-	} else {
-		*said = 0;
+		e = errno;
 	}
 	cr_body_put(cache, b);
-	return ok ? CR_OK : CR_ERR;
+	if (!ok) {
+		if (fd >= 0)
+			unlink(tmp);
+		cr_serve_unpublish(strerror(e), said);
+		return CR_ERR;
+	}
+	*said = 0;
+	/*
+	 * The file is current; a folder that cannot be synced only risks
+	 * losing the rename to a crash.  Said once.
+	 */
+	if (cr_serve_syncdir(path) && !dir_said) {
+		fprintf(stderr, "clkstat-report: serve: cannot sync the folder of %s: %s\n",
+			path, strerror(errno));
+		dir_said = 1;
+	}
+	return CR_OK;
 }
 
 /* Room for every connection's descriptor, if the hard limit allows. */
@@ -285,6 +456,7 @@ int cr_serve_cmd(struct cr_cli *cli)
 	struct cr_http *http = NULL;
 	struct cr_source src;
 	struct cr_cache cache;
+	char where[NI_MAXHOST + NI_MAXSERV + 4];
 	struct timespec wait;
 	int fd = -1, usage, said = 0, sig, st;
 	sigset_t set;
@@ -326,8 +498,12 @@ int cr_serve_cmd(struct cr_cli *cli)
 			st = CR_ERR;
 			goto out;
 		}
-		fprintf(stderr, "clkstat-report: serve: listening on %s\n",
-			cr_srv.listen);
+		/* What was bound: a name's address, :0's port. */
+		cr_serve_where(fd, where, sizeof(where));
+		fprintf(stderr, "clkstat-report: serve: listening on %s%s%s%s\n",
+			where, strcmp(where, cr_srv.listen) ? " (--listen " : "",
+			strcmp(where, cr_srv.listen) ? cr_srv.listen : "",
+			strcmp(where, cr_srv.listen) ? ")" : "");
 	}
 	for (;;) {
 		if (cr_srv.textfile)

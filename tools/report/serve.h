@@ -26,6 +26,7 @@ struct cr_source {
 	struct cr_run all;		/* replay: every run pooled, once */
 	double interval;		/* replay: s per run, 0: every run at once */
 	int64_t t0_ns;			/* replay: CLOCK_REALTIME of the start */
+	int64_t mono0_ns;		/* replay: CLOCK_MONOTONIC of the start */
 	int up;				/* the last read's outcome: 1 ok, 0 not, -1 none yet */
 	char why[256];			/* why the last read failed */
 };
@@ -104,10 +105,13 @@ struct cr_http *cr_http_start(int fd, struct cr_cache *cache,
 void cr_http_stop(struct cr_http *h);
 
 /*
- * --listen ADDR:PORT ("127.0.0.1:9736", "[::1]:9736", "localhost:9736",
- * ":9736" for every address): a listening socket, or -1 with one line on
- * stderr.  *usage is set when the address is malformed (not when it
- * cannot be bound).
+ * --listen ADDR:PORT ("127.0.0.1:9736", "[::1]:9736"; ":9736" for every
+ * address, IPv6 and IPv4, or IPv4 alone on a host without IPv6): a
+ * listening socket, or -1 with one line on stderr.  A name binds one
+ * address, its first that this host can bind ("localhost": ::1, or
+ * 127.0.0.1 without IPv6), not all of them: the caller says which
+ * (getsockname()).  *usage is set when the address is malformed or the
+ * name unknown (not when it cannot be bound).
  */
 int cr_serve_listen(const char *spec, int *usage);
 

@@ -46,6 +46,8 @@
 
 #define CR_DOOR_LINE_MAX	8192
 #define CR_DOOR_LINGER_MS	2000
+/* accept4() or its memory failed: listen again this much later. */
+#define CR_DOOR_RETRY_NS	100000000
 
 /* A connection whose first line has not come yet. */
 struct cr_door_conn {
@@ -224,10 +226,15 @@ static void cr_door_peek(struct cr_door *dr, struct cr_door_conn *c, int hup)
 	cr_door_unlink(dr, c);
 	atomic_fetch_add(&dr->active, 1);
 	/*
-	 * It closes the socket itself when it cannot take it.  Once it took
-	 * it, it says NOTIFY_CLOSED (cr_door_closed()) for it exactly once;
-	 * its own limit (twice ours) leaves room for the connections it
-	 * still counts after saying so, so it refuses none later.
+	 * It closes the socket itself when it refuses it at once (MHD_NO).
+	 * MHD_YES only means queued (0.9.75, from a thread of ours): its own
+	 * thread takes it later, says NOTIFY_CLOSED (cr_door_closed()) for
+	 * it exactly once when it ends, and counts it until just after
+	 * saying so.  Its limit (2 * max_conn + 16, serve_http.c) is well
+	 * above ours plus that lag, so it never refuses a queued one for
+	 * room; but out of memory for its pool, it closes one without any
+	 * notification, and that slot stays counted here for good (a
+	 * limitation: the library gives no word of it).
 	 */
 	if (MHD_add_connection(dr->d, c->fd, (struct sockaddr *)&c->addr,
 			       c->alen) != MHD_YES)
@@ -243,8 +250,11 @@ static void cr_door_accept(struct cr_door *dr)
 
 	while (dr->npending + atomic_load(&dr->active) < dr->max_conn) {
 		c = calloc(1, sizeof(*c));
-		if (!c)
+		if (!c) {
+			/* As for EMFILE below: the socket stays ready. */
+			dr->retry_ns = cr_door_now() + CR_DOOR_RETRY_NS;
 			return;
+		}
 		c->alen = sizeof(c->addr);
 		fd = accept4(dr->lfd, (struct sockaddr *)&c->addr, &c->alen,
 			     SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -256,7 +266,7 @@ static void cr_door_accept(struct cr_door *dr)
 			 */
 			if (errno != EAGAIN && errno != EINTR &&
 			    errno != ECONNABORTED)
-				dr->retry_ns = cr_door_now() + 100000000;
+				dr->retry_ns = cr_door_now() + CR_DOOR_RETRY_NS;
 			return;
 		}
 		c->fd = fd;

@@ -5,9 +5,10 @@
  * be bound is one clear line before anything starts).
  *
  *   GET /metrics   the exposition: OpenMetrics 1.0 when the Accept header
- *                  names application/openmetrics-text (Prometheus asks so),
- *                  else the Prometheus text format 0.0.4; 503 with the
- *                  reason while the module cannot be read
+ *                  prefers application/openmetrics-text (Prometheus asks
+ *                  so; cr_http_negotiate()), else the Prometheus text
+ *                  format 0.0.4; 503 with the reason while the module
+ *                  cannot be read
  *   GET /          a line pointing at /metrics
  *   HEAD           as GET, without the body
  *   other paths    404; other methods 405
@@ -26,6 +27,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <microhttpd.h>
 #include "serve.h"
 
@@ -71,12 +73,145 @@ static enum MHD_Result cr_http_text(struct MHD_Connection *conn,
 	return ret;
 }
 
+/*
+ * Content negotiation (RFC 9110, 12.5.1): the best q, in thousandths,
+ * given to OpenMetrics and to the text format over every Accept header.
+ */
+struct cr_http_accept {
+	int om, text;
+};
+
+static const char *cr_http_ows(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* Past a token, or a quoted string (which may hold ',' and ';'). */
+static const char *cr_http_word(const char *p)
+{
+	if (*p == '"') {
+		for (p++; *p && *p != '"'; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		return *p ? p + 1 : p;
+	}
+	while (*p && !strchr(",;= \t\"", *p))
+		p++;
+	return p;
+}
+
+/* A qvalue ("0", "0.5", "1.000"): thousandths, or -1 if it is none. */
+static int cr_http_qvalue(const char *p, size_t n)
+{
+	int q, scale = 100;
+	size_t i;
+
+	if (!n || (p[0] != '0' && p[0] != '1') || (n > 1 && p[1] != '.') ||
+	    n > 5)
+		return -1;
+	q = (p[0] - '0') * 1000;
+	for (i = 2; i < n; i++, scale /= 10) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		q += (p[i] - '0') * scale;
+	}
+	return q > 1000 ? -1 : q;
+}
+
+static int cr_http_is(const char *p, size_t n, const char *type)
+{
+	return n == strlen(type) && !strncasecmp(p, type, n);
+}
+
+/*
+ * One Accept header: elements split on commas, each a media range and
+ * parameters, of which only q matters here (1 when absent, 0 refuses).
+ * An element with a malformed q is left out, as if it were not there.
+ */
+static void cr_http_accept_parse(struct cr_http_accept *a, const char *p)
+{
+	const char *type, *name, *val;
+	size_t tlen, nlen;
+	int q, bad;
+
+	while (*p) {
+		p = cr_http_ows(p);
+		type = p;
+		p = cr_http_word(p);
+		tlen = p - type;
+		q = 1000;
+		bad = 0;
+		for (;;) {
+			p = cr_http_ows(p);
+			if (*p != ';')
+				break;
+			name = p = cr_http_ows(p + 1);
+			p = cr_http_word(p);
+			nlen = p - name;
+			p = cr_http_ows(p);
+			if (*p != '=')
+				continue;
+			val = p = cr_http_ows(p + 1);
+			p = cr_http_word(p);
+			if (cr_http_is(name, nlen, "q")) {
+				q = cr_http_qvalue(val, p - val);
+				bad |= q < 0;
+			}
+		}
+		/* Anything else before the next comma: not an element. */
+		if (*p && *p != ',') {
+			bad = 1;
+			while (*p && *p != ',')
+				p = *p == '"' ? cr_http_word(p) : p + 1;
+		}
+		if (*p == ',')
+			p++;
+		if (bad)
+			continue;
+		if (cr_http_is(type, tlen, "application/openmetrics-text")) {
+			if (q > a->om)
+				a->om = q;
+		} else if (cr_http_is(type, tlen, "text/plain") ||
+			   cr_http_is(type, tlen, "text/*") ||
+			   cr_http_is(type, tlen, "*/*")) {
+			if (q > a->text)
+				a->text = q;
+		}
+	}
+}
+
+static enum MHD_Result cr_http_accept_cb(void *cls, enum MHD_ValueKind kind,
+					 const char *key, const char *value)
+{
+	(void)kind;
+	if (value && !strcasecmp(key, MHD_HTTP_HEADER_ACCEPT))
+		cr_http_accept_parse(cls, value);
+	return MHD_YES;
+}
+
+/*
+ * OpenMetrics when the client names application/openmetrics-text with a
+ * q above 0 and no lower than the best it gives text/plain, text/any or
+ * any/any (the wildcards); else the text format, which is also the
+ * answer to a client that accepts neither (as Prometheus's client
+ * libraries do: a 406 would only lose a scrape).  A wildcard alone gets
+ * the text format: curl's default Accept does not ask for OpenMetrics.
+ */
+static int cr_http_negotiate(struct MHD_Connection *conn)
+{
+	struct cr_http_accept a = { 0, 0 };
+
+	/* Every Accept header: a list may be split over several. */
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, cr_http_accept_cb, &a);
+	return a.om > 0 && a.om >= a.text;
+}
+
 static enum MHD_Result cr_http_metrics(struct cr_http *h,
 				       struct MHD_Connection *conn)
 {
-	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-							 MHD_HTTP_HEADER_ACCEPT);
-	int om = accept && strstr(accept, "application/openmetrics-text");
+	int om = cr_http_negotiate(conn);
 	struct MHD_Response *r;
 	struct cr_http_put *p;
 	enum MHD_Result ret;

@@ -5,9 +5,11 @@
  * Live: the module over generic netlink, GET_INFO then GET_HIST at each
  * read.  Any failure closes the socket, so that the next read resolves
  * the family again: a module that was unloaded and loaded again has a new
- * family id, and the exporter picks it up by itself.  What the failure
- * was goes into why (the 503's body); whether the source is up is said
- * on stderr when it changes, not at every scrape.
+ * family id, and the exporter picks it up by itself.  A module that
+ * stops answering mid-read fails it too, once a reply is late by nl.c's
+ * receive timeout (5 s), and its late replies go with the socket.  What
+ * the failure was goes into why (the 503's body); whether the source is
+ * up is said on stderr when it changes, not at every scrape.
  *
  * Replay (--input): a recorded snapshot served as if a module were
  * recording it.  Without --replay-interval, every run pooled at once
@@ -44,6 +46,7 @@ int cr_source_init(struct cr_source *s, struct cr_snapshot *snap,
 	memset(s, 0, sizeof(*s));
 	s->up = -1;
 	s->t0_ns = cr_now_ns(CLOCK_REALTIME);
+	s->mono0_ns = cr_now_ns(CLOCK_MONOTONIC);
 	if (!snap)
 		return CR_OK;
 	s->replay = 1;
@@ -184,9 +187,14 @@ static int cr_source_replay(struct cr_source *s, struct cr_run *out)
 	int r;
 
 	if (s->interval > 0) {
-		/* nruns + 1 steps a cycle: none, 1, ..., all runs. */
-		double steps = (double)(cr_now_ns(CLOCK_REALTIME) - s->t0_ns) /
-			       1e9 / s->interval;
+		/*
+		 * nruns + 1 steps a cycle: none, 1, ..., all runs.  Counted
+		 * on the monotonic clock: a wall clock set back or forward
+		 * (NTP, by hand) must not jump the replay back or ahead;
+		 * _created stays on the wall clock, as a module's is.
+		 */
+		double steps = (double)(cr_now_ns(CLOCK_MONOTONIC) -
+					s->mono0_ns) / 1e9 / s->interval;
 		uint64_t step = steps > 0 ? (uint64_t)steps : 0;
 
 		cycles = step / (s->snap.nruns + 1);

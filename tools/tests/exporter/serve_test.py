@@ -5,9 +5,11 @@ holds up, and how it refuses.  The metrics come from replayed snapshots
 (fixture.py) or from a module that is not loaded (this host cannot load
 it; tools/tests/guest/suite_exporter.sh serves a live module in a guest).
 
-- content negotiation: OpenMetrics for Prometheus's Accept header, the
-  text format otherwise; each read by its strict reader (prometheus_client's
-  OpenMetrics parser, promtool check metrics); HEAD, 404, 405;
+- content negotiation: OpenMetrics for Prometheus's Accept header (q
+  values weighed: refused with q=0, below text/plain, case-insensitive,
+  over several Accept headers), the text format otherwise; each read by
+  its strict reader (prometheus_client's OpenMetrics parser, promtool
+  check metrics); HEAD, 404, 405;
 - the fixed grid: every histogram series has the same le bounds, and the
   buckets of two hosts summed by le are those of their runs pooled by
   clkstat-report itself; the served buckets are the one-shot output's;
@@ -17,7 +19,9 @@ it; tools/tests/guest/suite_exporter.sh serves a live module in a guest).
   unread responses) do not stop others, and idle ones are closed;
 - malformed requests get a 4xx and the exporter lives on;
 - bad input: a port in use, an address that cannot be bound, malformed
-  --listen, --grid, missing --listen/--textfile: one line, exit status;
+  --listen (a signed or spaced port, [::1] without one), --grid, missing
+  --listen/--textfile: one line, exit status; the address bound said
+  (:0's port), every address on IPv4 alone where IPv6 is missing;
   no module: 503 with the reason, said once on stderr;
 - the textfile mode: atomic (a reader never sees a partial file), valid
   for promtool, removed while the module is missing;
@@ -27,6 +31,7 @@ Prints ok / not ok lines and "N passed, N failed"; exit 1 on failure.
 usage: serve_test.py [TOP]
 """
 import asyncio
+import http.client
 import os
 import re
 import signal
@@ -77,14 +82,15 @@ def free_port():
 class Server:
     """clkstat-report serve ARGS, stderr kept, stopped by SIGTERM."""
 
-    def __init__(self, args, port=None, wrap=()):
+    def __init__(self, args, port=None, wrap=(), env=None):
         self.port = port or free_port()
         self.err = tempfile.TemporaryFile()
         self.args = list(wrap) + [TOOL, "serve"] + args
         if "--listen" not in args and "--textfile" not in args:
             self.args += ["--listen", "127.0.0.1:%d" % self.port]
         self.p = subprocess.Popen(self.args, stdout=subprocess.DEVNULL,
-                                  stderr=self.err)
+                                  stderr=self.err,
+                                  env=dict(os.environ, **(env or {})))
         self.url = "http://127.0.0.1:%d" % self.port
 
     def wait_up(self, timeout=30):
@@ -138,6 +144,55 @@ def get(url, accept=None, method="GET", timeout=10):
             return r.status, dict(r.headers), r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read().decode()
+
+
+def content_type(port, accepts):
+    """The status and Content-Type of /metrics asked with these Accept
+    headers (none, one, or several)."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        c.putrequest("GET", "/metrics", skip_accept_encoding=True)
+        for a in accepts:
+            c.putheader("Accept", a)
+        c.endheaders()
+        r = c.getresponse()
+        r.read()
+        return r.status, r.getheader("Content-Type", "")
+    finally:
+        c.close()
+
+
+OM, TEXT = "application/openmetrics-text", "text/plain"
+NEGOTIATION = [
+    ("Prometheus 2's default", [OM_ACCEPT], OM),
+    ("Prometheus 3's default",
+     ["application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,"
+      "application/openmetrics-text;version=0.0.1;q=0.5,"
+      "text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,"
+      "text/plain;version=0.0.4;q=0.3,*/*;q=0.2"], OM),
+    ("the text format first (scrape_protocols)",
+     ["text/plain;version=0.0.4,application/openmetrics-text;version=1.0.0;q=0.5"],
+     TEXT),
+    ("OpenMetrics refused with q=0",
+     ["application/openmetrics-text;version=1.0.0;q=0,*/*;q=0.1"], TEXT),
+    ("OpenMetrics alone with q=0", ["application/openmetrics-text; q=0"], TEXT),
+    ("upper-case type and parameters",
+     ["APPLICATION/OpenMetrics-Text; Version=1.0.0; Q=0.9, text/plain; q=0.5"], OM),
+    ("equal q",
+     ["text/plain;q=0.5 , application/openmetrics-text;q=0.500"], OM),
+    ("below a text wildcard", ["text/*;q=0.9, application/openmetrics-text;q=0.8"],
+     TEXT),
+    ("a quoted parameter holding , and ;",
+     ['application/openmetrics-text;x="a,b;q=0";q=0.8, text/plain;q=0.5'], OM),
+    ("a malformed q is no q", ["application/openmetrics-text;q=2, text/plain;q=0.1"],
+     TEXT),
+    ("over two Accept headers", ["text/plain;q=0.3", "application/openmetrics-text"],
+     OM),
+    ("a substring is not the type", ["application/openmetrics-text-foo"], TEXT),
+    ("neither acceptable (application/json)", ["application/json"], TEXT),
+    ("a wildcard alone (curl)", ["*/*"], TEXT),
+    ("no Accept header", [], TEXT),
+]
 
 
 def om_parse(text):
@@ -244,6 +299,11 @@ def test_formats(fx):
           "every histogram series has the same %d le bounds and +Inf, counts "
           "cumulative" % (len(next(iter(lists))) - 1 if lists else 0),
           "%d series, %d bound lists" % (len(bounds), len(lists)))
+    for what, accepts, want in NEGOTIATION:
+        st, ct = content_type(s.port, accepts)
+        check(st == 200 and ct.startswith(want),
+              "Accept, %s: %s" % (what, "OpenMetrics" if want == OM else "text"),
+              "%s %s; sent %s" % (st, ct, accepts))
     st, hd, body = get(s.url + "/metrics", method="HEAD")
     check(st == 200 and body == "", "HEAD: 200 without a body")
     check(get(s.url + "/nope")[0] == 404, "an unknown path: 404")
@@ -593,7 +653,10 @@ def test_bad_input(fx, tmp):
                      "cannot listen on 192.0.2.1:9736: Cannot assign requested address")
     check(ok, "an address this machine does not have: one line, exit status 1", d)
     for spec, why in (("9736", "ADDR:PORT"), ("127.0.0.1:99999", "port"),
-                      ("127.0.0.1:", "port"), ("::1:9736", "brackets"),
+                      ("127.0.0.1:", "port is missing"), ("::1:9736", "brackets"),
+                      ("127.0.0.1:+80", "port is a number"),
+                      ("127.0.0.1: 80", "port is a number"),
+                      ("[::1]", "port is missing"), ("[::1", "brackets"),
                       ("nosuchhost.invalid:9736", "nosuchhost")):
         ok, d = run_fail(["-i", fx["hosta"], "--listen", spec], 2, why)
         check(ok, "--listen %s: one line, exit status 2" % spec, d)
@@ -613,6 +676,67 @@ def test_bad_input(fx, tmp):
                        capture_output=True, text=True, timeout=30)
     check(r.returncode == 7 and len(r.stderr.strip().splitlines()) == 1,
           "a corrupt snapshot: one line, exit status 7", r.stderr)
+
+
+def listening(s, timeout=30):
+    """The address serve says it listens on, once it says so."""
+    end = time.time() + timeout
+    while time.time() < end and s.p.poll() is None:
+        m = re.search(r"listening on (\S+)", s.stderr())
+        if m:
+            return m.group(1)
+        time.sleep(0.05)
+    return None
+
+
+# socket(AF_INET6) failing as on a kernel without IPv6 (ipv6.disable=1).
+NO_IPV6 = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <sys/socket.h>
+
+int socket(int domain, int type, int protocol)
+{
+	static int (*real)(int, int, int);
+
+	if (domain == AF_INET6) {
+		errno = EAFNOSUPPORT;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int, int, int))dlsym(RTLD_NEXT, "socket");
+	return real(domain, type, protocol);
+}
+"""
+
+
+def test_listen(fx, tmp):
+    """The address bound is said; every address falls back to IPv4."""
+    s = Server(["-i", fx["hosta"], "--listen", "127.0.0.1:0"])
+    where = listening(s)
+    m = re.match(r"127\.0\.0\.1:(\d+)$", where or "")
+    ok = m and int(m.group(1)) > 0
+    if ok:
+        st, ct = content_type(int(m.group(1)), [])
+        ok = st == 200
+    check(ok, "--listen 127.0.0.1:0: says the port bound (%s), and serves "
+          "there" % where, s.stderr())
+    s.stop()
+    src, so = os.path.join(tmp, "noipv6.c"), os.path.join(tmp, "noipv6.so")
+    with open(src, "w") as f:
+        f.write(NO_IPV6)
+    r = subprocess.run(["cc", "-shared", "-fPIC", "-o", so, src, "-ldl"],
+                       capture_output=True, text=True)
+    if not check(r.returncode == 0, "the no-IPv6 shim builds", r.stderr):
+        return
+    s = Server(["-i", fx["hosta"], "--listen", ":0"], env={"LD_PRELOAD": so})
+    where = listening(s)
+    m = re.match(r"0\.0\.0\.0:(\d+)$", where or "")
+    ok = m is not None and content_type(int(m.group(1)), [])[0] == 200
+    check(ok, "--listen :0 without IPv6: every IPv4 address instead (%s)"
+          % where, s.stderr())
+    s.stop()
 
 
 def test_no_module(tmp):
@@ -695,6 +819,7 @@ def main():
         test_nofile(fx)
         test_malformed(fx)
         test_bad_input(fx, tmp)
+        test_listen(fx, tmp)
         test_no_module(tmp)
         test_textfile(fx, tmp)
         test_valgrind(fx)
