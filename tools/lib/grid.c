@@ -32,7 +32,7 @@ int cr_grid_init(struct cr_grid *g, unsigned int bits, uint64_t lo,
 	uint32_t first, last, s;
 
 	memset(g, 0, sizeof(*g));
-	if (bits > CLKSTAT_FRAC_BITS_MAX || lo > hi)
+	if (bits > CLKSTAT_FRAC_BITS_MAX || lo > hi || hi > CR_GRID_NS_MAX)
 		return -EINVAL;
 	first = clkstat_value_to_slot(lo, bits);
 	last = clkstat_value_to_slot(hi, bits);
@@ -47,43 +47,87 @@ int cr_grid_init(struct cr_grid *g, unsigned int bits, uint64_t lo,
 	return 0;
 }
 
-/* "16ns", "2.5ms", "10s": ns into *ns; -EINVAL for anything else. */
-static int cr_grid_duration(const char *s, uint64_t *ns)
+/*
+ * A duration of s (len bytes, "16ns", "2.5ms", "10s") into *ns, exactly:
+ * integer digits, a fraction of up to the unit's number of decimals (9
+ * for s, 6 for ms, 3 for us, none for ns; zeros beyond are fine), in
+ * integer arithmetic.  (strtod() and a multiplication took "4.1ms" for
+ * 4099999.9999999995 ns and refused it as not whole.)  -EINVAL with why
+ * in err (spec named), for anything else, a fraction of a ns, or more
+ * than CR_GRID_NS_MAX.
+ */
+static int cr_grid_duration(const char *spec, const char *s, size_t len,
+			    uint64_t *ns, char *err, size_t errlen)
 {
 	static const struct {
 		const char *unit;
-		double scale;
+		unsigned int decimals;	/* of 1 unit in ns: 10^decimals */
 	} units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 },
 	};
-	size_t i;
-	double v;
-	char *end;
+	const char *p = s, *end = s + len, *frac = p, *u;
+	size_t nfrac = 0, i, k;
+	uint64_t v = 0, f = 0;
 
-	/* Decimal only: strtod() would also take hex and exponents. */
-	if (*s < '0' || *s > '9' || strpbrk(s, "xXeEpP"))
-		return -EINVAL;
-	v = strtod(s, &end);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].unit))
-			continue;
-		v *= units[i].scale;
-		/* Below 2^63 ns (292 years), and a whole number of ns. */
-		if (!(v < 9.2e18) || v != (double)(uint64_t)v)
-			return -EINVAL;
-		*ns = (uint64_t)v;
-		return 0;
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v))
+			goto too_large;
+	if (p == s)
+		goto malformed;
+	if (p < end && *p == '.') {
+		frac = ++p;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		nfrac = (size_t)(p - frac);
+		if (!nfrac)
+			goto malformed;
 	}
+	u = p;
+	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if ((size_t)(end - u) == strlen(units[k].unit) &&
+		    !memcmp(u, units[k].unit, end - u))
+			break;
+	if (k == sizeof(units) / sizeof(units[0]))
+		goto malformed;
+	/* The fraction, padded with zeros to the unit's decimals. */
+	for (i = 0; i < units[k].decimals; i++) {
+		f = f * 10 + (i < nfrac ? (uint64_t)(frac[i] - '0') : 0);
+		if (__builtin_mul_overflow(v, 10, &v))
+			goto too_large;
+	}
+	for (i = units[k].decimals; i < nfrac; i++)
+		if (frac[i] != '0') {
+			if (units[k].decimals)
+				snprintf(err, errlen, "--grid '%s': %.*s is not a whole number of ns (%s takes at most %u decimals)",
+					 spec, (int)len, s, units[k].unit,
+					 units[k].decimals);
+			else
+				snprintf(err, errlen, "--grid '%s': %.*s is not a whole number of ns",
+					 spec, (int)len, s);
+			return -EINVAL;
+		}
+	if (__builtin_add_overflow(v, f, &v) || v > CR_GRID_NS_MAX)
+		goto too_large;
+	*ns = v;
+	return 0;
+malformed:
+	snprintf(err, errlen, "--grid '%s': LO and HI are durations with a unit, ns, us, ms or s (16ns, 2.5ms, 10s)",
+		 spec);
+	return -EINVAL;
+too_large:
+	snprintf(err, errlen, "--grid '%s': %.*s is above 2^53 - 1 ns (104 days), the largest bound whose le is printed alike on every machine",
+		 spec, (int)len, s);
 	return -EINVAL;
 }
 
 int cr_grid_parse(const char *spec, struct cr_grid *g, char *err,
 		  size_t errlen)
 {
-	char lo_s[32], hi_s[32], *end;
 	uint64_t lo = 16, hi = 10000000000ULL;
+	const char *lo_s, *hi_s;
 	unsigned long bits;
-	const char *p;
+	char *end;
 	int r;
 
 	memset(g, 0, sizeof(*g));
@@ -94,21 +138,18 @@ int cr_grid_parse(const char *spec, struct cr_grid *g, char *err,
 		return -EINVAL;
 	}
 	if (*end == ':') {
-		p = strchr(end + 1, ':');
-		if (!p || (size_t)(p - end - 1) >= sizeof(lo_s) ||
-		    strlen(p + 1) >= sizeof(hi_s)) {
+		lo_s = end + 1;
+		hi_s = strchr(lo_s, ':');
+		if (!hi_s) {
 			snprintf(err, errlen, "--grid '%s': BITS[:LO:HI], LO and HI durations (16ns, 10s)",
 				 spec);
 			return -EINVAL;
 		}
-		memcpy(lo_s, end + 1, p - end - 1);
-		lo_s[p - end - 1] = '\0';
-		strcpy(hi_s, p + 1);
-		if (cr_grid_duration(lo_s, &lo) || cr_grid_duration(hi_s, &hi)) {
-			snprintf(err, errlen, "--grid '%s': LO and HI are whole ns with a unit: ns, us, ms or s (16ns, 10s)",
-				 spec);
+		hi_s++;
+		if (cr_grid_duration(spec, lo_s, (size_t)(hi_s - 1 - lo_s), &lo,
+				     err, errlen) ||
+		    cr_grid_duration(spec, hi_s, strlen(hi_s), &hi, err, errlen))
 			return -EINVAL;
-		}
 		if (lo > hi) {
 			snprintf(err, errlen, "--grid '%s': LO above HI", spec);
 			return -EINVAL;

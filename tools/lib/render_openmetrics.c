@@ -40,7 +40,10 @@
  * per-CPU histograms (--per-cpu) are a family of their own,
  * clkstat_cpu_latency_seconds with a cpu label, so that a plain sum over
  * clkstat_latency_seconds counts every sample once; with nr_cpus every
- * CPU has its series, empty or not, from the first scrape on.
+ * CPU has its series, empty or not, from the first scrape on, and so has
+ * every CPU up to the highest with samples when that is above nr_cpus
+ * (snapshots of several machines pooled), so that the family adds up to
+ * clkstat_latency_seconds.
  *
  * _created (OpenMetrics only): when the values began, the module's
  * creation or last reset of the metric (CLOCK_REALTIME), so that a reset
@@ -57,6 +60,11 @@
  * want (\\, \", \n).  OpenMetrics ends with "# EOF".
  * tools/tests/openmetrics_check.sh feeds both to promtool and to
  * prometheus_client's strict OpenMetrics parser.
+ *
+ * A metric recorded with fewer frac_bits than the grid's cannot be put on
+ * it (grid.c) and is left out of the histograms; report names them
+ * before it renders (cr_grid_unfit()), serve through o->unfit_said, once
+ * per change rather than at every scrape.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -72,6 +80,14 @@
 #define CR_OM_RESETS	"clkstat_resets"
 #define CR_OM_RECORDING	"clkstat_recording"
 
+/*
+ * The per-CPU series filled in, empty or not, up to here at most (8 times
+ * Linux's largest NR_CPUS); CPUs above only when they have samples, so
+ * that a snapshot's absurd nr_cpus or CPU number makes no billions of
+ * empty series.
+ */
+#define CR_OM_CPUS_FILL	65536U
+
 /* One exposition being written. */
 struct cr_om {
 	FILE *out;
@@ -79,12 +95,22 @@ struct cr_om {
 	const struct cr_grid *g;
 	char (*le)[32];		/* the grid's bounds as printed, once */
 	uint64_t *cum;		/* a series' cumulative counts */
+	unsigned int fill;	/* per-CPU: CPUs below this, empty or not */
 };
 
 /*
  * v (finite, >= 0) as Go's strconv.FormatFloat(v, 'g', -1, 64), with ".0"
  * appended when that has neither a point nor an exponent: Prometheus's
  * canonical rendering of le values.
+ *
+ * Not quite at an exact power of two, whose gap to the double below is
+ * half that above: the shortest digits that Go finds may then lie above
+ * v, farther than the nearest ones below, which %.*e gives and which
+ * miss, so that this prints a digit more.  Only powers of two of 16
+ * significant digits or more can be hit (2^-22 and below, 2^50 and
+ * above): no le is a power of two in seconds (2^j s is a whole number of
+ * ns only as 1953125 << (j + 9), which is no slot's upper bound), and a
+ * _sum would have to be 2^50 s.
  */
 static void cr_om_float(char *buf, size_t len, double v)
 {
@@ -117,6 +143,40 @@ static void cr_om_float(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.*f", nd - 1 - exp > 0 ? nd - 1 - exp : 0, v);
 	if (!strpbrk(buf, ".e") && strlen(buf) + 2 < len)
 		strcat(buf, ".0");
+}
+
+int cr_render_label_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, i;
+	uint32_t cp;
+
+	while (*p) {
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if (*p >= 0xc2 && *p <= 0xdf)
+			len = 2, cp = *p & 0x1f;
+		else if (*p >= 0xe0 && *p <= 0xef)
+			len = 3, cp = *p & 0x0f;
+		else if (*p >= 0xf0 && *p <= 0xf4)
+			len = 4, cp = *p & 0x07;
+		else
+			return 0;
+		/* A NUL ends the string, and is no continuation byte. */
+		for (i = 1; i < len; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		/* No overlong forms, surrogates, nor anything above U+10FFFF. */
+		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+			return 0;
+		p += len;
+	}
+	return 1;
 }
 
 /* A label value, escaped. */
@@ -234,30 +294,108 @@ static void cr_om_series(struct cr_om *x, const char *family,
 	cr_om_created(x, family, m, extra, NULL);
 }
 
-/* The per-CPU family's series of m: every CPU below nr_cpus, or those it has. */
+/*
+ * The per-CPU family's CPUs filled in, empty or not: with nr_cpus, those
+ * below it and below the highest with samples of any metric + 1 (the
+ * snapshots of several machines pooled take nr_cpus from the first);
+ * without, none.
+ */
+static unsigned int cr_om_fill(const struct cr_om *x, const struct cr_run *r)
+{
+	unsigned int n = x->o->nr_cpus;
+	size_t i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < r->nmetrics; i++) {
+		const struct cr_metric *m = &r->metrics[i];
+
+		/* cpus ascending, each below CR_CPU_ALL */
+		if (m->ncpus && m->cpus[m->ncpus - 1].cpu >= n)
+			n = m->cpus[m->ncpus - 1].cpu + 1;
+	}
+	return n < CR_OM_CPUS_FILL ? n : CR_OM_CPUS_FILL;
+}
+
+/* The per-CPU family's series of m: every CPU below x->fill, and those it has. */
 static void cr_om_cpus(struct cr_om *x, const struct cr_metric *m)
 {
 	const struct cr_hist empty = { .min = UINT64_MAX };
-	unsigned int cpu, n = x->o->nr_cpus;
+	unsigned int cpu;
 	char extra[32];
 	size_t c = 0;
 
-	if (!n) {
-		for (c = 0; c < m->ncpus; c++) {
-			snprintf(extra, sizeof(extra), ",cpu=\"%" PRIu32 "\"",
-				 m->cpus[c].cpu);
-			cr_om_series(x, CR_OM_CPU_HIST, m, extra, &m->cpus[c]);
-		}
-		return;
-	}
-	for (cpu = 0; cpu < n; cpu++) {
+	for (cpu = 0;; cpu++) {
 		while (c < m->ncpus && m->cpus[c].cpu < cpu)
 			c++;
+		if (cpu >= x->fill) {
+			/* Above the CPUs filled in: the next with samples. */
+			if (c == m->ncpus)
+				break;
+			cpu = m->cpus[c].cpu;
+		}
 		snprintf(extra, sizeof(extra), ",cpu=\"%u\"", cpu);
 		cr_om_series(x, CR_OM_CPU_HIST, m, extra,
 			     c < m->ncpus && m->cpus[c].cpu == cpu ?
 			     &m->cpus[c] : &empty);
 	}
+}
+
+/* A metric wanted that the grid cannot take (grid.c). */
+static int cr_om_left_out(const struct cr_om *x, const struct cr_metric *m)
+{
+	return cr_render_wanted(m, x->o) && !cr_grid_fits(x->g, m->frac_bits);
+}
+
+/*
+ * The wanted metrics that the grid leaves out, a line each on stderr,
+ * when they are not those said last (o->unfit_said): serve renders at
+ * every scrape, and a line at each would drown the rest.  The set is kept
+ * as a hash (FNV-1a of the grid's bits, each one's name, variant and
+ * frac_bits; 0 when empty).
+ */
+static void cr_om_say_unfit(struct cr_om *x, const struct cr_run *r)
+{
+	struct cr_om_said *said = x->o->unfit_said;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i, n = 0;
+
+#define CR_FNV(c)	(h = (h ^ (uint8_t)(c)) * 0x100000001b3ULL)
+	CR_FNV(x->g->bits);
+	for (i = 0; i < r->nmetrics; i++) {
+		const struct cr_metric *m = &r->metrics[i];
+		const char *p;
+
+		if (!cr_om_left_out(x, m))
+			continue;
+		for (p = m->name; *p; p++)
+			CR_FNV(*p);
+		CR_FNV(0);
+		for (p = m->variant; *p; p++)
+			CR_FNV(*p);
+		CR_FNV(0);
+		CR_FNV(m->frac_bits);
+		n++;
+	}
+#undef CR_FNV
+	h = !n ? 0 : h ? h : 1;
+	if (h == said->unfit)
+		return;
+	if (!n)
+		fprintf(stderr, "%s: every metric is on the grid again\n",
+			said->who);
+	for (i = 0; i < r->nmetrics; i++) {
+		const struct cr_metric *m = &r->metrics[i];
+
+		if (!cr_om_left_out(x, m))
+			continue;
+		/* frac_bits 0 to 5: the readers refuse others. */
+		fprintf(stderr, "%s: %s.%s: frac_bits %u is coarser than the grid's %u, left out of " CR_OM_HIST "%s\n",
+			said->who, m->name, m->variant, m->frac_bits,
+			x->g->bits, x->o->per_cpu ?
+			" and " CR_OM_CPU_HIST : "");
+	}
+	said->unfit = h;
 }
 
 static int cr_om_hist_wanted(const struct cr_om *x, const struct cr_metric *m)
@@ -277,6 +415,7 @@ static void cr_om_histograms(struct cr_om *x, const struct cr_run *r)
 				     &r->metrics[i].total);
 	if (!x->o->per_cpu)
 		return;
+	x->fill = cr_om_fill(x, r);
 	cr_om_family(x, CR_OM_CPU_HIST, "histogram", 1,
 		     "Latency recorded by the clkstat kernel module, per metric, variant and CPU.");
 	for (i = 0; i < r->nmetrics; i++)
@@ -351,9 +490,15 @@ int cr_render_openmetrics(FILE *out, const struct cr_run *r,
 	x.cum = calloc(x.g->n ? x.g->n : 1, sizeof(*x.cum));
 	if (!x.le || !x.cum)
 		goto out;
+	/*
+	 * Correctly rounded, alike on every machine, for bounds up to
+	 * CR_GRID_NS_MAX (grid.h), as every grid's are.
+	 */
 	for (i = 0; i < x.g->n; i++)
 		cr_om_float(x.le[i], sizeof(x.le[i]),
-			    (double)((long double)x.g->bound[i] / 1e9L));
+			    (double)x.g->bound[i] / 1e9);
+	if (o->unfit_said)
+		cr_om_say_unfit(&x, r);
 	cr_om_histograms(&x, r);
 	cr_om_scalars(&x, r);
 	if (!o->prometheus_text)

@@ -1612,6 +1612,13 @@ int cr_snapshot_merge(struct cr_snapshot *dst, struct cr_snapshot *src,
 		free(in->path);
 		goto nomem;
 	}
+	/*
+	 * The merged CPU count covers every input's CPUs: the exporter fills
+	 * its per-CPU family up to it, and a later input's CPUs beyond the
+	 * first's would otherwise come and go at each replay cycle.
+	 */
+	if (src->meta.nr_cpus > dst->meta.nr_cpus)
+		dst->meta.nr_cpus = src->meta.nr_cpus;
 	in->meta = src->meta;
 	memset(&src->meta, 0, sizeof(src->meta));
 	dst->ninputs++;

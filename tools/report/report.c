@@ -33,6 +33,7 @@ static struct {
 	const char *grid_spec;		/* --grid, NULL: the default */
 	const char *host;		/* --host, NULL: this machine's name */
 	struct cr_grid grid;
+	struct cr_om_said unfit_said;	/* serve's, of the metrics left out */
 	/* The label values of the expositions (cr_report_expo_labels()). */
 	char host_buf[256], kernel_buf[65], cs_buf[32];
 } cr_rep = { .run = -1 };
@@ -182,7 +183,7 @@ int cr_report_exposition(const struct cr_cli *cli)
 /* --grid and --host: for the expositions only; the grid parsed. */
 static int cr_report_check_grid(const struct cr_cli *cli)
 {
-	char err[160];
+	char err[256];
 	int r;
 
 	if ((cr_rep.grid_spec || cr_rep.host) &&
@@ -195,6 +196,11 @@ static int cr_report_check_grid(const struct cr_cli *cli)
 			cr_rep.host, sizeof(cr_rep.host_buf) - 1);
 		return CR_USAGE;
 	}
+	/* Prometheus would refuse every scrape, not just the label. */
+	if (cr_rep.host && !cr_render_label_ok(cr_rep.host)) {
+		fprintf(stderr, "clkstat-report: --host: not valid UTF-8, which a label value must be\n");
+		return CR_USAGE;
+	}
 	r = cr_grid_parse(cr_rep.grid_spec ? cr_rep.grid_spec : CR_GRID_DEFAULT,
 			  &cr_rep.grid, err, sizeof(err));
 	if (r) {
@@ -202,6 +208,14 @@ static int cr_report_check_grid(const struct cr_cli *cli)
 		return r == -ENOMEM ? CR_ERR : CR_USAGE;
 	}
 	cr_rep.render.grid = &cr_rep.grid;
+	/*
+	 * report names the metrics left out before it renders (render());
+	 * serve renders at every scrape, and says them when they change.
+	 */
+	if (!strcmp(cli->cmd, "serve")) {
+		cr_rep.unfit_said.who = "clkstat-report: serve";
+		cr_rep.render.unfit_said = &cr_rep.unfit_said;
+	}
 	return CR_OK;
 }
 

@@ -11,7 +11,9 @@
 # rejected, each by the reader that is meant to catch it.
 #
 # The expositions come from tools/tests/render_demo (made-up histograms
-# through render_openmetrics.c).  Prints "ok - ..." / "not ok - ..." lines
+# through render_openmetrics.c); two of other data must have the same le
+# strings per family, and clkstat-report must refuse a --host that is not
+# UTF-8.  Prints "ok - ..." / "not ok - ..." lines
 # and a last line "N passed, N failed"; exits 1 on any failure, or when a
 # reader or render_demo is missing.
 set -uo pipefail
@@ -39,6 +41,7 @@ missing=
 "$PYTHON" -c 'import prometheus_client.openmetrics.parser' 2> /dev/null ||
 	missing="$missing prometheus_client ($PYTHON; Debian package python3-prometheus-client)"
 [ -x "$demo" ] || missing="$missing $demo (make tools/tests/render_demo)"
+[ -x "$top/tools/clkstat-report" ] || missing="$missing $top/tools/clkstat-report (make tools)"
 if [ -n "$missing" ]; then
 	notok "missing:$missing"
 	echo "$pass passed, $fail failed"
@@ -112,6 +115,35 @@ if grid_ok "$tmp/full.om" && grid_ok "$tmp/full.om.prom"; then
 	ok "every histogram series has the same le bounds (both formats)"
 else
 	notok "histogram series with different le bounds"
+fi
+# Across expositions: other data (another host, a later scrape) must have
+# the same le strings per histogram family, or sum by (le) over them keeps
+# each bucket apart.  The check must see a grid that differs.
+le_set() {
+	awk '/_bucket\{/ { f = $0; sub(/_bucket\{.*/, "", f); le = $0
+		sub(/.*,le="/, "", le); sub(/".*/, "", le); print f, le }' "$1" | sort -u
+}
+"$demo" openmetrics --per-cpu --wide --weird --seed 7 > "$tmp/seed.om"
+"$demo" prometheus --per-cpu --wide --weird --seed 7 > "$tmp/seed.om.prom"
+"$demo" openmetrics --per-cpu --wide --weird --grid 2:16ns:20s > "$tmp/grid.om"
+if ! cmp -s "$tmp/full.om" "$tmp/seed.om" &&
+   [ "$(le_set "$tmp/full.om")" = "$(le_set "$tmp/seed.om")" ] &&
+   [ "$(le_set "$tmp/full.om.prom")" = "$(le_set "$tmp/seed.om.prom")" ] &&
+   [ "$(le_set "$tmp/full.om")" = "$(le_set "$tmp/full.om.prom")" ] &&
+   [ "$(le_set "$tmp/full.om" | wc -l)" = $((2 * 118)) ] &&
+   [ "$(le_set "$tmp/full.om")" != "$(le_set "$tmp/grid.om")" ]; then
+	ok "other data, the same le set per family (both formats); another grid's told apart"
+else
+	notok "two expositions of other data differ in their le sets (or the check missed another grid)"
+fi
+# --host: a label value that is not UTF-8 would make Prometheus refuse
+# every scrape; one line, exit status 2, before anything is read.
+out=$("$top/tools/clkstat-report" --format openmetrics --host $'caf\xe9' -i /nonexistent 2>&1)
+rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] && grep -q 'UTF-8' <<< "$out"; then
+	ok "--host not UTF-8: one line, exit status 2"
+else
+	notok "--host not UTF-8: exit status $rc: $out"
 fi
 check_good "all CPUs only" "$tmp/all.om"
 check_good "an empty histogram and a zero counter" "$tmp/empty.om" \

@@ -4,7 +4,8 @@
  * eyes and for tools/tests/openmetrics_check.sh:
  *
  *   render_demo text|csv|json|openmetrics|prometheus|raw [--per-cpu] [--no-hist]
- *               [--metric NAME[.VARIANT]] [--wide] [--weird]
+ *               [--metric NAME[.VARIANT]] [--wide] [--weird] [--seed N]
+ *               [--grid SPEC]
  *
  * The run: ttwu_enqueue.direct (frac_bits 3, 20000 samples from 300 ns to
  * about 2 ms on CPUs 0-3, counters), tkread.direct (frac_bits 5, narrow,
@@ -13,32 +14,37 @@
  * (frac_bits 2, samples from 0 to U64_MAX, the last slot included);
  * --weird adds a metric whose name and variant need escaping in every
  * format (a quote, a backslash, a comma, a newline), and the same in the
- * host label.  The expositions (openmetrics, prometheus) have the labels
- * host, kernel and clocksource, every metric a _created time, the first
- * one its resets, and with --per-cpu every CPU of 4.
+ * host label.  --seed N (N > 0) draws other samples, and more of them:
+ * other data on the same grid.  The expositions (openmetrics,
+ * prometheus) have the labels host, kernel and clocksource, every metric
+ * a _created time, the first one its resets, and with --per-cpu every CPU
+ * of 4; --grid is clkstat-report's.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "../lib/grid.h"
 #include "../lib/render.h"
 #include "../lib/status.h"
 #include "hist_build.h"
 
-static void demo_run(struct cr_run *r, int wide, int weird)
+static void demo_run(struct cr_run *r, int wide, int weird,
+		     unsigned long seed)
 {
 	struct cr_metric *m;
-	uint64_t st = 0x9E3779B97F4A7C15ULL, v;
-	unsigned int i;
+	uint64_t st = 0x9E3779B97F4A7C15ULL ^ seed * 0xD1B54A32D192ED03ULL, v;
+	unsigned int i, n = 20000 + (unsigned int)(seed % 5000);
 
 	m = hb_metric(r, "ttwu_enqueue", "direct", 3);
-	for (i = 0; i < 20000; i++) {
+	for (i = 0; i < n; i++) {
 		/* log-uniform over 300 ns .. 300 us, 1% up to 2 ms */
 		double x = (double)(hb_rand(&st) >> 11) / 9007199254740992.0;
 
 		v = (uint64_t)(300 * exp2(x * (i % 100 ? 10 : 12.7)));
 		hb_sample(m, (uint32_t)(hb_rand(&st) % 4), v);
 	}
-	hb_counter(m, "wakeups", 20000);
+	hb_counter(m, "wakeups", n);
 	hb_counter(m, "migrated", 1234);
 
 	m = hb_metric(r, "tkread", "direct", 5);
@@ -80,10 +86,13 @@ int main(int argc, char **argv)
 	struct cr_render_opts o = { .source = "render_demo", .nruns = 1 };
 	struct cr_run r = { .exit_status = -1 };
 	int wide = 0, weird = 0, i, st;
+	unsigned long seed = 0;
+	struct cr_grid g;
 	const char *fmt;
+	char err[256];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: render_demo text|csv|json|openmetrics|prometheus|raw [--per-cpu] [--no-hist] [--metric NAME] [--wide] [--weird]\n");
+		fprintf(stderr, "usage: render_demo text|csv|json|openmetrics|prometheus|raw [--per-cpu] [--no-hist] [--metric NAME] [--wide] [--weird] [--seed N] [--grid SPEC]\n");
 		return CR_USAGE;
 	}
 	fmt = argv[1];
@@ -98,13 +107,24 @@ int main(int argc, char **argv)
 			wide = 1;
 		else if (!strcmp(argv[i], "--weird"))
 			weird = 1;
-		else {
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--grid") && i + 1 < argc &&
+			 !o.grid) {
+			if (cr_grid_parse(argv[++i], &g, err, sizeof(err))) {
+				fprintf(stderr, "render_demo: %s\n", err);
+				return CR_USAGE;
+			}
+			o.grid = &g;
+		} else {
 			fprintf(stderr, "render_demo: unknown argument %s\n",
 				argv[i]);
+			if (o.grid)
+				cr_grid_free(&g);
 			return CR_USAGE;
 		}
 	}
-	demo_run(&r, wide, weird);
+	demo_run(&r, wide, weird, seed);
 	/* What serve knows of a live module: labels, starts, resets, CPUs. */
 	o.host = weird ? "demo\"host\\\n" : "demo";
 	o.kernel = "6.12.0-demo";
@@ -133,5 +153,7 @@ int main(int argc, char **argv)
 		st = CR_USAGE;
 	}
 	cr_run_free(&r);
+	if (o.grid)
+		cr_grid_free(&g);
 	return st;
 }

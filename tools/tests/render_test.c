@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <json.h>
 
@@ -725,6 +726,37 @@ static size_t check_om(const char *text, const char *family, size_t nbounds)
 	return nseries;
 }
 
+/*
+ * The first histogram series' buckets in an exposition: their le strings
+ * (+Inf too) and counts, at most max; how many.
+ */
+static size_t om_buckets(const char *text, char (*le)[32], uint64_t *cum,
+			 size_t max)
+{
+	const char *p = text, *q, *first = NULL, *lp;
+	size_t n = 0, len = 0;
+
+	while ((p = strstr(p, "_bucket{")) && n < max) {
+		q = strstr(p, ",le=\"");
+		assert_non_null(q);
+		/* the same series: the same text up to le */
+		if (!first)
+			first = p;
+		else if ((size_t)(q - p) != len || strncmp(p, first, len))
+			break;
+		len = (size_t)(q - p);
+		lp = q + 5;
+		q = strchr(lp, '"');
+		assert_non_null(q);
+		assert_true((size_t)(q - lp) < 32);
+		memcpy(le[n], lp, q - lp);
+		le[n][q - lp] = '\0';
+		cum[n++] = strtoull(q + 3, NULL, 10);
+		p = q;
+	}
+	return n;
+}
+
 #define L_TINY	"{metric=\"tiny\",variant=\"direct\",host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\""
 
 /*
@@ -824,8 +856,9 @@ static void test_openmetrics(void **state)
 
 /*
  * Every slot of every layout non-empty, on the grid of frac_bits 0 over
- * all of u64 (65 bounds): each histogram's count at a bound is its slots
- * up to there; a grid of finer bits leaves coarser metrics out.
+ * all it may cover, up to 2^53 - 1 ns (54 bounds): each histogram's count
+ * at a bound is its slots up to there, those above only in +Inf; a grid
+ * of finer bits leaves coarser metrics out.
  */
 static void test_openmetrics_every_slot(void **state)
 {
@@ -837,8 +870,11 @@ static void test_openmetrics_every_slot(void **state)
 	char *out, want[160], unfit[256];
 
 	(void)state;
-	assert_int_equal(cr_grid_init(&g, 0, 0, UINT64_MAX), 0);
-	assert_int_equal(g.n, 65);
+	assert_int_equal(cr_grid_init(&g, 0, 0, UINT64_MAX), -EINVAL);
+	assert_int_equal(cr_grid_init(&g, 0, 0, CR_GRID_NS_MAX + 1), -EINVAL);
+	assert_int_equal(cr_grid_init(&g, 0, 0, CR_GRID_NS_MAX), 0);
+	assert_int_equal(g.n, 54);
+	assert_true(g.bound[53] == CR_GRID_NS_MAX);
 	o.grid = &g;
 	for (k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++) {
 		char name[8];
@@ -849,13 +885,14 @@ static void test_openmetrics_every_slot(void **state)
 			hb_hist_add(&m->total, k, clkstat_slot_upper(i, k));
 	}
 	out = render(cr_render_openmetrics, &r, &o);
-	assert_int_equal(check_om(out, "clkstat_latency_seconds", 65),
+	assert_int_equal(check_om(out, "clkstat_latency_seconds", 54),
 			 CLKSTAT_FRAC_BITS_MAX + 1);
-	/* canonical renderings: 0, 1 ns, 1023 ns, 2^64 - 1 ns */
+	/* canonical renderings: 0, 1 ns, 1023 ns, 2^53 - 1 ns */
 	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"0.0\"} 1\n"));
 	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"1e-09\"} 2\n"));
 	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"1.023e-06\"} 11\n"));
-	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"1.8446744073709553e+10\"} 65\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"9.00719925474099e+06\"} 54\n"));
+	assert_non_null(strstr(out, "{metric=\"k0\",variant=\"v\",le=\"+Inf\"} 65\n"));
 	for (k = 1; k <= CLKSTAT_FRAC_BITS_MAX; k++) {
 		snprintf(want, sizeof(want), "{metric=\"k%u\",variant=\"v\",le=\"1.023e-06\"} %u\n",
 			 k, clkstat_value_to_slot(1023, k) + 1);
@@ -913,6 +950,127 @@ static void test_grid_parse(void **state)
 	assert_int_equal(cr_grid_parse("2:-1ns:1s", &g, err, sizeof(err)), -EINVAL);
 }
 
+/*
+ * Decimal LO and HI, exact in integer arithmetic: strtod() times the unit
+ * refused "4.1ms" (4099999.9999999995) and the like as not whole ns.
+ */
+static void test_grid_parse_decimals(void **state)
+{
+	static const struct {
+		const char *spec;
+		uint64_t lo, hi;
+	} good[] = {
+		{ "2:4.1ms:10s", 4100000, 10000000000ULL },
+		{ "2:1.001ms:1.013s", 1001000, 1013000000 },
+		{ "2:1.001us:4.1ms", 1001, 4100000 },
+		{ "2:0.5us:0.000000999s", 500, 999 },
+		{ "2:16.000ns:1.000000000000s", 16, 1000000000 },
+		{ "2:0ns:9007199.254740991s", 0, CR_GRID_NS_MAX },
+		{ "2:9007199254740991ns:9007199254740.991us",
+		  CR_GRID_NS_MAX, CR_GRID_NS_MAX },
+		{ "0:007ms:7ms", 7000000, 7000000 },
+	};
+	static const struct {
+		const char *spec, *why;
+	} bad[] = {
+		{ "2:1.0001us:1s", "1.0001us is not a whole number of ns (us takes at most 3 decimals)" },
+		{ "2:16ns:1.0000000001s", "1.0000000001s is not a whole number of ns (s takes at most 9 decimals)" },
+		{ "2:1.5ns:1s", "1.5ns is not a whole number of ns" },
+		{ "2:1ms:4.1234567ms", "4.1234567ms is not a whole number of ns (ms takes at most 6 decimals)" },
+		{ "2:16ns:9007199.254740992s", "9007199.254740992s is above 2^53 - 1 ns (104 days)" },
+		{ "2:16ns:105d", "durations with a unit" },
+		{ "2:16ns:18446744073709551616ns", "18446744073709551616ns is above 2^53 - 1 ns" },
+		{ "2:16ns:18446744073709551615s", "18446744073709551615s is above 2^53 - 1 ns" },
+		{ "2:16ns:99999999999999999999999ms", "is above 2^53 - 1 ns" },
+		{ "2:7.ms:1s", "durations with a unit" },
+		{ "2:.5ms:1s", "durations with a unit" },
+		{ "2:1e3ns:1s", "durations with a unit" },
+		{ "2:1 ms:1s", "durations with a unit" },
+		{ "2:1.5:1s", "durations with a unit" },
+		{ "2:1ms:1s:", "durations with a unit" },
+		{ "2:+1ms:1s", "durations with a unit" },
+		{ "2:1.-5ms:1s", "durations with a unit" },
+		{ "2::1s", "durations with a unit" },
+	};
+	struct cr_grid g;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (cr_grid_parse(good[i].spec, &g, err, sizeof(err)))
+			fail_msg("%s: %s", good[i].spec, err);
+		assert_true(g.lo == good[i].lo);
+		assert_true(g.hi == good[i].hi);
+		assert_true(g.bound[g.n - 1] <= CR_GRID_NS_MAX);
+		cr_grid_free(&g);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(cr_grid_parse(bad[i].spec, &g, err, sizeof(err)),
+				 -EINVAL);
+		if (!strstr(err, bad[i].why))
+			fail_msg("%s: \"%s\", not \"%s\"", bad[i].spec, err,
+				 bad[i].why);
+		assert_null(g.bound);
+	}
+}
+
+/*
+ * Samples below the grid's LO and above its HI, on a grid coarser than the
+ * histogram (2:16ns:1000ns, frac_bits 5): each in the first bucket whose
+ * le is at least its slot's upper bound (3 and 17 in the first, 19 ns),
+ * those whose slot ends above the last bound (1023 ns) only in +Inf.
+ */
+static void test_openmetrics_outside(void **state)
+{
+	static const uint64_t v[] = { 3, 17, 20, 21, 999, 1023, 1024, 5000 };
+	struct cr_render_opts o = { 0 };
+	struct cr_run r = { 0 };
+	struct cr_metric *m;
+	char err[256], le[32][32];
+	struct cr_grid g;
+	uint64_t cum[32];
+	size_t i, j, n;
+	char *out;
+
+	(void)state;
+	assert_int_equal(cr_grid_parse("2:16ns:1000ns", &g, err, sizeof(err)), 0);
+	assert_int_equal(g.n, 24);
+	assert_int_equal(g.bound[0], 19);
+	assert_int_equal(g.bound[23], 1023);
+	o.grid = &g;
+	m = hb_metric(&r, "x", "v", 5);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		hb_sample(m, 0, v[i]);
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_int_equal(check_om(out, "clkstat_latency_seconds", 24), 1);
+	/* By hand: 3 and 17 at 19 ns, 20 and 21 at 23, 999 and 1023 at 1023. */
+	assert_non_null(strstr(out,
+		"clkstat_latency_seconds_bucket{metric=\"x\",variant=\"v\",le=\"1.9e-08\"} 2\n"
+		"clkstat_latency_seconds_bucket{metric=\"x\",variant=\"v\",le=\"2.3e-08\"} 4\n"
+		"clkstat_latency_seconds_bucket{metric=\"x\",variant=\"v\",le=\"2.7e-08\"} 4\n"));
+	assert_non_null(strstr(out,
+		"clkstat_latency_seconds_bucket{metric=\"x\",variant=\"v\",le=\"8.95e-07\"} 4\n"
+		"clkstat_latency_seconds_bucket{metric=\"x\",variant=\"v\",le=\"1.023e-06\"} 6\n"
+		"clkstat_latency_seconds_bucket{metric=\"x\",variant=\"v\",le=\"+Inf\"} 8\n"
+		"clkstat_latency_seconds_count{metric=\"x\",variant=\"v\"} 8\n"));
+	/* Every bound: the samples whose slot's upper bound is at most it. */
+	assert_int_equal(om_buckets(out, le, cum, 32), 25);
+	for (j = 0; j < g.n; j++) {
+		for (i = n = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			n += clkstat_slot_upper(clkstat_value_to_slot(v[i], 5), 5) <=
+			     g.bound[j];
+		assert_true(strtod(le[j], NULL) == (double)g.bound[j] / 1e9);
+		assert_int_equal(cum[j], n);
+	}
+	assert_string_equal(le[24], "+Inf");
+	assert_int_equal(cum[24], 8);
+	free(out);
+	cr_run_free(&r);
+	cr_grid_free(&g);
+}
+
 static void test_openmetrics_escaping(void **state)
 {
 	struct cr_render_opts o = { .host = "h\"\\\n" };
@@ -934,6 +1092,255 @@ static void test_openmetrics_escaping(void **state)
 	free(out);
 	cr_run_free(&r);
 	cr_grid_free(&g);
+}
+
+/*
+ * The default grid's le strings, every one: Prometheus sums by the
+ * string, so a change of the formatter or of CR_GRID_DEFAULT would split
+ * every bucket of a fleet running two versions in two.  A change here
+ * must be deliberate (and said in the release notes).
+ */
+static void test_openmetrics_default_le(void **state)
+{
+	static const char *const golden[] = {
+		"1.9e-08", "2.3e-08", "2.7e-08", "3.1e-08", "3.9e-08",
+		"4.7e-08", "5.5e-08", "6.3e-08", "7.9e-08", "9.5e-08",
+		"1.11e-07", "1.27e-07", "1.59e-07", "1.91e-07", "2.23e-07",
+		"2.55e-07", "3.19e-07", "3.83e-07", "4.47e-07", "5.11e-07",
+		"6.39e-07", "7.67e-07", "8.95e-07", "1.023e-06", "1.279e-06",
+		"1.535e-06", "1.791e-06", "2.047e-06", "2.559e-06",
+		"3.071e-06", "3.583e-06", "4.095e-06", "5.119e-06",
+		"6.143e-06", "7.167e-06", "8.191e-06", "1.0239e-05",
+		"1.2287e-05", "1.4335e-05", "1.6383e-05", "2.0479e-05",
+		"2.4575e-05", "2.8671e-05", "3.2767e-05", "4.0959e-05",
+		"4.9151e-05", "5.7343e-05", "6.5535e-05", "8.1919e-05",
+		"9.8303e-05", "0.000114687", "0.000131071", "0.000163839",
+		"0.000196607", "0.000229375", "0.000262143", "0.000327679",
+		"0.000393215", "0.000458751", "0.000524287", "0.000655359",
+		"0.000786431", "0.000917503", "0.001048575", "0.001310719",
+		"0.001572863", "0.001835007", "0.002097151", "0.002621439",
+		"0.003145727", "0.003670015", "0.004194303", "0.005242879",
+		"0.006291455", "0.007340031", "0.008388607", "0.010485759",
+		"0.012582911", "0.014680063", "0.016777215", "0.020971519",
+		"0.025165823", "0.029360127", "0.033554431", "0.041943039",
+		"0.050331647", "0.058720255", "0.067108863", "0.083886079",
+		"0.100663295", "0.117440511", "0.134217727", "0.167772159",
+		"0.201326591", "0.234881023", "0.268435455", "0.335544319",
+		"0.402653183", "0.469762047", "0.536870911", "0.671088639",
+		"0.805306367", "0.939524095", "1.073741823", "1.342177279",
+		"1.610612735", "1.879048191", "2.147483647", "2.684354559",
+		"3.221225471", "3.758096383", "4.294967295", "5.368709119",
+		"6.442450943", "7.516192767", "8.589934591", "10.737418239",
+	};
+	const size_t ng = sizeof(golden) / sizeof(golden[0]);
+	struct cr_render_opts o = { 0 };
+	struct cr_run r = { 0 };
+	char le[128][32], err[256];
+	uint64_t cum[128];
+	struct cr_grid g;
+	size_t i, j;
+	char *out;
+
+	(void)state;
+	assert_int_equal(ng, 117);
+	hb_metric(&r, "idle", "direct", 3);
+	/* o.grid NULL: the renderer's default; then report's, parsed */
+	for (i = 0; i < 2; i++) {
+		if (i) {
+			assert_int_equal(cr_grid_parse(CR_GRID_DEFAULT, &g, err,
+						       sizeof(err)), 0);
+			o.grid = &g;
+		}
+		out = render(cr_render_openmetrics, &r, &o);
+		assert_int_equal(om_buckets(out, le, cum, 128), ng + 1);
+		free(out);
+		assert_string_equal(le[ng], "+Inf");
+		for (j = 0; j < ng; j++)
+			assert_string_equal(le[j], golden[j]);
+	}
+	cr_grid_free(&g);
+	cr_run_free(&r);
+}
+
+/*
+ * The per-CPU family adds up to the all-CPU one: a CPU at or above
+ * nr_cpus (snapshots of several machines pooled) raises it, for every
+ * metric; one far above is there alone, without the empty series up to it.
+ */
+static void test_openmetrics_cpus_above(void **state)
+{
+	struct cr_render_opts o = { .per_cpu = 1, .nr_cpus = 2 };
+	struct cr_run r = { 0 };
+	struct cr_metric *m;
+	struct cr_grid g;
+	char *out;
+
+	(void)state;
+	assert_int_equal(cr_grid_init(&g, 3, 0, 8), 0);
+	o.grid = &g;
+	m = hb_metric(&r, "a", "v", 3);
+	hb_sample(m, 0, 1);
+	hb_sample(m, 3, 2);
+	hb_sample(m, 3, 7);
+	m = hb_metric(&r, "b", "v", 3);
+	hb_sample(m, 1, 5);
+	out = render(cr_render_openmetrics, &r, &o);
+	/* CPUs 0 to 3, empty 1 and 2 too, for each of a and b */
+	assert_int_equal(check_om(out, "clkstat_cpu_latency_seconds", 9), 8);
+	assert_non_null(strstr(out, "clkstat_cpu_latency_seconds_count{metric=\"a\",variant=\"v\",cpu=\"3\"} 2\n"));
+	assert_non_null(strstr(out, "clkstat_cpu_latency_seconds_count{metric=\"a\",variant=\"v\",cpu=\"2\"} 0\n"));
+	assert_non_null(strstr(out, "clkstat_cpu_latency_seconds_count{metric=\"b\",variant=\"v\",cpu=\"3\"} 0\n"));
+	assert_non_null(strstr(out, "clkstat_latency_seconds_count{metric=\"a\",variant=\"v\"} 3\n"));
+	free(out);
+
+	cr_run_free(&r);
+	cr_grid_free(&g);
+
+	/*
+	 * CPU 4000000000 (a corrupt snapshot's) and nr_cpus 70000: the
+	 * empty series filled in up to render_openmetrics.c's
+	 * CR_OM_CPUS_FILL (65536) only, not 4e9 of them.
+	 */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(cr_grid_init(&g, 0, 1, 1), 0);
+	m = hb_metric(&r, "c", "v", 3);
+	hb_sample(m, 7, 1);
+	hb_sample(m, 4000000000U, 1);
+	o.nr_cpus = 70000;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_int_equal(count_lines(out, "clkstat_cpu_latency_seconds_count{"),
+			 65536 + 1);
+	assert_non_null(strstr(out, "clkstat_cpu_latency_seconds_count{metric=\"c\",variant=\"v\",cpu=\"65535\"} 0\n"
+				    "clkstat_cpu_latency_seconds_sum{metric=\"c\",variant=\"v\",cpu=\"65535\"} 0.0\n"
+				    "clkstat_cpu_latency_seconds_bucket{metric=\"c\",variant=\"v\",cpu=\"4000000000\",le=\"1e-09\"} 1\n"));
+	assert_non_null(strstr(out, "clkstat_cpu_latency_seconds_count{metric=\"c\",variant=\"v\",cpu=\"7\"} 1\n"));
+	free(out);
+	cr_run_free(&r);
+	cr_grid_free(&g);
+}
+
+/* What fn wrote on stderr, NUL-terminated (free it). */
+static char *stderr_of(void (*fn)(void *), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = tmpfile();
+	int saved;
+	long n;
+
+	assert_non_null(f);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(f), 2) == 2);
+	fn(arg);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	n = ftell(f);
+	assert_true(n >= 0);
+	len = (size_t)n;
+	buf = calloc(1, len + 1);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, len, f), len);
+	fclose(f);
+	return buf;
+}
+
+struct say_arg {
+	struct cr_run *r;
+	struct cr_render_opts *o;
+};
+
+static void say_render(void *arg)
+{
+	struct say_arg *a = arg;
+
+	free(render(cr_render_openmetrics, a->r, a->o));
+}
+
+/*
+ * serve's renders say the metrics that the grid leaves out, a line each,
+ * when that set changes, not at every render.
+ */
+static void test_openmetrics_unfit_said(void **state)
+{
+	struct cr_om_said said = { .who = "clkstat-report: serve" };
+	struct cr_render_opts o = { .unfit_said = &said };
+	struct cr_run r = { 0 };
+	struct say_arg a = { &r, &o };
+	struct cr_grid g;
+	char *err;
+
+	(void)state;
+	assert_int_equal(cr_grid_init(&g, 2, 16, 1024), 0);
+	o.grid = &g;
+	hb_metric(&r, "fine", "direct", 3);
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "");
+	free(err);
+	hb_metric(&r, "ttwu_enqueue", "direct", 1);
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "clkstat-report: serve: ttwu_enqueue.direct: frac_bits 1 is coarser than the grid's 2, left out of clkstat_latency_seconds\n");
+	free(err);
+	/* the same set: nothing, in either format */
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "");
+	free(err);
+	o.prometheus_text = 1;
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "");
+	free(err);
+	/* another set: every metric of it, once */
+	hb_metric(&r, "tkread", "direct", 0);
+	o.per_cpu = 1;
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err,
+		"clkstat-report: serve: ttwu_enqueue.direct: frac_bits 1 is coarser than the grid's 2, left out of clkstat_latency_seconds and clkstat_cpu_latency_seconds\n"
+		"clkstat-report: serve: tkread.direct: frac_bits 0 is coarser than the grid's 2, left out of clkstat_latency_seconds and clkstat_cpu_latency_seconds\n");
+	free(err);
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "");
+	free(err);
+	/* none left out (--metric): said once */
+	o.metric = "fine";
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "clkstat-report: serve: every metric is on the grid again\n");
+	free(err);
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "");
+	free(err);
+	/* without unfit_said (report): never */
+	o.metric = NULL;
+	o.unfit_said = NULL;
+	err = stderr_of(say_render, &a);
+	assert_string_equal(err, "");
+	free(err);
+	cr_run_free(&r);
+	cr_grid_free(&g);
+}
+
+/* --host: a label value must be UTF-8 (RFC 3629). */
+static void test_label_ok(void **state)
+{
+	(void)state;
+	assert_true(cr_render_label_ok(""));
+	assert_true(cr_render_label_ok("db-7"));
+	assert_true(cr_render_label_ok("caf\xc3\xa9"));		/* é */
+	assert_true(cr_render_label_ok("\xe6\x97\xa5\xe6\x9c\xac"));	/* 日本 */
+	assert_true(cr_render_label_ok("\xef\xbf\xbd"));		/* U+FFFD */
+	assert_true(cr_render_label_ok("\xf0\x9f\x98\x80"));	/* U+1F600 */
+	assert_true(cr_render_label_ok("\xf4\x8f\xbf\xbf"));	/* U+10FFFF */
+	assert_false(cr_render_label_ok("\xff"));
+	assert_false(cr_render_label_ok("caf\xe9"));		/* Latin-1 */
+	assert_false(cr_render_label_ok("\xc0\xaf"));		/* overlong '/' */
+	assert_false(cr_render_label_ok("\xe0\x80\xaf"));	/* overlong */
+	assert_false(cr_render_label_ok("\xed\xa0\x80"));	/* surrogate */
+	assert_false(cr_render_label_ok("\xf4\x90\x80\x80"));	/* > U+10FFFF */
+	assert_false(cr_render_label_ok("\xe6\x97"));		/* cut short */
+	assert_false(cr_render_label_ok("\xe6\x97x"));
+	assert_false(cr_render_label_ok("\x80"));			/* lone continuation */
 }
 
 /* ---- raw ---- */
@@ -1097,6 +1504,12 @@ int main(void)
 		cmocka_unit_test(test_openmetrics_every_slot),
 		cmocka_unit_test(test_openmetrics_escaping),
 		cmocka_unit_test(test_grid_parse),
+		cmocka_unit_test(test_grid_parse_decimals),
+		cmocka_unit_test(test_openmetrics_outside),
+		cmocka_unit_test(test_openmetrics_default_le),
+		cmocka_unit_test(test_openmetrics_cpus_above),
+		cmocka_unit_test(test_openmetrics_unfit_said),
+		cmocka_unit_test(test_label_ok),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_trace_names),
 		cmocka_unit_test(test_write_error),
