@@ -28,23 +28,70 @@
  * run has a host (a number, the same in both strata for the same
  * machine; compare.c says which); a stratum's hosts are numbered in order
  * of first appearance among its runs.  A resample of a stratum of H hosts
- * draws H hosts uniformly with replacement (gsl_rng_uniform_int(H)), and
- * for each host drawn, of n runs, n of its runs with replacement
- * (gsl_rng_uniform_int(n); none for n = 1, so that hosts of one run each,
- * unpaired, draw exactly as the run unit); the drawn runs' multiplicities
- * are pooled as the run unit's.  Paired design: when both strata have the
- * same set of hosts, the B x H host draws are taken first, before either
- * stratum's resamples, as the base's host numbers (draw b, position i),
- * and resample b of each stratum uses draw b, the variant through its
- * own numbers of the same machines; the runs within are drawn per
- * stratum.  So a machine's offset, shared by both strata, moves both in
- * the same resample.  Otherwise each stratum draws its own hosts at the
- * start of each of its resamples.  The hosts are then the independent
- * units: with 1 host (CR_BOOT_W_ONE_HOST) the interval is the host's
- * run-level one and has no host-to-host spread; below CR_BOOT_FEW_HOSTS
- * hosts CR_BOOT_W_FEW_HOSTS, as the run unit's few runs.  A resample
- * draws at most H times the largest host's runs, the bound of the
- * overflow check below in place of n.
+ * draws H hosts uniformly with replacement, and for each host drawn, of n
+ * runs, n of its runs with replacement (gsl_rng_uniform_int(n); none for
+ * n = 1, so that hosts of one run each, unpaired, draw exactly as the run
+ * unit); the drawn runs' multiplicities are pooled as the run unit's.
+ * The hosts are drawn as the design recorded them, so that what both
+ * strata share moves both:
+ *  - the S shared hosts, those both strata have runs on (in the base's
+ *    order), are drawn once for both: the B x S draws
+ *    gsl_rng_uniform_int(S) are the first numbers taken, before either
+ *    stratum's resamples, and resample b of each stratum draws its S
+ *    shared hosts by draw b, the variant through its own numbers of the
+ *    same machines (the runs within are drawn per stratum).  So a
+ *    machine's offset, shared by both strata, moves both in the same
+ *    resample and largely cancels from the differences;
+ *  - a stratum's own hosts, the H - S that the other has no run on, are
+ *    drawn by it alone, after its shared ones: each draw
+ *    gsl_rng_uniform_int(H - S), then that host's runs.
+ * Every resample of a stratum thus draws H hosts, as many as it has, and
+ * never none.  Both strata on the same hosts (S = H for both) is the
+ * paired design, no host shared (S = 0) the unpaired one, each stratum
+ * drawing its own; between them (some machines ran one variant only) the
+ * pairs are resampled together and the others within their side, as
+ * partially paired data are.  Why not draw from the union of both
+ * strata's hosts and let each pool what it has on the drawn ones: a
+ * stratum's number of hosts would then be random (a spread the design
+ * does not have), a resample could draw none of a side's hosts (no data:
+ * an undefined resample, or a redraw that conditions on the draw), and
+ * with no host shared it would not be the unpaired bootstrap.  Partly
+ * paired, a stratum's own hosts add their whole offsets to the
+ * differences' spread, as unpaired hosts do (CR_BOOT_W_OWN_HOSTS says how
+ * many).  The shared draws are not kept (a table of them, B x S numbers,
+ * would take 2 GB for 10^6 resamples of 500 hosts): two copies of the
+ * generator, taken before them, replay them for the base and for the
+ * variant, while the generator itself skips them, so the numbers are
+ * those a table would give, bit for bit, for drawing them three times.
+ * The hosts are then the independent units: with 1 host
+ * (CR_BOOT_W_ONE_HOST) the interval is the host's run-level one and has
+ * no host-to-host spread; below CR_BOOT_FEW_HOSTS hosts
+ * CR_BOOT_W_FEW_HOSTS, as the run unit's few runs.
+ *
+ * Resampling both levels is slightly conservative: the hosts' pooled
+ * values already differ by their runs' spread (a host's n runs carry 1/n
+ * of its run-to-run variance), and drawing the runs again adds that part
+ * a second time (Davison and Hinkley 1997, section 3.8, where drawing the
+ * hosts alone is the other strategy).  The excess is small when the
+ * host-to-host spread is larger than that part;
+ * tools/tests/stats/fleet_coverage.py measures it (95.5% and 96.8% for a
+ * nominal 95%).  Drawing the runs too keeps a spread with few hosts (1
+ * host: its run-level interval) where drawing the hosts alone has none.
+ *
+ * Resampling unit "host-fixed" (--unit host-fixed): the host unit
+ * without its first level.  Each resample of a stratum takes every one of
+ * its hosts once, in order, and draws each host's n runs with replacement
+ * from its own (gsl_rng_uniform_int(n), none for n = 1): a bootstrap
+ * stratified by host.  The machines are then fixed, not a sample of
+ * machines: the intervals are about these machines (their runs repeated),
+ * not about machines of their kind in general, and a machine's offset is
+ * in every resample of both strata, adding nothing to the differences'
+ * spread.  The spread is the run-to-run one within the hosts: hosts of one
+ * run each have none (CR_BOOT_W_FIXED_ONE_RUN: every resample is the
+ * data), and as the run unit's few runs, a host of fewer than
+ * CR_BOOT_FEW_RUNS runs makes the intervals narrower than their level (its
+ * plug-in variance is low by (n - 1) / n; CR_BOOT_W_FIXED_FEW_RUNS).  One
+ * host of n > 1 runs draws as the run unit does.
  *
  * Resampling unit "sample" (--unit sample): the naive bootstrap that
  * treats every sample as independent, for comparison.  A resample of a
@@ -72,7 +119,7 @@
  *
  * Random numbers: one gsl_rng_mt19937 per cr_boot_compare() call, seeded
  * with the seed (GSL takes its low 32 bits, and 0 as 4357).  The B
- * resamples of the base are drawn first (after a paired host unit's host
+ * resamples of the base are drawn first (after the host unit's shared host
  * draws), then the B of the variant;
  * resample b of the variant pairs with resample b of the base for the
  * differences (paired draws: each pair is one resample of the whole
@@ -118,8 +165,8 @@
  * 1 - p is the largest level whose percentile interval still reaches 0
  * (up to the interpolation between order statistics); a resample equal to
  * 0 counts on both sides (identical data give p = 1).  It is a test of
- * the median's difference only, with the run as the unit like everything
- * else.  When no resample reaches 0 the p-value is below what B resamples
+ * the median's difference only, from the very resamples of the intervals,
+ * so with their unit (runs, samples, hosts).  When no resample reaches 0 the p-value is below what B resamples
  * can resolve: reported as "< 1/B" (p_floor; p_median then holds 1/B, a
  * value the formula can never give, since it gives 0 or at least 2/B).
  *
@@ -142,15 +189,18 @@
  *    (no interval).
  *
  * Overflow: counts and sums are u64 as in the module, never wrapped.  A
- * stratum of n runs is refused (-EOVERFLOW) when n times its largest
- * run's count reaches 2^62 (a resample pools at most n copies of a run;
- * 2^62 keeps the quantile's 2 * count inside 64 bits) or n times a slot's
- * largest sum (scaled, as stored) would not fit in 64 bits: then no
- * resample can overflow.  With --unit sample a resampled slot's sum is
+ * resample pools at most maxdraws runs, counted with their multiplicity:
+ * n for a stratum of n runs with the run unit and host-fixed, H times the
+ * runs of its largest host with the host unit (H hosts drawn, each
+ * perhaps that one).  A stratum is refused (-EOVERFLOW) when maxdraws
+ * times its largest run's count reaches 2^62 (2^62 keeps the quantile's
+ * 2 * count inside 64 bits) or maxdraws times a slot's largest sum
+ * (scaled, as stored) would not fit in 64 bits: then no resample can
+ * overflow.  With --unit sample a resampled slot's sum is
  * computed in 128 bits, and a resample where it would not fit in 64 (a
  * slot whose samples add up to about 2^64 ns, 584 years) stops the
  * bootstrap with -EOVERFLOW.  Counts near 2^40 per run are far inside
- * these bounds (n up to 4 million runs).
+ * these bounds (maxdraws up to 4 million runs).
  *
  * Speed: each stratum's runs are mapped once onto the union of their
  * non-empty slots (a few hundred at most), a table of every run's count
@@ -333,6 +383,12 @@ struct cr_stratum {
 	size_t *hoff;			/* [nhosts + 1] host h's runs are */
 	uint32_t *hrun;			/* hrun[hoff[h] .. hoff[h + 1] - 1] */
 	unsigned int *hid;		/* [nhosts] in->host of each host */
+	int host_fixed;			/* unit host-fixed */
+	size_t nshared, nown;		/* unit host: hosts shared with the
+					 * other stratum, and its own */
+	uint32_t *shared;		/* [nshared] local numbers, in the
+					 * base's order */
+	uint32_t *own;			/* [nown] local numbers, in order */
 	uint64_t *rn, *rmin, *rmax;	/* [nruns] */
 	struct clkstat_slot *pool;	/* [nu] every run */
 	uint64_t n, min, max;		/* of pool */
@@ -350,6 +406,8 @@ static void cr_stratum_free(struct cr_stratum *st)
 	free(st->hoff);
 	free(st->hrun);
 	free(st->hid);
+	free(st->shared);
+	free(st->own);
 	free(st->pool64);
 	free(st->rn);
 	free(st->rmin);
@@ -380,11 +438,13 @@ static inline size_t cr_cell(const struct cr_stratum *st, size_t r,
  * each, in input order; st->maxdraws for unit host.  0 or -ENOMEM.
  */
 static int cr_stratum_hosts(struct cr_stratum *st,
-			    const struct cr_boot_stratum_in *in, int unit_host)
+			    const struct cr_boot_stratum_in *in,
+			    const struct cr_boot_params *p)
 {
 	size_t r, h, maxnh = 0, *fill;
 
 	st->maxdraws = in->nruns;
+	st->host_fixed = p->host_fixed;
 	if (!in->host)
 		return 0;
 	st->hid = cr_calloc(in->nruns, sizeof(*st->hid));
@@ -415,15 +475,53 @@ static int cr_stratum_hosts(struct cr_stratum *st,
 		st->hrun[fill[h]++] = r;
 	}
 	free(fill);
-	/* nhosts draws of a host, each of up to maxnh runs */
-	if (unit_host)
+	/* nhosts draws of a host, each of up to maxnh runs (host-fixed:
+	 * each host once, its runs as many times as it has) */
+	if (p->unit_host && !p->host_fixed)
 		st->maxdraws = st->nhosts * maxnh;
+	return 0;
+}
+
+/*
+ * Unit host: the hosts both strata have, in the base's order, as each
+ * one's local numbers (st[s].shared), and each one's others (st[s].own).
+ * 0 or -ENOMEM.
+ */
+static int cr_share_hosts(struct cr_stratum st[2])
+{
+	size_t h, i, s;
+
+	for (s = 0; s < 2; s++) {
+		st[s].shared = cr_calloc(st[s].nhosts, sizeof(*st[s].shared));
+		st[s].own = cr_calloc(st[s].nhosts, sizeof(*st[s].own));
+		if (!st[s].shared || !st[s].own)
+			return -ENOMEM;
+	}
+	for (h = 0; h < st[0].nhosts; h++) {
+		for (i = 0; i < st[1].nhosts && st[1].hid[i] != st[0].hid[h];
+		     i++)
+			;
+		if (i == st[1].nhosts) {
+			st[0].own[st[0].nown++] = h;
+			continue;
+		}
+		st[0].shared[st[0].nshared++] = h;
+		st[1].shared[st[1].nshared++] = i;
+	}
+	for (i = 0; i < st[1].nhosts; i++) {
+		for (h = 0; h < st[0].nhosts && st[0].hid[h] != st[1].hid[i];
+		     h++)
+			;
+		if (h == st[0].nhosts)
+			st[1].own[st[1].nown++] = i;
+	}
 	return 0;
 }
 
 /* Map the runs onto the union of their non-empty slots, pool them. */
 static int cr_stratum_init(struct cr_stratum *st,
-			   const struct cr_boot_stratum_in *in, int unit_host)
+			   const struct cr_boot_stratum_in *in,
+			   const struct cr_boot_params *p)
 {
 	unsigned int nslots = CLKSTAT_NSLOTS(in->frac_bits), j, *map;
 	unsigned __int128 maxn = 0;
@@ -434,7 +532,7 @@ static int cr_stratum_init(struct cr_stratum *st,
 	memset(st, 0, sizeof(*st));
 	st->k = in->frac_bits;
 	st->nruns = in->nruns;
-	if (cr_stratum_hosts(st, in, unit_host))
+	if (cr_stratum_hosts(st, in, p))
 		goto nomem_nomap;
 	map = malloc(nslots * sizeof(*map));
 	st->dense = cr_calloc(nslots, sizeof(*st->dense));
@@ -676,30 +774,44 @@ static void cr_weigh_runs(struct cr_stratum *st, gsl_rng *rng)
 }
 
 /*
- * Run multiplicities st->w of a host-unit resample: nhosts hosts drawn
- * with replacement (hd[0 .. nhosts - 1], local host numbers drawn already
- * for both strata of a paired design; NULL: drawn here), then for each
- * host drawn its n runs drawn with replacement from its own.  A host of
- * one run takes no random number for it, so that with one run per host
- * (unpaired) the draws are the run unit's, bit for bit.
+ * Host h drawn: its n runs drawn with replacement from its own, added to
+ * st->w.  A host of one run takes no random number for it, so that with
+ * one run per host (unpaired) the draws are the run unit's, bit for bit.
  */
-static void cr_weigh_hosts(struct cr_stratum *st, gsl_rng *rng,
-			   const uint32_t *hd)
+static void cr_weigh_host(struct cr_stratum *st, gsl_rng *rng, size_t h)
 {
-	size_t i, j, h, nh;
+	size_t j, nh = st->hoff[h + 1] - st->hoff[h];
+
+	if (nh == 1) {
+		st->w[st->hrun[st->hoff[h]]]++;
+		return;
+	}
+	for (j = 0; j < nh; j++)
+		st->w[st->hrun[st->hoff[h] + gsl_rng_uniform_int(rng, nh)]]++;
+}
+
+/*
+ * Run multiplicities st->w of a host-unit resample: the nshared shared
+ * hosts drawn by gh (the replay of the draws both strata share; NULL when
+ * none is shared), then the nown own hosts by rng, each drawn host's runs
+ * after it; host-fixed: every host once, in order.
+ */
+static void cr_weigh_hosts(struct cr_stratum *st, gsl_rng *rng, gsl_rng *gh)
+{
+	size_t i;
 
 	memset(st->w, 0, st->nruns * sizeof(*st->w));
-	for (i = 0; i < st->nhosts; i++) {
-		h = hd ? hd[i] : gsl_rng_uniform_int(rng, st->nhosts);
-		nh = st->hoff[h + 1] - st->hoff[h];
-		if (nh == 1) {
-			st->w[st->hrun[st->hoff[h]]]++;
-			continue;
-		}
-		for (j = 0; j < nh; j++)
-			st->w[st->hrun[st->hoff[h] +
-				       gsl_rng_uniform_int(rng, nh)]]++;
+	if (st->host_fixed) {
+		for (i = 0; i < st->nhosts; i++)
+			cr_weigh_host(st, rng, i);
+		return;
 	}
+	for (i = 0; i < st->nshared; i++)
+		cr_weigh_host(st, rng, st->shared[gsl_rng_uniform_int(gh,
+							st->nshared)]);
+	for (i = 0; i < st->nown; i++)
+		cr_weigh_host(st, rng, st->own[gsl_rng_uniform_int(rng,
+							st->nown)]);
 }
 
 /* Pool the runs with multiplicities st->w into st->rp; return its count,
@@ -869,6 +981,17 @@ static double cr_stat_of(const double *ev, unsigned int stat)
 	return ev[cr_kept[stat]];
 }
 
+/* Multisets of n draws from n: C(2n - 1, n); at most about 1e18. */
+static double cr_multisets(size_t n)
+{
+	double c = 1;
+	size_t i;
+
+	for (i = 1; i <= n && c < 1e18; i++)
+		c = c * (double)(n + i - 1) / (double)i;
+	return c;
+}
+
 /* Point estimates, MAD and outliers of stratum i. */
 static void cr_point(struct cr_stratum *st, struct cr_boot_stratum_out *o,
 		     const double *ev)
@@ -876,11 +999,21 @@ static void cr_point(struct cr_stratum *st, struct cr_boot_stratum_out *o,
 	unsigned __int128 mad3;
 	struct cr_boot_hist h;
 	unsigned int i;
+	size_t nh;
 	uint64_t m;
 
 	o->nruns = st->nruns;
 	o->nhosts = st->nhosts;
 	o->single_run_hosts = st->nhosts && st->nhosts == st->nruns;
+	o->own_hosts = st->nown;
+	o->distinct = 1;
+	for (i = 0; i < st->nhosts; i++) {
+		nh = st->hoff[i + 1] - st->hoff[i];
+		if (!i || nh < o->fewest_host_runs)
+			o->fewest_host_runs = nh;
+		if (o->distinct < 1e18)
+			o->distinct *= cr_multisets(nh);
+	}
 	o->nsamples = st->n;
 	o->min = st->min;
 	o->max = st->max;
@@ -907,6 +1040,26 @@ static void cr_point(struct cr_stratum *st, struct cr_boot_stratum_out *o,
 					  (uint64_t)mad3);
 }
 
+/* The warnings of stratum st's unit (CR_BOOT_W_*; none without samples). */
+static unsigned int cr_unit_warnings(const struct cr_boot_params *p,
+				     const struct cr_stratum *st,
+				     const struct cr_boot_stratum_out *o)
+{
+	if (!st->n || p->unit_sample)
+		return 0;
+	if (p->host_fixed)
+		return o->single_run_hosts ? CR_BOOT_W_FIXED_ONE_RUN :
+		       o->fewest_host_runs < CR_BOOT_FEW_RUNS ?
+		       CR_BOOT_W_FIXED_FEW_RUNS : 0;
+	if (p->unit_host)
+		return (st->nhosts == 1 ? CR_BOOT_W_ONE_HOST :
+			st->nhosts < CR_BOOT_FEW_HOSTS ? CR_BOOT_W_FEW_HOSTS :
+			0) |
+		       (st->nshared && st->nown ? CR_BOOT_W_OWN_HOSTS : 0);
+	return st->nruns == 1 ? CR_BOOT_W_ONE_RUN :
+	       st->nruns < CR_BOOT_FEW_RUNS ? CR_BOOT_W_FEW_RUNS : 0;
+}
+
 int cr_boot_compare(const struct cr_boot_stratum_in *base,
 		    const struct cr_boot_stratum_in *variant,
 		    const struct cr_boot_params *p, struct cr_boot_result *out)
@@ -917,23 +1070,24 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 	const unsigned int B = p->resamples;
 	unsigned int i, b, s, le = 0, ge = 0;
 	uint64_t n, min, max, t = 0;
-	uint32_t *hd = NULL, *hmap = NULL;
-	gsl_rng *rng = NULL;
+	gsl_rng *rng = NULL, *gh[2] = { NULL, NULL };
 	int err, have_t, ovf = 0;
-	size_t h, H;
+	size_t h, S;
 
 	memset(out, 0, sizeof(*out));
 	if (!B || !(p->level > 0 && p->level < 1) || !base->nruns ||
 	    !variant->nruns || base->frac_bits != variant->frac_bits ||
 	    base->frac_bits > CLKSTAT_FRAC_BITS_MAX ||
 	    (p->unit_host && (p->unit_sample || !base->host ||
-			      !variant->host)))
+			      !variant->host)) ||
+	    (p->host_fixed && !p->unit_host))
 		return -EINVAL;
 	out->unit_sample = p->unit_sample;
 	out->unit_host = p->unit_host;
+	out->host_fixed = p->host_fixed;
 	out->resamples = B;
 	for (s = 0; s < 2; s++) {
-		err = cr_stratum_init(&st[s], in[s], p->unit_host);
+		err = cr_stratum_init(&st[s], in[s], p);
 		if (err) {
 			cr_stratum_free(&st[0]);
 			return err;
@@ -947,38 +1101,30 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 	}
 	gsl_rng_set(rng, p->seed);
 	/*
-	 * Paired hosts: both strata on the same set of hosts.  The B draws of
-	 * nhosts hosts are taken first, as the base's local host numbers,
-	 * and hmap maps them to the variant's.
+	 * Shared hosts (unit host): the B draws of the S shared hosts come
+	 * first.  gh[0] and gh[1] replay them for the base and the variant
+	 * (in the base's order of the hosts; each stratum maps a draw to its
+	 * own number of that machine), rng skips them: no B x S table.
 	 */
-	H = st[0].nhosts;
-	if (p->unit_host && H == st[1].nhosts) {
-		hmap = cr_calloc(H, sizeof(*hmap));
-		if (!hmap) {
-			err = -ENOMEM;
+	if (p->unit_host && !p->host_fixed) {
+		err = cr_share_hosts(st);
+		if (err)
 			goto out;
-		}
-		out->paired = 1;
-		for (h = 0; h < H && out->paired; h++) {
-			for (i = 0; i < H && st[1].hid[i] != st[0].hid[h]; i++)
-				;
-			out->paired = i < H;
-			hmap[h] = i;
-		}
 	}
-	if (out->paired) {
-		hd = cr_calloc((size_t)2 * B * H, sizeof(*hd));
-		if (!hd) {
+	S = st[0].nshared;
+	out->shared_hosts = S;
+	out->paired = p->unit_host && !p->host_fixed &&
+		      S == st[0].nhosts && S == st[1].nhosts;
+	if (S) {
+		gh[0] = gsl_rng_clone(rng);
+		gh[1] = gsl_rng_clone(rng);
+		if (!gh[0] || !gh[1]) {
 			err = -ENOMEM;
 			goto out;
 		}
-		for (b = 0; b < B; b++) {
-			for (h = 0; h < H; h++) {
-				i = gsl_rng_uniform_int(rng, H);
-				hd[((size_t)2 * b) * H + h] = i;
-				hd[((size_t)2 * b + 1) * H + h] = hmap[i];
-			}
-		}
+		for (b = 0; b < B; b++)
+			for (h = 0; h < S; h++)
+				(void)gsl_rng_uniform_int(rng, S);
 	}
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < CR_BOOT_NSTATS; i++)
@@ -1003,25 +1149,14 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 		cr_eval(&st[s], st[s].pool, st[s].n, st[s].min, st[s].max,
 			have_t, t, ev[s]);
 		cr_point(&st[s], o, ev[s]);
-		if (p->unit_host && st[s].n && st[s].nhosts == 1)
-			o->warnings |= CR_BOOT_W_ONE_HOST;
-		else if (p->unit_host && st[s].n &&
-			 st[s].nhosts < CR_BOOT_FEW_HOSTS)
-			o->warnings |= CR_BOOT_W_FEW_HOSTS;
-		else if (!p->unit_host && !p->unit_sample && st[s].n &&
-			 st[s].nruns == 1)
-			o->warnings |= CR_BOOT_W_ONE_RUN;
-		else if (!p->unit_host && !p->unit_sample && st[s].n &&
-			 st[s].nruns < CR_BOOT_FEW_RUNS)
-			o->warnings |= CR_BOOT_W_FEW_RUNS;
+		o->warnings |= cr_unit_warnings(p, &st[s], o);
 		for (b = 0; b < B; b++) {
 			if (p->unit_sample) {
 				n = cr_draw_samples(&st[s], rng, &min, &max,
 						    &ovf);
 			} else {
 				if (p->unit_host)
-					cr_weigh_hosts(&st[s], rng, hd ? hd +
-						((size_t)2 * b + s) * H : NULL);
+					cr_weigh_hosts(&st[s], rng, gh[s]);
 				else
 					cr_weigh_runs(&st[s], rng);
 				n = cr_pool_weighed(&st[s], &min, &max);
@@ -1101,8 +1236,8 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 	err = 0;
 out:
 	gsl_rng_free(rng);
-	free(hd);
-	free(hmap);
+	gsl_rng_free(gh[0]);
+	gsl_rng_free(gh[1]);
 	free(vals);
 	cr_stratum_free(&st[0]);
 	cr_stratum_free(&st[1]);

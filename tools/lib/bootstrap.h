@@ -39,6 +39,8 @@ struct cr_boot_params {
 	int unit_sample;		/* 0: resample runs; 1: samples */
 	int unit_host;			/* 1: hosts, then runs within each
 					 * (unit_sample 0) */
+	int host_fixed;			/* with unit_host: every host kept,
+					 * only its runs resampled */
 	int have_threshold;		/* 0: the base's p90 */
 	uint64_t threshold;		/* ns */
 };
@@ -78,6 +80,11 @@ enum {
 #define CR_BOOT_W_UNDEFINED	0x8	/* some resamples had no sample */
 #define CR_BOOT_W_ONE_HOST	0x10	/* unit host, 1 host (with samples) */
 #define CR_BOOT_W_FEW_HOSTS	0x20	/* unit host, 2 to 9 hosts, samples */
+#define CR_BOOT_W_OWN_HOSTS	0x40	/* unit host, partly paired: hosts
+					 * the other stratum has no run on */
+#define CR_BOOT_W_FIXED_ONE_RUN	0x80	/* host-fixed, every host 1 run */
+#define CR_BOOT_W_FIXED_FEW_RUNS 0x100	/* host-fixed, a host of 2 to 9
+					 * runs */
 #define CR_BOOT_FEW_RUNS	10
 #define CR_BOOT_FEW_HOSTS	10
 
@@ -85,6 +92,13 @@ struct cr_boot_stratum_out {
 	size_t nruns;
 	size_t nhosts;		/* distinct hosts of its runs; 0: not known */
 	int single_run_hosts;	/* every host has one run */
+	size_t own_hosts;	/* unit host: hosts the other stratum has no
+				 * run on */
+	size_t fewest_host_runs;	/* runs of its host of fewest; 0:
+					 * hosts not known */
+	double distinct;	/* host-fixed: distinct resamples, the
+				 * product over hosts of C(2n - 1, n) (no
+				 * longer counted once past 1e18) */
 	uint64_t nsamples;
 	struct cr_boot_ci stat[CR_BOOT_NSTATS];
 	uint64_t min, max;	/* of the pooled data; 0 when empty */
@@ -98,8 +112,11 @@ struct cr_boot_stratum_out {
 struct cr_boot_result {
 	int unit_sample;
 	int unit_host;
+	int host_fixed;
 	int paired;		/* unit host, both strata on the same hosts:
 				 * one draw of hosts for both (bootstrap.c) */
+	size_t shared_hosts;	/* unit host: hosts both strata have, drawn
+				 * once for both (all of them: paired) */
 	unsigned int resamples;
 	int threshold_defined;	/* 0: no --threshold and no base sample */
 	int threshold_given;	/* --threshold, else the base's p90 */
@@ -114,7 +131,8 @@ struct cr_boot_result {
 /*
  * Compare variant with base.  Return 0; -EINVAL for nonsense (no
  * resamples, a level outside (0, 1), no run, strata of different
- * frac_bits, unit host without hosts or with unit sample); -EOVERFLOW
+ * frac_bits, unit host without hosts or with unit sample, host_fixed
+ * without unit host); -EOVERFLOW
  * when the counts are too large to pool without overflow (bootstrap.c);
  * -ENOMEM.
  */

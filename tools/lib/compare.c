@@ -44,14 +44,16 @@
  * NAME_local metrics.  VARIANT and variant:VARIANT are the code path and
  * the messages above, unchanged.  Documentation/clkstat-compare.rst.
  *
- * Hosts (issue 21).  Every run has a host (cr_run_host()): its file's
- * meta host (record writes the machine's host name), else the run's own
- * tag host, else its file's tag host (record --tag host=NAME, for files
- * written before meta host), else its input file (each -i file one
- * host).  The hosts are numbered over the whole input, in order of first
- * appearance, and the numbers handed to the engine with each stratum's
- * runs: every unit reports the hosts of each stratum, --unit host
- * resamples them (bootstrap.c).
+ * Hosts (issue 21).  Every run has a host (cr_run_host()): the run's
+ * own tag host, else its file's tag host (record --tag host=NAME), else
+ * its file's meta host (record writes the machine's host name), else its
+ * input file (each -i file one host).  A tag is what the user said, so
+ * it wins over the name record found: machines cloned with one host name
+ * are told apart by tagging them, without editing the files.  The hosts
+ * are numbered over the whole input, in order of first appearance, and
+ * the numbers handed to the engine with each stratum's runs: every unit
+ * reports the hosts of each stratum, --unit host and host-fixed resample
+ * by them (bootstrap.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -284,12 +286,12 @@ static const char *cr_run_host(const struct cr_snapshot *s,
 {
 	const struct cr_meta *m = cr_run_meta(s, r);
 
-	if (m->host)
-		return m->host;
 	if (cr_run_tag(r, "host"))
 		return cr_run_tag(r, "host");
 	if (cr_meta_tag(m, "host"))
 		return cr_meta_tag(m, "host");
+	if (m->host)
+		return m->host;
 	return s->ninputs ? s->inputs[r->input].path : "-";
 }
 
@@ -682,8 +684,9 @@ static int cr_compare_usage(const struct cr_compare_opts *o)
 		fprintf(stderr, "clkstat-report: --compare: --level must be above 0 and below 1\n");
 		return CR_USAGE;
 	}
-	if (o->unit_sample && o->unit_host) {
-		fprintf(stderr, "clkstat-report: --compare: --unit is run, sample or host\n");
+	if ((o->unit_sample && o->unit_host) ||
+	    (o->host_fixed && !o->unit_host)) {
+		fprintf(stderr, "clkstat-report: --compare: --unit is run, sample, host or host-fixed\n");
 		return CR_USAGE;
 	}
 	if (o->format && strcmp(o->format, "text") &&
@@ -845,6 +848,7 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 	res.variant = fac[1].label;
 	res.unit_sample = o->unit_sample;
 	res.unit_host = o->unit_host;
+	res.host_fixed = o->host_fixed;
 	res.groups = fac[1].kind != CR_F_VARIANT;
 	res.resamples = o->resamples;
 	res.seed = o->seed;
@@ -852,6 +856,7 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 	bp = (struct cr_boot_params){
 		.resamples = o->resamples, .level = o->level, .seed = o->seed,
 		.unit_sample = o->unit_sample, .unit_host = o->unit_host,
+		.host_fixed = o->host_fixed,
 		.have_threshold = o->have_threshold,
 		.threshold = o->threshold,
 	};

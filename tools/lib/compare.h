@@ -21,6 +21,8 @@ struct cr_compare_opts {
 	unsigned long seed;	/* --seed, default 1: same seed, same output, bit for bit */
 	int unit_sample;	/* --unit sample: naive per-sample bootstrap; default run */
 	int unit_host;		/* --unit host: hosts, then runs within each */
+	int host_fixed;		/* --unit host-fixed (with unit_host): every host
+				 * kept, its runs resampled within it */
 	int have_threshold;	/* --threshold NS given */
 	uint64_t threshold;	/* ns */
 	const char *format;	/* "text", "json", "csv" */

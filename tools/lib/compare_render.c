@@ -32,17 +32,24 @@
  * percentile, exact in ns, is the width of the slot its point estimate is
  * in (the percentile's error is at most that).  Warnings of a stratum
  * follow its title line.  With --unit host the metric's line is followed
- * by "  hosts: paired (...)" or "  hosts: unpaired (...)" (bootstrap.c).  A p-value below what B resamples resolve is
- * "< 1/B (< x)".
+ * by "  hosts: paired (...)", "  hosts: partly paired (...)" or
+ * "  hosts: unpaired (...)" (bootstrap.c).  A p-value below what B
+ * resamples resolve is "< 1/B (< x)".
  *
  * JSON (json-c, pretty-printed), strata[0] the base, strata[1] the
  * variant, durations in ns and shares in [0, 1] as doubles:
  *
- *   {"unit": "run"|"sample"|"host", "resamples": B, "seed": S, "level": L,
+ *   {"unit": "run"|"sample"|"host"|"host-fixed", "resamples": B, "seed": S,
+ *    "level": L,
  *    "base": "...", "variant": "...",
  *    "metrics": [{"metric": "name", "threshold_ns": T|null,
  *      "threshold_source": "base p90"|"--threshold",
- *      "hosts_paired": true|false (unit host), null (other units),
+ *      "hosts_paired": true|false (unit host; false: unpaired or partly
+ *        paired, the strata's warnings say how many hosts are one side's
+ *        only), null (other units, host-fixed too),
+ *      "hosts_shared": n (unit host: the hosts drawn once for both, all
+ *        of them when paired, some when partly paired, 0 unpaired), null
+ *        (other units, host-fixed too),
  *      "strata": [{"variant": "...", "runs": n, "hosts": h, "samples": N,
  *        "warning": null|"...",
  *        "median": {"value", "lo", "hi", "resolution"}, "p90": {...},
@@ -68,8 +75,9 @@
  *
  * CSV, header metric,group,statistic,value,lo,hi,resolution; per metric,
  * group "settings" (unit, resamples, seed, level, threshold_ns,
- * threshold_source, and with unit host hosts_paired, yes or no: text or
- * numbers in value), then a group per stratum
+ * threshold_source, and with unit host hosts_paired, yes, partly or no,
+ * and hosts_shared, the hosts drawn once for both: text or numbers in
+ * value), then a group per stratum
  * named after its variant, base first (runs, hosts, samples, median, p90, p99,
  * mean, stddev, iqr, risk, outliers_2sigma, outliers_3mad, mad, and a
  * warning row when there is one), then group "diff" (median, stddev, iqr,
@@ -98,6 +106,12 @@ static const char *const cr_diff_key[CR_BOOT_NDIFFS] = {
 	[CR_BOOT_D_RR] = "risk_ratio",
 };
 
+static const char *cr_resampling_unit(const struct cr_compare_result *res)
+{
+	return res->unit_sample ? "sample" : res->host_fixed ? "host-fixed" :
+	       res->unit_host ? "host" : "run";
+}
+
 static int cr_is_pct(unsigned int stat)
 {
 	return stat == CR_BOOT_MEDIAN || stat == CR_BOOT_P90 ||
@@ -125,10 +139,18 @@ void cr_compare_warning(char *buf, size_t len,
 		W("%zu runs: too few, the intervals are narrower than their level says",
 		  s->nruns);
 	if (s->warnings & CR_BOOT_W_ONE_HOST)
-		W("1 host: no host-to-host spread, the intervals are this machine's runs' and say nothing of a new machine");
+		W("1 host: no host-to-host spread, the intervals are this machine's runs' and say nothing of other machines");
 	if (s->warnings & CR_BOOT_W_FEW_HOSTS)
 		W("%zu hosts: too few, the intervals are narrower than their level says",
 		  s->nhosts);
+	if (s->warnings & CR_BOOT_W_OWN_HOSTS)
+		W("%zu of its %zu hosts not on the other side: drawn apart from it, their offsets do not cancel from the differences",
+		  s->own_hosts, s->nhosts);
+	if (s->warnings & CR_BOOT_W_FIXED_ONE_RUN)
+		W("every host has 1 run: no run-to-run spread within the hosts, interval not meaningful");
+	if (s->warnings & CR_BOOT_W_FIXED_FEW_RUNS)
+		W("a host has %zu run%s: too few, the intervals are narrower than their level says",
+		  s->fewest_host_runs, s->fewest_host_runs == 1 ? "" : "s");
 	if (s->warnings & CR_BOOT_W_UNDEFINED)
 		W("%u of %u resamples drew only runs without samples: intervals n/a",
 		  s->undefined, resamples);
@@ -153,11 +175,22 @@ void cr_compare_p_warning(char *buf, size_t len,
 			  const struct cr_boot_result *r,
 			  unsigned int resamples)
 {
+	char sh[32];
 	double d;
 
 	buf[0] = '\0';
 	if (r->unit_sample || isnan(r->p_median))
 		return;
+	if (r->host_fixed) {
+		/* Each host's runs drawn within it: C(2n - 1, n) per host. */
+		d = r->s[0].distinct * r->s[1].distinct;
+		if (d >= resamples)
+			return;
+		snprintf(buf, len, "%zu and %zu runs within %zu and %zu fixed hosts: %.0f distinct resamples, fewer than B = %u: p cannot resolve 1/B and is not meaningful",
+			 r->s[0].nruns, r->s[1].nruns, r->s[0].nhosts,
+			 r->s[1].nhosts, d, resamples);
+		return;
+	}
 	if (!r->unit_host) {
 		d = cr_distinct(r->s[0].nruns) * cr_distinct(r->s[1].nruns);
 		if (d >= resamples)
@@ -169,14 +202,18 @@ void cr_compare_p_warning(char *buf, size_t len,
 	/* Hosts of several runs add resamples beyond counting: no warning. */
 	if (!r->s[0].single_run_hosts || !r->s[1].single_run_hosts)
 		return;
-	d = cr_distinct(r->s[0].nhosts);
-	if (!r->paired)
-		d *= cr_distinct(r->s[1].nhosts);
+	/* The shared hosts drawn once for both, each side's own apart. */
+	d = cr_distinct(r->shared_hosts) *
+	    cr_distinct(r->s[0].nhosts - r->shared_hosts) *
+	    cr_distinct(r->s[1].nhosts - r->shared_hosts);
 	if (d >= resamples)
 		return;
+	if (r->paired || !r->shared_hosts)
+		snprintf(sh, sizeof(sh), "%s", r->paired ? ", paired" : "");
+	else
+		snprintf(sh, sizeof(sh), ", %zu shared", r->shared_hosts);
 	snprintf(buf, len, "%zu and %zu hosts of one run each%s: %.0f distinct resamples, fewer than B = %u: p cannot resolve 1/B and is not meaningful",
-		 r->s[0].nhosts, r->s[1].nhosts, r->paired ? ", paired" : "",
-		 d, resamples);
+		 r->s[0].nhosts, r->s[1].nhosts, sh, d, resamples);
 }
 
 uint64_t cr_compare_d_resolution(const struct cr_boot_result *r)
@@ -340,6 +377,24 @@ static void cr_text_stratum(FILE *out, const struct cr_compare_result *res,
 	fprintf(out, "MAD %s\n", m);
 }
 
+/* Unit host: how the hosts are drawn (host-fixed draws none: no line). */
+static void cr_text_hosts(FILE *out, const struct cr_compare_result *res,
+			  const struct cr_boot_result *r)
+{
+	if (!res->unit_host || res->host_fixed)
+		return;
+	if (r->paired)
+		fprintf(out, "  hosts: paired (both on the same %zu host%s: each resample draws the hosts once for both)\n",
+			r->s[0].nhosts, r->s[0].nhosts == 1 ? "" : "s");
+	else if (r->shared_hosts)
+		fprintf(out, "  hosts: partly paired (%zu host%s ran both: each resample draws %s once for both; the other %zu and %zu, each side's own, each side draws on its own)\n",
+			r->shared_hosts, r->shared_hosts == 1 ? "" : "s",
+			r->shared_hosts == 1 ? "it" : "them",
+			r->s[0].own_hosts, r->s[1].own_hosts);
+	else
+		fprintf(out, "  hosts: unpaired (not the same hosts: each resample draws each one's hosts on its own)\n");
+}
+
 static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 			   const struct cr_compare_metric *cm)
 {
@@ -376,11 +431,7 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 		cm->name, cm->frac_bits, t,
 		r->threshold_given ? "--threshold" :
 		r->threshold_defined ? "base p90" : "base p90; the base has no sample");
-	if (res->unit_host && r->paired)
-		fprintf(out, "  hosts: paired (both on the same %zu host%s: each resample draws the hosts once for both)\n",
-			r->s[0].nhosts, r->s[0].nhosts == 1 ? "" : "s");
-	else if (res->unit_host)
-		fprintf(out, "  hosts: unpaired (not the same hosts: each resample draws each one's hosts on its own)\n");
+	cr_text_hosts(out, res, r);
 	cr_text_stratum(out, res, &r->s[0], res->base, 1);
 	cr_text_stratum(out, res, &r->s[1], res->variant, 0);
 	fprintf(out, "  %s - %s:\n", res->variant, res->base);
@@ -446,8 +497,11 @@ int cr_compare_text(FILE *out, const struct cr_compare_result *res)
 		res->variant, res->base);
 	if (res->unit_sample)
 		fprintf(out, "unit: sample (naive bootstrap: every sample taken as independent; samples within a run are correlated, so these intervals are too narrow)\n");
+	else if (res->host_fixed)
+		fprintf(out, "unit: host-fixed (each host's runs resampled with replacement within it, every host kept, within each %s: intervals for these machines only)\n",
+			res->groups ? "group" : "variant");
 	else if (res->unit_host)
-		fprintf(out, "unit: host (hosts resampled with replacement, then each drawn host's runs with replacement, within each %s: intervals for a new machine)\n",
+		fprintf(out, "unit: host (hosts resampled with replacement, then each drawn host's runs with replacement, within each %s: confidence intervals for the fleet-wide value, machines of this kind in general, not a range for one machine)\n",
 			res->groups ? "group" : "variant");
 	else
 		fprintf(out, "unit: run (whole runs resampled with replacement within each %s)\n",
@@ -543,9 +597,13 @@ static struct json_object *cr_json_metric(const struct cr_compare_result *res,
 	     cr_jnull(o, "threshold_ns")) ||
 	    cr_jadd(o, "threshold_source", json_object_new_string(
 		    r->threshold_given ? "--threshold" : "base p90")) ||
-	    (res->unit_host ?
+	    (res->unit_host && !res->host_fixed ?
 	     cr_jadd(o, "hosts_paired", json_object_new_boolean(r->paired)) :
 	     cr_jnull(o, "hosts_paired")) ||
+	    (res->unit_host && !res->host_fixed ?
+	     cr_jadd(o, "hosts_shared",
+		     json_object_new_uint64(r->shared_hosts)) :
+	     cr_jnull(o, "hosts_shared")) ||
 	    cr_jadd(o, "strata", a))
 		goto err;
 	if (cr_jappend(a, cr_json_stratum(res, &r->s[0], res->base)) ||
@@ -607,9 +665,7 @@ int cr_compare_json(FILE *out, const struct cr_compare_result *res)
 	if (!root)
 		return CR_ERR;
 	metrics = json_object_new_array();
-	if (cr_jadd(root, "unit", json_object_new_string(
-		    res->unit_sample ? "sample" : res->unit_host ? "host" :
-		    "run")) ||
+	if (cr_jadd(root, "unit", json_object_new_string(cr_resampling_unit(res))) ||
 	    cr_jadd(root, "resamples", json_object_new_uint64(res->resamples)) ||
 	    cr_jadd(root, "seed", json_object_new_uint64(res->seed)) ||
 	    cr_jadd(root, "level", cr_jlevel(res->level)) ||
@@ -696,9 +752,7 @@ int cr_compare_csv(FILE *out, const struct cr_compare_result *res)
 		const struct cr_boot_result *r = &cm->r;
 		const char *m = cm->name;
 
-		cr_csv_text(out, m, "settings", "unit",
-			    res->unit_sample ? "sample" :
-			    res->unit_host ? "host" : "run");
+		cr_csv_text(out, m, "settings", "unit", cr_resampling_unit(res));
 		cr_csv_u64(out, m, "settings", "resamples", res->resamples);
 		cr_csv_u64(out, m, "settings", "seed", res->seed);
 		cr_csv_value(out, m, "settings", "level", res->level);
@@ -709,9 +763,13 @@ int cr_compare_csv(FILE *out, const struct cr_compare_result *res)
 			cr_csv_value(out, m, "settings", "threshold_ns", NAN);
 		cr_csv_text(out, m, "settings", "threshold_source",
 			    r->threshold_given ? "--threshold" : "base p90");
-		if (res->unit_host)
+		if (res->unit_host && !res->host_fixed) {
 			cr_csv_text(out, m, "settings", "hosts_paired",
-				    r->paired ? "yes" : "no");
+				    r->paired ? "yes" : r->shared_hosts ?
+				    "partly" : "no");
+			cr_csv_u64(out, m, "settings", "hosts_shared",
+				   r->shared_hosts);
+		}
 		for (s = 0; s < 2; s++) {
 			const struct cr_boot_stratum_out *so = &r->s[s];
 			const char *g = s ? res->variant : res->base;

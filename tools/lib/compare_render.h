@@ -21,6 +21,7 @@ struct cr_compare_result {
 	const char *variant;
 	int unit_sample;
 	int unit_host;
+	int host_fixed;			/* with unit_host: --unit host-fixed */
 	int groups;			/* not variants: tag, meta, migrated */
 	unsigned int resamples;
 	unsigned long seed;
@@ -37,7 +38,8 @@ void cr_compare_warning(char *buf, size_t len,
 /*
  * The p-value's warning ("" when none) into buf: unit run, and fewer
  * distinct resamples (C(2n-1, n) per stratum, multiplied) than B; unit
- * host with one run per host, the same with n hosts (once when paired).
+ * host with one run per host, the same with n hosts (the shared hosts
+ * once); host-fixed, the product over every host of both strata.
  */
 void cr_compare_p_warning(char *buf, size_t len,
 			  const struct cr_boot_result *r,

@@ -21,7 +21,7 @@ static struct cr_compare_opts cr_cmp = {
 };
 
 const char cr_compare_synopsis[] =
-	"       clkstat-report --compare FACTOR -i FILE... [--base FACTOR] [--unit run|sample|host]\n"
+	"       clkstat-report --compare FACTOR -i FILE... [--base FACTOR] [--unit run|sample|host|host-fixed]\n"
 	"                      [--resamples N] [--seed N] [--level L] [--threshold NS]\n";
 
 static int cr_compare_take(int c, const char *v)
@@ -38,13 +38,14 @@ static int cr_compare_take(int c, const char *v)
 		break;
 	case O_UNIT:
 		if (strcmp(v, "run") && strcmp(v, "sample") &&
-		    strcmp(v, "host")) {
-			fprintf(stderr, "clkstat-report: --unit '%s': run, sample or host\n",
+		    strcmp(v, "host") && strcmp(v, "host-fixed")) {
+			fprintf(stderr, "clkstat-report: --unit '%s': run, sample, host or host-fixed\n",
 				v);
 			return CR_USAGE;
 		}
 		cr_cmp.unit_sample = !strcmp(v, "sample");
-		cr_cmp.unit_host = !strcmp(v, "host");
+		cr_cmp.host_fixed = !strcmp(v, "host-fixed");
+		cr_cmp.unit_host = !strcmp(v, "host") || cr_cmp.host_fixed;
 		break;
 	case O_RESAMPLES:
 		if (cr_parse_ulong("--resamples (100 to 1000000)", v, 100,
@@ -95,8 +96,9 @@ const struct cr_optset cr_compare_opts = {
 	"                      (V or variant:V), tag:KEY=VALUE, meta:FIELD=VALUE,\n"
 	"                      or migrated (against local, on the same runs)\n"
 	"      --base F        compare: the base (default: the one other value)\n"
-	"      --unit U        compare: resample runs (run, default), samples, or\n"
-	"                      hosts then runs within each (host)\n"
+	"      --unit U        compare: resample runs (run, default), samples,\n"
+	"                      hosts then runs within each (host), or runs within\n"
+	"                      each host, the hosts kept (host-fixed)\n"
 	"      --resamples N   compare: bootstrap resamples (default 10000)\n"
 	"      --seed N        compare, xcorr: random seed (default 1)\n"
 	"      --level L       compare: confidence level (default 0.95)\n"

@@ -21,9 +21,13 @@
  * frac_bits that differ, a missing variant, no base, nonsense parameters.
  * Determinism: the same seed gives the same bytes, another seed other
  * intervals.  The host unit (issue 21): one run per host is the run unit
- * bit for bit; redone from its description, paired and unpaired, with
- * hosts of one to four runs; pairing (identical sides give Δ = 0 in every
- * resample); one host, few hosts; which host a run is from; its outputs.
+ * bit for bit; redone from its description, paired, unpaired, partly
+ * paired and host-fixed, with hosts of one to four runs; pairing
+ * (identical sides give Δ = 0 in every resample, also with the variant's
+ * hosts listed in the reverse order, and partly paired); one host, few
+ * hosts; host-fixed (one host: the run unit; narrower than the host unit
+ * where hosts differ; warnings); which host a run is from (a tag wins
+ * over meta host); its outputs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1442,7 +1446,8 @@ static void test_json_schema(void **state)
 	static const char *const top[] = { "unit", "resamples", "seed",
 		"level", "base", "variant", "metrics", NULL };
 	static const char *const metric[] = { "metric", "threshold_ns",
-		"threshold_source", "hosts_paired", "strata", "diff", NULL };
+		"threshold_source", "hosts_paired", "hosts_shared", "strata",
+		"diff", NULL };
 	static const char *const stratum_k[] = { "variant", "runs", "hosts",
 		"samples",
 		"warning", "median", "p90", "p99", "mean", "stddev", "iqr",
@@ -1483,6 +1488,7 @@ static void test_json_schema(void **state)
 	assert_string_equal(json_object_get_string(json_object_object_get(m, "threshold_source")), "base p90");
 	assert_true(json_object_is_type(json_object_object_get(m, "threshold_ns"), json_type_int));
 	assert_null(json_object_object_get(m, "hosts_paired"));	/* unit run */
+	assert_null(json_object_object_get(m, "hosts_shared"));
 	assert_int_equal(json_object_array_length(json_object_object_get(m, "strata")), 2);
 	for (i = 0; i < 2; i++) {
 		st = json_object_array_get_idx(json_object_object_get(m, "strata"), i);
@@ -2074,24 +2080,51 @@ static void test_host_single_runs(void **state)
 	cr_snapshot_free(&s);
 }
 
+/* Host numbers of the runs of stratum() of v: hid[h] for host h's. */
+static void host_ids_of(const size_t *nruns, size_t nhosts,
+			const unsigned int *hid, unsigned int *ids)
+{
+	size_t h, i, n = 0;
+
+	for (h = 0; h < nhosts; h++)
+		for (i = 0; i < nruns[h]; i++)
+			ids[n++] = hid[h];
+}
+
+enum { HR_UNPAIRED, HR_PAIRED, HR_PARTLY, HR_FIXED };
+
 /*
- * The host unit done again from its description (bootstrap.c): one
- * mt19937 seeded with the seed; paired, the B x nhosts host draws first
- * (the base's hosts in order of first appearance, the variant's the same
- * machines), unpaired each resample's hosts drawn with it; then the B
- * resamples of the base, then those of the variant, each drawn host's n
- * runs drawn from its own with gsl_rng_uniform_int(n) (none for n = 1);
- * pooled, medians and means as the run unit's reference, percentile
- * intervals.  Hosts of 1 to 4 runs.
+ * The host unit done again from its description (bootstrap.c), with a
+ * table where the engine replays: one mt19937 seeded with the seed; the
+ * B x S draws of the S shared hosts (those both strata have, in the
+ * base's order of first appearance) first, into a table; then the B
+ * resamples of the base, then those of the variant: each draws its S
+ * shared hosts by the table, taken as its own number of that machine,
+ * then its own hosts (those the other has no run on) each with
+ * gsl_rng_uniform_int(own); each drawn host's n runs right after it,
+ * from its own with gsl_rng_uniform_int(n) (none for n = 1).  Host-fixed:
+ * every host once, in order, its runs so.  Pooled, medians and means as
+ * the run unit's reference, percentile intervals.  Hosts of 1 to 4 runs;
+ * unpaired, paired, partly paired with the variant's hosts in another
+ * order than the base's, host-fixed.
  */
-static void host_reference(int paired, unsigned long seed)
+static void host_reference(int mode, unsigned long seed)
 {
 	enum { B = 300 };
 	static const size_t na[] = { 3, 1, 4, 2, 3, 2 };
 	static const size_t nb_p[] = { 2, 2, 3, 1, 4, 2 };
 	static const size_t nb_u[] = { 2, 4, 1, 3, 2 };
-	const size_t *nb = paired ? nb_p : nb_u;
-	const size_t nh[2] = { 6, paired ? 6 : 5 };
+	static const unsigned int ida[] = { 0, 1, 2, 3, 4, 5 };
+	static const unsigned int idb[][6] = {
+		[HR_UNPAIRED] = { 10, 11, 12, 13, 14 },
+		[HR_PAIRED] = { 0, 1, 2, 3, 4, 5 },
+		/* shared: the base's 0, 2, 4, 5; its own 1, 3; ours 12, 13 */
+		[HR_PARTLY] = { 4, 0, 12, 2, 13, 5 },
+		[HR_FIXED] = { 3, 1, 2, 0, 4, 5 },
+	};
+	const size_t *nb = mode == HR_UNPAIRED ? nb_u : nb_p;
+	const size_t nh[2] = { 6, mode == HR_UNPAIRED ? 5 : 6 };
+	const unsigned int *id[2] = { ida, idb[mode] };
 	const double level = 0.9, qlo = (1 - level) / 2, qhi = (1 + level) / 2;
 	struct cr_snapshot s = { 0 };
 	const struct cr_hist *h[2][64];
@@ -2100,9 +2133,10 @@ static void host_reference(int paired, unsigned long seed)
 	struct cr_boot_result r;
 	struct ref_stats rs;
 	static double med[2][B], mean[2][B], d[B];
-	static uint32_t hd[B][2][8];
-	unsigned int ids[2][64], w[64], t;
-	size_t first[2][8], i, b, k, j, x, n;
+	static uint32_t tab[B][8];
+	unsigned int ids[2][64], w[64], t, want;
+	size_t first[2][8], sh[2][8], own[2][8], nown[2] = { 0, 0 }, nsh = 0;
+	size_t i, b, k, j, x, n;
 	uint64_t rng = 29;
 	gsl_rng *g;
 
@@ -2110,18 +2144,44 @@ static void host_reference(int paired, unsigned long seed)
 	add_host_runs(&s, "b", nb, nh[1], log(8500), 0.3, &rng, NULL);
 	in[0] = stratum(&s, "a", "lat", h[0]);
 	in[1] = stratum(&s, "b", "lat", h[1]);
-	host_ids(na, nh[0], 0, ids[0]);
-	host_ids(nb, nh[1], paired ? 0 : 10, ids[1]);
+	host_ids_of(na, nh[0], id[0], ids[0]);
+	host_ids_of(nb, nh[1], id[1], ids[1]);
 	in[0].host = ids[0];
 	in[1].host = ids[1];
 	p.unit_host = 1;
+	p.host_fixed = mode == HR_FIXED;
 	p.level = level;
 	p.seed = seed;
+	for (k = 0; k < nh[0]; k++) {
+		for (x = 0; x < nh[1] && id[1][x] != id[0][k]; x++)
+			;
+		if (x < nh[1] && mode != HR_FIXED) {
+			sh[0][nsh] = k;
+			sh[1][nsh++] = x;
+		} else {
+			own[0][nown[0]++] = k;
+		}
+	}
+	for (x = 0; x < nh[1]; x++) {
+		for (k = 0; k < nh[0] && id[0][k] != id[1][x]; k++)
+			;
+		if (k == nh[0] || mode == HR_FIXED)
+			own[1][nown[1]++] = x;
+	}
+	assert_int_equal(nsh, mode == HR_PAIRED ? 6 : mode == HR_PARTLY ? 4 : 0);
 	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
-	assert_int_equal(r.paired, paired);
+	assert_int_equal(r.paired, mode == HR_PAIRED);
+	assert_int_equal(r.shared_hosts, nsh);
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(r.s[i].nhosts, nh[i]);
-		assert_true(r.s[i].warnings & CR_BOOT_W_FEW_HOSTS);
+		assert_int_equal(r.s[i].own_hosts,
+				 mode == HR_UNPAIRED ? nh[i] :
+				 mode == HR_PARTLY ? 2 : 0);
+		assert_true(mode == HR_FIXED || r.s[i].own_hosts == nown[i]);
+		want = mode == HR_FIXED ? CR_BOOT_W_FIXED_FEW_RUNS :
+		       CR_BOOT_W_FEW_HOSTS |
+		       (mode == HR_PARTLY ? CR_BOOT_W_OWN_HOSTS : 0);
+		assert_int_equal(r.s[i].warnings, want);
 		for (k = 0, n = 0; k < nh[i]; k++) {
 			first[i][k] = n;
 			n += i ? nb[k] : na[k];
@@ -2131,17 +2191,20 @@ static void host_reference(int paired, unsigned long seed)
 	g = gsl_rng_alloc(gsl_rng_mt19937);
 	assert_non_null(g);
 	gsl_rng_set(g, seed);
-	if (paired)
-		for (b = 0; b < B; b++)
-			for (k = 0; k < nh[0]; k++)
-				hd[b][0][k] = hd[b][1][k] =
-					gsl_rng_uniform_int(g, nh[0]);
+	for (b = 0; b < B; b++)
+		for (k = 0; k < nsh; k++)
+			tab[b][k] = gsl_rng_uniform_int(g, nsh);
 	for (i = 0; i < 2; i++) {
 		for (b = 0; b < B; b++) {
 			memset(w, 0, sizeof(w));
-			for (k = 0; k < nh[i]; k++) {
-				x = paired ? hd[b][i][k] :
-				    gsl_rng_uniform_int(g, nh[i]);
+			for (k = 0; k < nsh + nown[i]; k++) {
+				if (mode == HR_FIXED)
+					x = own[i][k];
+				else if (k < nsh)
+					x = sh[i][tab[b][k]];
+				else
+					x = own[i][gsl_rng_uniform_int(g,
+								nown[i])];
 				n = i ? nb[x] : na[x];
 				for (j = 0; j < n; j++) {
 					t = n == 1 ? 0 : gsl_rng_uniform_int(g, n);
@@ -2173,27 +2236,63 @@ static void host_reference(int paired, unsigned long seed)
 static void test_host_reference(void **state)
 {
 	(void)state;
-	host_reference(1, 3);
-	host_reference(0, 3);
-	host_reference(1, 987654);
+	host_reference(HR_PAIRED, 3);
+	host_reference(HR_UNPAIRED, 3);
+	host_reference(HR_PAIRED, 987654);
+	host_reference(HR_PARTLY, 3);
+	host_reference(HR_PARTLY, 987654);
+	host_reference(HR_FIXED, 5);
+}
+
+/*
+ * Every difference's interval is [0, 0] (the risk ratio's [1, 1]) at
+ * level 0.999 with B = 400: its ends interpolate between the two smallest
+ * and the two largest of the 400 resampled differences (positions 0.2
+ * and 398.8), so both are 0 only when the smallest and the largest are:
+ * Δ = 0 in every resample.
+ */
+static void zero_in_every_resample(const struct cr_boot_result *r)
+{
+	unsigned int i;
+
+	assert_int_equal(r->resamples, 400);
+	for (i = 0; i < CR_BOOT_NDIFFS; i++) {
+		double z = i == CR_BOOT_D_RR ? 1 : 0;
+
+		if (r->diff[i].lo != z || r->diff[i].hi != z)
+			fail_msg("diff %u: [%.17g, %.17g], not [%g, %g] in every resample",
+				 i, r->diff[i].lo, r->diff[i].hi, z, z);
+	}
+	assert_true(r->p_median == 1);
 }
 
 /*
  * Pairing: every host ran both variants with the same histograms, one
  * run each.  Paired, each resample draws the same hosts for both: every
- * Δ is 0, the interval [0, 0] and p = 1.  The same data on hosts that
- * differ by name (unpaired) resample the two sides apart: a wide interval.
+ * Δ is 0 in every resample, and p = 1.  Again with the variant's hosts,
+ * and their histograms, listed in the reverse order: the variant must
+ * take each drawn machine as its own number of it (bootstrap.c's
+ * st[1].shared, what was hmap), for a draw of
+ * the base's host k is the variant's host 14 - k; were the draw taken as
+ * the variant's own number k it would pool another machine's run and Δ
+ * would not be 0 (checked: it fails so).  The same data on hosts that
+ * differ by name (unpaired) resample the two sides apart: a wide
+ * interval.  One host renamed on the variant's side: partly paired, the
+ * 14 others still drawn once for both, and the renamed one, each side's
+ * own (1 host each, with the same data), drawn by each every time: Δ
+ * still 0 in every resample (before the partial pairing any host on one
+ * side only made the whole comparison unpaired: a wide interval).
  */
 static void test_host_pairing(void **state)
 {
 	static const size_t one[15] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 					1, 1, 1 };
 	struct cr_snapshot s = { 0 };
-	const struct cr_hist *h[2][64];
-	struct cr_boot_stratum_in in[2];
+	const struct cr_hist *h[2][64], *rev[64];
+	struct cr_boot_stratum_in in[2], rin;
 	struct cr_boot_params p = params(400, 0);
 	struct cr_boot_result r;
-	unsigned int ids[2][64];
+	unsigned int ids[2][64], rids[64], i;
 	uint64_t rng = 41, rng2 = 41;
 
 	(void)state;
@@ -2206,31 +2305,58 @@ static void test_host_pairing(void **state)
 	in[0].host = ids[0];
 	in[1].host = ids[1];
 	p.unit_host = 1;
+	p.level = 0.999;
 	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
 	assert_true(r.paired);
-	assert_true(r.diff[CR_BOOT_D_MEDIAN].lo == 0 &&
-		    r.diff[CR_BOOT_D_MEDIAN].hi == 0);
-	assert_true(r.p_median == 1);
+	assert_int_equal(r.shared_hosts, 15);
+	zero_in_every_resample(&r);
 	assert_true(r.s[0].stat[CR_BOOT_MEDIAN].lo <
 		    r.s[0].stat[CR_BOOT_MEDIAN].hi);
-	/* The variant's hosts in another order: still paired, Δ still 0. */
-	for (rng = 0; rng < 15; rng++)
-		ids[1][rng] = 14 - rng;
-	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+
+	/* The variant's hosts and histograms in the reverse order. */
+	rin = in[1];
+	for (i = 0; i < 15; i++) {
+		rev[i] = h[0][14 - i];
+		rids[i] = 14 - i;
+	}
+	rin.runs = rev;
+	rin.host = rids;
+	assert_int_equal(cr_boot_compare(&in[0], &rin, &p, &r), 0);
 	assert_true(r.paired);
-	host_ids(one, 15, 0, ids[1]);
-	ids[1][7] = 99;		/* one host not shared: unpaired */
+	assert_int_equal(r.shared_hosts, 15);
+	zero_in_every_resample(&r);
+
+	/* No host shared: unpaired, the sides drawn apart. */
+	host_ids(one, 15, 100, ids[1]);
+	p.level = 0.95;
 	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
 	assert_false(r.paired);
+	assert_int_equal(r.shared_hosts, 0);
+	assert_int_equal(r.s[1].warnings, 0);
 	assert_true(r.diff[CR_BOOT_D_MEDIAN].lo < 0 &&
 		    r.diff[CR_BOOT_D_MEDIAN].hi > 0);
+
+	/* One host renamed: partly paired, the pairs kept. */
+	host_ids(one, 15, 0, ids[1]);
+	ids[1][7] = 99;
+	p.level = 0.999;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
+	assert_false(r.paired);
+	assert_int_equal(r.shared_hosts, 14);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(r.s[i].own_hosts, 1);
+		assert_int_equal(r.s[i].warnings, CR_BOOT_W_OWN_HOSTS);
+	}
+	zero_in_every_resample(&r);
 	cr_snapshot_free(&s);
 }
 
 /*
  * One host: its runs resampled (an interval, not a point) with the
- * warning that it says nothing of a new machine; one host of one run: a
- * point.  Few hosts: the few-hosts warning, not the runs'.
+ * warning that it says nothing of other machines; one host of one run: a
+ * point.  Few hosts: the few-hosts warning, not the runs'.  The base's
+ * host is one of the variant's three: partly paired, the variant's two
+ * others its own (warned).
  */
 static void test_host_one(void **state)
 {
@@ -2256,8 +2382,11 @@ static void test_host_one(void **state)
 	p.unit_host = 1;
 	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &r), 0);
 	assert_false(r.paired);
+	assert_int_equal(r.shared_hosts, 1);
 	assert_int_equal(r.s[0].warnings, CR_BOOT_W_ONE_HOST);
-	assert_int_equal(r.s[1].warnings, CR_BOOT_W_FEW_HOSTS);
+	assert_int_equal(r.s[1].warnings,
+			 CR_BOOT_W_FEW_HOSTS | CR_BOOT_W_OWN_HOSTS);
+	assert_int_equal(r.s[1].own_hosts, 2);
 	assert_true(r.s[0].stat[CR_BOOT_MEDIAN].lo <
 		    r.s[0].stat[CR_BOOT_MEDIAN].hi);
 	cr_snapshot_free(&s);
@@ -2304,13 +2433,13 @@ static size_t json_hosts(const char *out, int stratum_i)
 }
 
 /*
- * The host of a run (compare.c): its file's meta host, else its own tag
- * host, else its file's tag host, else its input file.  Five files: two
- * with meta host n1 (one also tagged host=zz: the meta wins), one whose
- * runs are tagged host=n2 on their own, one with the file tag host=n3,
- * one without anything (its own host, named by its path): 4 hosts.  The
- * output says so in every format; text, JSON and CSV are the same for
- * the same seed, and another seed changes them.
+ * The host of a run (compare.c): its own tag host, else its file's tag
+ * host, else its file's meta host, else its input file.  Five files: two
+ * with meta host n1, one of them also tagged host=zz (record --tag
+ * host=zz: the user's tag wins, zz), one whose runs are tagged host=n2 on
+ * their own, one with the file tag host=n3, one without anything (its
+ * own host, named by its path): 5 hosts.  The output says so in every format; text, JSON and CSV are the
+ * same for the same seed, and another seed changes them.
  */
 static void test_host_rule(void **state)
 {
@@ -2337,8 +2466,8 @@ static void test_host_rule(void **state)
 		assert_int_equal(cr_snapshot_merge(&all, &f[k], path), CR_OK);
 	}
 	assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
-	assert_int_equal(json_hosts(out, 0), 4);
-	assert_int_equal(json_hosts(out, 1), 4);
+	assert_int_equal(json_hosts(out, 0), 5);
+	assert_int_equal(json_hosts(out, 1), 5);
 	assert_true(contains(out, "\"unit\":\"run\""));
 	free(out);
 	free(err);
@@ -2346,7 +2475,8 @@ static void test_host_rule(void **state)
 	o.resamples = 300;
 	assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
 	assert_true(contains(out, "\"unit\":\"host\""));
-	assert_true(contains(out, "\"hosts_paired\":true"));
+	assert_true(contains(out, "\"hosts_paired\":true,") &&
+		    contains(out, "\"hosts_shared\":5,"));
 	free(out);
 	free(err);
 	for (k = 0; k < 3; k++) {
@@ -2366,23 +2496,152 @@ static void test_host_rule(void **state)
 		free(out2);
 		if (k == 0) {
 			assert_true(contains(out, "unit: host (hosts resampled"));
-			assert_true(contains(out, "  hosts: paired (both on the same 4 hosts"));
-			assert_true(contains(out, "(base): 15 runs on 4 hosts, 3000 samples\n"));
-			assert_true(contains(out, "4 hosts: too few"));
+			assert_true(contains(out, ": confidence intervals for the fleet-wide value, machines of this kind in general, not a range for one machine)\n"));
+			assert_true(contains(out, "  hosts: paired (both on the same 5 hosts"));
+			assert_true(contains(out, "(base): 15 runs on 5 hosts, 3000 samples\n"));
+			assert_true(contains(out, "5 hosts: too few"));
 		}
 		if (k == 2) {
 			assert_true(contains(out, "\nlat,settings,unit,host,,,\n"));
-			assert_true(contains(out, "\nlat,settings,hosts_paired,yes,,,\n"));
-			assert_true(contains(out, "\nlat,a,hosts,4,,,\n"));
+			assert_true(contains(out, "\nlat,settings,hosts_paired,yes,,,\nlat,settings,hosts_shared,5,,,\n"));
+			assert_true(contains(out, "\nlat,a,hosts,5,,,\n"));
 		}
 		free(out);
 	}
 	/* --unit sample with host: refused. */
 	o.unit_sample = 1;
 	assert_int_equal(compare(&all, &o, &out, &err), CR_USAGE);
-	assert_true(contains(err, "--unit is run, sample or host"));
+	assert_true(contains(err, "--unit is run, sample, host or host-fixed"));
 	free(out);
 	free(err);
+	cr_snapshot_free(&all);
+}
+
+/*
+ * --unit host-fixed: every host kept, its runs resampled within it.  One
+ * host of several runs on each side is the run unit, bit for bit (its n
+ * runs drawn as the run unit draws them).  Hosts with their own offsets
+ * (SD 0.5 on the log scale) and a small run-to-run spread: the host
+ * unit's interval of the median, which draws the hosts, is more than
+ * twice as wide as host-fixed's, which keeps them; 4 runs per host: the
+ * few-runs warning, no few-hosts one, nothing paired.  Hosts of one run
+ * each: nothing to resample, a point with its warning.  Through
+ * cr_compare(): the unit named in text, JSON (hosts_paired null) and CSV
+ * (no hosts_paired row), and no "hosts:" line.
+ */
+static void test_host_fixed(void **state)
+{
+	static const size_t five[1] = { 5 }, six[1] = { 6 };
+	static const size_t four[12] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+	static const size_t one[12] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const char *const fmt[] = { "text", "json", "csv" };
+	struct cr_snapshot s = { 0 }, t = { 0 }, u = { 0 }, f[3], all = { 0 };
+	const struct cr_hist *h[2][64];
+	struct cr_boot_stratum_in in[2];
+	struct cr_boot_params p = params(400, 0);
+	struct cr_boot_result rr, rf, rh;
+	struct cr_compare_opts o = opts("b", "text");
+	unsigned int ids[2][64], i;
+	char *out, *err, path[32];
+	double wf, wh;
+	uint64_t rng = 53;
+	size_t k;
+
+	(void)state;
+	/* One host: the run unit. */
+	add_host_runs(&s, "a", five, 1, log(6000), 0.3, &rng, NULL);
+	add_host_runs(&s, "b", six, 1, log(6500), 0.3, &rng, NULL);
+	in[0] = stratum(&s, "a", "lat", h[0]);
+	in[1] = stratum(&s, "b", "lat", h[1]);
+	host_ids(five, 1, 0, ids[0]);
+	host_ids(six, 1, 0, ids[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rr), 0);
+	p.unit_host = 1;
+	p.host_fixed = 1;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rf), 0);
+	assert_true(rf.unit_host && rf.host_fixed && !rf.paired);
+	assert_int_equal(rf.s[0].warnings, CR_BOOT_W_FIXED_FEW_RUNS);
+	assert_int_equal(rf.s[0].fewest_host_runs, 5);
+	same_result(&rr, &rf);
+	/* host_fixed without the host unit: nonsense. */
+	p.unit_host = 0;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rf), -EINVAL);
+	cr_snapshot_free(&s);
+
+	/* Hosts that differ: keeping them takes their spread out. */
+	add_host_runs(&t, "a", four, 12, log(6000), 0.5, &rng, NULL);
+	add_host_runs(&t, "b", four, 12, log(6000), 0.5, &rng, NULL);
+	in[0] = stratum(&t, "a", "lat", h[0]);
+	in[1] = stratum(&t, "b", "lat", h[1]);
+	host_ids(four, 12, 0, ids[0]);
+	host_ids(four, 12, 0, ids[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	p.unit_host = 1;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rf), 0);
+	p.host_fixed = 0;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rh), 0);
+	assert_true(rh.paired && !rf.paired && !rf.shared_hosts);
+	wf = rf.s[0].stat[CR_BOOT_MEDIAN].hi - rf.s[0].stat[CR_BOOT_MEDIAN].lo;
+	wh = rh.s[0].stat[CR_BOOT_MEDIAN].hi - rh.s[0].stat[CR_BOOT_MEDIAN].lo;
+	print_message("median interval widths: host %.1f ns, host-fixed %.1f ns\n",
+		      wh, wf);
+	assert_true(wf > 0 && 2 * wf < wh);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(rf.s[i].warnings, CR_BOOT_W_FIXED_FEW_RUNS);
+	cr_snapshot_free(&t);
+
+	/* Hosts of one run each: every resample is the data. */
+	add_host_runs(&u, "a", one, 12, log(6000), 0.5, &rng, NULL);
+	add_host_runs(&u, "b", one, 12, log(6000), 0.5, &rng, NULL);
+	in[0] = stratum(&u, "a", "lat", h[0]);
+	in[1] = stratum(&u, "b", "lat", h[1]);
+	host_ids(one, 12, 0, ids[0]);
+	host_ids(one, 12, 0, ids[1]);
+	in[0].host = ids[0];
+	in[1].host = ids[1];
+	p.host_fixed = 1;
+	assert_int_equal(cr_boot_compare(&in[0], &in[1], &p, &rf), 0);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(rf.s[k].warnings, CR_BOOT_W_FIXED_ONE_RUN);
+		for (i = 0; i < CR_BOOT_NSTATS; i++) {
+			assert_true(rf.s[k].stat[i].lo == rf.s[k].stat[i].value);
+			assert_true(rf.s[k].stat[i].hi == rf.s[k].stat[i].value);
+		}
+	}
+	cr_snapshot_free(&u);
+
+	/* The outputs: three files, three hosts. */
+	memset(f, 0, sizeof(f));
+	for (k = 0; k < 3; k++) {
+		host_file(&f[k], 3, log(6000) + 0.2 * k, 1000 * (int64_t)k,
+			  &rng);
+		snprintf(path, sizeof(path), "f%zu.json", k);
+		assert_int_equal(cr_snapshot_merge(&all, &f[k], path), CR_OK);
+	}
+	o.unit_host = 1;
+	o.host_fixed = 1;
+	o.resamples = 200;
+	for (k = 0; k < 3; k++) {
+		o.format = fmt[k];
+		assert_int_equal(compare(&all, &o, &out, &err), CR_OK);
+		assert_string_equal(err, "");
+		assert_false(contains(out, "hosts_paired,"));
+		assert_false(contains(out, "  hosts: "));
+		if (k == 0)
+			assert_true(contains(out, "\nunit: host-fixed (each host's runs resampled with replacement within it, every host kept, within each variant: intervals for these machines only)\n"));
+		if (k == 1)
+			assert_true(contains(out, "\"unit\":\"host-fixed\"") &&
+				    contains(out, "\"hosts_paired\":null,") &&
+				    contains(out, "\"hosts_shared\":null,"));
+		if (k == 2)
+			assert_true(contains(out, "\nlat,settings,unit,host-fixed,,,\n"));
+		assert_true(contains(out, "3 runs: too few"));
+		free(out);
+		free(err);
+	}
 	cr_snapshot_free(&all);
 }
 
@@ -2424,6 +2683,7 @@ int main(void)
 		cmocka_unit_test(test_host_reference),
 		cmocka_unit_test(test_host_pairing),
 		cmocka_unit_test(test_host_one),
+		cmocka_unit_test(test_host_fixed),
 		cmocka_unit_test(test_host_rule),
 	};
 

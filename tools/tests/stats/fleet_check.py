@@ -9,14 +9,21 @@ Fleets (B = 10000 on both sides, level 0.95):
              per host with meta "host" (16 -i files);
   unpaired   the base on 12 hosts, the variant on 10 others, 1 to 4 runs
              each, one file whose runs carry the tag host=NAME;
-  single     14 and 14 hosts of one run each, paired, per-host files.
-Checked for each: the unit, hosts_paired and each stratum's hosts and runs
-as the fleet has them; the point estimates exactly (median, p90, IQR:
-integers; mean, stddev: relative 1e-9); the intervals of median, p90,
-mean, stddev and IQR of each stratum, and of Δ median and Δ stddev,
-against the reference's.  And that the host level matters: on the paired
-fleet (host offsets of SD 0.25 on the log scale) the host-level interval
-of the base's median is at least 1.5 times as wide as the run-level one.
+  single     14 and 14 hosts of one run each, paired, per-host files;
+  partly     the base on h00-h12, the variant on h03-h15, 2 to 4 runs
+             each, per-host files: 10 hosts drawn once for both, each
+             side's 3 others on its own;
+  fixed      the paired fleet again with --unit host-fixed (every host
+             kept, its runs resampled within it).
+Checked for each: the --json schema, the unit, hosts_paired, hosts_shared
+and each stratum's hosts and runs as the fleet has them (partly: each side's warning names its 3 hosts of
+its own); the point estimates exactly (median, p90, IQR: integers; mean,
+stddev: relative 1e-9); the intervals of median, p90, mean, stddev and IQR
+of each stratum, and of Δ median and Δ stddev, against the reference's.
+And that the host level matters: on the paired fleet (host offsets of SD
+0.25 on the log scale) the host-level interval of the base's median is at
+least 1.5 times as wide as the run-level one, and host-fixed's, which
+keeps the hosts, is narrower than the host-level one.
 
 Tolerance (scipy_check.tolerance(), the same argument as there): the tool
 and the reference estimate the same percentile interval of the same
@@ -32,7 +39,9 @@ SEs: a false alarm about 6e-5 per endpoint for a normal error, while an
 interval of another level (0.80 against 0.95 is about 0.7 bootstrap SDs
 at each end) or of the run unit (here 1.5 to 3 times narrower) fails: checked, the
 host-level interval of the paired fleet's base median against the
-reference's run-level one must be rejected.
+reference's run-level one must be rejected, and the partly paired
+fleet's Δ median interval against a reference that draws each side's
+hosts apart (no host shared: the pairing dropped) must be rejected too.
 Fixed seeds: the same result every time.  Exit 1 on any failure.
 """
 import math
@@ -68,31 +77,59 @@ def fleets():
         ("single", F.simulate_fleet(
             [("base", 20000, h14), ("alt", 21000, h14)], h14, runs=1,
             samples=200, seed=13), "per_host", True),
+        ("partly", F.simulate_fleet(
+            [("base", 20000, h16[:13]), ("alt", 18000, h16[3:])], h16,
+            runs=(2, 4), samples=150, seed=14), "per_host", False),
     ]
 
 
-def check_fleet(chk, tmp, name, fl, how, paired, seed):
+def check_fleet(chk, tmp, name, fl, how, paired, seed, unit="host"):
     d = os.path.join(tmp, name)
     os.makedirs(d)
     paths = fl.write_per_host(d) if how == "per_host" else \
         fl.write_tagged(os.path.join(d, "fleet.json"))
-    doc = F.run_host_compare(paths, "alt", "base", resamples=B, seed=seed)
-    err = S.schema_errors(doc, unit="host", base="base", variant="alt",
-                          resamples=B, seed=seed)
-    chk.check(f"{name}: --json schema, unit host", not err, "; ".join(err[:3]))
+    doc = F.run_host_compare(paths, "alt", "base", unit=unit, resamples=B,
+                             seed=seed)
+    err = S.schema_errors(doc, unit=unit, base="base",
+                          variant="alt", resamples=B, seed=seed)
+    chk.check(f"{name}: --json schema, unit {unit}", not err,
+              "; ".join(err[:3]))
+    if unit != "host":
+        chk.check(f"{name}: unit {unit}, hosts_paired and hosts_shared null",
+                  doc["metrics"][0].get("hosts_paired", 0) is None and
+                  doc["metrics"][0].get("hosts_shared", 0) is None,
+                  f"hosts_paired "
+                  f"{doc['metrics'][0].get('hosts_paired', 0)!r}, "
+                  f"hosts_shared "
+                  f"{doc['metrics'][0].get('hosts_shared', 0)!r}")
     ref = F.ref_host_boot(fl, "base", "alt", resamples=B, seed=seed + 100,
-                          level=LEVEL)
+                          level=LEVEL, unit=unit)
     m = doc["metrics"][0]
-    chk.check(f"{name}: hosts_paired {paired}",
-              m.get("hosts_paired") is paired and ref["paired"] is paired,
-              f"tool {m.get('hosts_paired')}, reference {ref['paired']}")
+    hosts = [{h for h, _ in fl.of(v)} for v in ("base", "alt")]
+    if unit == "host":
+        chk.check(f"{name}: hosts_paired {paired}",
+                  m.get("hosts_paired") is paired and
+                  ref["paired"] is paired,
+                  f"tool {m.get('hosts_paired')}, reference "
+                  f"{ref['paired']}")
+        shared = len(hosts[0] & hosts[1])
+        chk.check(f"{name}: hosts_shared {shared}",
+                  m.get("hosts_shared") == shared,
+                  f"tool {m.get('hosts_shared')!r}")
     for j, v in enumerate(("base", "alt")):
         pairs = fl.of(v)
-        nh = len({h for h, _ in pairs})
+        nh = len(hosts[j])
         s = m["strata"][j]
         chk.check(f"{name}: {v}: {len(pairs)} runs on {nh} hosts",
                   s.get("runs") == len(pairs) and s.get("hosts") == nh,
                   f"tool {s.get('runs')} runs, {s.get('hosts')} hosts")
+        own = len(hosts[j] - hosts[1 - j])
+        if unit == "host" and own and not paired and \
+                len(hosts[j] & hosts[1 - j]):
+            want = f"{own} of its {nh} hosts not on the other side"
+            chk.check(f"{name}: {v}: warned of its {own} own hosts",
+                      want in (s.get("warning") or ""),
+                      f"warning {s.get('warning')!r}")
         r = ref["base" if j == 0 else "variant"]
         for st in F.STATS:
             ok = SC.same(s[st]["value"], r[st][0], st in EXACT)
@@ -138,8 +175,31 @@ def main():
             except S.ToolError as e:
                 chk.check(f"{name}: --compare --unit host runs", False, str(e))
                 continue
+            if name == "partly":
+                # the comparison can fail: pairing dropped is rejected
+                rr = F.ref_host_boot(fl, "base", "alt", resamples=B, seed=8,
+                                     unpaired=True)
+                q = SC.Checker(quiet=True)
+                agrees(q, "", m["diff"]["median"], rr["diff"]["median"][3])
+                chk.check("partly: the tool's Δ median interval is rejected "
+                          "against a reference that draws each side's "
+                          "hosts apart", q.failed == 1)
             if name != "paired":
                 continue
+            try:
+                _, mf = check_fleet(chk, tmp, "fixed", fl, how, paired,
+                                    seed=9, unit="host-fixed")
+            except S.ToolError as e:
+                chk.check("fixed: --compare --unit host-fixed runs", False,
+                          str(e))
+                continue
+            wf = mf["strata"][0]["median"]
+            wh = m["strata"][0]["median"]
+            chk.check("fixed: the base median's host-fixed interval is "
+                      "narrower than the host-level one",
+                      wf["hi"] - wf["lo"] < wh["hi"] - wh["lo"],
+                      f"{wf['hi'] - wf['lo']:.0f} ns against "
+                      f"{wh['hi'] - wh['lo']:.0f} ns")
             # the host level matters where hosts differ
             run = F.run_host_compare(paths, "alt", "base", unit="run",
                                      resamples=B, seed=1)

@@ -11,9 +11,12 @@ a_host ~ N(0, host_sd^2), the host's own offset, shared by its runs of
 every variant; g_host,v ~ N(0, inter_sd^2), how the variant's effect
 differs from host to host; u_run ~ N(0, tau^2), eps ~ N(0, sigma^2) as in
 simstudy.py.  log x is N(mu_v, host_sd^2 + inter_sd^2 + tau^2 + sigma^2)
-over the population of machines, so the median a new machine's samples
-come from (pooled over machines) is exactly exp(mu_v): the truth the
-host-level interval is about.
+over the population of machines, so the median of the samples of all
+machines of this kind pooled (the fleet-wide median, over the population,
+not only the hosts simulated) is exactly exp(mu_v): the truth the
+host-level interval is a confidence interval for.  It is not a range for
+one machine's own median, which varies around it with the machine's
+offset (a_host + g_host,v) and is not what the interval covers.
 
 Library:
     simulate_fleet(...)    -> Fleet: per variant, the hosts' runs
@@ -25,8 +28,11 @@ Library:
                               run's own tag, format version 2)
     ref_host_boot(...)     the two-level percentile bootstrap, numpy:
                               resample hosts, then each drawn host's runs;
-                              the same hosts for both strata when both
-                              have the same hosts (paired)
+                              the hosts both strata have drawn once for
+                              both (all of them: paired), each stratum's
+                              others on its own; or (unit "host-fixed")
+                              every host kept, its runs resampled; or
+                              (unit "run") runs
 """
 import json
 import math
@@ -146,45 +152,55 @@ def _weights(rng, m, hosts, idx, hcount):
     return w
 
 
+def _counts(d, k):
+    """Draws d (B, m) of k things: how often each was drawn, (B, k)."""
+    return np.stack([(d == j).sum(axis=1) for j in range(k)], axis=1)
+
+
 def ref_host_boot(fleet, base, variant, resamples=10000, seed=1, level=0.95,
-                  unit="host"):
+                  unit="host", unpaired=False):
     """The percentile bootstrap of each stratum's statistics (STATS) and of
     Δ median and Δ stddev (variant - base), resampling hosts then runs
-    within (unit "host"), or runs (unit "run").  Returns {"base": {stat:
-    (value, lo, hi, dist)}, "variant": ..., "diff": {...}, "paired": bool}
-    (dist: the bootstrap distribution)."""
+    within (unit "host": the hosts both strata have, drawn once for both,
+    then each stratum's own), each host's runs with every host kept (unit
+    "host-fixed"), or runs (unit "run").  Returns {"base": {stat: (value,
+    lo, hi, dist)}, "variant": ..., "diff": {...}, "paired": bool,
+    "shared": the number of hosts drawn once for both} (dist: the
+    bootstrap distribution).  unpaired: share no host (the wrong bootstrap
+    for hosts that ran both, for showing that a check can fail)."""
     rng = np.random.default_rng(seed)
     pb, pv = fleet.of(base), fleet.of(variant)
     slots = sorted({s[0] for _, r in pb + pv for s in r.slots})
     st = [_stratum(pb, fleet.k, slots), _stratum(pv, fleet.k, slots)]
-    paired = unit == "host" and set(st[0][1]) == set(st[1][1])
+    shared = [h for h in st[0][1] if h in st[1][1]] \
+        if unit == "host" and not unpaired else []
+    paired = unit == "host" and not unpaired and \
+        set(st[0][1]) == set(st[1][1])
     dist = [{s: [] for s in STATS}, {s: [] for s in STATS}]
     for start in range(0, resamples, 2000):
         n = min(2000, resamples - start)
-        hd = None
-        if paired:
-            names = st[0][1]
-            hd = rng.integers(0, len(names), (n, len(names)))
+        # the shared hosts' draws, one for both strata, counted per host
+        sc = _counts(rng.integers(0, len(shared), (n, len(shared))),
+                     len(shared)) if shared else None
         for i, (m, hosts, idx) in enumerate(st):
             if unit == "run":
                 w = m.weights(rng.integers(0, m.nruns, (n, m.nruns)))
             else:
-                if paired:
-                    # the base's draws, as host names, counted per host
-                    pos = [st[0][1].index(h) for h in hosts]
-                    cnt0 = np.stack([(hd == j).sum(axis=1)
-                                     for j in range(len(names))], axis=1)
-                    hc = cnt0[:, pos]
+                if unit == "host-fixed":
+                    hc = np.ones((n, len(hosts)), dtype=np.int64)
                 else:
-                    d = rng.integers(0, len(hosts), (n, len(hosts)))
-                    hc = np.stack([(d == j).sum(axis=1)
-                                   for j in range(len(hosts))], axis=1)
+                    own = [h for h in hosts if h not in shared]
+                    oc = _counts(rng.integers(0, len(own), (n, len(own))),
+                                 len(own)) if own else None
+                    hc = np.stack(
+                        [sc[:, shared.index(h)] if h in shared else
+                         oc[:, own.index(h)] for h in hosts], axis=1)
                 w = _weights(rng, m, hosts, idx, hc)
             p = m.pool(w)
             for s in STATS:
                 dist[i][s].append(S.STATS[s](p).astype(np.float64))
     a = (1 - level) / 2
-    out = {"paired": paired}
+    out = {"paired": paired, "shared": len(shared)}
     for i, key in enumerate(("base", "variant")):
         m = st[i][0]
         p0 = m.pool(m.all_runs())

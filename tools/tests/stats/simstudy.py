@@ -580,7 +580,7 @@ SCHEMA = {
     "top": {"unit", "resamples", "seed", "level", "base", "variant",
             "metrics"},
     "metric": {"metric", "threshold_ns", "threshold_source",
-               "hosts_paired", "strata", "diff"},
+               "hosts_paired", "hosts_shared", "strata", "diff"},
     "stratum": {"variant": None, "runs": None, "hosts": None,
                 "samples": None,
                 "warning": None, "median": _PCT, "p90": _PCT, "p99": _PCT,
@@ -621,7 +621,7 @@ def schema_errors(doc, unit=None, base=None, variant=None, resamples=None,
                  ("resamples", resamples), ("seed", seed), ("level", level)):
         if v is not None and doc.get(k) != v:
             err.append(f"{k}: {doc.get(k)!r}, expected {v!r}")
-    if doc.get("unit") not in ("run", "sample", "host"):
+    if doc.get("unit") not in ("run", "sample", "host", "host-fixed"):
         err.append(f"unit: {doc.get('unit')!r}")
     ms = doc.get("metrics")
     if not isinstance(ms, list) or not ms:
@@ -637,6 +637,12 @@ def schema_errors(doc, unit=None, base=None, variant=None, resamples=None,
         if (doc.get("unit") == "host") != isinstance(hp, bool) or \
                 (hp is not None and not isinstance(hp, bool)):
             err.append(f"{w}.hosts_paired: {hp!r}")
+        hs = m.get("hosts_shared")
+        if (doc.get("unit") == "host") != (isinstance(hs, int) and
+                                           not isinstance(hs, bool)) or \
+                (hs is not None and (isinstance(hs, bool) or
+                                     not isinstance(hs, int) or hs < 0)):
+            err.append(f"{w}.hosts_shared: {hs!r}")
         st = m.get("strata")
         if not isinstance(st, list) or len(st) != 2:
             err.append(f"{w}.strata: not two strata")
