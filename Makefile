@@ -82,8 +82,12 @@ module-btf: build/bpf/vmlinux-$(KRELEASE)
 
 # -fms-extensions: 7.x's vmlinux.h declares anonymous structs by tag
 # inside others ("struct ns_tree;"), which clang 14 takes only as an
-# extension.
+# extension.  -ffile-prefix-map: the objects' BTF names source files
+# relative to the tree, not by the folder it was built in, which the
+# skeletons would carry into clkstat-report (a package built in two
+# folders would differ).
 BPF_CLANG_FLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 -Ibuild/bpf \
+		  -ffile-prefix-map=$(CURDIR)=. \
 		  -fms-extensions -Wno-microsoft-anon-tag $(BPF_CFLAGS) -Wall -Werror
 
 build/bpf/overhead.bpf.o: tools/bench/overhead.bpf.c build/bpf/vmlinux.h

@@ -374,6 +374,11 @@ def var_values(d, series):
         q = v["query"].get("query") if isinstance(v["query"], dict) \
             else v["query"]
         m = LABEL_VALUES.match(q)
+        if "$__all" in cur and v.get("allValue"):
+            # Grafana puts a custom "All" value in as it is (".*": a
+            # series without the label matches too).
+            vals[v["name"]] = v["allValue"]
+            continue
         if "$__all" in cur or not cur:
             lab = m.group(2)
             cur = sorted({x for s in series.values()

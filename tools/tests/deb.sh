@@ -69,6 +69,21 @@ mkdir -p "$work" "$cache/deb"
 
 # --- make deb ------------------------------------------------------------
 
+# Build-Depends name the package of every library the Makefile asks
+# pkg-config for: a clean build (sbuild, a buildd) has nothing else, and
+# make deb here would not notice a missing one, install-deps.sh having put
+# every library on this machine.
+builddeps=$(sed -n '/^Build-Depends:/,/^[A-Z][A-Za-z-]*:/{ /^Standards/d; p }' debian/control |
+	sed 's/^Build-Depends://' | tr ',' '\n' | awk '{ print $1 }' | grep . | sort -u)
+missing=
+pcs=$(grep -o 'pkg-config --[a-z-]* [A-Za-z0-9._-]*' Makefile | awk '{ print $3 }' | sort -u)
+for pc in $pcs; do
+	pkg=$(dpkg -S "$(pkg-config --variable=pcfiledir "$pc")/$pc.pc" 2>/dev/null | cut -d: -f1)
+	grep -qxF -- "${pkg:-none}" <<< "$builddeps" || missing="$missing $pc (${pkg:-no package})"
+done
+check "Build-Depends has the package of each of the Makefile's pkg-config libraries ($(echo $pcs))${missing:+, not of:$missing}" \
+	[ -n "$pcs" -a -z "$missing" ]
+
 ver=$(dpkg-parsechangelog -l debian/changelog -S Version)
 modver=$(sed -n 's/^#define[[:space:]]*CLKSTAT_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/uapi/clkstat_version.h)
 check "debian/changelog's version $ver is the module's ($modver)" [ "$ver" = "$modver" ]
@@ -110,9 +125,28 @@ check "clkstat-tools: /usr/bin/clkstat-report, the man page, the unit, /etc/defa
 	has "$tools_deb" /usr/bin/clkstat-report /usr/share/man/man1/clkstat-report.1.gz \
 	/lib/systemd/system/clkstat-exporter.service /etc/default/clkstat-exporter \
 	/etc/modprobe.d/clkstat.conf
+# The documents the man page's SEE ALSO names (dh_compress may have
+# compressed them).
+docs_ok() {
+	local list f
+	list=$(dpkg-deb -c "$tools_deb" | awk '{ print $6 }')
+	for f in clkstat.rst clkstat-compare.rst clkstat-prometheus.rst \
+		 clkstat-snapshot.rst clkstat-dashboard.json clkstat.yaml; do
+		grep -qE "^\./usr/share/doc/clkstat-tools/$f(\.gz)?\$" <<< "$list" ||
+			{ echo "# no /usr/share/doc/clkstat-tools/$f"; return 1; }
+	done
+}
+check "clkstat-tools: the documents of the man page's SEE ALSO in /usr/share/doc/clkstat-tools" docs_ok
 conffiles=$(dpkg-deb -I "$tools_deb" conffiles 2>/dev/null | sort | xargs)
 check "clkstat-tools's conffiles: $conffiles" \
 	[ "$conffiles" = "/etc/default/clkstat-exporter /etc/modprobe.d/clkstat.conf" ]
+# The folder the package was built in appears nowhere in its program (the
+# BPF skeletons' BTF once carried it: a build elsewhere would differ).
+x=$work/tools-deb-x
+rm -rf "$x" && dpkg-deb -x "$tools_deb" "$x"
+n=$(grep -c -a -F "$top/build/deb" "$x/usr/bin/clkstat-report")
+check "clkstat-report does not name the folder it was built in ($n times)" [ "$n" = 0 ]
+rm -rf "$x"
 src=/usr/src/clkstat-$ver
 check "clkstat-dkms: the DKMS tree $src (dkms.conf, Kbuild, kmod/, kmod/uapi/)" \
 	has "$dkms_deb" "$src/dkms.conf" "$src/Kbuild" "$src/kmod/Kbuild" "$src/kmod/main.c" \

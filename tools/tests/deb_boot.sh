@@ -11,7 +11,9 @@
 #     for Prometheus's Accept header, the host label of its options, and
 #     ttwu_enqueue's buckets grown by a workload's wakeups;
 #   - systemctl stop, rmmod, systemctl start: loaded again and serving;
-#   - no warning or error in the unit's journal.
+#   - no warning or error in the unit's journal;
+#   - a module modprobe cannot load: the unit runs, 503, then 200 once
+#     the module is loaded.
 # usage: deb_boot.sh ADDR:PORT HOST PROBES EVENTS
 # Writes "unit-ok - ..." / "unit-not-ok - ..." lines, the unit's journal
 # and the scrapes to $out (the results folder), then $out/rc: 0 if every
@@ -160,4 +162,30 @@ journalctl -b -u "$unit" --no-pager -o short-monotonic > "$out/journal.txt" 2>&1
 sed 's/^/# /' "$out/journal.txt"
 bad=$(journalctl -b -u "$unit" --no-pager -q -p warning 2>&1)
 check "the unit's journal has no warning or error${bad:+: $bad}" test -z "$bad"
+
+# A module modprobe cannot load (here refused by an install rule, as a
+# kernel without a DKMS build would be): the unit still starts and the
+# exporter answers 503 with the reason, not a refused connection, and
+# picks the module up once it is loaded by hand.
+unavailable() {
+	local i
+	systemctl stop "$unit" && rmmod clkstat || return 1
+	echo 'install clkstat /bin/false' > /etc/modprobe.d/zz-clkstat-test.conf
+	systemctl start "$unit" || return 1
+	rm -f /etc/modprobe.d/zz-clkstat-test.conf
+	[ "$(systemctl show -P ActiveState "$unit")" = active ] || return 1
+	[ ! -e /sys/module/clkstat ] || return 1
+	for i in $(seq 40); do
+		scrape "$om" "$out/scrape4.txt" 2> /dev/null &&
+			[ "$(status "$out/scrape4.txt")" = 503 ] && break
+		sleep 0.5
+	done
+	[ "$(status "$out/scrape4.txt")" = 503 ] && grep -qi 'module' "$out/scrape4.txt" || return 1
+	modprobe clkstat && serving "$out/scrape5.txt"
+}
+if unavailable; then
+	ok "modprobe failing at start: the unit active, 503 ($(body "$out/scrape4.txt" | head -1)), then 200 once loaded"
+else
+	not_ok "modprobe failing at start: $(systemctl show -P ActiveState "$unit"), $(head -1 "$out/scrape4.txt" 2>&1)"
+fi
 echo "$fails" > "$out/rc"
