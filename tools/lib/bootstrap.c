@@ -981,8 +981,7 @@ static double cr_stat_of(const double *ev, unsigned int stat)
 	return ev[cr_kept[stat]];
 }
 
-/* Multisets of n draws from n: C(2n - 1, n); at most about 1e18. */
-static double cr_multisets(size_t n)
+double cr_boot_multisets(size_t n)
 {
 	double c = 1;
 	size_t i;
@@ -1012,7 +1011,7 @@ static void cr_point(struct cr_stratum *st, struct cr_boot_stratum_out *o,
 		if (!i || nh < o->fewest_host_runs)
 			o->fewest_host_runs = nh;
 		if (o->distinct < 1e18)
-			o->distinct *= cr_multisets(nh);
+			o->distinct *= cr_boot_multisets(nh);
 	}
 	o->nsamples = st->n;
 	o->min = st->min;

@@ -168,6 +168,13 @@ double cr_boot_share_outside(const struct cr_boot_hist *h, double lo,
 			     double hi);
 
 /*
+ * How many distinct resamples n units give: multisets of n draws from n,
+ * C(2n - 1, n) (3, 10, 35, 126, 462 for n = 2 to 6), stopped once past
+ * about 1e18 (bootstrap.c).
+ */
+double cr_boot_multisets(size_t n);
+
+/*
  * A Binomial(n, p) draw for any 64-bit n: gsl_ran_binomial() for n up to
  * UINT_MAX, above it an exact recursion on Beta order statistics (bootstrap.c).
  */

@@ -157,20 +157,6 @@ void cr_compare_warning(char *buf, size_t len,
 #undef W
 }
 
-/*
- * Distinct run-level resamples of a stratum of n runs: multisets of n
- * draws from n, C(2n - 1, n) (3, 10, 35, 126, 462 for n = 2 to 6).
- */
-static double cr_distinct(size_t n)
-{
-	double c = 1;
-	size_t i;
-
-	for (i = 1; i <= n && c < 1e18; i++)
-		c = c * (double)(n + i - 1) / (double)i;
-	return c;
-}
-
 void cr_compare_p_warning(char *buf, size_t len,
 			  const struct cr_boot_result *r,
 			  unsigned int resamples)
@@ -192,7 +178,8 @@ void cr_compare_p_warning(char *buf, size_t len,
 		return;
 	}
 	if (!r->unit_host) {
-		d = cr_distinct(r->s[0].nruns) * cr_distinct(r->s[1].nruns);
+		d = cr_boot_multisets(r->s[0].nruns) *
+		    cr_boot_multisets(r->s[1].nruns);
 		if (d >= resamples)
 			return;
 		snprintf(buf, len, "%zu and %zu runs: %.0f distinct resamples, fewer than B = %u: p cannot resolve 1/B and is not meaningful",
@@ -203,9 +190,9 @@ void cr_compare_p_warning(char *buf, size_t len,
 	if (!r->s[0].single_run_hosts || !r->s[1].single_run_hosts)
 		return;
 	/* The shared hosts drawn once for both, each side's own apart. */
-	d = cr_distinct(r->shared_hosts) *
-	    cr_distinct(r->s[0].nhosts - r->shared_hosts) *
-	    cr_distinct(r->s[1].nhosts - r->shared_hosts);
+	d = cr_boot_multisets(r->shared_hosts) *
+	    cr_boot_multisets(r->s[0].nhosts - r->shared_hosts) *
+	    cr_boot_multisets(r->s[1].nhosts - r->shared_hosts);
 	if (d >= resamples)
 		return;
 	if (r->paired || !r->shared_hosts)

@@ -73,4 +73,11 @@ int cr_json_print(FILE *out, struct json_object *root);
 /* Print s as one CSV field, quoted only when it has to be. */
 void cr_csv_field(FILE *out, const char *s);
 
+/*
+ * The length of the valid UTF-8 sequence at p (at most n bytes), 0 if
+ * none starts there (RFC 3629: no overlong forms, no surrogates, nothing
+ * above U+10FFFF).
+ */
+size_t cr_utf8_len(const unsigned char *p, size_t n);
+
 #endif

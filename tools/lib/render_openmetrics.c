@@ -148,33 +148,13 @@ static void cr_om_float(char *buf, size_t len, double v)
 int cr_render_label_ok(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t len, i;
-	uint32_t cp;
+	size_t n = strlen(s), i = 0, len;
 
-	while (*p) {
-		if (*p < 0x80) {
-			p++;
-			continue;
-		}
-		if (*p >= 0xc2 && *p <= 0xdf)
-			len = 2, cp = *p & 0x1f;
-		else if (*p >= 0xe0 && *p <= 0xef)
-			len = 3, cp = *p & 0x0f;
-		else if (*p >= 0xf0 && *p <= 0xf4)
-			len = 4, cp = *p & 0x07;
-		else
+	while (i < n) {
+		len = cr_utf8_len(p + i, n - i);
+		if (!len)
 			return 0;
-		/* A NUL ends the string, and is no continuation byte. */
-		for (i = 1; i < len; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return 0;
-			cp = cp << 6 | (p[i] & 0x3f);
-		}
-		/* No overlong forms, surrogates, nor anything above U+10FFFF. */
-		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-			return 0;
-		p += len;
+		i += len;
 	}
 	return 1;
 }
