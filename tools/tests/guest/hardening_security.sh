@@ -92,21 +92,29 @@ t_files_gated() {
 	rmmod clkstat
 }
 
+# refused LABEL USER CMD...: clkstat-report CMD, run as the user that the
+# array named USER describes, fails with EPERM: exit status 4, and says so.
+refused() {
+	local label=$1 rc=0
+	local -n who=$2
+	shift 2
+	"${who[@]}" "$R" "$@" > /dev/null 2>/tmp/sec-err || rc=$?
+	expect_eq "$label: clkstat-report $* exit status" "$rc" 4
+	grep -qi 'not permitted\|EPERM\|permission' /tmp/sec-err ||
+		fail "$label: $*: $(cat /tmp/sec-err)"
+}
+
 # Netlink: nobody gets EPERM (exit status 4) for every command; a
 # CAP_PERFMON user reads but cannot control, nor can one that also has
-# CAP_NET_ADMIN
-# (attach a probe, switch, stop); the state is unchanged.  CAP_SYS_ADMIN
-# alone controls.
+# CAP_NET_ADMIN (attach a probe, switch, stop); the state is unchanged.
+# CAP_SYS_ADMIN alone controls.
 t_netlink_gated() {
 	insmod "$KO" probes=ttwu events=16
 	local before rc cmd n=0
 	before=$(cat "$D/control")
 	for cmd in info raw events "ctrl stop" "ctrl reset" "ctrl tgid 1" "ctrl variant ftrace"; do
 		n=$((n + 1))
-		rc=0; "${NOBODY[@]}" "$R" $cmd > /dev/null 2>/tmp/sec-err || rc=$?
-		expect_eq "nobody: clkstat-report $cmd exit status" "$rc" 4
-		grep -qi 'not permitted\|EPERM\|permission' /tmp/sec-err ||
-			fail "nobody: $cmd: $(cat /tmp/sec-err)"
+		refused nobody NOBODY $cmd
 	done
 	for cmd in info raw events; do
 		rc=0; "${PERFMON[@]}" "$R" $cmd > /dev/null 2>&1 || rc=$?
@@ -119,10 +127,7 @@ t_netlink_gated() {
 	done
 	for cmd in "ctrl stop" "ctrl variant ftrace" "trace add func:do_nanosleep"; do
 		n=$((n + 1))
-		rc=0; "${NETADMIN[@]}" "$R" $cmd > /dev/null 2>/tmp/sec-err || rc=$?
-		expect_eq "CAP_PERFMON+CAP_NET_ADMIN: clkstat-report $cmd exit status" "$rc" 4
-		grep -qi 'not permitted\|EPERM\|permission' /tmp/sec-err ||
-			fail "CAP_PERFMON+CAP_NET_ADMIN: $cmd: $(cat /tmp/sec-err)"
+		refused CAP_PERFMON+CAP_NET_ADMIN NETADMIN $cmd
 	done
 	expect_eq "state after refused commands" "$(cat "$D/control")" "$before"
 	expect_eq "traces after refused commands" "$(cat "$D/traces")" ""
