@@ -22,7 +22,9 @@
  * CAP_SYS_ADMIN, control needs CAP_SYS_ADMIN: it attaches probes to any
  * function, which is no lesser power than loading them.  GENL_ADMIN_PERM
  * would ask CAP_NET_ADMIN, which grants nothing of the kind, so the
- * handler checks for itself.
+ * handler checks for itself, after the policy: a malformed CTRL is
+ * -EINVAL (or -ERANGE) to anyone, a well-formed one -EPERM to the
+ * unprivileged, and neither changes anything.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>

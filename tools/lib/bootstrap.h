@@ -83,8 +83,8 @@ enum {
 #define CR_BOOT_W_OWN_HOSTS	0x40	/* unit host, partly paired: hosts
 					 * the other stratum has no run on */
 #define CR_BOOT_W_FIXED_ONE_RUN	0x80	/* host-fixed, every host 1 run */
-#define CR_BOOT_W_FIXED_FEW_RUNS 0x100	/* host-fixed, a host of 2 to 9
-					 * runs */
+#define CR_BOOT_W_FIXED_FEW_RUNS 0x100	/* host-fixed, a host of fewer
+					 * than 10 runs (not all of 1) */
 #define CR_BOOT_FEW_RUNS	10
 #define CR_BOOT_FEW_HOSTS	10
 

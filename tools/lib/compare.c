@@ -288,10 +288,8 @@ static const char *cr_run_host(const struct cr_snapshot *s,
 
 	if (cr_run_tag(r, "host"))
 		return cr_run_tag(r, "host");
-	if (cr_meta_tag(m, "host"))
-		return cr_meta_tag(m, "host");
-	if (m->host)
-		return m->host;
+	if (cr_meta_host(m))
+		return cr_meta_host(m);
 	return s->ninputs ? s->inputs[r->input].path : "-";
 }
 

@@ -163,6 +163,13 @@ const char *cr_meta_tag(const struct cr_meta *m, const char *key)
 	return NULL;
 }
 
+const char *cr_meta_host(const struct cr_meta *m)
+{
+	const char *tag = cr_meta_tag(m, "host");
+
+	return tag ? tag : m->host;
+}
+
 /* Grow *arr (n elements of size sz) by one zeroed element. */
 static void *cr_append(void **arr, size_t *n, size_t sz)
 {

@@ -176,6 +176,13 @@ const struct cr_meta *cr_run_meta(const struct cr_snapshot *s,
 				  const struct cr_run *r);
 /* The value of tag key in m, or NULL. */
 const char *cr_meta_tag(const struct cr_meta *m, const char *key);
+/*
+ * The machine a file's runs were recorded on: its host tag (record --tag
+ * host=NAME: the user's word wins, e.g. for cloned machines that share a
+ * name), else meta.host, else NULL.  --compare --unit host and the
+ * expositions' host label both go by it.
+ */
+const char *cr_meta_host(const struct cr_meta *m);
 /* The value of run r's own tag key, or NULL. */
 const char *cr_run_tag(const struct cr_run *r, const char *key);
 /* Add run tag name=value, replacing an earlier value; 0 or -ENOMEM. */

@@ -165,6 +165,11 @@ struct cr_nl *cr_nl_open(int *status)
 	nl->family = genl_ctrl_resolve(nl->sk, CLKSTAT_GENL_NAME);
 	/* From here cr_nl_msg() asks for the ACKs cr_nl_transact() awaits. */
 	nl_socket_disable_auto_ack(nl->sk);
+	if (nl->family == -NLE_AGAIN) {
+		cr_nl_err("clkstat-report: the kernel did not resolve the generic netlink family \"%s\" within %d s\n",
+			CLKSTAT_GENL_NAME, CR_NL_TIMEOUT_S);
+		goto fail;
+	}
 	if (nl->family < 0) {
 		cr_nl_err("clkstat-report: the clkstat module is not loaded (no generic netlink family \"%s\")\n",
 			CLKSTAT_GENL_NAME);

@@ -276,8 +276,9 @@ static void cr_om_series(struct cr_om *x, const char *family,
 
 /*
  * The per-CPU family's CPUs filled in, empty or not: with nr_cpus, those
- * below it and below the highest with samples of any metric + 1 (the
- * snapshots of several machines pooled take nr_cpus from the first);
+ * below it and below the highest with samples of any metric + 1 (pooled
+ * snapshots have the largest nr_cpus of theirs, but a snapshot may hold
+ * CPUs at or above its own: twin runs count the configured CPUs);
  * without, none.
  */
 static unsigned int cr_om_fill(const struct cr_om *x, const struct cr_run *r)

@@ -36,6 +36,7 @@ static struct {
 	struct cr_om_said unfit_said;	/* serve's, of the metrics left out */
 	/* The label values of the expositions (cr_report_expo_labels()). */
 	char host_buf[256], kernel_buf[65], cs_buf[32];
+	int host_said;			/* the invalid host name warned of */
 } cr_rep = { .run = -1 };
 
 const char cr_report_synopsis[] =
@@ -232,9 +233,9 @@ void cr_report_expo_labels(const struct cr_info *info,
 
 	cr_rep.render.host = cr_rep.render.kernel = NULL;
 	cr_rep.render.clocksource = NULL;
-	/* A snapshot's host as --compare --unit host sees it (its meta, a tag). */
+	/* A snapshot's host as --compare --unit host sees it (a tag, its meta). */
 	if (!host && meta)
-		host = meta->host ? meta->host : cr_meta_tag(meta, "host");
+		host = cr_meta_host(meta);
 	memset(cr_rep.host_buf, 0, sizeof(cr_rep.host_buf));
 	/*
 	 * A machine without a name (the kernel's "(none)", as a bare guest
@@ -246,6 +247,17 @@ void cr_report_expo_labels(const struct cr_info *info,
 		host = cr_rep.host_buf;
 	if (host && host != cr_rep.host_buf)
 		snprintf(cr_rep.host_buf, sizeof(cr_rep.host_buf), "%s", host);
+	/*
+	 * A snapshot's or the machine's name that is not UTF-8, or was cut
+	 * inside a character, would make Prometheus refuse the whole scrape:
+	 * no host label then (--host was checked when given).
+	 */
+	if (host && !cr_render_label_ok(cr_rep.host_buf)) {
+		if (!cr_rep.host_said)
+			fprintf(stderr, "clkstat-report: warning: the host name is not valid UTF-8: no host label (--host NAME gives one)\n");
+		cr_rep.host_said = 1;
+		host = NULL;
+	}
 	if (host)
 		cr_rep.render.host = cr_rep.host_buf;
 	if (meta && meta->kernel_release) {

@@ -271,7 +271,13 @@ int cr_serve_listen(const char *spec, int *usage)
 		if (r) {
 			fprintf(stderr, "clkstat-report: serve: --listen '%s': %s\n",
 				spec, gai_strerror(r));
-			*usage = 1;
+			/*
+			 * A name that does not exist is the user's to mend
+			 * (status 2, which the unit does not restart); a
+			 * resolver not answering yet, as at boot, may later.
+			 */
+			*usage = r == EAI_NONAME || r == EAI_SERVICE ||
+				 r == EAI_FAMILY || r == EAI_BADFLAGS;
 			return -1;
 		}
 		/*

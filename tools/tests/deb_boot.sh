@@ -171,8 +171,10 @@ unavailable() {
 	local i
 	systemctl stop "$unit" && rmmod clkstat || return 1
 	echo 'install clkstat /bin/false' > /etc/modprobe.d/zz-clkstat-test.conf
-	systemctl start "$unit" || return 1
+	systemctl start "$unit"
+	i=$?
 	rm -f /etc/modprobe.d/zz-clkstat-test.conf
+	[ "$i" = 0 ] || return 1
 	[ "$(systemctl show -P ActiveState "$unit")" = active ] || return 1
 	[ ! -e /sys/module/clkstat ] || return 1
 	for i in $(seq 40); do

@@ -49,8 +49,13 @@ for line in $(tools/vm/kernels.sh lines); do
 		not_ok "$line: no kernel: $(tail -n 3 "$out.info-err")"
 		continue
 	fi
-	# kver= image= moddir= kdir= chroot=, quoted for the shell.
-	eval "$info"
+	# kver= image= moddir= kdir= chroot=, quoted for the shell; none
+	# left from the line before.
+	unset kver image moddir kdir chroot
+	if ! eval "$info" || [ -z "${kver:-}" ]; then
+		not_ok "$line: kernels.sh info said no kernel: $info"
+		continue
+	fi
 	if ! tools/vm/kernels.sh build --strict "$line" "$out" > "$out.out" 2>&1; then
 		not_ok "$line ($kver): the build is not clean"
 		indent < "$out.out"

@@ -32,6 +32,7 @@ usage: serve_test.py [TOP]
 """
 import asyncio
 import http.client
+import json
 import os
 import re
 import signal
@@ -633,9 +634,10 @@ def test_malformed(fx):
     s.stop()
 
 
-def run_fail(args, want_status, want_re):
+def run_fail(args, want_status, want_re, env=None):
     r = subprocess.run([TOOL, "serve"] + args, capture_output=True, text=True,
-                       timeout=30)
+                       timeout=30,
+                       env=dict(os.environ, **env) if env else None)
     lines = r.stderr.strip().splitlines()
     return (r.returncode == want_status and len(lines) == 1 and
             re.search(want_re, lines[0]) is not None), \
@@ -656,8 +658,7 @@ def test_bad_input(fx, tmp):
                       ("127.0.0.1:", "port is missing"), ("::1:9736", "brackets"),
                       ("127.0.0.1:+80", "port is a number"),
                       ("127.0.0.1: 80", "port is a number"),
-                      ("[::1]", "port is missing"), ("[::1", "brackets"),
-                      ("nosuchhost.invalid:9736", "nosuchhost")):
+                      ("[::1]", "port is missing"), ("[::1", "brackets")):
         ok, d = run_fail(["-i", fx["hosta"], "--listen", spec], 2, why)
         check(ok, "--listen %s: one line, exit status 2" % spec, d)
     for args, why in ((["-i", fx["hosta"]], "--listen ADDR:PORT, --textfile FILE"),
@@ -711,8 +712,48 @@ int socket(int domain, int type, int protocol)
 """
 
 
+# A resolver that says a name does not exist, and one that is not up yet
+# (as at boot), whatever this machine's DNS does.
+GAI = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <netdb.h>
+#include <string.h>
+
+int getaddrinfo(const char *node, const char *service,
+		const struct addrinfo *hints, struct addrinfo **res)
+{
+	static int (*real)(const char *, const char *,
+			   const struct addrinfo *, struct addrinfo **);
+
+	if (node && !strcmp(node, "nosuchhost.invalid"))
+		return EAI_NONAME;
+	if (node && !strcmp(node, "resolver-down.invalid"))
+		return EAI_AGAIN;
+	if (!real)
+		real = (int (*)(const char *, const char *,
+				const struct addrinfo *, struct addrinfo **))
+			dlsym(RTLD_NEXT, "getaddrinfo");
+	return real(node, service, hints, res);
+}
+"""
+
+
+def shim(tmp, name, text):
+    """A preload library built from text, or None (said)."""
+    src, so = os.path.join(tmp, name + ".c"), os.path.join(tmp, name + ".so")
+    with open(src, "w") as f:
+        f.write(text)
+    r = subprocess.run(["cc", "-shared", "-fPIC", "-o", so, src, "-ldl"],
+                       capture_output=True, text=True)
+    return so if check(r.returncode == 0, "the %s shim builds" % name,
+                       r.stderr) else None
+
+
 def test_listen(fx, tmp):
-    """The address bound is said; every address falls back to IPv4."""
+    """The address bound is said; every address falls back to IPv4; a
+    name that does not exist is the user's error (2, not restarted by the
+    unit), a resolver not answering is not (1: the unit tries again)."""
     s = Server(["-i", fx["hosta"], "--listen", "127.0.0.1:0"])
     where = listening(s)
     m = re.match(r"127\.0\.0\.1:(\d+)$", where or "")
@@ -723,12 +764,16 @@ def test_listen(fx, tmp):
     check(ok, "--listen 127.0.0.1:0: says the port bound (%s), and serves "
           "there" % where, s.stderr())
     s.stop()
-    src, so = os.path.join(tmp, "noipv6.c"), os.path.join(tmp, "noipv6.so")
-    with open(src, "w") as f:
-        f.write(NO_IPV6)
-    r = subprocess.run(["cc", "-shared", "-fPIC", "-o", so, src, "-ldl"],
-                       capture_output=True, text=True)
-    if not check(r.returncode == 0, "the no-IPv6 shim builds", r.stderr):
+    so = shim(tmp, "gai", GAI)
+    if so:
+        for spec, st, why in (("nosuchhost.invalid:9736", 2, "nosuchhost"),
+                              ("resolver-down.invalid:9736", 1,
+                               "resolver-down")):
+            ok, d = run_fail(["-i", fx["hosta"], "--listen", spec], st, why,
+                             env={"LD_PRELOAD": so})
+            check(ok, "--listen %s: one line, exit status %d" % (spec, st), d)
+    so = shim(tmp, "noipv6", NO_IPV6)
+    if not so:
         return
     s = Server(["-i", fx["hosta"], "--listen", ":0"], env={"LD_PRELOAD": so})
     where = listening(s)
@@ -785,6 +830,36 @@ def test_textfile(fx, tmp):
     check(not left, "textfile: no temporary file left behind", left)
 
 
+def test_host_label(fx, tmp):
+    """The host label by --compare --unit host's rule: a host tag before
+    meta.host; a name that is not UTF-8 gives no label, said once."""
+    with open(fx["hosta"]) as f:
+        doc = json.load(f)
+    doc["meta"]["host"] = "clone"
+    tagged = os.path.join(tmp, "tagged.json")
+    with open(tagged, "w") as f:
+        json.dump(doc, f)
+    r = oneshot(["-i", tagged, "--format", "openmetrics"])
+    hosts = {lab.get("host") for _, lab, _ in samples(r.stdout)}
+    check(r.returncode == 0 and hosts == {"hosta"},
+          "a host tag wins over meta.host: %s" % sorted(map(str, hosts)),
+          r.stderr)
+    del doc["meta"]["tags"]
+    doc["meta"]["host"] = "caf\udce9"		# a lone 0xe9 byte once written
+    bad = os.path.join(tmp, "badhost.json")
+    with open(bad, "wb") as f:
+        f.write(json.dumps(doc, ensure_ascii=False).encode("utf-8",
+                                                           "surrogateescape"))
+    r = subprocess.run([TOOL, "-i", bad, "--format", "openmetrics"],
+                       capture_output=True)
+    out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode()
+    hosts = {lab.get("host") for _, lab, _ in samples(out)}
+    check(r.returncode == 0 and hosts == {None} and
+          err.count("not valid UTF-8") == 1 and out.endswith("# EOF\n"),
+          "meta.host not UTF-8: no host label, one warning (hosts %s)"
+          % sorted(map(str, hosts)), err)
+
+
 def test_valgrind(fx):
     s = Server(["-i", fx["hosta"], "--per-cpu", "--cache-ms", "0",
                 "--timeout", "3"],
@@ -822,6 +897,7 @@ def main():
         test_listen(fx, tmp)
         test_no_module(tmp)
         test_textfile(fx, tmp)
+        test_host_label(fx, tmp)
         test_valgrind(fx)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
