@@ -9,7 +9,6 @@
  * describes the format.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -17,10 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <json-c/json.h>
 #include <json-c/printbuf.h>
+#include "file_replace.h"
 #include "snapshot.h"
 #include "snapshot_parse.h"
 #include "status.h"
@@ -418,32 +416,6 @@ char *cr_snapshot_format(const struct cr_snapshot *s)
 /* ---------------------------------------------------------------- */
 /* Writing.                                                          */
 
-static int cr_write_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int cr_fsync(int fd)
-{
-	int r;
-
-	do
-		r = fsync(fd);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
 static int cr_write_stdout(const char *text, size_t len)
 {
 	if (fwrite(text, 1, len, stdout) != len || fputc('\n', stdout) == EOF ||
@@ -455,43 +427,12 @@ static int cr_write_stdout(const char *text, size_t len)
 	return CR_OK;
 }
 
-/*
- * path's directory part ("dir/" or "") and its last component, into
- * freshly allocated "dir/.base.XXXXXX" (base cut at 200 bytes so that the
- * name stays below NAME_MAX) and "dir" (or ".").
- */
-static int cr_temp_names(const char *path, char **tmp, char **dir)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
-	size_t blen = strlen(path + dlen);
-
-	if (blen > 200)
-		blen = 200;
-	*tmp = malloc(dlen + blen + 9);
-	*dir = malloc(dlen + 2);
-	if (!*tmp || !*dir) {
-		free(*tmp);
-		free(*dir);
-		return -1;
-	}
-	sprintf(*tmp, "%.*s.%.*s.XXXXXX", (int)dlen, path, (int)blen,
-		path + dlen);
-	if (!dlen)
-		strcpy(*dir, ".");
-	else if (dlen == 1)
-		strcpy(*dir, "/");
-	else
-		sprintf(*dir, "%.*s", (int)dlen - 1, path);
-	return 0;
-}
-
 int cr_snapshot_write(const struct cr_snapshot *s, const char *path)
 {
 	const char *step;
-	char *text, *tmp = NULL, *dir = NULL;
-	int fd = -1, dfd, st = CR_ERR, e;
+	char *text, *t;
 	size_t len;
+	int st;
 
 	if (!*path || path[strlen(path) - 1] == '/') {
 		fprintf(stderr, "clkstat-report: %s: not a file name\n", path);
@@ -508,56 +449,23 @@ int cr_snapshot_write(const struct cr_snapshot *s, const char *path)
 		free(text);
 		return st;
 	}
-	if (cr_temp_names(path, &tmp, &dir)) {
+	/* A text file ends with a newline. */
+	t = realloc(text, len + 2);
+	if (!t) {
 		fprintf(stderr, "clkstat-report: %s: out of memory\n", path);
 		free(text);
 		return CR_ERR;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "clkstat-report: %s: cannot create a temporary file %s: %s\n",
-			path, tmp, strerror(errno));
-		goto out;
-	}
-	step = "write";
-	if (cr_write_all(fd, text, len) || cr_write_all(fd, "\n", 1))
-		goto fail;
-	step = "chmod";
-	if (fchmod(fd, 0644))
-		goto fail;
-	step = "fsync";
-	if (cr_fsync(fd))
-		goto fail;
-	step = "close";
-	e = close(fd);
-	fd = -1;
-	if (e)
-		goto fail;
-	step = "rename";
-	if (rename(tmp, path))
-		goto fail;
-	/* The new name itself is durable only once the directory is. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || (cr_fsync(dfd) && errno != EINVAL)) {
-		fprintf(stderr, "clkstat-report: %s: written, but syncing its directory %s failed: %s\n",
-			path, dir, strerror(errno));
-		if (dfd >= 0)
-			close(dfd);
-		goto out;
-	}
-	close(dfd);
-	st = CR_OK;
-	goto out;
-fail:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	fprintf(stderr, "clkstat-report: %s: %s: %s (nothing written)\n",
-		path, step, strerror(e));
-out:
+	text = t;
+	strcpy(text + len++, "\n");
+	st = cr_file_replace(path, text, len, &step);
+	if (st < 0)
+		fprintf(stderr, "clkstat-report: %s: %s: %s (nothing written)\n",
+			path, step, strerror(errno));
+	else if (st)
+		fprintf(stderr, "clkstat-report: %s: written, but syncing its folder failed: %s\n",
+			path, strerror(errno));
 	free(text);
-	free(tmp);
-	free(dir);
-	return st;
+	/* Not durable is not done: the caller must not take it as saved. */
+	return st ? CR_ERR : CR_OK;
 }

@@ -19,8 +19,6 @@
  * module needs CAP_PERFMON (or root); nothing here asks for more.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -30,7 +28,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
+#include "../lib/file_replace.h"
 #include "../lib/status.h"
 #include "cli.h"
 #include "serve.h"
@@ -320,51 +318,6 @@ static void cr_serve_where(int fd, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s:%s", v6 ? "[" : "", h, v6 ? "]" : "", p);
 }
 
-/* All of buf into fd; -1 with errno set (EIO for a write of nothing). */
-static int cr_serve_write(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!n)
-				errno = EIO;
-			return -1;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* The rename made durable: fsync() of the folder that holds path. */
-static int cr_serve_syncdir(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-	int fd, r, e;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';		/* "/" */
-	else
-		*slash = '\0';
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	r = fsync(fd);
-	e = errno;
-	close(fd);
-	errno = e;
-	return r;
-}
-
 /*
  * No current numbers to write (why: the reason to say, NULL when the
  * source says it): the file goes, rather than stale numbers passing for
@@ -392,9 +345,10 @@ static int cr_serve_textfile(struct cr_cache *cache, int *said)
 {
 	static int dir_said;
 	const char *path = cr_srv.textfile;
-	char tmp[PATH_MAX];
+	const char *step;
+	char why[256];
 	struct cr_body *b;
-	int fd, ok, e;
+	int r, e;
 
 	b = cr_cache_get(cache, 1);
 	if (!b) {
@@ -406,29 +360,12 @@ static int cr_serve_textfile(struct cr_cache *cache, int *said)
 		cr_serve_unpublish(NULL, said);
 		return CR_ERR;
 	}
-	/* Not *.prom: the collector must not read it before the rename. */
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-		cr_body_put(cache, b);
-		cr_serve_unpublish(strerror(ENAMETOOLONG), said);
-		return CR_ERR;
-	}
-	fd = mkstemp(tmp);
-	ok = fd >= 0 && !fchmod(fd, 0644) &&
-	     !cr_serve_write(fd, b->data, b->len) && !fsync(fd);
+	r = cr_file_replace(path, b->data, b->len, &step);
 	e = errno;
-	if (fd >= 0 && close(fd) && ok) {
-		ok = 0;
-		e = errno;
-	}
-	if (ok && rename(tmp, path)) {
-		ok = 0;
-		e = errno;
-	}
 	cr_body_put(cache, b);
-	if (!ok) {
-		if (fd >= 0)
-			unlink(tmp);
-		cr_serve_unpublish(strerror(e), said);
+	if (r < 0) {
+		snprintf(why, sizeof(why), "%s: %s", step, strerror(e));
+		cr_serve_unpublish(why, said);
 		return CR_ERR;
 	}
 	*said = 0;
@@ -436,9 +373,9 @@ static int cr_serve_textfile(struct cr_cache *cache, int *said)
 	 * The file is current; a folder that cannot be synced only risks
 	 * losing the rename to a crash.  Said once.
 	 */
-	if (cr_serve_syncdir(path) && !dir_said) {
+	if (r == CR_FILE_NOT_SYNCED && !dir_said) {
 		fprintf(stderr, "clkstat-report: serve: cannot sync the folder of %s: %s\n",
-			path, strerror(errno));
+			path, strerror(e));
 		dir_said = 1;
 	}
 	return CR_OK;

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * file_replace.h - a file replaced whole or not at all (file_replace.c):
+ * snapshot files (record -o) and serve --textfile.
+ */
+#ifndef CLKSTAT_REPORT_FILE_REPLACE_H
+#define CLKSTAT_REPORT_FILE_REPLACE_H
+
+#include <stddef.h>
+
+/* cr_file_replace(): replaced, but the folder's sync failed (errno). */
+#define CR_FILE_NOT_SYNCED	1
+
+/*
+ * Replace path with the len bytes of data: written to a temporary file in
+ * the same folder (".NAME.XXXXXX": hidden, and not *.prom, which
+ * node_exporter's textfile collector would read), mode 0644, synced,
+ * renamed over path, then the folder synced so that the rename survives a
+ * crash.  A reader sees the old file or the new one, never a part.
+ * Return: 0; CR_FILE_NOT_SYNCED, the file replaced but perhaps not
+ * durable; or -1, nothing replaced and no temporary file left, with
+ * errno set and *step naming what failed ("create a temporary file",
+ * "write", "chmod", "fsync", "close", "rename").
+ */
+int cr_file_replace(const char *path, const void *data, size_t len,
+		    const char **step);
+
+#endif
