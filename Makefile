@@ -47,15 +47,17 @@ CLKSTAT_CACHE ?= /var/cache/clkstat
 EXTRACT_VMLINUX = $(CLKSTAT_CACHE)/linux-source-6.12/scripts/extract-vmlinux
 
 TOOLS = tools/workload/clkstat-pingpong tools/clkstat-report
-UNIT_TESTS = tools/tests/buckets_test tools/tests/buckets_test_portable \
-	     tools/tests/nl_fuzz tools/tests/ctl_fuzz tools/tests/snapshot_test \
-	     tools/tests/render_test tools/tests/render_demo \
-	     tools/tests/model_test tools/tests/compare_test \
-	     tools/tests/compare_bench tools/tests/twin_test \
-	     tools/tests/fault_load tools/tests/events_test \
-	     tools/tests/xcorr_test tools/tests/trace_spec_test
+# The cmocka unit tests: every tools/tests/*_test.c, and buckets_test.c
+# once more with the portable bit scan.  tools/tests/unit.sh runs this
+# list (make list-unit-tests): a test is added by adding its file.
+UNIT_TESTS = $(patsubst %.c,%,$(wildcard tools/tests/*_test.c)) \
+	     tools/tests/buckets_test_portable
+# The programs other tests drive: the fuzzers and the fault-injection
+# loader (in the guest), expositions for promtool, the bootstrap's timing.
+TEST_PROGS = tools/tests/nl_fuzz tools/tests/ctl_fuzz tools/tests/fault_load \
+	     tools/tests/render_demo tools/tests/compare_bench
 
-.PHONY: all module tools check check-debug soak demo bench clean deb
+.PHONY: all module tools check check-debug check-guest soak demo bench clean deb list-unit-tests
 all: module tools
 
 # struct rq's layout comes from the kernel's BTF (kmod/gen_rq_offsets.sh):
@@ -96,7 +98,10 @@ build/bpf/overhead.bpf.o: tools/bench/overhead.bpf.c build/bpf/vmlinux.h
 build/bpf/overhead.skel.h: build/bpf/overhead.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-tools: $(TOOLS) $(UNIT_TESTS)
+tools: $(TOOLS) $(UNIT_TESTS) $(TEST_PROGS)
+
+list-unit-tests:
+	@echo $(UNIT_TESTS)
 
 tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 	$(CC) $(CFLAGS) -pthread -o $@ $<
@@ -264,11 +269,33 @@ deb:
 check: all
 	tools/tests/run-all.sh
 
+# One stage of make check each (tools/tests/run-all.sh --list names them):
+# make check-unit, check-stats, check-exporter, check-style,
+# check-builds, check-dkms, check-kunit, check-debug-input,
+# check-debug-faults, check-soak, check-race, check-trace-churn,
+# check-guest-6.1, check-smoke-7.3, check-missing, check-security,
+# check-lean, check-deb, check-prometheus; each ends with
+# "N passed, N failed", and make check runs them all.
+CHECK_STAGES = $(filter-out guest,$(shell tools/tests/run-all.sh --list | cut -d' ' -f1))
+CHECK_TARGETS = $(addprefix check-,$(CHECK_STAGES))
+.PHONY: $(CHECK_TARGETS)
+$(CHECK_TARGETS): check-%: all
+	tools/tests/run-all.sh --only $*
+
+# The guest suite on one kernel line: all of it (make check's stage
+# guest), one area suite or hardening suite (SUITE=suite_netlink.sh), or
+# some of its tests (TESTS="t_netlink t_record").
+GUEST_TIMEOUT ?= 2400
+check-guest: all
+	CLKSTAT_GUEST_TIMEOUT=$(GUEST_TIMEOUT) tools/tests/guest.sh --kver $(KVER) \
+		$(if $(SUITE),--suite $(SUITE)) $(TESTS)
+
 # The whole guest suite and the hardening suites on the debug kernel
 # (KASAN, kmemleak, lockdep, UBSAN) at full length: every fault point and
 # the 1000/1000 soak, which alone should take about two and a half hours
 # there (at 200/200 a cycle took 7.1 s under KASAN in a TCG guest, a
-# switch 0.9 s).
+# switch 0.9 s).  make check runs two parts of it, sampled
+# (check-debug-input, check-debug-faults).
 check-debug: all
 	tools/tests/debug.sh --full
 
@@ -286,5 +313,5 @@ bench: all
 
 clean:
 	if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	rm -f $(TOOLS) $(UNIT_TESTS)
+	rm -f $(TOOLS) $(UNIT_TESTS) $(TEST_PROGS)
 	rm -rf build

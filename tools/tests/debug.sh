@@ -57,7 +57,8 @@ src=$(tools/vm/build-test-kernel.sh --extract-only)
 # The modules, with the fault-injection hooks (CLKSTAT_FAULT_HOOKS, see
 # kmod/Kbuild), and the KUnit suites (hardening_kunit.sh): the debug
 # kernel has KUnit.  DEBUG_INFO_BTF_MODULES gives them BTF against it.
-mod=$out/src
+# One build for both parts (make check runs them at once).
+mod=$top/build/kmod/debug
 if ! tools/tests/fault-modules.sh --kunit "$mod" -C "$src" O="$kbuild"; then
 	echo "debug: the modules did not build against the debug kernel; see $mod.log"
 	echo "0 passed, 1 failed"
@@ -94,6 +95,9 @@ elif [ $# = 0 ]; then
 	# trace/untrace pairs under load (1000 on Debian's kernel, 5 min
 	# there): a leak per pair shows in 100 all the same.
 	export CLKSTAT_TRACE_CHURN=${CLKSTAT_TRACE_CHURN:-100}
+	# Sized again in the guest to the machine's speed (debug_run.sh),
+	# unless a size was given.
+	[ -n "${CLKSTAT_DEBUG_FIT:-}" ] || export CLKSTAT_DEBUG_FIT=1
 fi
 
 # pci=noacpi: PCI interrupt routing from the BIOS's table, not from ACPI's

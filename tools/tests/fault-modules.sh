@@ -4,7 +4,8 @@
 # `make` never builds, for a kernel line or against a kernel build tree:
 # tools/vm/kernels.sh build does the work (a copy of the sources in OUT,
 # without kmod/'s own objects).  With --kunit, the KUnit suites too
-# (OUT/kunit/clkstat_test.ko).
+# (OUT/kunit/clkstat_test.ko).  A build already in OUT from the same
+# sources for the same kernel is reused (kernels.sh build --reuse).
 #
 # usage: fault-modules.sh [--kunit] OUT LINE [VAR=VALUE...]
 #        fault-modules.sh [--kunit] OUT -C TREE [VAR=VALUE...]
@@ -22,4 +23,4 @@ if [ "${1:-}" = -C ]; then
 else
 	target=$1; shift
 fi
-exec "$here/../vm/kernels.sh" build "${kunit[@]}" "$target" "$out" CLKSTAT_FAULT_HOOKS=1 "$@"
+exec "$here/../vm/kernels.sh" build --reuse "${kunit[@]}" "$target" "$out" CLKSTAT_FAULT_HOOKS=1 "$@"

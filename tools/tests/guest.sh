@@ -19,8 +19,11 @@
 # without it, the one CLKSTAT_KVER names (`make check` sets it from its
 # KVER), else kernels.sh's default.  The modules are built for that line
 # (tools/vm/kernels.sh build) unless CLKSTAT_KMOD names modules already
-# built for it.  Everything goes to build/LINE/ (guest-tests*, guest-SUITE*
-# and their -kmod builds), so that two lines can run at once.
+# built for it, once for every stage of a line: in build/kmod/LINE (with
+# the fault hooks build/kmod/LINE-fault), reused while the sources are
+# the same (kernels.sh build --reuse; kernel-builds.sh builds the same).
+# The guest's output goes to build/LINE/ (guest-tests*, guest-SUITE*),
+# so that two lines can run at once.
 # The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*,
 # CLKSTAT_RACE_*) reach the guest through run-guest.sh.
 # CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
@@ -50,14 +53,14 @@ mkdir -p "build/$kline"
 out=$top/build/$kline/guest-tests${1:+-$1}
 [ "$suite" = module_tests.sh ] || out=$top/build/$kline/guest-${suite%.sh}${1:+-$1}
 if [ -z "${CLKSTAT_KMOD:-}" ]; then
-	vars=()
-	[ $fault_hooks = 0 ] || vars=(CLKSTAT_FAULT_HOOKS=1)
-	if ! tools/vm/kernels.sh build "$kline" "$out-kmod" "${vars[@]}"; then
-		echo "guest: the modules did not build for $kline; see $out-kmod.log"
+	vars=() kout=$top/build/kmod/$kline
+	[ $fault_hooks = 0 ] || { vars=(CLKSTAT_FAULT_HOOKS=1); kout=$kout-fault; }
+	if ! tools/vm/kernels.sh build --reuse "$kline" "$kout" "${vars[@]}"; then
+		echo "guest: the modules did not build for $kline; see $kout.log"
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
-	export CLKSTAT_KMOD=$out-kmod/kmod
+	export CLKSTAT_KMOD=$kout/kmod
 fi
 tools/vm/run-guest.sh --kver "$kline" --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" \
 	${CLKSTAT_GUEST_APPEND:+--append "$CLKSTAT_GUEST_APPEND"} -- \

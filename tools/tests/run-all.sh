@@ -12,15 +12,27 @@
 # printed benchmarks.  Each stage ends with "N passed, N failed"; the last
 # line adds them up.  Exit status 0 only if nothing failed.
 #
-# Time: CI gives `make check` 90 minutes on 2 cores, the packages'
-# installation and both test kernels' builds included.  A QEMU guest
-# under single-threaded TCG keeps one core busy, so the work is laid out
-# for two:
-#   - the test kernels build (both cores) while the host-only stages run;
-#   - the guest stages run two at a time, each of two workers taking the
-#     next from one queue, longest first.  How long each takes depends
-#     on the machine: the debug kernel's guests ran 2.3 to 3.5 times
-#     slower in CI than here while Debian's did not, and the queue
+# usage: run-all.sh                 everything (make check)
+#        run-all.sh --only STAGE... those stages alone, in the same
+#                                   pool of two workers (make check-STAGE)
+#        run-all.sh --list          the stages, one a line, with what each
+#                                   waits for
+#
+# Time: `make check` must end within 60 minutes with the test kernels
+# cached and 75 on a fresh machine (CI gives .ci/run 90 on 2 cores, the
+# packages' installation included).  Every stage keeps one core busy (a
+# QEMU guest under single-threaded TCG, or a host test), so the work is
+# laid out for two:
+#   - the test kernels build (both cores) from the first second, while
+#     the host-only stages run one after the other;
+#   - then two workers take the guest stages from one queue, in its order
+#     (longest first): the first worker as soon as the host stages are
+#     done, the second once the test kernels are built (on a fresh
+#     machine their build has both cores until then).  A stage that
+#     needs a test kernel not built yet is passed over until it is: the
+#     stages on Debian's kernels go first meanwhile.  How long each takes
+#     depends on the machine: the debug kernel's guests ran 2.3 to 3.5
+#     times slower in CI than here while Debian's did not, and the queue
 #     balances itself either way;
 #   - the benchmarks run last and alone, since they print timings.
 # Each stage's wall time is printed with it, and all of them at the end.
@@ -30,52 +42,15 @@ cd "$top"
 total_pass=0 total_fail=0 times=""
 mkdir -p build
 
-# run_stage [--tee] NAME COMMAND...: run it, its output in
-# build/stage-NAME.log (and on stdout with --tee), its wall time in
-# build/stage-NAME.time.
-run_stage() {
-	local tee=0 t0=$SECONDS
-	[ "$1" = --tee ] && { tee=1; shift; }
-	local name=$1; shift
-	if [ $tee = 1 ]; then
-		echo "=== $name"
-		"$@" 2>&1 | tee "build/stage-$name.log"
-	else
-		"$@" > "build/stage-$name.log" 2>&1
-	fi
-	echo $((SECONDS - t0)) > "build/stage-$name.time"
-}
-
-# count_stage NAME [--print]: add up the stage's closing line (and print
-# its log first, for a stage that ran in the queue).
-count_stage() {
-	local name=$1 line s
-	s=$(cat "build/stage-$name.time" 2>/dev/null || echo "?")
-	if [ "${2:-}" = --print ]; then
-		echo "=== $name"
-		cat "build/stage-$name.log" 2>/dev/null
-	fi
-	echo "=== $name: $s s"
-	times="$times $name ${s}s"
-	line=$(tr -d '\r' < "build/stage-$name.log" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
-	if [ -z "$line" ]; then
-		echo "$name: ended without a result line"
-		total_fail=$((total_fail + 1))
-		return
-	fi
-	total_pass=$((total_pass + $(echo "$line" | awk '{ print $1 }')))
-	total_fail=$((total_fail + $(echo "$line" | awk '{ print $3 }')))
-}
-
-stage() { run_stage --tee "$@"; count_stage "$1"; }
-
+# The stages run on the host, in this order, before the queue.
+HOST_STAGES="unit stats exporter style builds dkms"
 # The guest stages, longest first (as measured here; the debug kernel's
 # first, as the ones that grow most on a slower machine).
 # The whole suite runs on 6.12, the line most users are on (kernels.sh's
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
 # The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
 # module_tests.sh runs them in one boot.
-QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 missing security lean deb prometheus"
+QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 kunit missing security lean deb prometheus"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin,
 # the rq clock (struct rq from the extracted image's BTF), recorded events,
@@ -100,8 +75,30 @@ SMOKE_73="t_load_files t_variants_exact t_tkread_variants t_variant_switch
 	t_csswitch t_bpf_csswitch t_bpf_loader_errors t_tkread_rqclock
 	t_record_events t_btf_proto t_trace_targets t_trace_drain
 	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live"
-queue_cmd() {
+
+# The short soak's length on Debian's kernel (make soak: 1000 and 1000).
+SOAK_CYCLES=${CLKSTAT_SOAK_CYCLES:-50}
+SOAK_SWITCHES=${CLKSTAT_SOAK_SWITCHES:-50}
+# One seed for the run's samples (the debug kernel's fault sweeps start
+# from an offset it gives); CLKSTAT_DEBUG_SEED replays a run's.
+export CLKSTAT_DEBUG_SEED=${CLKSTAT_DEBUG_SEED:-$(date +%s)}
+
+# stage_cmd NAME: the stage's command, one line (split on spaces).
+stage_cmd() {
 	case "$1" in
+	unit) echo tools/tests/unit.sh ;;
+	stats) echo tools/tests/stats.sh ;;
+	# The exporter on the host: formats, the grid, 1000 concurrent
+	# scrapes, slow clients, bad requests and input, the textfile,
+	# valgrind.
+	exporter) echo /usr/bin/python3 tools/tests/exporter/serve_test.py ;;
+	style) echo tools/tests/style.sh ;;
+	# Each kernel line's build, warning-free (7.3 fetched here, once);
+	# the guest stages of each line reuse it.
+	builds) echo tools/tests/kernel-builds.sh ;;
+	# dkms and make install for every kernel with headers, on the host.
+	dkms) echo tools/tests/dkms.sh ;;
+	kunit) echo tools/tests/kunit.sh ;;
 	debug-faults) echo tools/tests/debug.sh --part faults ;;
 	debug-input) echo tools/tests/debug.sh --part input ;;
 	# The whole suite has grown past the guest's default limit of 25
@@ -115,8 +112,8 @@ queue_cmd() {
 	smoke-7.3) echo tools/tests/guest.sh --kver 7.3 $SMOKE_73 ;;
 	# The soak, short: CLKSTAT_SOAK_CYCLES load/unload cycles and as
 	# many variant switches under the storm (1000 each: `make soak`).
-	soak) echo env CLKSTAT_SOAK_CYCLES="${CLKSTAT_SOAK_CYCLES:-50}" \
-		CLKSTAT_SOAK_SWITCHES="${CLKSTAT_SOAK_SWITCHES:-50}" \
+	soak) echo env CLKSTAT_SOAK_CYCLES="$SOAK_CYCLES" \
+		CLKSTAT_SOAK_SWITCHES="$SOAK_SWITCHES" \
 		tools/tests/guest.sh --suite hardening_soak.sh ;;
 	race) echo tools/tests/guest.sh --suite hardening_race.sh ;;
 	missing) echo tools/tests/guest.sh --fault-hooks --suite hardening_faults.sh t_missing_target ;;
@@ -132,38 +129,123 @@ queue_cmd() {
 	# A real Prometheus scraping the exporter in a 6.12 guest (two runs,
 	# a reset between) and a replayed snapshot; about 1.5 minutes.
 	prometheus) echo /usr/bin/python3 tools/tests/exporter/prometheus_test.py ;;
+	*) return 1 ;;
 	esac
 }
 
-# queue_take: the next stage of QUEUE, or nothing (status 1) when none
-# is left.  The two workers share build/queue.next under a lock.
+# stage_needs NAME: the test kernel the stage runs on or builds against
+# (lean, debug), or nothing.
+stage_needs() {
+	case "$1" in
+	kunit|lean) echo lean ;;
+	debug-*) echo debug ;;
+	esac
+}
+
+# run_stage [--tee] NAME: run it, its output in build/stage-NAME.log (and
+# on stdout with --tee), its wall time in build/stage-NAME.time.
+run_stage() {
+	local tee=0 t0=$SECONDS name
+	[ "$1" = --tee ] && { tee=1; shift; }
+	name=$1
+	# Word splitting is what turns stage_cmd's line into a command.
+	# shellcheck disable=SC2046
+	if [ $tee = 1 ]; then
+		echo "=== $name"
+		$(stage_cmd "$name") 2>&1 | tee "build/stage-$name.log"
+	else
+		$(stage_cmd "$name") > "build/stage-$name.log" 2>&1
+	fi
+	echo $((SECONDS - t0)) > "build/stage-$name.time"
+}
+
+# count_stage NAME [--print]: add up the stage's closing line (and print
+# its log first, for a stage that ran in the queue).
+count_stage() {
+	local name=$1 line s
+	s=$(cat "build/stage-$name.time" 2>/dev/null || echo "?")
+	if [ "${2:-}" = --print ]; then
+		echo "=== $name"
+		cat "build/stage-$name.log" 2>/dev/null
+	fi
+	echo "=== $name: $s s"
+	times="$times $name ${s}s"
+	line=$(tr -d '\r' < "build/stage-$name.log" 2>/dev/null | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+	if [ -z "$line" ]; then
+		echo "$name: ended without a result line"
+		total_fail=$((total_fail + 1))
+		return
+	fi
+	total_pass=$((total_pass + $(echo "$line" | awk '{ print $1 }')))
+	total_fail=$((total_fail + $(echo "$line" | awk '{ print $3 }')))
+}
+
+# The queue's state: build/queue.taken lists the stages a worker took;
+# build/kernel-KIND.ready (or .failed) says a test kernel's build ended.
+# queue_take: the next stage a worker may run (first in QUEUE order, not
+# taken, its kernel built), or nothing (status 1) when none is left; it
+# waits while the only stages left need a kernel still building.
 queue_take() {
-	local n
-	exec 8> build/queue.lock
-	flock 8
-	n=$(cat build/queue.next)
-	echo $((n + 1)) > build/queue.next
-	exec 8>&-
-	set -- $QUEUE
-	[ "$n" -lt $# ] || return 1
-	shift "$n"
-	echo "$1"
+	local st k waiting
+	while :; do
+		exec 8> build/queue.lock
+		flock 8
+		waiting=0
+		for st in $QUEUE; do
+			grep -qxF "$st" build/queue.taken && continue
+			k=$(stage_needs "$st")
+			if [ -n "$k" ] && [ ! -e "build/kernel-$k.ready" ] &&
+			   [ ! -e "build/kernel-$k.failed" ]; then
+				waiting=1
+				continue
+			fi
+			echo "$st" >> build/queue.taken
+			exec 8>&-
+			echo "$st"
+			return 0
+		done
+		exec 8>&-
+		[ $waiting = 1 ] || return 1
+		sleep 5
+	done
 }
 
 queue_worker() {
 	local name
 	while name=$(queue_take); do
 		echo "=== $name: started at $((SECONDS - t_all)) s (worker $1)"
-		# Word splitting is what turns queue_cmd's line into a command.
-		# shellcheck disable=SC2046
-		run_stage "$name" $(queue_cmd "$name")
+		run_stage "$name"
 		echo "=== $name: done in $(cat "build/stage-$name.time") s"
 	done
 }
 
-# The hardening report of the whole run (issue 7): what the hardening
-# stages did, from their "# report: KEY N" lines, per kernel, and the
-# failures they found.
+# build_kernels KIND...: build the test kernels (cached in
+# /var/cache/clkstat: seconds when they are there), each marked ready or
+# failed as it ends.  A failed build shows in the stages that need the
+# kernel: they build it again and report.
+build_kernels() {
+	local k t0
+	for k in "$@"; do
+		t0=$SECONDS
+		if tools/vm/build-test-kernel.sh "$k" > /dev/null; then
+			touch "build/kernel-$k.ready"
+		else
+			touch "build/kernel-$k.failed"
+		fi
+		echo "=== test kernel $k: $((SECONDS - t0)) s"
+	done
+	touch build/kernels.done
+}
+
+# wait_kernels: until build_kernels has ended (a worker is no child of
+# the shell that started the build: it cannot wait for it).
+wait_kernels() {
+	while [ ! -e build/kernels.done ]; do sleep 5; done
+}
+
+# The hardening report of the whole run: what the hardening stages did,
+# from their "# report: KEY N" lines, per kernel, and the failures they
+# found.
 hardening_report() {
 	local st failed=0 line f
 	echo "=== hardening report (Debian's 6.12: soak, security, race, missing; debug kernel: debug-*)"
@@ -187,42 +269,89 @@ hardening_report() {
 	printf '  %-28s %10d\n' "failures found" "$failed"
 }
 
+# sampling_report: what this run sampled of the long suites, and why
+# (the machine's speed, as the debug kernel's guests measured it).
+sampling_report() {
+	local st
+	echo "=== sampled in this run (make soak and make check-debug run all of it)"
+	grep -qxF soak build/queue.taken &&
+		echo "  soak: $SOAK_CYCLES load/unload cycles and $SOAK_SWITCHES switches on Debian's 6.12, not 1000 and 1000"
+	for st in debug-input debug-faults; do
+		grep -qxF "$st" build/queue.taken || continue
+		tr -d '\r' < "build/stage-$st.log" | grep -E '^    # (machine|sampled):' |
+			sed "s/^    # /  $st: /"
+	done
+}
+
+# run_queue: the queue's stages by two workers, then their logs and
+# counts.
+run_queue() {
+	local st w1 w2
+	queue_worker 1 &
+	w1=$!
+	# The second worker once the test kernels are built (at once when
+	# they were cached).
+	{ wait_kernels; queue_worker 2; } &
+	w2=$!
+	wait "$w1" "$w2"
+	for st in $QUEUE; do
+		grep -qxF "$st" build/queue.taken && count_stage "$st" --print
+	done
+}
+
+case "${1:-}" in
+--list)
+	for st in $HOST_STAGES $QUEUE; do
+		k=$(stage_needs "$st")
+		echo "$st${k:+ (the $k test kernel)}"
+	done
+	exit 0 ;;
+--only)
+	shift
+	[ $# -gt 0 ] || { echo "run-all: --only STAGE...; stages: $HOST_STAGES $QUEUE" >&2; exit 2; }
+	for st in "$@"; do
+		stage_cmd "$st" > /dev/null || {
+			echo "run-all: no stage '$st' (stages: $HOST_STAGES $QUEUE)" >&2; exit 2; }
+	done
+	t_all=$SECONDS
+	only=" $* " hq=""
+	for st in $HOST_STAGES; do
+		case "$only" in *" $st "*) run_stage --tee "$st"; count_stage "$st" ;; esac
+	done
+	for st in $QUEUE; do
+		case "$only" in *" $st "*) hq="$hq $st" ;; esac
+	done
+	if [ -n "$hq" ]; then
+		QUEUE=$hq
+		: > build/queue.taken
+		# The stages build the kernels they need themselves.
+		touch build/kernel-lean.ready build/kernel-debug.ready build/kernels.done
+		run_queue
+		sampling_report
+	fi
+	echo "=== wall time per stage:$times; all $((SECONDS - t_all)) s"
+	echo "$total_pass passed, $total_fail failed"
+	[ "$total_fail" = 0 ]
+	exit ;;
+"") ;;
+*) echo "usage: run-all.sh [--only STAGE... | --list]" >&2; exit 2 ;;
+esac
+
 t_all=$SECONDS
-# The test kernels, debug and lean (cached in /var/cache/clkstat; about
-# 11 minutes on 2 cores when they are not).  A failed build shows in the
-# stages that need the kernel: they build it again and report.
-(
-	t0=$SECONDS
-	tools/vm/build-test-kernel.sh debug &&
-	tools/vm/build-test-kernel.sh lean
-	echo "=== test kernels: $((SECONDS - t0)) s (exit status $?)"
-) > build/kernels.log 2>&1 &
-kernels=$!
+: > build/queue.taken
+rm -f build/kernel-*.ready build/kernel-*.failed build/kernels.done
+# The test kernels from the first second: debug first, its stages are the
+# longest.
+build_kernels debug lean > build/kernels.log 2>&1 &
 
-stage unit tools/tests/unit.sh
-stage stats tools/tests/stats.sh
-# The exporter on the host: formats, the grid, 1000 concurrent scrapes,
-# slow clients, bad requests and input, the textfile, valgrind.
-stage exporter /usr/bin/python3 tools/tests/exporter/serve_test.py
-stage style tools/tests/style.sh
-# Each kernel line's build, warning-free (7.3 fetched here, once).
-stage builds tools/tests/kernel-builds.sh
-# dkms and make install for every kernel with headers, on the host.
-stage dkms tools/tests/dkms.sh
-wait "$kernels"
-tail -1 build/kernels.log
-stage kunit tools/tests/kunit.sh
-
-echo 0 > build/queue.next
-queue_worker 1 &
-w1=$!
-queue_worker 2 &
-w2=$!
-wait "$w1" "$w2"
-for st in $QUEUE; do
-	count_stage "$st" --print
+for st in $HOST_STAGES; do
+	run_stage --tee "$st"
+	count_stage "$st"
 done
+run_queue
+cat build/kernels.log
 hardening_report
+sampling_report
 
 echo "=== benchmarks (printed, not pass/fail)"
 t0=$SECONDS

@@ -7,7 +7,7 @@
 #        kernels.sh default          the line used when none is named
 #        kernels.sh fetch LINE...    get each line's newest Debian version
 #        kernels.sh info LINE        kver= image= moddir= kdir= chroot=
-#        kernels.sh build [--strict] [--kunit] LINE|TREE OUT [VAR=VALUE...]
+#        kernels.sh build [--strict] [--kunit] [--reuse] LINE|TREE OUT [VAR=VALUE...]
 #
 # The lines:
 #   6.1   Debian 12's own: linux-image-amd64 and linux-headers-amd64 from
@@ -52,7 +52,12 @@
 # skips the modules' BTF: it is added with pahole against the line's own
 # image, as kbuild does on the other lines; the same image's BTF gives the
 # module struct rq's layout (CLKSTAT_BTF, kmod/gen_rq_offsets.sh).  --strict fails the build on
-# any compiler, objtool or modpost warning in the log.
+# any compiler, objtool or modpost warning in the log.  --reuse keeps
+# what OUT holds when it was built from the same sources (their content,
+# not their times), for the same kernel and with the same VARs, by an
+# earlier build of this run or another: make check's stages of one line
+# share one build so (tools/tests/guest.sh); builders of one OUT take
+# turns (OUT.lock), so the second waits for the first and reuses.
 #
 # Cache (CLKSTAT_CACHE, default /var/cache/clkstat):
 #   apt/lists, apt/sources.list.d  bookworm-backports' lists, and the
@@ -378,15 +383,16 @@ vmlinux_elf() {
 }
 
 build() {
-	local strict=0 kunit=0 target out kver="" image="" moddir kdir chroot="" v ko rc=0
+	local strict=0 kunit=0 reuse=0 target out kver="" image="" moddir kdir chroot="" v ko rc=0 key
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--strict) strict=1; shift ;;
 		--kunit) kunit=1; shift ;;
+		--reuse) reuse=1; shift ;;
 		*) break ;;
 		esac
 	done
-	[ $# -ge 2 ] || die "usage: kernels.sh build [--strict] [--kunit] LINE|TREE OUT [VAR=VALUE...]"
+	[ $# -ge 2 ] || die "usage: kernels.sh build [--strict] [--kunit] [--reuse] LINE|TREE OUT [VAR=VALUE...]"
 	target=$1 out=$(realpath -m "$2"); shift 2
 	for v in "$@"; do
 		[[ "$v" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "build: '$v' is not VAR=VALUE"
@@ -396,13 +402,31 @@ build() {
 	*) info_vars "$target" ;;
 	esac
 
-	rm -rf "$out"
-	mkdir -p "$out"
 	local dirs=(Kbuild kmod)
 	[ $kunit = 0 ] || dirs+=(kunit)
-	tar -C "$top" -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
-		--exclude=Module.symvers "${dirs[@]}" | tar -C "$out" -x
+	# The sources, without kmod/'s own build products; in a fixed order
+	# with fixed owners and times, so that their hash is their content's.
+	sources() {
+		tar -C "$top" -c --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+			--exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+			--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
+			--exclude=Module.symvers "${dirs[@]}"
+	}
+	if [ $reuse = 1 ]; then
+		mkdir -p "$(dirname "$out")"
+		exec 7> "$out.lock"
+		flock 7
+		key=$( { echo "$target $kver $kdir $image kunit=$kunit $*"
+			 cat "$chroot$kdir/.config" 2>/dev/null
+			 sources; } | sha256sum | cut -c1-32)
+		if [ -f "$out/.clkstat-built" ] && [ "$(cat "$out/.clkstat-built")" = "$key" ]; then
+			strict_check
+			return
+		fi
+	fi
+	rm -rf "$out"
+	mkdir -p "$out"
+	sources | tar -C "$out" -x
 
 	if [ -n "$chroot" ]; then
 		need_private_mounts
@@ -446,13 +470,20 @@ build() {
 		tail -20 "$out.log" >&2
 		die "the modules did not build for $target (exit status $rc); see $out.log"
 	fi
-	if [ $strict = 1 ]; then
-		# Kbuild's note on headers without vmlinux is no warning.
-		v=$(grep -E 'warning:|objtool|WARNING:' "$out.log" | grep -v 'Skipping BTF generation' || true)
-		if [ -n "$v" ]; then
-			echo "$v" >&2
-			die "--strict: warnings building for $target; see $out.log"
-		fi
+	strict_check
+	[ $reuse = 0 ] || echo "$key" > "$out/.clkstat-built"
+}
+
+# strict_check: with build's --strict, fail on any warning in the
+# build's log (a reused build's too: its log is the one it was built
+# with).
+strict_check() {
+	[ $strict = 1 ] || return 0
+	# Kbuild's note on headers without vmlinux is no warning.
+	v=$(grep -E 'warning:|objtool|WARNING:' "$out.log" | grep -v 'Skipping BTF generation' || true)
+	if [ -n "$v" ]; then
+		echo "$v" >&2
+		die "--strict: warnings building for $target; see $out.log"
 	fi
 }
 

@@ -161,10 +161,10 @@ else
 		printf 'export CLKSTAT_GUEST_OUT=%q\n' "$guest_out"
 		# The guest's environment is otherwise empty: the test suites'
 		# knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*, CLKSTAT_RACE_*,
-		# CLKSTAT_TRACE_*, CLKSTAT_*_SEED) and the modules to test
-		# (CLKSTAT_KMOD) go
+		# CLKSTAT_TRACE_*, CLKSTAT_FUZZ_*, CLKSTAT_DEBUG_*,
+		# CLKSTAT_*_SEED) and the modules to test (CLKSTAT_KMOD) go
 		# with the command.
-		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|[A-Z]+_SEED|KMOD)=' || true; } |
+		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|FUZZ_[A-Z_]+|DEBUG_[A-Z_]+|[A-Z]+_SEED|KMOD)=' || true; } |
 			while IFS= read -r kv; do
 				printf 'export %q\n' "$kv"
 			done

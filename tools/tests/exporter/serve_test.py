@@ -15,7 +15,8 @@ it; tools/tests/guest/suite_exporter.sh serves a live module in a guest).
   clkstat-report itself; the served buckets are the one-shot output's;
 - replay: one run more per interval, then a reset with a new _created;
 - 1000 concurrent scrapes all answered, twice, with the exporter's memory
-  (VmRSS, VmHWM) printed and bounded; slow clients (stalled requests,
+  (VmRSS, VmHWM) printed and within the connection limit's bound, and
+  none kept per scrape (500 one at a time); slow clients (stalled requests,
   unread responses) do not stop others, and idle ones are closed;
 - malformed requests get a 4xx and the exporter lives on;
 - bad input: a port in use, an address that cannot be bound, malformed
@@ -344,32 +345,52 @@ def test_fleet_sum(fx):
 
 
 def test_replay_interval(fx):
-    s = Server(["-i", fx["hosta"], "--replay-interval", "0.4", "--cache-ms", "0"])
+    """One run more a second, then over again.  Scraped until the full
+    count and a reset have both been seen, however many cycles that
+    takes: a scrape slowed past a step's second (a loaded machine) misses
+    the step this cycle, not for good.  What is seen in between must be
+    whole steps that only grow within a cycle, and a new cycle a reset."""
+    s = Server(["-i", fx["hosta"], "--replay-interval", "1", "--cache-ms", "0"])
     if not check(s.wait_up(), "serve --replay-interval starts", s.stderr()):
         s.stop()
         return
-    seen, created, resets = [], set(), set()
-    end = time.time() + 6
-    while time.time() < end:
-        t = get(s.url + "/metrics", OM_ACCEPT)[2]
-        for n, lab, v in samples(t):
-            if n == "clkstat_latency_seconds_count" and lab["metric"] == "ttwu_enqueue":
-                if not seen or seen[-1] != v:
-                    seen.append(v)
-            if n == "clkstat_latency_seconds_created" and lab["metric"] == "ttwu_enqueue":
-                created.add(v)
-            if n == "clkstat_resets_total" and lab["metric"] == "ttwu_enqueue":
-                resets.add(v)
+    want = ("clkstat_latency_seconds_count", "clkstat_latency_seconds_created",
+            "clkstat_resets_total")
+    seen = []                   # (count, _created, resets_total) per scrape
+    full = reset = False
+    end = time.time() + 60
+    while time.time() < end and not (full and reset):
+        try:
+            t = get(s.url + "/metrics", OM_ACCEPT)[2]
+        except OSError:
+            break
+        v = {n: x for n, lab, x in samples(t)
+             if n in want and lab["metric"] == "ttwu_enqueue"}
+        if len(v) == len(want):
+            seen.append(tuple(v[n] for n in want))
+        full = full or any(c == 12000.0 for c, _, _ in seen)
+        reset = reset or any(b[1] > a[1] and b[2] == a[2] + 1
+                             for a, b in zip(seen, seen[1:]))
         time.sleep(0.1)
     s.stop()
     steps = [0.0, 2000.0, 4000.0, 6000.0, 8000.0, 10000.0, 12000.0]
-    check(seen[:8] == steps + [0.0] or seen[:8] == (steps + [0.0])[1:] + [2000.0]
-          or all(x in steps for x in seen) and 12000.0 in seen and len(created) >= 2,
+    counts = [c for c, _, _ in seen]
+    shrank = [(a, b) for a, b in zip(seen, seen[1:])
+              if a[1] == b[1] and b[0] < a[0]]
+    check(full and all(c in steps for c in counts) and not shrank,
           "replay: counts grow a run at a time to all 12000, then start over",
-          seen)
-    check(len(created) >= 2 and len(resets) >= 2,
+          "counts %s; shrank within a cycle: %s"
+          % (sorted(set(counts)), shrank[:2]))
+    # A new cycle is a reset, and only a new cycle: _created moves
+    # forward exactly when resets_total goes up (by one, seen at least
+    # once: by more only if a scrape took a whole cycle).
+    odd = [(a, b) for a, b in zip(seen, seen[1:])
+           if (a[1] != b[1] or a[2] != b[2]) and
+           not (b[1] > a[1] and b[2] > a[2])]
+    check(reset and not odd,
           "replay: starting over is a reset: new _created, resets_total + 1",
-          "%s %s" % (created, resets))
+          "%d scrapes, %d cycles; inconsistent: %s"
+          % (len(seen), len({x[1] for x in seen}), odd[:2]))
 
 
 async def scrape(port, results):
@@ -414,34 +435,82 @@ def test_storm(fx):
               "(VmRSS %d kB, VmHWM %d kB; before %d kB)"
               % (round_, dt, m["VmRSS"], m["VmHWM"], base["VmRSS"]),
               "%d good; statuses %s" % (len(good), sorted({r[0] for r in res})))
-    # Memory: the second storm needs no more than the first.
-    check(figures[1]["VmHWM"] <= figures[0]["VmHWM"] + 2048 and
-          figures[1]["VmRSS"] <= base["VmRSS"] + 32768,
-          "memory holds: peak %d then %d kB, resident %d kB after (base %d)"
-          % (figures[0]["VmHWM"], figures[1]["VmHWM"], figures[1]["VmRSS"],
-             base["VmRSS"]))
+    # Memory, by what holds however the scrapes overlap (how many are
+    # open at once depends on the machine's speed and load): the peak
+    # stays within what the connection limit allows, every connection
+    # the library may hold (2 * 256 + 16, serve_http.c) with its
+    # memory pool (libmicrohttpd's default, 32 kB), a few bodies (shared
+    # by the scrapes of one cache period) and 8 MB for the threads and
+    # the allocator's arenas.
+    body = max(lens) if lens else 0
+    bound = base["VmRSS"] + (2 * 256 + 16) * 32 + 4 * body // 1024 + 8192
+    check(max(f["VmHWM"] for f in figures) <= bound,
+          "memory within the connection limit's bound: peak %d then %d kB "
+          "(at most %d kB: base %d kB, a body %d kB)"
+          % (figures[0]["VmHWM"], figures[1]["VmHWM"], bound,
+             base["VmRSS"], body // 1024))
+    # And nothing kept per scrape: one at a time, so without overlap,
+    # 500 scrapes after 100 add no more than 256 kB (a leak of 1 kB a
+    # scrape would add 500).
+    def sequential(n):
+        for _ in range(n):
+            get(s.url + "/metrics", OM_ACCEPT)
+        return s.mem()["VmRSS"]
+    r0 = sequential(100)
+    r1 = sequential(500)
+    check(r1 <= r0 + 256,
+          "memory holds: 500 scrapes one at a time add %d kB (resident "
+          "%d then %d kB)" % (r1 - r0, r0, r1))
     check(s.p.poll() is None and get(s.url + "/metrics")[0] == 200,
           "alive and answering after the storms")
     s.stop()
 
 
+def stall(port, stalled, midline):
+    """Requests begun and never finished: stalled after a header line,
+    midline within the request line."""
+    out = []
+    for _ in range(stalled):
+        c = socket.create_connection(("127.0.0.1", port))
+        c.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+        out.append(c)
+    mid = []
+    for _ in range(midline):
+        c = socket.create_connection(("127.0.0.1", port))
+        c.sendall(b"GET /metr")
+        mid.append(c)
+    return out, mid
+
+
+def still_open(conns):
+    """How many of conns the server has neither answered nor closed."""
+    n = 0
+    for c in conns:
+        c.setblocking(False)
+        try:
+            c.recv(1)
+        except BlockingIOError:
+            n += 1
+        except OSError:
+            pass
+    return n
+
+
 def test_slow(fx):
-    s = Server(["-i", fx["hosta"], "--per-cpu", "--timeout", "3",
+    """Slow clients on one exporter with --timeout 300, so that a scrape
+    held up behind them (head-of-line blocking) would wait minutes, far
+    beyond the 20 s allowed, however slow this machine; the closing of
+    idle ones on another with --timeout 3, waited for as long as need be
+    (60 s), and the first's still open then: --timeout is each one's."""
+    s = Server(["-i", fx["hosta"], "--per-cpu", "--timeout", "300",
                 "--max-connections", "256"])
-    if not check(s.wait_up(), "serve starts for slow clients", s.stderr()):
-        s.stop()
+    q = Server(["-i", fx["hosta"], "--timeout", "3"])
+    if not check(s.wait_up() and q.wait_up(), "serve starts for slow clients",
+                 s.stderr() + q.stderr()):
+        s.stop(), q.stop()
         return
     base = s.mem()
-    stalled = []
-    for _ in range(100):  # a request begun and never finished
-        c = socket.create_connection(("127.0.0.1", s.port))
-        c.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
-        stalled.append(c)
-    midline = []
-    for _ in range(50):  # stopped within the request line
-        c = socket.create_connection(("127.0.0.1", s.port))
-        c.sendall(b"GET /metr")
-        midline.append(c)
+    stalled, midline = stall(s.port, 100, 50)
     unread = []
     for _ in range(80):  # a whole request whose answer is never read
         c = socket.socket()
@@ -453,18 +522,24 @@ def test_slow(fx):
     worst = 0
     for _ in range(20):
         t0 = time.time()
-        st = get(s.url + "/metrics", OM_ACCEPT, timeout=10)[0]
+        try:
+            st = get(s.url + "/metrics", OM_ACCEPT, timeout=60)[0]
+        except OSError:
+            st = None
         worst = max(worst, time.time() - t0)
         if st != 200:
-            worst = 99
+            worst = 999
     m = s.mem()
-    check(worst < 2, "with 150 stalled requests (50 within the request "
+    check(worst < 20, "with 150 stalled requests (50 within the request "
           "line) and 80 unread answers, 20 "
           "scrapes answered, the slowest in %.2f s (VmRSS %d kB, base %d)"
           % (worst, m["VmRSS"], base["VmRSS"]))
     check(m["VmRSS"] < base["VmRSS"] + 65536,
           "slow clients hold %d kB more, no more than 64 MB"
           % (m["VmRSS"] - base["VmRSS"]))
+    # The short --timeout's stalled requests, begun after the long one's
+    # (whose would then be closed first if the two timeouts were one).
+    qstalled, qmidline = stall(q.port, 100, 50)
     # Waiting out the timeout costs nothing: a half-sent line is peeked,
     # not read, and must not wake the front door again and again.
     cpu0 = s.cpu()
@@ -472,9 +547,10 @@ def test_slow(fx):
     spent = s.cpu() - cpu0
     check(spent < 0.5, "while 150 requests stall, the exporter idles: "
           "%.2f CPU s in 5 s" % spent)
+    end = time.time() + 60
     closed = 0
-    for c in stalled:
-        c.settimeout(2)
+    for c in qstalled:
+        c.settimeout(max(end - time.time(), 0.1))
         try:
             closed += c.recv(1) == b""
         except ConnectionResetError:
@@ -483,22 +559,27 @@ def test_slow(fx):
             pass
         c.close()
     timed_out = 0
-    for c in midline:
-        c.settimeout(2)
+    for c in qmidline:
+        c.settimeout(max(end - time.time(), 0.1))
         try:
             timed_out += c.recv(64).startswith(b"HTTP/1.1 408 ")
         except OSError:
             pass
         c.close()
-    for c in unread:
-        c.close()
-    check(closed == len(stalled), "stalled requests closed after --timeout 3: "
-          "%d of %d" % (closed, len(stalled)))
-    check(timed_out == len(midline), "requests stalled within the request "
+    check(closed == len(qstalled), "stalled requests closed after --timeout 3: "
+          "%d of %d" % (closed, len(qstalled)))
+    check(timed_out == len(qmidline), "requests stalled within the request "
           "line answered 408 after --timeout 3: %d of %d"
-          % (timed_out, len(midline)))
-    check(get(s.url + "/metrics")[0] == 200, "answering after slow clients")
-    s.stop()
+          % (timed_out, len(qmidline)))
+    left = still_open(stalled + midline)
+    check(left == len(stalled) + len(midline), "with --timeout 300, begun "
+          "earlier and still open then: %d of %d"
+          % (left, len(stalled) + len(midline)))
+    for c in stalled + midline + unread:
+        c.close()
+    check(get(s.url + "/metrics")[0] == 200 and
+          get(q.url + "/metrics")[0] == 200, "answering after slow clients")
+    s.stop(), q.stop()
 
 
 def test_nofile(fx):
@@ -804,9 +885,15 @@ def test_no_module(tmp):
     with open(prom, "w") as f:
         f.write("stale 1\n")
     t = Server(["--textfile", prom, "--interval", "0.1"])
-    time.sleep(1)
+    # Removed at its first write, while it runs (not only at its end):
+    # waited for as long as a loaded machine may need.
+    end = time.time() + 30
+    while os.path.exists(prom) and time.time() < end and t.p.poll() is None:
+        time.sleep(0.05)
+    gone = not os.path.exists(prom)
     t.stop()
-    check(not os.path.exists(prom), "no module: the textfile is removed, not left stale")
+    check(gone, "no module: the textfile is removed, not left stale",
+          t.stderr())
 
 
 def test_textfile(fx, tmp):

@@ -34,9 +34,12 @@ FAULT_MAX=${CLKSTAT_FAULT_MAX:-20000}
 # The first point the load sweeps fail (1: every point, the kernel's own
 # module loading included).
 FAULT_FROM=${CLKSTAT_FAULT_FROM:-1}
-# Every STEP-th point only (1: every point, as `make check-debug` runs it;
-# `make check` samples, see tools/tests/debug.sh).
+# Every STEP-th point only (1: every point, as `make check-debug`
+# runs it; `make check` samples, see tools/tests/debug.sh), from OFFSET
+# (0 to STEP - 1) past the first: the loads from FAULT_FROM + OFFSET,
+# the switches from 1 + OFFSET.
 FAULT_STEP=${CLKSTAT_FAULT_STEP:-1}
+FAULT_OFFSET=$((${CLKSTAT_FAULT_OFFSET:-0} % FAULT_STEP))
 # Errors a load or a switch may fail with when an allocation fails:
 # ENOMEM from wherever it failed; ELOOP from the kernel's check of the
 # module's BTF ("BPF: Max chain length or cycle detected"), which is how
@@ -157,13 +160,13 @@ fault_config() {
 	local want=$1; shift
 	local out rc=0 t0=$SECONDS loads inj surv points errs last
 	out=$(FAULT_ERRNOS=$(echo $FAULT_ERRNOS | tr ' ' ,) FAULT_STEP=$FAULT_STEP \
-		"$FL" --sweep clkstat "$FAULT_FROM" "$FKO" "$@") || rc=$?
+		"$FL" --sweep clkstat "$((FAULT_FROM + FAULT_OFFSET))" "$FKO" "$@") || rc=$?
 	echo "$out" | grep -v '^sweep ' | sed 's/^ *#* */    # /' | head -20
 	[ "$rc" = 0 ] || fail "variant=$want $*: fault_load --sweep: $(echo "$out" | grep -E '^FAIL|^fault_load' | head -3)"
 	read -r _ _ loads _ inj _ surv _ points _ errs <<< "$(echo "$out" | grep '^sweep ')"
 	[ -n "$points" ] || fail "variant=$want $*: no summary from fault_load: $out"
 	LOADS=$((LOADS + loads)) INJECTED=$((INJECTED + inj)) SURVIVED=$((SURVIVED + surv))
-	note "variant=$want $*: points $FAULT_FROM to $((points - 1)) failed in turn (every $FAULT_STEP), then a load passed all $points; $surv loads survived their fault; errors $errs; $((SECONDS - t0)) s"
+	note "variant=$want $*: points $((FAULT_FROM + FAULT_OFFSET)) to $((points - 1)) failed in turn (every $FAULT_STEP), then a load passed all $points; $surv loads survived their fault; errors $errs; $((SECONDS - t0)) s"
 	[ "$inj" -gt 0 ] || fail "variant=$want: no fault injected"
 	# Once more, with the tools of the other tests.
 	nothing_left "variant=$want after the sweep"
@@ -206,7 +209,7 @@ t_fault_load() {
 # fault_switch FROM TO EXPECT PARAM...
 fault_switch() {
 	local from=$1 to=$2 expect=$3; shift 3
-	local n=$((1 - FAULT_STEP)) rc out inj err name what v res off=0 t0=$SECONDS
+	local n=$((1 + FAULT_OFFSET - FAULT_STEP)) rc out inj err name what v res off=0 t0=$SECONDS
 	insmod "$KO" variant="$from" "$@" || fail "switch $from -> $to: insmod"
 	while :; do
 		n=$((n + FAULT_STEP))
@@ -252,7 +255,7 @@ fault_switch() {
 	expect_eq "$from -> $to: refcnt" "$(cat /sys/module/clkstat/refcnt)" 0
 	rmmod clkstat || fail "$from -> $to: rmmod"
 	nothing_left "$from -> $to"
-	note "switch $from -> $to ($*): points 1 to $((n - 1)) failed in turn (every $FAULT_STEP), then a switch passed them all; $off left nothing attached (variant off); $((SECONDS - t0)) s"
+	note "switch $from -> $to ($*): points $((1 + FAULT_OFFSET)) to $((n - 1)) failed in turn (every $FAULT_STEP), then a switch passed them all; $off left nothing attached (variant off); $((SECONDS - t0)) s"
 	# Where the switch fails anyway, a fault in attaching FROM again (its
 	# own allocations) must have been among them (if every point was).
 	[ "$expect" = ok ] || [ "$off" -gt 0 ] || [ "$FAULT_STEP" != 1 ] ||

@@ -17,7 +17,9 @@ set -u
 CTL_FUZZ=$top/tools/tests/ctl_fuzz
 NL_FUZZ=$top/tools/tests/nl_fuzz
 R=$top/tools/clkstat-report
-INPUTS=100000
+# 10^5 each (make check on a machine as fast as ours, make
+# check-debug); debug_run.sh fits fewer to a slower machine.
+INPUTS=${CLKSTAT_FUZZ_INPUTS:-100000}
 
 report() { echo "    # report: $1 $2"; }
 
@@ -87,9 +89,9 @@ kmsg_start() {
 
 kmsg_stop() {
 	echo "${KMARK/begin/end}" > /dev/kmsg
-	local i
-	for i in $(seq 50); do
-		grep -q "${KMARK/begin/end}" /tmp/hi-kmsg && break
+	# The reader may lag behind a log the fuzzers filled: up to 60 s.
+	local end=$((SECONDS + 60))
+	while ! grep -q "${KMARK/begin/end}" /tmp/hi-kmsg && [ $SECONDS -lt $end ]; do
 		sleep 0.1
 	done
 	kill "$KMSG" 2>/dev/null || true
@@ -170,7 +172,7 @@ t_netlink_fuzz_hostile() {
 	expect_eq "sent" "$2" $INPUTS
 	expect_eq "answered or dropped as predicted" "$(($4 + $6 + $8))" $INPUTS
 	expect_eq "mismatches" "${10}" 0
-	[ "$(($4 + $8))" -gt 90000 ] || fail "only $(($4 + $8)) of $INPUTS requests were refused"
+	[ "$(($4 + $8))" -gt $((INPUTS * 9 / 10)) ] || fail "only $(($4 + $8)) of $INPUTS requests were refused"
 	[ "$8" -gt 0 ] || fail "no request was dropped: no truncated header was sent"
 	report netlink_inputs "$2"
 	"$R" info > /tmp/hi-info || fail "the family stopped answering"
