@@ -292,6 +292,9 @@ static void hist_reset_baseline(struct kunit *test)
  * before the slots, and a recorder counts a sample after recording it, so
  * the counter can only trail the count (by what was recorded while the
  * copy went on: it is not an instant) or lead it by what is in flight.
+ * The resets begin once the reader has read once: a host that stalls the
+ * reader's vCPU while the resetter does all of them would otherwise leave
+ * no read at all, and the race untested.
  */
 #define RACE_RECORDERS	2
 #define RACE_RESETS	200
@@ -306,6 +309,7 @@ struct hist_race {
 	unsigned int reads, bad;	/* the reader's */
 	u64 max_tear;			/* the widest sum bound it used */
 	unsigned int tight;		/* reads with a bound of 64 or less */
+	struct completion first_read;	/* the reader's, before any reset */
 	struct completion read_done;
 	struct kunit *test;
 };
@@ -330,6 +334,12 @@ static int hist_race_resetter(void *arg)
 	struct hist_race *r = arg;
 	unsigned int k;
 
+	/*
+	 * However long the host holds the reader's vCPU back; the timeout
+	 * only keeps a reader that never runs from hanging the test (its
+	 * reads, still 0, then fail it).
+	 */
+	wait_for_completion_timeout(&r->first_read, 60 * HZ);
 	for (k = 1; k <= RACE_RESETS && !kthread_should_stop(); k++) {
 		/* before[k] is in place before a reader can see reset k. */
 		WRITE_ONCE(r->before[k], atomic64_read(&r->recorded));
@@ -390,7 +400,8 @@ static int hist_race_reader(void *arg)
 	while (READ_ONCE(r->resets) < RACE_RESETS) {
 		if (!hist_race_check(r))
 			r->bad++;
-		r->reads++;
+		if (!r->reads++)
+			complete(&r->first_read);
 		cond_resched();
 	}
 	complete(&r->read_done);
@@ -597,6 +608,7 @@ static void hist_reset_race(struct kunit *test)
 	if (num_online_cpus() < RACE_RECORDERS)
 		kunit_skip(test, "needs %d online CPUs", RACE_RECORDERS);
 	r->test = test;
+	init_completion(&r->first_read);
 	init_completion(&r->read_done);
 	r->m = make_metric(test, 3);
 	clkstat_metric_set_recording(r->m, true);

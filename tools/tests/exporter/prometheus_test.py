@@ -8,8 +8,12 @@ live module; QEMU's user network forwards a host port to it;
 tools/tests/guest/suite_prometheus.sh runs there: two recorded workload
 runs with a reset between them), and on the host clkstat-report serve
 --replay-interval replaying a recorded snapshot, which grows a run at a
-time and starts over twice (a reset each time).  Prometheus scrapes both
-every 500 ms for the whole time.  Then, through Prometheus's HTTP API:
+time and starts over twice (a reset each time).  Prometheus scrapes the
+guest every second and the replay every 500 ms for the whole time.  The
+guest goes on from each state only once Prometheus has stored it (zeros
+first, each run's final counts, the zeros of the reset between them):
+this side writes ack-PHASE into the results folder the guest shares, for
+the guest to poll.  Then, through Prometheus's HTTP API:
 
 - histogram_quantile(q, sum by (le) (increase(..._bucket[window]))), the
   query a user writes for a fleet, against clkstat-report's own quantile
@@ -48,6 +52,7 @@ PROMETHEUS = os.environ.get("PROMETHEUS",
 KLINE = os.environ.get("CLKSTAT_PROM_KVER", "6.12")
 REPLAY_INTERVAL = 2.0		# s per replayed run
 REPLAY_RUNS = 4
+ACK_WAIT = 300			# s: how long a guest state may take to be stored
 QS = (0.5, 0.9, 0.99)
 METRIC = "ttwu_enqueue"
 
@@ -146,12 +151,18 @@ def run(tmp, procs):
     fixture = os.path.join(tmp, "replay.json")
     subprocess.run([sys.executable, st.FIXTURE, fixture, "replayhost", "7",
                     str(REPLAY_RUNS)], check=True)
+    # The guest (TCG, through QEMU's user network) is given a second to
+    # answer: a slow scrape then only makes an ack later.  The replay on
+    # this host every 500 ms, so that each of its steps is scraped
+    # several times.
     with open(os.path.join(tmp, "prometheus.yml"), "w") as f:
         f.write("""global:
   scrape_interval: 500ms
   scrape_timeout: 450ms
 scrape_configs:
   - job_name: guest
+    scrape_interval: 1s
+    scrape_timeout: 900ms
     static_configs: [{targets: ['127.0.0.1:%d']}]
   - job_name: replay
     static_configs: [{targets: ['127.0.0.1:%d']}]
@@ -187,12 +198,52 @@ scrape_configs:
     procs.append(guest)
     phase = os.path.join(out_dir, "phase")
 
-    def phase_is(p):
+    def phase_now():
         try:
             with open(phase) as f:
-                return f.read().strip() == p
+                return f.read().strip()
         except OSError:
-            return False
+            return None
+
+    def phase_is(p):
+        return phase_now() == p
+
+    # The guest's states that Prometheus must have stored before the
+    # guest goes on (its count, summed over the guest's series): zeros
+    # while it only serves, each run's final counts (its snapshot's), the
+    # zeros of the reset between them, so that the reset is seen however
+    # the scrapes fall.  The guest polls for ack-PHASE; one not stored
+    # within ACK_WAIT fails here, and is acked all the same for the guest
+    # to finish.
+    wants, seen_at, acked = {}, {}, set()
+
+    def stored_count():
+        try:
+            res = prom_query(prom_port, 'sum(clkstat_latency_seconds_count'
+                             '{job="guest",metric="%s"})' % METRIC, time.time())
+        except (OSError, RuntimeError, ValueError):
+            return None
+        return float(res[0]["value"][1]) if res else None
+
+    def ack_guest():
+        p = phase_now()
+        if p not in ("serving", "run1", "reset", "run2") or p in acked:
+            return
+        seen_at.setdefault(p, time.time())
+        if p not in wants:
+            snap = {"run1": "s1.json", "run2": "s2.json"}.get(p)
+            wants[p] = oneshot_buckets([os.path.join(out_dir, snap)])[
+                float("inf")] if snap else 0.0
+        got = stored_count()
+        if got != wants[p]:
+            if time.time() - seen_at[p] < ACK_WAIT:
+                return
+            st.check(False, "Prometheus stored the guest's %s state "
+                     "(count %s) within %d s: last stored %s"
+                     % (p, wants[p], ACK_WAIT, got))
+        with open(os.path.join(out_dir, "ack-" + p), "w"):
+            pass
+        acked.add(p)
 
     # The replay, started when the guest serves, so that both are
     # scraped under the workload together; two cycles, then stopped in
@@ -221,7 +272,7 @@ scrape_configs:
         return bool(res) and float(res[0]["value"][1]) == full
 
     fetched = False
-    while replay.p.poll() is None or not fetched:
+    while replay.p.poll() is None or not fetched or guest.poll() is None:
         now = time.time()
         if replay.p.poll() is None and (
                 now >= give_up or (now >= second and replay_whole(now))):
@@ -229,6 +280,7 @@ scrape_configs:
         if not fetched and (phase_is("run1") or guest.poll() is not None):
             check_exposition(guest_port)
             fetched = True
+        ack_guest()
         time.sleep(0.2)
     replay.stop()
     rc = guest.wait(1800)

@@ -59,9 +59,13 @@ nl_read() {
 # samples from before a reset.  Each read is one reset's whole (a
 # snapshot is taken under the reset lock); the slack of one sample per
 # CPU is kept from when the total was recorded apart.  Within one reset
-# (the same "resets"), successive reads never go down.
+# (the same "resets"), successive reads never go down.  The reads go on
+# past CLKSTAT_RACE_READS until the race has run (10 resets seen, and a
+# read that saw something recorded), up to 600 s: how many resets fit in
+# a number of reads depends on the machine.
 t_race_readers() {
-	local n=${CLKSTAT_RACE_READS:-100} i line prev_r=-1 prev_n=0 r c w tot
+	local n=${CLKSTAT_RACE_READS:-100} i=0 line prev_r=-1 prev_n=0 r c w tot
+	local end=$((SECONDS + 600))
 	local slack; slack=$(nproc)
 	local nl_prev_r=-1 nl_prev_n=0 resets1 seen=0
 	insmod "$KO" probes=ttwu
@@ -75,7 +79,9 @@ t_race_readers() {
 	( while :; do cat "$D/ttwu_enqueue_local.$V" "$D/ttwu_enqueue_migrated.$V" > /dev/null; done ) &
 	local reader2=$!
 	local rc=0 why=""
-	for i in $(seq "$n"); do
+	while [ "$i" -lt "$n" ] ||
+	      { { [ "$prev_r" -lt 10 ] || [ "$seen" = 0 ]; } && [ $SECONDS -lt $end ]; }; do
+		i=$((i + 1))
 		line=$(dfs_read "$D/ttwu_enqueue_local.$V")
 		tot=$(dfs_read "$D/ttwu_enqueue.$V")
 		case "$line $tot" in *bad:*) why="debugfs read $i: $line / $tot"; rc=1; break ;; esac
@@ -112,8 +118,8 @@ t_race_readers() {
 	storm_niced_stop
 	[ "$rc" = 0 ] || fail "$why"
 	resets1=$(head -1 "$D/ttwu_enqueue_local.$V" | awk '{ print $NF }')
-	note "$n debugfs reads, $((n / 5)) netlink dumps, $resets1 resets of ttwu_enqueue_local"
-	echo "    # report: reader_passes $((n + n / 5))"
+	note "$i debugfs reads, $((i / 5)) netlink dumps, $resets1 resets of ttwu_enqueue_local"
+	echo "    # report: reader_passes $((i + i / 5))"
 	echo "    # report: resets $resets1"
 	[ "$resets1" -ge 10 ] || fail "only $resets1 resets happened: the race did not run"
 	# What was recorded is judged during the race: once the loops are

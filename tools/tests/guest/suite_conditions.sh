@@ -23,21 +23,30 @@ spinners() { grep -lx clkstat-busy /proc/[0-9]*/comm 2>/dev/null | wc -l; }
 
 # The workload: note QOS and spinners in $CW/run.N (the spinners' CPUs,
 # "0,1,", in $CW.cpus/N), sleep $1 s, then wake up and read clocks (exit
-# status $2, default 0).
+# status $2, default 0).  $1 "hold": wait until the test lets it go
+# ($CW.go; 600 s at most) instead, so that what the test checks and does
+# during a run lands in it however slow the machine; $CW.end says it
+# ended.
 cond_workload() {
 	cat > /tmp/cond_wl.sh <<EOF
 #!/bin/sh
+trap 'touch $CW.end' EXIT
 n=\$(ls $CW | wc -l)
 q=\$(od -An -td4 -N4 /dev/cpu_dma_latency | tr -d ' ')
 b=\$(grep -lx clkstat-busy /proc/[0-9]*/comm 2>/dev/null | wc -l)
 ps -C clkstat-busy -o psr= | sort -n | tr -d ' ' | tr '\n' , > $CW.cpus/\$n
 echo "\$q \$b" > $CW/run.\$n.tmp && mv $CW/run.\$n.tmp $CW/run.\$n
-sleep $1
+if [ "$1" = hold ]; then
+	i=0
+	while [ ! -e $CW.go ] && [ \$i -lt 6000 ]; do sleep 0.1; i=\$((i + 1)); done
+else
+	sleep $1
+fi
 "$PINGPONG" -n 60 --reads 1 > /dev/null || exit 3
 exit ${2:-0}
 EOF
 	chmod +x /tmp/cond_wl.sh
-	rm -rf "$CW" "$CW.cpus"
+	rm -rf "$CW" "$CW.cpus" "$CW.go" "$CW.end"
 	mkdir -p "$CW" "$CW.cpus"
 }
 
@@ -113,8 +122,11 @@ EOF
 
 # The setting comes back whatever happens: a failing workload, SIGINT and
 # SIGKILL to record in the middle of a run (C-states and load together).
+# The run's workload is held until the checks and the signal are done.
 t_cond_restore() {
 	local R=$top/tools/clkstat-report rc pid
+	# A test that fails lets a held workload go (run()'s subshell ends).
+	trap 'touch $CW.go' EXIT
 	insmod "$KO" probes=ttwu,tkread
 	# A workload that fails: its runs kept, record's status 9.
 	cond_workload 0 1
@@ -126,13 +138,16 @@ t_cond_restore() {
 	expect_restored "after a failing workload"
 	# SIGINT in the middle of the first run: it ends, is written, and
 	# the setting is back.
-	cond_workload 3
+	cond_workload hold
 	"$R" record -q -o /tmp/int.json --runs 4 --cstates qos0 \
 		--load busy -- /tmp/cond_wl.sh 2> /tmp/err &
 	pid=$!
 	wait_file $CW/run.0
 	expect_eq "during the run" "$(qos_now) $(spinners)" "0 $(nproc)"
 	kill -INT $pid
+	# The signal is pending once kill returns: record sees it before it
+	# could begin another run.  The run ends with its workload.
+	touch $CW.go
 	rc=0; wait $pid || rc=$?
 	expect_eq "exit status after SIGINT" "$rc" 0
 	grep -q 'interrupted; writing the 1 runs done' /tmp/err ||
@@ -141,7 +156,7 @@ t_cond_restore() {
 	expect_restored "after SIGINT"
 	# SIGKILL: the kernel closes the file (the request goes), the
 	# spinners get their PR_SET_PDEATHSIG.
-	cond_workload 3
+	cond_workload hold
 	"$R" record -q -o /tmp/kill.json --runs 4 --cstates qos0 \
 		--load busy:2 -- /tmp/cond_wl.sh 2> /tmp/err &
 	pid=$!
@@ -151,7 +166,9 @@ t_cond_restore() {
 	wait $pid 2>/dev/null || true
 	expect_restored "after SIGKILL"
 	[ ! -e /tmp/kill.json ] || fail "a killed record wrote a snapshot"
-	sleep 4		# the orphaned workload ends before rmmod
+	# The orphaned workload, let go, ends before rmmod.
+	touch $CW.go
+	wait_file $CW.end
 }
 
 # Load alternated: idle runs see no spinner, busy:2 runs two, each pinned

@@ -13,14 +13,22 @@ set -u
 # and CPU, the all-CPU min, max and counters); GET_INFO; CTRL; the exit
 # statuses for no module and for an unprivileged user.
 t_netlink() {
-	local R=$top/tools/clkstat-report rc f id
+	local R=$top/tools/clkstat-report rc f id end
 	rc=0; "$R" info > /dev/null 2>&1 || rc=$?
 	expect_eq "exit status without the module" "$rc" 3
 	insmod "$KO" probes=ttwu,tkread,csread frac_bits=5
 	"$PINGPONG" -n 300 --migrate --reads 1 --control "$D/control" > /dev/null
-	# Every task for a while, for histograms wide enough to span messages.
+	# Every task, until ttwu_enqueue's histogram is wide enough to span
+	# messages (more than 128 slots, below), up to 300 s: how long that
+	# takes depends on the machine.
 	echo start > "$D/control"
-	storm_start; sleep 2; storm_stop
+	storm_start
+	end=$((SECONDS + 300))
+	while [ "$(awk '$1 == "slot" && $4 == "all"' "$D/ttwu_enqueue.direct" | wc -l)" -le 128 ] &&
+	      [ $SECONDS -lt $end ]; do
+		sleep 0.5
+	done
+	storm_stop
 	echo stop > "$D/control"
 	"$R" info > /tmp/info
 	expect_eq "info" "$(awk '$1 != "version" && $1 != "clocksource" && $1 != "nr_cpus"' /tmp/info | tr '\n' ' ')" \

@@ -4,12 +4,27 @@
 # interface (QEMU's user network, forwarded to the host, where a real
 # Prometheus scrapes it), then two recorded runs of a workload with a
 # reset between them (each record resets first), each run's snapshot
-# written to the results folder for the host to pool.  The quiet pauses
-# let Prometheus scrape every state: zeros first, the first run's final
-# values before the reset, the second's at the end.
+# written to the results folder for the host to pool.  Every state is
+# held until the host says Prometheus has stored it: zeros first, the
+# first run's final values, the zeros of a reset before the second run,
+# the second's at the end.
 # usage: suite_prometheus.sh [TEST...]; last line "N passed, N failed".
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Say PHASE in the results folder, then hold it until the host writes
+# ack-PHASE there (once Prometheus has stored what this guest serves
+# now): polled, not slept on, so that a slow host or guest only makes it
+# later.  The host acks within its own 300 s, stored or not.
+stored() {
+	local out=${CLKSTAT_GUEST_OUT:?} end=$((SECONDS + 900))
+
+	echo "$1" > "$out/phase"
+	until [ -e "$out/ack-$1" ]; do
+		[ $SECONDS -lt $end ] || fail "no ack-$1 from the host in 900 s"
+		sleep 0.2
+	done
+}
 
 t_prom_guest() {
 	local out=${CLKSTAT_GUEST_OUT:?} R=$top/tools/clkstat-report ifc pid
@@ -25,16 +40,17 @@ t_prom_guest() {
 	echo reset > "$D/control"
 	"$R" serve --listen 10.0.2.15:9736 --host guest1 --cache-ms 0 2> /tmp/serve.err &
 	pid=$!
-	echo serving > "$out/phase"
-	sleep 10
+	stored serving
 	"$R" record -q -o "$out/s1.json" --runs 1 --variants direct -- \
 		"$PINGPONG" -n 3000 --migrate > /dev/null || fail "record 1"
-	echo run1 > "$out/phase"
-	sleep 6
+	stored run1
+	# The reset seen as one: record 2 resets too, but may have counted
+	# past the first run's values by the next scrape.
+	echo reset > "$D/control"
+	stored reset
 	"$R" record -q -o "$out/s2.json" --runs 1 --variants direct -- \
 		"$PINGPONG" -n 3000 > /dev/null || fail "record 2"
-	echo run2 > "$out/phase"
-	sleep 6
+	stored run2
 	kill $pid
 	wait $pid || fail "serve: exit status $? after SIGTERM: $(cat /tmp/serve.err)"
 	note "serve said: $(tr '\n' '|' < /tmp/serve.err)"

@@ -508,15 +508,19 @@ print(len(ev["rows"]), ev["lost"])')
 # smaller than with --events, and the marker program is not loaded.
 # xlated_of N: "name=bytes" of fe_ttwu, fe_tk___x64_sys (bpftool's 15
 # characters of fe_tk___x64_sys_clock_gettime) and fe_marker during a
-# bpf-fentry run with --events N (0: without).
+# bpf-fentry run with --events N (0: without).  libbpf loads them one
+# after the other: the run is looked at until all it needs are there
+# (fe_marker too with --events), up to 600 s, then interrupted (record
+# ends the run and writes it): a fixed duration could end before a slow
+# machine had loaded them all and been looked at.
 xlated_of() {
-	local pid i sz="" ev=""
-	[ "$1" = 0 ] || ev="--events $1"
+	local pid p all sz="" ev="" need="fe_ttwu fe_tk___x64_sys" end=$((SECONDS + 600))
+	[ "$1" = 0 ] || ev="--events $1" need="$need fe_marker"
 	# shellcheck disable=SC2086
 	"$R" record -q -o /tmp/x.json $ev --variants bpf-fentry --probes ttwu,tkread \
-		--duration 8 2> /dev/null &
+		--duration 600 2> /dev/null &
 	pid=$!
-	for i in $(seq 60); do
+	while kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do
 		bpftool -j prog show > /tmp/progs.json 2> /tmp/progs.err
 		sz=$(python3 -c '
 import json, sys
@@ -525,9 +529,14 @@ for p in json.load(open("/tmp/progs.json")):
     for want in ("fe_ttwu", "fe_tk___x64_sys", "fe_marker"):
         if n == want or n.startswith(want + "_"):
             print("%s=%d" % (want, p["bytes_xlated"]), end=" ")' 2>&1)
-		case "$sz" in *fe_tk___x64_sys=*) break ;; esac
+		all=1
+		for p in $need; do
+			case " $sz" in *" $p="*) ;; *) all=0 ;; esac
+		done
+		[ $all = 0 ] || break
 		sleep 0.1
 	done
+	kill -INT $pid 2>/dev/null
 	wait $pid
 	echo "$sz"
 }

@@ -205,14 +205,15 @@ hb_run() {
 # expect_dur WHAT METRIC COUNT LOW: COUNT samples, none below LOW ns, the
 # median and the largest no more than the hookbench's own largest (taken
 # around the call, so around the hooks too) plus 1 us for the two clocks'
-# conversions.
+# conversions and 1% for the rates of the two clocks (the suite's hpet,
+# the hookbench's TSC), as suite_trace.sh allows for the same pair.
 expect_dur() {
 	local c mn p50 mx
 	c=$(summ "$2" count) mn=$(summ "$2" min) p50=$(summ "$2" p50) mx=$(summ "$2" max)
 	expect_eq "$1: count" "$c" "$3"
 	[ "$mn" -ge "$4" ] || fail "$1: min $mn < $4"
 	[ "$p50" -ge "$4" ] || fail "$1: p50 $p50 < $4"
-	[ "$mx" -le $((HB_MAX + 1000)) ] || fail "$1: max $mx > the hookbench's $HB_MAX"
+	[ "$mx" -le $((HB_MAX + HB_MAX / 100 + 1000)) ] || fail "$1: max $mx > the hookbench's $HB_MAX"
 }
 
 # Every kind on the hookbench's targets of known duration and count, in
@@ -296,37 +297,44 @@ t_trace_targets() {
 # A traced function that sleeps (do_nanosleep, in an exit wrapper of
 # the direct and ftrace variants) does not block untrace: the wrapper
 # drains in the background, clkstat held (rmmod: in use) until the call
-# returns, then freed and released.
+# returns, then freed and released.  The sleep is far longer than any
+# untrace, and only the test ends it: an untrace that waited for the call
+# could only return once the sleeper is gone, however slow the machine.
 t_trace_drain() {
-	local v t0 t1 pid i
+	local v end
 	insmod "$KO" probes= variant=direct
+	# A test that fails ends its sleeper (run()'s subshell ends).
+	trap 'kill "${DRAIN_PID:-}" 2>/dev/null || true' EXIT
 	for v in direct ftrace; do
 		ctl variant $v
 		ctl trace func:do_nanosleep
-		sleep 30 & pid=$!
+		sleep 600 & DRAIN_PID=$!
 		# Inside the wrapper: asleep in do_nanosleep, which is
 		# scheduler code (__sched), so wchan names its caller, the
 		# wrapper (a slow kernel takes its time to exec sleep).
-		for i in $(seq 100); do
-			grep -q clkstat_exit_wrapper /proc/$pid/wchan 2>/dev/null && break
+		end=$((SECONDS + 120))
+		while ! grep -q clkstat_exit_wrapper /proc/$DRAIN_PID/wchan 2>/dev/null &&
+		      [ $SECONDS -lt $end ]; do
 			sleep 0.1
 		done
-		grep -q clkstat_exit_wrapper /proc/$pid/wchan ||
-			fail "$v: sleep not in the wrapper: $(cat /proc/$pid/wchan)"
+		grep -q clkstat_exit_wrapper /proc/$DRAIN_PID/wchan ||
+			fail "$v: sleep not in the wrapper: $(cat /proc/$DRAIN_PID/wchan)"
 		mark
-		t0=$(date +%s%N)
 		ctl untrace func:do_nanosleep || fail "$v: untrace"
-		t1=$(date +%s%N)
-		[ $(((t1 - t0) / 1000000)) -lt 5000 ] ||
-			fail "$v: untrace took $(((t1 - t0) / 1000000)) ms"
+		# Untrace returned with the call still asleep in the wrapper.
+		kill -0 $DRAIN_PID 2>/dev/null || fail "$v: untrace returned only after the sleeper ended"
+		grep -q clkstat_exit_wrapper /proc/$DRAIN_PID/wchan ||
+			fail "$v: sleep left the wrapper before untrace returned: $(cat /proc/$DRAIN_PID/wchan)"
 		since_mark | grep -q "calls still inside a detached exit hook" ||
 			fail "$v: no drain warning: $(since_mark | tail -2)"
 		rmmod clkstat 2>/dev/null && fail "$v: rmmod while a call is inside"
 		# The call returns (a signal ends the sleep), the wrapper drains.
-		kill $pid
-		wait $pid 2>/dev/null
-		for i in $(seq 50); do
-			since_mark | grep -q "the last call left an exit wrapper" && break
+		kill $DRAIN_PID
+		wait $DRAIN_PID 2>/dev/null
+		DRAIN_PID=""
+		end=$((SECONDS + 120))
+		while ! since_mark | grep -q "the last call left an exit wrapper" &&
+		      [ $SECONDS -lt $end ]; do
 			sleep 0.1
 		done
 		since_mark | grep -q "the last call left an exit wrapper" ||
