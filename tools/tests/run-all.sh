@@ -25,10 +25,11 @@
 # laid out for two:
 #   - the test kernels build (both cores) from the first second, while
 #     the host-only stages run one after the other;
-#   - then two workers take the guest stages from one queue, in its order
-#     (longest first): the first worker as soon as the host stages are
-#     done, the second once the test kernels are built (on a fresh
-#     machine their build has both cores until then).  A stage that
+#   - two workers take the guest stages from one queue, in its order
+#     (longest first): the first as soon as the host stages are done,
+#     the second once the test kernels are built (with the kernels
+#     cached, at once, beside the host stages; on a fresh machine their
+#     build has both cores until then).  A stage that
 #     needs a test kernel not built yet is passed over until it is: the
 #     stages on Debian's kernels go first meanwhile.  How long each takes
 #     depends on the machine: the debug kernel's guests ran 2.3 to 3.5
@@ -283,17 +284,19 @@ sampling_report() {
 	done
 }
 
-# run_queue: the queue's stages by two workers, then their logs and
-# counts.
-run_queue() {
-	local st w1 w2
-	queue_worker 1 &
-	w1=$!
-	# The second worker once the test kernels are built (at once when
-	# they were cached).
+# start_worker2: the second worker, once the test kernels are built (at
+# once when they were cached: beside the host stages).
+start_worker2() {
 	{ wait_kernels; queue_worker 2; } &
 	w2=$!
-	wait "$w1" "$w2"
+}
+
+# run_queue: the first worker on the queue, until both are done; then
+# the stages' logs and counts.
+run_queue() {
+	local st
+	queue_worker 1
+	wait "$w2"
 	for st in $QUEUE; do
 		grep -qxF "$st" build/queue.taken && count_stage "$st" --print
 	done
@@ -326,6 +329,7 @@ case "${1:-}" in
 		: > build/queue.taken
 		# The stages build the kernels they need themselves.
 		touch build/kernel-lean.ready build/kernel-debug.ready build/kernels.done
+		start_worker2
 		run_queue
 		sampling_report
 	fi
@@ -343,6 +347,7 @@ rm -f build/kernel-*.ready build/kernel-*.failed build/kernels.done
 # The test kernels from the first second: debug first, its stages are the
 # longest.
 build_kernels debug lean > build/kernels.log 2>&1 &
+start_worker2
 
 for st in $HOST_STAGES; do
 	run_stage --tee "$st"
