@@ -276,7 +276,7 @@ check: all
 # check-guest-6.1, check-smoke-7.3, check-missing, check-security,
 # check-lean, check-deb, check-prometheus; each ends with
 # "N passed, N failed", and make check runs them all.
-CHECK_STAGES = $(filter-out guest,$(shell tools/tests/run-all.sh --list | cut -d' ' -f1))
+CHECK_STAGES = $(filter-out guest bench-%,$(shell tools/tests/run-all.sh --list | cut -d' ' -f1))
 CHECK_TARGETS = $(addprefix check-,$(CHECK_STAGES))
 .PHONY: $(CHECK_TARGETS)
 $(CHECK_TARGETS): check-%: all

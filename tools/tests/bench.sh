@@ -21,9 +21,17 @@
 # Documentation/clkstat-overhead.rst shows a run and how to read it.
 # OVERHEAD_ARGS adds options to clkstat-report overhead (both runs).  The
 # kernel line is make's (`make bench KVER=6.1`: CLKSTAT_KVER).
+# usage: bench.sh [insn|ns]: both (make bench), or one of the two: make
+# check runs insn in its queue beside other guests (instruction counts
+# do not depend on the machine's load) and ns alone at its end.
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
+part=${1:-all}
+case "$part" in
+all|insn|ns) ;;
+*) echo "usage: bench.sh [insn|ns]" >&2; exit 2 ;;
+esac
 
 fail() {	# fail LOG OUT: run-guest.sh's own reason, if the guest never ran
 	grep -E '^(run-guest|kernels.sh):' "$1" >&2 || true
@@ -38,6 +46,7 @@ fail() {	# fail LOG OUT: run-guest.sh's own reason, if the guest never ran
 # One vCPU: the dispatch section runs on one CPU anyway, and 6.1 never
 # brings a second one up under icount (it waits at "smp: Bringing up
 # secondary CPUs"); the storm then runs its 20 tasks on that one CPU.
+if [ "$part" != ns ]; then
 rm -f build/bench-insn/insn.json build/bench-insn/storm.txt
 CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 	--smp 1 --append "tsc=reliable" --out build/bench-insn \
@@ -53,6 +62,12 @@ CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 		--storm-loops 2000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/storm.txt
 	rmmod clkstat' > build/bench-insn.log 2>&1 ||
 	fail build/bench-insn.log build/bench-insn
+fi
+if [ "$part" = insn ]; then
+	echo "bench: instructions in build/bench-insn/insn.json, the storm in build/bench-insn/storm.txt"
+	exit 0
+fi
+[ -s build/bench-insn/insn.json ] || { echo "bench: no build/bench-insn/insn.json: run bench.sh insn first" >&2; exit 1; }
 
 # 2. ns.  The dispatch section with the probes the storm is about
 # (ttwu,tkread) and no event log; the handshake with the marker, which
