@@ -88,6 +88,7 @@ SOAK_SWITCHES=${CLKSTAT_SOAK_SWITCHES:-50}
 # same.
 RACE_READS=${CLKSTAT_RACE_READS:-50}
 TRACE_CHURN=${CLKSTAT_TRACE_CHURN:-300}
+TRACE_RACE_N=${CLKSTAT_TRACE_RACE_N:-80}
 # One seed for the run's samples (the debug kernel's fault sweeps start
 # from an offset it gives); CLKSTAT_DEBUG_SEED replays a run's.
 export CLKSTAT_DEBUG_SEED=${CLKSTAT_DEBUG_SEED:-$(date +%s)}
@@ -116,8 +117,10 @@ stage_cmd() {
 		tools/tests/guest.sh --kver 6.12 ;;
 	# CLKSTAT_TRACE_CHURN trace/untrace pairs under load (1000 when the
 	# suite runs alone: 6 minutes), and debugfs and netlink adding and
-	# removing at once (suite_usertrace.sh's long tests).
-	trace-churn) echo env CLKSTAT_TRACE_CHURN="$TRACE_CHURN" tools/tests/guest.sh \
+	# removing at once, CLKSTAT_TRACE_RACE_N rounds each (200 alone: 7.5
+	# minutes) (suite_usertrace.sh's long tests).
+	trace-churn) echo env CLKSTAT_TRACE_CHURN="$TRACE_CHURN" \
+		CLKSTAT_TRACE_RACE_N="$TRACE_RACE_N" tools/tests/guest.sh \
 		--suite suite_usertrace.sh t_trace_churn t_trace_cli_race ;;
 	guest-6.1) echo tools/tests/guest.sh --kver 6.1 $GUEST_61 ;;
 	smoke-7.3) echo tools/tests/guest.sh --kver 7.3 $SMOKE_73 ;;
@@ -296,7 +299,7 @@ sampling_report() {
 	grep -qxF race build/queue.taken &&
 		echo "  race: $RACE_READS debugfs reads against resets, not 100 (guest.sh --suite hardening_race.sh)"
 	grep -qxF trace-churn build/queue.taken &&
-		echo "  trace-churn: $TRACE_CHURN trace/untrace pairs under load, not 1000 (guest.sh --suite suite_usertrace.sh t_trace_churn)"
+		echo "  trace-churn: $TRACE_CHURN trace/untrace pairs under load, not 1000, and $TRACE_RACE_N rounds of debugfs and netlink at once, not 200 (guest.sh --suite suite_usertrace.sh t_trace_churn t_trace_cli_race)"
 	for st in debug-input debug-faults; do
 		grep -qxF "$st" build/queue.taken || continue
 		tr -d '\r' < "build/stage-$st.log" | grep -E '^    # (machine|sampled):' |
