@@ -285,7 +285,7 @@ $(CHECK_TARGETS): check-%: all
 # The guest suite on one kernel line: all of it (make check's stage
 # guest), one area suite or hardening suite (SUITE=suite_netlink.sh), or
 # some of its tests (TESTS="t_netlink t_record").
-GUEST_TIMEOUT ?= 2400
+GUEST_TIMEOUT ?= 3600
 check-guest: all
 	CLKSTAT_GUEST_TIMEOUT=$(GUEST_TIMEOUT) tools/tests/guest.sh --kver $(KVER) \
 		$(if $(SUITE),--suite $(SUITE)) $(TESTS)
