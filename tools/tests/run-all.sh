@@ -45,16 +45,21 @@ mkdir -p build
 
 # The stages run on the host, in this order, before the queue.
 HOST_STAGES="unit stats exporter style builds dkms"
-# The guest stages, longest first (as measured here; the debug kernel's
-# first, as the ones that grow most on a slower machine).
+# The guest stages, longest first, as measured beside another guest on
+# a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
+# guest 1690 s, the debug kernel's parts 900 to 1000 each, guest-6.1
+# 790, deb 470, soak 410, smoke-7.3 320, trace-churn 300, bench-insn
+# 250, race 220, then a minute or two each.  A long stage taken last
+# leaves the other worker idle meanwhile (deb, late, once kept one core
+# idle for 7 minutes).
 # The whole suite runs on 6.12, the line most users are on (kernels.sh's
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
 # The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
 # module_tests.sh runs them in one boot.
-# bench-insn, the benchmarks' instruction counts (not pass/fail), last:
-# they do not depend on the load, their other half (ns) runs alone at
-# the end.
-QUEUE="debug-faults debug-input guest soak race trace-churn guest-6.1 smoke-7.3 kunit missing security lean deb prometheus bench-insn"
+# bench-insn, the benchmarks' instruction counts (not pass/fail): they
+# do not depend on the load; their other half (ns) runs alone at the
+# end.
+QUEUE="guest debug-faults debug-input guest-6.1 deb soak smoke-7.3 trace-churn bench-insn race missing lean security prometheus kunit"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin,
 # the rq clock (struct rq from the extracted image's BTF), recorded events,
