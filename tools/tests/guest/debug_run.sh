@@ -36,6 +36,9 @@ fit_to_speed() {
 	# sizes as chosen.
 	f=$((ms * 100 / REF_MS))
 	[ "$f" -ge 100 ] || f=100
+	# (A line of its own: the console may start this one with the
+	# firmware's escape codes, and debug.sh keeps only indented lines.)
+	echo
 	echo "    # machine: 2 loads and unloads of clkstat.ko took $ms ms (${REF_MS} ms on the reference machine): sizes divided by $((f / 100)).$(printf %02d $((f % 100)))"
 	shrink() {	# shrink N FLOOR: N / factor, at least FLOOR
 		local n=$((($1 * 100 + f - 1) / f))
@@ -50,10 +53,19 @@ fit_to_speed() {
 	# A point sweep every STEP-th point from a seeded offset: another
 	# residue each run, every point within STEP runs.
 	export CLKSTAT_FAULT_OFFSET=$((${CLKSTAT_DEBUG_SEED:-$(date +%s)} % CLKSTAT_FAULT_STEP))
-	echo "    # sampled: fault sweeps: every ${CLKSTAT_FAULT_STEP}th allocation point from offset $CLKSTAT_FAULT_OFFSET (seed ${CLKSTAT_DEBUG_SEED:-clock}), not every one"
-	echo "    # sampled: soak: $CLKSTAT_SOAK_CYCLES load/unload cycles and $CLKSTAT_SOAK_SWITCHES switches, not 1000 and 1000"
-	echo "    # sampled: trace churn: $CLKSTAT_TRACE_CHURN trace/untrace pairs, not 1000"
-	echo "    # sampled: hostile input: $CLKSTAT_FUZZ_INPUTS inputs per interface, not 100000"
+	# What this guest's suites run of each (DEBUG_SUITES).
+	case " ${DEBUG_SUITES:-} " in *hardening_faults.sh*)
+		echo "    # sampled: fault sweeps: one allocation point in every $CLKSTAT_FAULT_STEP, from offset $CLKSTAT_FAULT_OFFSET (seed ${CLKSTAT_DEBUG_SEED:-clock}), not every one" ;;
+	esac
+	case " ${DEBUG_SUITES:-} " in *hardening_soak.sh*)
+		echo "    # sampled: soak: $CLKSTAT_SOAK_CYCLES load/unload cycles and $CLKSTAT_SOAK_SWITCHES switches, not 1000 and 1000" ;;
+	esac
+	case " ${DEBUG_SUITES:-} " in *t_trace_churn*)
+		echo "    # sampled: trace churn: $CLKSTAT_TRACE_CHURN trace/untrace pairs, not 1000" ;;
+	esac
+	case " ${DEBUG_SUITES:-} " in *hardening_input.sh*)
+		echo "    # sampled: hostile input: $CLKSTAT_FUZZ_INPUTS inputs per interface, not 100000" ;;
+	esac
 }
 
 # What the kernel allocated while booting is not ours to judge.
