@@ -43,6 +43,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cd "$top"
+[ -f "tools/tests/guest/$suite" ] || {
+	echo "guest: no suite '$suite' (suites: $(cd tools/tests/guest && ls suite_*.sh hardening_*.sh module_tests.sh | xargs))"
+	echo "0 passed, 1 failed"
+	exit 1
+}
 kline=${kline:-${CLKSTAT_KVER:-$(tools/vm/kernels.sh default)}}
 tools/vm/kernels.sh lines | grep -qxF -- "$kline" || {
 	echo "guest: unknown kernel line '$kline' (lines: $(tools/vm/kernels.sh lines | xargs))"
