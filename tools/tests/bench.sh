@@ -17,7 +17,7 @@
 #     rounds, baselines subtracted, cold calls as p10/p50/p90, the
 #     instructions of run 1 beside the ns), of userspace handshake points,
 #     and the throughput a hackbench wakeup storm keeps under each variant
-#     (median and IQR over 10 rounds).
+#     (median and IQR over CLKSTAT_BENCH_STORM_ROUNDS rounds, 10 by default).
 # Documentation/clkstat-overhead.rst shows a run and how to read it.
 # OVERHEAD_ARGS adds options to clkstat-report overhead (both runs).  The
 # kernel line is make's (`make bench KVER=6.1`: CLKSTAT_KVER).
@@ -25,6 +25,12 @@
 # check runs insn in its queue beside other guests (instruction counts
 # do not depend on the machine's load) and ns alone at its end.
 set -euo pipefail
+# The storm's rounds (make check: 5; each round runs hackbench once per
+# variant, interleaved, so that the median and IQR hold with fewer).
+rounds=${CLKSTAT_BENCH_STORM_ROUNDS:-10}
+case "$rounds" in
+''|*[!0-9]*|0) echo "bench: CLKSTAT_BENCH_STORM_ROUNDS='$rounds': a count of rounds, at least 1" >&2; exit 2 ;;
+esac
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
 part=${1:-all}
@@ -58,7 +64,7 @@ CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 		--calls 20000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/insn.json
 	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko
-	tools/clkstat-report overhead --only storm --icount --storm-rounds 10 \
+	tools/clkstat-report overhead --only storm --icount --storm-rounds '"$rounds"' \
 		--storm-loops 2000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/storm.txt
 	rmmod clkstat' > build/bench-insn.log 2>&1 ||
 	fail build/bench-insn.log build/bench-insn
@@ -89,7 +95,7 @@ tools/vm/run-guest.sh --append "tsc=reliable" --out build/bench \
 	tools/clkstat-report overhead --only handshake '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko probes=ttwu,tkread
-	tools/clkstat-report overhead --only storm --storm-rounds 10 --storm-loops 2000 '"${OVERHEAD_ARGS:-}"'
+	tools/clkstat-report overhead --only storm --storm-rounds '"$rounds"' --storm-loops 2000 '"${OVERHEAD_ARGS:-}"'
 	rmmod clkstat' > build/bench.log 2>&1 || fail build/bench.log build/bench
 # Lines of the two programs, without the kernel's console messages.
 tr -d '\r' < build/bench.log | sed -n '/clkstat_bench: /,$p' |

@@ -40,7 +40,11 @@
 # self-contained PAYLOAD_DIR/run.sh from the initramfs instead (for kernels
 # without 9p); its results are read from the console.  The console goes to
 # DIR/console.log and to stdout.  COMMAND finds DIR's path in the guest in
-# $CLKSTAT_GUEST_OUT.  The guest mounts tmpfs on /tmp, /run and
+# $CLKSTAT_GUEST_OUT.  The guest caches what it reads of the host's
+# root (9p cache=loose: execs a third faster): a file the host changes
+# while the guest runs may keep its old content there, so what the host
+# hands a running guest goes through DIR, which is not cached.  The
+# guest mounts tmpfs on /tmp, /run and
 # /var/tmp; DIR and the current folder may still be below them (a clone in
 # /tmp): guest-init mounts them again on top.  In 9p mode the initramfs
 # (cached in build/vm per kernel version) carries the kernel's own virtio
@@ -162,9 +166,9 @@ else
 		# The guest's environment is otherwise empty: the test suites'
 		# knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*, CLKSTAT_RACE_*,
 		# CLKSTAT_TRACE_*, CLKSTAT_FUZZ_*, CLKSTAT_DEBUG_*,
-		# CLKSTAT_*_SEED) and the modules to test (CLKSTAT_KMOD) go
-		# with the command.
-		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|FUZZ_[A-Z_]+|DEBUG_[A-Z_]+|[A-Z]+_SEED|KMOD)=' || true; } |
+		# CLKSTAT_*_SEED, CLKSTAT_VALGRIND) and the modules to test
+		# (CLKSTAT_KMOD) go with the command.
+		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|FUZZ_[A-Z_]+|DEBUG_[A-Z_]+|[A-Z]+_SEED|VALGRIND|KMOD)=' || true; } |
 			while IFS= read -r kv; do
 				printf 'export %q\n' "$kv"
 			done
