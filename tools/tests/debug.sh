@@ -81,7 +81,7 @@ if [ "${1:-}" = --full ]; then
 	timeout=${CLKSTAT_DEBUG_TIMEOUT:-36000}
 	shift
 elif [ $# = 0 ]; then
-	# The part's lengths, chosen so that both parts take about 15
+	# The part's lengths, chosen so that both parts take about 8½
 	# minutes each beside another guest on the machine of
 	# CLKSTAT_DEBUG_REF_MS (debug_run.sh): the fault sweeps fail every
 	# 40th allocation of a load or a switch, not every one (every one:

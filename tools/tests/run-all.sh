@@ -47,9 +47,10 @@ mkdir -p build
 HOST_STAGES="unit stats exporter style builds dkms"
 # The guest stages, longest first, as measured beside another guest on
 # a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
-# guest 1690 s, the debug kernel's parts 900 to 1000 each, guest-6.1
-# 790, deb 470, soak 410, smoke-7.3 320, trace-churn 300, bench-insn
-# 250, race 220, then a minute or two each.  A long stage taken last
+# guest 1380 s, the debug kernel's parts about 510 each, guest-6.1
+# 320, soak 270, deb 210 (440 on a first run: the chroot), smoke-7.3
+# 190, trace-churn 180, race 100, then a minute or less each.  A long
+# stage taken last
 # leaves the other worker idle meanwhile (deb, late, once kept one core
 # idle for 7 minutes).
 # The whole suite runs on 6.12, the line most users are on (kernels.sh's
