@@ -108,9 +108,10 @@ kmsg_stop() {
 # expression), and of the rest of the kernel only the entropy pool's
 # one-time note and the notes a vCPU the host held back makes the kernel
 # print whatever the input ("hrtimer: interrupt took N ns", perf's
-# "interrupt took too long"; seen beside another guest on 2 cores).  No record holds a raw control character (/dev/kmsg
-# shows one as \xNN, 0x00-0x1f or 0x7f): a name from userspace printed
-# unescaped can forge log lines.
+# "interrupt took too long"; seen beside another guest on 2 cores).  No
+# record holds a raw control character (/dev/kmsg shows one as \xNN,
+# 0x00-0x1f or 0x7f): a name from userspace printed unescaped can forge
+# log lines.
 log_only_expected() {
 	local extra=${1:-'^$'} out
 	out=$(awk -v b="$KMARK" -v e="${KMARK/begin/end}" -v extra="$extra" '
