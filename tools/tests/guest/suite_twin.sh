@@ -271,15 +271,8 @@ t_bpf_record() {
 		twin_count_ok "bpf-only run $i $v ttwu_enqueue" "$got" "$w" $TWIN_EXTRA_PCT
 	done
 	expect_no_twin "after record"
-	# valgrind over a twin run (it does not know bpf(2)'s memory effects
-	# in detail, but handles the syscall; any complaint fails).
-	rc=0
-	valgrind -q --error-exitcode=99 --leak-check=full \
-		--suppressions="$top/tools/tests/libbpf.supp" "$R" record -q -o /tmp/vg.json \
-		--runs 2 --variants bpf-fentry,bpf-kprobe --probes ttwu,tkread,csswitch \
-		--duration 0.3 2> /tmp/vg || rc=$?
-	[ "$rc" = 0 ] || fail "valgrind, twin record: $rc $(head -30 /tmp/vg)"
-	expect_no_twin "after valgrind"
+	# valgrind over twin runs: t_bpf_events_misc's, with the event log
+	# (one run under valgrind takes 100 s of TCG).
 }
 
 # The twin's csswitch, without the module: ten clocksource switches are ten
@@ -492,13 +485,16 @@ print(len(ev["rows"]), ev["lost"])')
 	[ "${r#* }" -gt 0 ] || fail "--events 16: nothing lost ($r)"
 	[ $(( ${r% *} + ${r#* } )) -ge 12000 ] ||
 		fail "--events 16: kept + lost ($r) below the run's 12000 events"
-	# valgrind over runs with the event log (its reader thread, the ring
-	# buffer's mapping, the events handed to the run): any complaint fails.
+	# valgrind over twin runs (it does not know bpf(2)'s memory effects
+	# in detail, but handles the syscall) of both attach types, with an
+	# exit hook (csswitch) and the event log (its reader thread, the ring
+	# buffer's mapping, the events handed to the run): any complaint
+	# fails.  The one twin record under valgrind of the suite: 100 s.
 	local rc=0
 	valgrind -q --error-exitcode=99 --leak-check=full \
 		--suppressions="$top/tools/tests/libbpf.supp" "$R" record -q -o /tmp/vg.json \
-		--events 1000 --runs 2 --variants bpf-fentry,bpf-kprobe --probes ttwu,tkread \
-		--duration 0.3 2> /tmp/vg || rc=$?
+		--events 1000 --runs 2 --variants bpf-fentry,bpf-kprobe \
+		--probes ttwu,tkread,csswitch --duration 0.3 2> /tmp/vg || rc=$?
 	[ "$rc" = 0 ] || fail "valgrind, twin record --events: $rc $(head -30 /tmp/vg)"
 	expect_no_twin "after the events"
 }
