@@ -29,6 +29,8 @@
 # CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
 # CLKSTAT_GUEST_APPEND: more kernel command line for the guest
 # (run-guest.sh --append), e.g. tsc=reliable for the clock tests.
+# CLKSTAT_VALGRIND: 1 (default) the tool under valgrind where a test
+# says so, 0 the same commands without it (lib.sh's valgrind()).
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 suite=module_tests.sh
@@ -43,6 +45,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cd "$top"
+case "${CLKSTAT_VALGRIND:-1}" in
+0|1) ;;
+*) echo "guest: CLKSTAT_VALGRIND='$CLKSTAT_VALGRIND': 0 (without valgrind) or 1 (under it)"
+   echo "0 passed, 1 failed"
+   exit 1 ;;
+esac
 [ -f "tools/tests/guest/$suite" ] || {
 	echo "guest: no suite '$suite' (suites: $(cd tools/tests/guest && ls suite_*.sh hardening_*.sh module_tests.sh | xargs))"
 	echo "0 passed, 1 failed"

@@ -48,11 +48,10 @@ HOST_STAGES="unit stats exporter style builds dkms"
 # The guest stages, longest first, as measured beside another guest on
 # a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
 # guest 1380 s, the debug kernel's parts about 510 each, guest-6.1
-# 320, soak 270, deb 210 (440 on a first run: the chroot), smoke-7.3
+# 320, soak 270, deb 210 (640 on a first run: the chroot), smoke-7.3
 # 190, trace-churn 180, race 100, then a minute or less each.  A long
-# stage taken last
-# leaves the other worker idle meanwhile (deb, late, once kept one core
-# idle for 7 minutes).
+# stage taken last leaves the other worker idle meanwhile (deb, late,
+# once kept one core idle for 7 minutes).
 # The whole suite runs on 6.12, the line most users are on (kernels.sh's
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
 # The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
@@ -344,6 +343,12 @@ run_queue() {
 		grep -qxF "$st" build/queue.taken && count_stage "$st" --print
 	done
 }
+
+# Before any work (--list only names the stages: make reads it).
+case "${1:-}:$LINES_VALGRIND" in
+--list:*|*:0|*:1) ;;
+*) echo "run-all: CLKSTAT_VALGRIND='$LINES_VALGRIND': 0 (without valgrind) or 1 (under it)" >&2; exit 2 ;;
+esac
 
 case "${1:-}" in
 --list)

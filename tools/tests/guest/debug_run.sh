@@ -55,18 +55,13 @@ fit_to_speed() {
 	# residue each run, every point within STEP runs.
 	export CLKSTAT_FAULT_OFFSET=$((${CLKSTAT_DEBUG_SEED:-$(date +%s)} % CLKSTAT_FAULT_STEP))
 	# What this guest's suites run of each (DEBUG_SUITES).
-	case " ${DEBUG_SUITES:-} " in *hardening_faults.sh*)
-		echo "    # sampled: fault sweeps: one allocation point in every $CLKSTAT_FAULT_STEP, from offset $CLKSTAT_FAULT_OFFSET (seed ${CLKSTAT_DEBUG_SEED:-clock}), not every one" ;;
-	esac
-	case " ${DEBUG_SUITES:-} " in *hardening_soak.sh*)
-		echo "    # sampled: soak: $CLKSTAT_SOAK_CYCLES load/unload cycles and $CLKSTAT_SOAK_SWITCHES switches, not 1000 and 1000" ;;
-	esac
-	case " ${DEBUG_SUITES:-} " in *t_trace_churn*)
-		echo "    # sampled: trace churn: $CLKSTAT_TRACE_CHURN trace/untrace pairs, not 1000" ;;
-	esac
-	case " ${DEBUG_SUITES:-} " in *hardening_input.sh*)
-		echo "    # sampled: hostile input: $CLKSTAT_FUZZ_INPUTS inputs per interface, not 100000" ;;
-	esac
+	sampled() {	# sampled PATTERN TEXT: TEXT if a suite PATTERN runs
+		case " ${DEBUG_SUITES:-} " in *"$1"*) echo "    # sampled: $2" ;; esac
+	}
+	sampled hardening_faults.sh "fault sweeps: one allocation point in every $CLKSTAT_FAULT_STEP, from offset $CLKSTAT_FAULT_OFFSET (seed ${CLKSTAT_DEBUG_SEED:-clock}), not every one"
+	sampled hardening_soak.sh "soak: $CLKSTAT_SOAK_CYCLES load/unload cycles and $CLKSTAT_SOAK_SWITCHES switches, not 1000 and 1000"
+	sampled t_trace_churn "trace churn: $CLKSTAT_TRACE_CHURN trace/untrace pairs, not 1000"
+	sampled hardening_input.sh "hostile input: $CLKSTAT_FUZZ_INPUTS inputs per interface, not 100000"
 }
 
 # What the kernel allocated while booting is not ours to judge.
