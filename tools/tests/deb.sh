@@ -4,11 +4,11 @@
 #   - `make deb`: dpkg-buildpackage's packages in build/deb/, lintian with
 #     no error and no warning; what each package holds (the unit, the man
 #     page, the conffiles, the DKMS tree under /usr/src/clkstat-VERSION);
-#   - a bookworm chroot (debootstrap minbase, cached in
-#     CLKSTAT_CACHE/deb/, with bookworm-backports as tools/vm/apt says,
-#     dkms, systemd, man-db and the headers of the guest's kernel, LINE
-#     below): a copy of
-#     it gets the packages with apt-get; DKMS built and installed
+#   - a bookworm chroot (tools/vm/bookworm-root.sh: debootstrap minbase,
+#     cached in CLKSTAT_CACHE/deb/, with bookworm-backports as tools/vm/apt
+#     says, the packages' dependencies, systemd, man-db and the headers of
+#     the guest's kernel, LINE below): a copy of it gets the packages
+#     with apt-get; DKMS built and installed
 #     clkstat.ko for that kernel (its version, vermagic and struct rq's
 #     layout), the unit is enabled and passes `systemd-analyze verify`;
 #   - a QEMU guest on that kernel with the chroot as its root
@@ -27,8 +27,9 @@
 #                        6.12 unless CLKSTAT_KVER says otherwise; 7.3 has no
 #                        bookworm headers)
 # Needs root (debootstrap, chroot, apt in the chroot), the packaging tools
-# and Build-Depends of tools/install-deps.sh.  The first run makes the
-# chroot (about 3 minutes); later runs copy it.  Each stage's time is
+# and Build-Depends of tools/install-deps.sh, which makes the chroot too
+# (about 7 minutes on a fresh machine; without it the first run here
+# does); every run copies it.  Each stage's time is
 # printed.  Last line: "N passed, N failed".
 # shellcheck disable=SC2317,SC2016  # has, deps_ok: run by check(); single quotes: for dpkg-query and the chroot's shell
 set -uo pipefail
@@ -63,8 +64,6 @@ fi
 cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
 base=$cache/deb/bookworm
 work=$top/build/deb-test
-mirror=http://deb.debian.org/debian
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 mkdir -p "$work" "$cache/deb"
 
 # --- make deb ------------------------------------------------------------
@@ -187,62 +186,19 @@ quietly() {
 	fi
 }
 
-# The cached chroot: made once, brought up to date on every run (the
-# guest's headers follow tools/vm/kernels.sh; older ones go), under a lock
-# (two runs at once share it).  What the packages depend on is installed
-# here too, so that the test's own install and purge are of clkstat's
-# packages alone.
+# The cached chroot (tools/vm/bookworm-root.sh: made by
+# tools/install-deps.sh, brought up to date here), with the built
+# packages' dependencies (the first of each alternative) installed, so
+# that the test's own install and purge are of clkstat's packages alone.
 setup_base() {
-	local deps old
-	exec 8> "$cache/deb/bookworm.lock"
-	flock 8
-	if [ ! -f "$base/.clkstat-done" ]; then
-		rm -rf "$base" "$base.new"
-		mkdir -p "$base.new"
-		quietly unshare -m -- debootstrap --variant=minbase --keyring="$keyring" \
-			bookworm "$base.new" "$mirror" || return 1
-		touch "$base.new/.clkstat-done"
-		mv "$base.new" "$base"
-	fi
-	{
-		echo "deb [signed-by=$keyring] $mirror bookworm main"
-		echo "deb [signed-by=$keyring] $mirror bookworm-updates main"
-		echo "deb [signed-by=$keyring] http://deb.debian.org/debian-security bookworm-security main"
-		grep '^deb ' tools/vm/apt/sources.list
-	} > "$base/etc/apt/sources.list"
-	printf '#!/bin/sh\nexit 101\n' > "$base/usr/sbin/policy-rc.d"
-	chmod 755 "$base/usr/sbin/policy-rc.d"
-	cp -L /etc/resolv.conf "$base/etc/resolv.conf" 2>/dev/null || true
-	# The packages' dependencies (the first of each alternative), dkms's
-	# too, systemd for systemd-analyze, and the guest kernel's headers.
+	local deps
 	deps=$( { dpkg-deb -f "$dkms_deb" Depends; dpkg-deb -f "$tools_deb" Depends; } |
 		tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | grep . | sort -u)
-	missing=()
-	for p in $deps systemd man-db "linux-headers-$gkver"; do
-		in_root "$base" dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	if [ ${#missing[@]} -gt 0 ]; then
-		quietly in_root "$base" apt-get update || return 1
-		quietly in_root "$base" apt-get install -y --no-install-recommends "${missing[@]}" || return 1
-		# Another kernel's headers go (their kbuild and common with them).
-		old=$(in_root "$base" dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
-			'linux-headers-*-amd64' 2>/dev/null | awk '$1 ~ /^.i/ { print $2 }' |
-			grep -vxF "linux-headers-$gkver" || true)
-		if [ -n "$old" ]; then
-			# shellcheck disable=SC2086
-			quietly in_root "$base" apt-get purge -y $old || return 1
-			quietly in_root "$base" apt-get autoremove --purge -y || return 1
-		fi
-		quietly in_root "$base" apt-get clean || return 1
-	fi
-	# depmod's files for the guest's kernel, as a machine that runs it has
-	# (the chroot has its headers, not its modules): the install's depmod
-	# changes them, the purge's puts them back.
-	[ -f "$base/lib/modules/$gkver/modules.dep" ] || quietly in_root "$base" depmod "$gkver"
+	# shellcheck disable=SC2086  # one package a word
+	quietly tools/vm/bookworm-root.sh "$gkver" $deps
 }
 t0=$(now_ms)
-if (setup_base); then
+if setup_base; then
 	ok "bookworm chroot $base: dkms, systemd, linux-headers-$gkver ($(since_ms "$t0") s)"
 else
 	not_ok "bookworm chroot $base (log: $flog)"

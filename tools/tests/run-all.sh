@@ -48,7 +48,7 @@ HOST_STAGES="unit stats exporter style builds dkms"
 # The guest stages, longest first, as measured beside another guest on
 # a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
 # guest 1380 s, the debug kernel's parts about 510 each, guest-6.1
-# 320, soak 270, deb 210 (640 on a first run: the chroot), smoke-7.3
+# 320, soak 270, deb 210 (the chroot made by install-deps.sh), smoke-7.3
 # 190, trace-churn 180, race 100, then a minute or less each.  A long
 # stage taken last leaves the other worker idle meanwhile (deb, late,
 # once kept one core idle for 7 minutes).
@@ -112,8 +112,8 @@ stage_cmd() {
 	# valgrind.
 	exporter) echo /usr/bin/python3 tools/tests/exporter/serve_test.py ;;
 	style) echo tools/tests/style.sh ;;
-	# Each kernel line's build, warning-free (7.3 fetched here, once);
-	# the guest stages of each line reuse it.
+	# Each kernel line's build, warning-free (the lines fetched by
+	# install-deps.sh); the guest stages of each line reuse it.
 	builds) echo tools/tests/kernel-builds.sh ;;
 	# dkms and make install for every kernel with headers, on the host.
 	dkms) echo tools/tests/dkms.sh ;;

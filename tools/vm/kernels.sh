@@ -412,12 +412,26 @@ build() {
 			--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
 			--exclude=Module.symvers "${dirs[@]}"
 	}
+	# The kernel built, not only its configuration: a test kernel rebuilt
+	# from the same .config has new BTF and symbol CRCs, and modules built
+	# against the old one fail to load ("BPF: Invalid name").  The build
+	# tree is O='s when one is given, else the kernel's directory.
+	kernel_identity() {	# kernel_identity KDIR [VAR=VALUE...]
+		local tree=$1 a f; shift
+		for a in "$@"; do
+			case "$a" in O=*) tree=${a#O=} ;; esac
+		done
+		for f in vmlinux Module.symvers; do
+			stat -c "$f %s %Y" "$tree/$f" 2>/dev/null || echo "$f none"
+		done
+	}
 	if [ $reuse = 1 ]; then
 		mkdir -p "$(dirname "$out")"
 		exec 7> "$out.lock"
 		flock 7
 		key=$( { echo "$target $kver $kdir $image kunit=$kunit $*"
 			 cat "$chroot$kdir/.config" 2>/dev/null
+			 kernel_identity "$chroot$kdir" "$@"
 			 sources; } | sha256sum | cut -c1-32)
 		if [ -f "$out/.clkstat-built" ] && [ "$(cat "$out/.clkstat-built")" = "$key" ]; then
 			strict_check

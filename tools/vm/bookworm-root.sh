@@ -1,0 +1,86 @@
+#!/bin/bash
+# The bookworm chroot that tools/tests/deb.sh installs clkstat's packages
+# into (a copy of it) and boots in a guest: made once (debootstrap
+# minbase, cached in CLKSTAT_CACHE/deb/bookworm), brought up to date on
+# every call, under a lock (two callers at once share it).
+#   - its sources: bookworm, its updates and security, and
+#     bookworm-backports as tools/vm/apt says; no service ever starts in it
+#     (policy-rc.d says no);
+#   - PKG..., systemd (for systemd-analyze), man-db and
+#     linux-headers-KVER installed, what is missing only; another kernel's
+#     headers purged;
+#   - depmod's files for KVER, as a machine that runs it has (the chroot
+#     has its headers, not its modules).
+# What clkstat's packages depend on is installed here, so that deb.sh's own
+# install and purge are of clkstat's packages alone.  tools/install-deps.sh
+# makes it (about 7 minutes on a fresh machine: an installation of
+# packages, outside make check's time); deb.sh calls it again with the
+# built packages' exact dependencies.
+#
+# usage: bookworm-root.sh KVER [PKG...]
+# The log goes to stdout; exit status 0 when the chroot is ready.
+# shellcheck disable=SC2016  # single quotes: for the chroot's shell and dpkg-query
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: $0 KVER [PKG...]" >&2; exit 2; }
+kver=$1; shift
+top=$(realpath "$(dirname "$0")/../..")
+cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
+base=$cache/deb/bookworm
+mirror=http://deb.debian.org/debian
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+mkdir -p "$cache/deb"
+
+# in_root COMMAND...: COMMAND in the chroot with /proc, in a mount
+# namespace of its own (nothing stays mounted), no environment of ours.
+in_root() {
+	unshare -m -- /bin/bash -c '
+		set -e
+		root=$1; shift
+		mount -t proc proc "$root/proc"
+		exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+	' in_root "$base" "$@"
+}
+
+exec 8> "$cache/deb/bookworm.lock"
+flock 8
+if [ ! -f "$base/.clkstat-done" ]; then
+	rm -rf "$base" "$base.new"
+	mkdir -p "$base.new"
+	unshare -m -- debootstrap --variant=minbase --keyring="$keyring" \
+		bookworm "$base.new" "$mirror"
+	touch "$base.new/.clkstat-done"
+	mv "$base.new" "$base"
+fi
+{
+	echo "deb [signed-by=$keyring] $mirror bookworm main"
+	echo "deb [signed-by=$keyring] $mirror bookworm-updates main"
+	echo "deb [signed-by=$keyring] http://deb.debian.org/debian-security bookworm-security main"
+	grep '^deb ' "$top/tools/vm/apt/sources.list"
+} > "$base/etc/apt/sources.list"
+printf '#!/bin/sh\nexit 101\n' > "$base/usr/sbin/policy-rc.d"
+chmod 755 "$base/usr/sbin/policy-rc.d"
+cp -L /etc/resolv.conf "$base/etc/resolv.conf" 2>/dev/null || true
+
+missing=()
+for p in "$@" systemd man-db "linux-headers-$kver"; do
+	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	in_root apt-get update
+	in_root apt-get install -y --no-install-recommends "${missing[@]}"
+	# Another kernel's headers go (their kbuild and common with them).
+	old=$(in_root dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
+		'linux-headers-*-amd64' 2>/dev/null | awk '$1 ~ /^.i/ { print $2 }' |
+		grep -vxF "linux-headers-$kver" || true)
+	if [ -n "$old" ]; then
+		# shellcheck disable=SC2086
+		in_root apt-get purge -y $old
+		in_root apt-get autoremove --purge -y
+	fi
+	in_root apt-get clean
+fi
+# The install's depmod changes these files, the purge's puts them back.
+[ -f "$base/lib/modules/$kver/modules.dep" ] || in_root depmod "$kver"
+echo "bookworm-root: $base ready (linux-headers-$kver)"
