@@ -71,28 +71,11 @@ if [ ! -x "$promdir/usr/bin/promtool" ] && ! command -v promtool > /dev/null; th
 fi
 # The kernel lines: 6.1 (above), and 6.12 from bookworm-backports,
 # installed system-wide (about 1 minute on a fresh machine; seconds when
-# it is there); 7.3 in a trixie chroot in the cache (about 5 minutes the
-# first time).  Installations of packages, here rather than inside make
-# check's time; a line not fetched yet would be fetched on its first use.
-vm=$(dirname "$0")/vm
-"$vm/kernels.sh" fetch 6.1 6.12 7.3
-# The Debian packages' test (tools/tests/deb.sh) installs them into a copy
-# of a bookworm chroot with their dependencies and the default line's
-# headers (about 7 minutes the first time).  Their libraries' packages
-# are those the -dev packages above depend on (libgsl-dev: libgsl27);
-# deb.sh installs whatever else the built packages turn out to need.
-eval "$("$vm/kernels.sh" info "$("$vm/kernels.sh" default)")"
-libs=$(for dev in libnl-genl-3-dev libjson-c-dev libmicrohttpd-dev libgsl-dev libbpf-dev; do
-	dpkg-query -W -f='${Depends}\n' "$dev" | tr ',' '\n' | sed 's/(.*)//; s/[[:space:]]//g' |
-		grep -v -- '-dev$' | head -1
-done)
-log=${CLKSTAT_CACHE:-/var/cache/clkstat}/deb-chroot.log
-mkdir -p "$(dirname "$log")"
-echo "install-deps: the deb test's bookworm chroot (tools/vm/bookworm-root.sh, log $log)" >&2
-# shellcheck disable=SC2086,SC2154  # one package a word; kver: kernels.sh info
-"$vm/bookworm-root.sh" "$kver" dwarves dkms kmod $libs > "$log" 2>&1 || {
-	tail -20 "$log" >&2
-	echo "install-deps: the bookworm chroot failed (log: $log)" >&2
-	exit 1
-}
+# it is there).  7.3 lives in a trixie chroot in the cache, and the deb
+# test installs into a bookworm chroot (tools/vm/bookworm-root.sh): make
+# check makes both from its first second, beside the test kernels' build
+# (downloads, which overlap with the compiler's work; about 5 and 7
+# minutes the first time); tools/vm/kernels.sh fetch 7.3 and
+# tools/vm/bookworm-root.sh KVER make them at once.
+"$(dirname "$0")/vm/kernels.sh" fetch 6.1 6.12
 echo "install-deps: all present" >&2

@@ -8,8 +8,8 @@
 # objtool cannot follow is a warning here).  Each module built is checked
 # for its vermagic (the line's version) and, where the kernel has IBT, for
 # the ENDBR64 the direct trampolines start with (the slot trampolines and
-# the per-hook ones of direct_tramp.h).  A line not fetched yet
-# (tools/install-deps.sh fetches them) is fetched here.  Then a kernel config without
+# the per-hook ones of direct_tramp.h).  A line not fetched yet is
+# fetched here (make check fetches 7.3 from its first second).  Then a kernel config without
 # direct calls: the build leaves the direct variant out and keeps its
 # refusal by name.  Last line: "N passed, N failed".
 set -uo pipefail

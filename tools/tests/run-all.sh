@@ -23,8 +23,10 @@
 # packages' installation included).  Every stage keeps one core busy (a
 # QEMU guest under single-threaded TCG, or a host test), so the work is
 # laid out for two:
-#   - the test kernels build (both cores) from the first second, while
-#     the host-only stages run one after the other;
+#   - the test kernels build (both cores) from the first second, and
+#     the two chroots that are downloads (Debian's 7.3, the deb stage's
+#     bookworm) are made beside them, while the host-only stages run one
+#     after the other;
 #   - two workers take the guest stages from one queue, in its order
 #     (longest first): the first as soon as the host stages are done,
 #     the second once the test kernels are built (with the kernels
@@ -48,10 +50,10 @@ HOST_STAGES="unit stats exporter style builds dkms"
 # The guest stages, longest first, as measured beside another guest on
 # a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
 # guest 1380 s, the debug kernel's parts about 510 each, guest-6.1
-# 320, soak 270, deb 210 (the chroot made by install-deps.sh), smoke-7.3
-# 190, trace-churn 180, race 100, then a minute or less each.  A long
-# stage taken last leaves the other worker idle meanwhile (deb, late,
-# once kept one core idle for 7 minutes).
+# 320, soak 270, deb 210 (its chroot made from the first second),
+# smoke-7.3 190, trace-churn 180, race 100, then a minute or less each.
+# A long stage taken last leaves the other worker idle meanwhile (deb,
+# late, once kept one core idle for 7 minutes).
 # The whole suite runs on 6.12, the line most users are on (kernels.sh's
 # default); 6.1 runs a representative part of it, 7.3 a smoke suite.
 # The parts name tests of any area suite (tools/tests/guest/suite_*.sh):
@@ -112,8 +114,8 @@ stage_cmd() {
 	# valgrind.
 	exporter) echo /usr/bin/python3 tools/tests/exporter/serve_test.py ;;
 	style) echo tools/tests/style.sh ;;
-	# Each kernel line's build, warning-free (the lines fetched by
-	# install-deps.sh); the guest stages of each line reuse it.
+	# Each kernel line's build, warning-free (7.3 fetched from the first
+	# second, prepare_chroots); the guest stages of each line reuse it.
 	builds) echo tools/tests/kernel-builds.sh ;;
 	# dkms and make install for every kernel with headers, on the host.
 	dkms) echo tools/tests/dkms.sh ;;
@@ -272,6 +274,22 @@ build_kernels() {
 	touch build/kernels.done
 }
 
+# prepare_chroots: Debian's 7.3 (a trixie chroot, tools/vm/kernels.sh) and
+# the deb stage's bookworm chroot (tools/vm/bookworm-root.sh), made from
+# the first second beside the test kernels' build when they are missing
+# (about 5 and 7 minutes of downloads and unpacking on a fresh machine;
+# seconds when cached).  The stages that use them (builds, dkms,
+# smoke-7.3, deb) wait on their locks if they are still being made.
+prepare_chroots() {
+	local t0=$SECONDS r=ready kver
+	tools/vm/kernels.sh info 7.3 > /dev/null || r=failed
+	echo "=== 7.3 $r: $((SECONDS - t0)) s"
+	t0=$SECONDS r=ready
+	kver=$(tools/vm/kernels.sh info "$(tools/vm/kernels.sh default)" | sed -n 's/^kver=//p')
+	tools/vm/bookworm-root.sh "$kver" || r=failed
+	echo "=== bookworm chroot $r: $((SECONDS - t0)) s"
+}
+
 # wait_kernels: until build_kernels has ended (a worker is no child of
 # the shell that started the build: it cannot wait for it).
 wait_kernels() {
@@ -395,6 +413,7 @@ rm -f build/kernel-*.ready build/kernel-*.failed build/kernels.done
 # The test kernels from the first second: debug first, its stages are the
 # longest.
 build_kernels debug lean > build/kernels.log 2>&1 &
+prepare_chroots > build/chroots.log 2>&1 &
 start_worker2
 
 for st in $HOST_STAGES; do
@@ -403,6 +422,7 @@ for st in $HOST_STAGES; do
 done
 run_queue
 cat build/kernels.log
+grep '^=== ' build/chroots.log
 hardening_report
 sampling_report
 

@@ -6,16 +6,17 @@
 #   - its sources: bookworm, its updates and security, and
 #     bookworm-backports as tools/vm/apt says; no service ever starts in it
 #     (policy-rc.d says no);
-#   - PKG..., systemd (for systemd-analyze), man-db and
-#     linux-headers-KVER installed, what is missing only; another kernel's
-#     headers purged;
+#   - PKG..., what clkstat's packages depend on as far as this checkout
+#     says (dkms, dwarves, kmod, and the libraries clkstat-report links),
+#     systemd (for systemd-analyze), man-db and linux-headers-KVER
+#     installed, what is missing only; another kernel's headers purged;
 #   - depmod's files for KVER, as a machine that runs it has (the chroot
 #     has its headers, not its modules).
 # What clkstat's packages depend on is installed here, so that deb.sh's own
-# install and purge are of clkstat's packages alone.  tools/install-deps.sh
-# makes it (about 7 minutes on a fresh machine: an installation of
-# packages, outside make check's time); deb.sh calls it again with the
-# built packages' exact dependencies.
+# install and purge are of clkstat's packages alone.  make check makes it
+# from its first second (about 7 minutes on a fresh machine, mostly
+# downloads), beside the test kernels' build; deb.sh calls it again with
+# the built packages' exact dependencies.
 #
 # usage: bookworm-root.sh KVER [PKG...]
 # The log goes to stdout; exit status 0 when the chroot is ready.
@@ -62,8 +63,22 @@ printf '#!/bin/sh\nexit 101\n' > "$base/usr/sbin/policy-rc.d"
 chmod 755 "$base/usr/sbin/policy-rc.d"
 cp -L /etc/resolv.conf "$base/etc/resolv.conf" 2>/dev/null || true
 
+# The libraries' packages: for each library the Makefile asks pkg-config
+# for, the first non-dev package its -dev package depends on (libgsl-dev:
+# libgsl27), as the built package's shlibs will say.
+libs() {
+	local pc dev
+	grep -o 'pkg-config --[a-z-]* [A-Za-z0-9._-]*' "$top/Makefile" |
+		awk '{ print $3 }' | sort -u | while read -r pc; do
+		dev=$(dpkg -S "$(pkg-config --variable=pcfiledir "$pc")/$pc.pc" 2>/dev/null |
+			cut -d: -f1) || continue
+		dpkg-query -W -f='${Depends}\n' "$dev" | tr ',' '\n' |
+			sed 's/(.*)//; s/|.*//; s/[[:space:]]//g' | grep -v -- '-dev$' | grep . | head -1 || true
+	done
+}
+
 missing=()
-for p in "$@" systemd man-db "linux-headers-$kver"; do
+for p in "$@" dkms dwarves kmod $(libs) systemd man-db "linux-headers-$kver"; do
 	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		grep -q 'install ok installed' || missing+=("$p")
 done
