@@ -27,9 +27,9 @@
 #                        6.12 unless CLKSTAT_KVER says otherwise; 7.3 has no
 #                        bookworm headers)
 # Needs root (debootstrap, chroot, apt in the chroot), the packaging tools
-# and Build-Depends of tools/install-deps.sh.  make check makes the chroot
-# from its first second (run-all.sh; about 7 minutes on a fresh machine),
-# else the first run here does; every run copies it.  Each stage's time is
+# and Build-Depends of tools/install-deps.sh, which makes the chroot too
+# (about 6 minutes on a fresh machine; else the first run here does);
+# every run copies it.  Each stage's time is
 # printed.  Last line: "N passed, N failed".
 # shellcheck disable=SC2317,SC2016  # has, deps_ok: run by check(); single quotes: for dpkg-query and the chroot's shell
 set -uo pipefail

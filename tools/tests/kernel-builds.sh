@@ -9,7 +9,7 @@
 # for its vermagic (the line's version) and, where the kernel has IBT, for
 # the ENDBR64 the direct trampolines start with (the slot trampolines and
 # the per-hook ones of direct_tramp.h).  A line not fetched yet is
-# fetched here (make check fetches 7.3 from its first second).  Then a kernel config without
+# fetched here (tools/install-deps.sh fetches them all).  Then a kernel config without
 # direct calls: the build leaves the direct variant out and keeps its
 # refusal by name.  Last line: "N passed, N failed".
 set -uo pipefail

@@ -23,10 +23,9 @@
 # packages' installation included).  Every stage keeps one core busy (a
 # QEMU guest under single-threaded TCG, or a host test), so the work is
 # laid out for two:
-#   - the test kernels build (both cores) from the first second, and
-#     the two chroots that are downloads (Debian's 7.3, the deb stage's
-#     bookworm) are made beside them, while the host-only stages run one
-#     after the other;
+#   - the test kernels build (both cores) from the first second (and
+#     the two chroots install-deps.sh makes, if it did not), while the
+#     host-only stages run one after the other;
 #   - two workers take the guest stages from one queue, in its order
 #     (longest first): the first as soon as the host stages are done,
 #     the second once the test kernels are built (with the kernels
@@ -50,7 +49,7 @@ HOST_STAGES="unit stats exporter style builds dkms"
 # The guest stages, longest first, as measured beside another guest on
 # a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
 # guest 1380 s, the debug kernel's parts about 510 each, guest-6.1
-# 320, soak 270, deb 210 (its chroot made from the first second),
+# 320, soak 270, deb 210 (its chroot made by install-deps.sh),
 # smoke-7.3 190, trace-churn 180, race 100, then a minute or less each.
 # A long stage taken last leaves the other worker idle meanwhile (deb,
 # late, once kept one core idle for 7 minutes).
@@ -114,8 +113,8 @@ stage_cmd() {
 	# valgrind.
 	exporter) echo /usr/bin/python3 tools/tests/exporter/serve_test.py ;;
 	style) echo tools/tests/style.sh ;;
-	# Each kernel line's build, warning-free (7.3 fetched from the first
-	# second, prepare_chroots); the guest stages of each line reuse it.
+	# Each kernel line's build, warning-free (7.3 fetched by
+	# install-deps.sh); the guest stages of each line reuse it.
 	builds) echo tools/tests/kernel-builds.sh ;;
 	# dkms and make install for every kernel with headers, on the host.
 	dkms) echo tools/tests/dkms.sh ;;
@@ -275,11 +274,13 @@ build_kernels() {
 }
 
 # prepare_chroots: Debian's 7.3 (a trixie chroot, tools/vm/kernels.sh) and
-# the deb stage's bookworm chroot (tools/vm/bookworm-root.sh), made from
-# the first second beside the test kernels' build when they are missing
-# (about 5 and 7 minutes of downloads and unpacking on a fresh machine;
-# seconds when cached).  The stages that use them (builds, dkms,
-# smoke-7.3, deb) wait on their locks if they are still being made.
+# the deb stage's bookworm chroot (tools/vm/bookworm-root.sh).
+# tools/install-deps.sh makes them (package installations, outside make
+# check's budget): seconds here.  Without it they are made from the first
+# second, beside the test kernels' build, whose CPU their unpacking takes
+# (in a fresh run the host stages ended 150 s later and the debug kernel
+# 300 s later); the stages that use them (builds, dkms, smoke-7.3, deb)
+# wait on their locks meanwhile.
 prepare_chroots() {
 	local t0=$SECONDS r=ready kver
 	tools/vm/kernels.sh info 7.3 > /dev/null || r=failed

@@ -13,10 +13,10 @@
 #   - depmod's files for KVER, as a machine that runs it has (the chroot
 #     has its headers, not its modules).
 # What clkstat's packages depend on is installed here, so that deb.sh's own
-# install and purge are of clkstat's packages alone.  make check makes it
-# from its first second (about 7 minutes on a fresh machine, mostly
-# downloads), beside the test kernels' build; deb.sh calls it again with
-# the built packages' exact dependencies.
+# install and purge are of clkstat's packages alone.  tools/install-deps.sh
+# makes it (about 6 minutes on a fresh machine), make check too when it is
+# missing; deb.sh calls it again with the built packages' exact
+# dependencies.
 #
 # usage: bookworm-root.sh KVER [PKG...]
 # The log goes to stdout; exit status 0 when the chroot is ready.
