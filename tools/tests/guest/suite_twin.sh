@@ -89,7 +89,7 @@ warm_workload() { "$PINGPONG" -n 2 > /dev/null || fail "workload (warm-up)"; }
 
 twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 	local mv=$1 tv=$2 probes=$3; shift 3
-	local out=/tmp/agree.json w m mod tw lo hi stat col metrics metric
+	local out=/tmp/agree.json w m mod tw lo hi stat col metrics metric extra
 	warm_workload
 	insmod "$KO" probes="$probes" variant="$mv"
 	"$R" record -q -o $out --keep-module --workload-only --variants "$tv" \
@@ -113,8 +113,16 @@ twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 	twin_count_ok "ttwu_enqueue count" "$tw" "$w" $TWIN_EXTRA_PCT
 	expect_eq "twin wakeups counter >= count" \
 		"$(( $(snap_counter $out 0 ttwu_enqueue.$tv wakeups) >= tw ))" 1
+	# The migrated part: the twin's extra wakeups (those of its wider
+	# window, above) may be migrated ones, each of them: a local
+	# pingpong's truth is 0 migrated, and 3 of a twin's 19 extra were
+	# once (tracepoint+bpf-tp, 6.12).
+	extra=$(( tw > w ? tw - w : 0 ))
 	tw=$(snap_csv $out 0 ttwu_enqueue_migrated "$tv" 4)
-	twin_count_ok "ttwu_enqueue_migrated count" "${tw:-0}" "$m" $TWIN_EXTRA_PCT
+	tw=${tw:-0}
+	[ "$tw" -ge "$m" ] &&
+		[ "$tw" -le $(( m + m * TWIN_EXTRA_PCT / 100 + TWIN_TK_EXTRA + extra )) ] ||
+		fail "ttwu_enqueue_migrated count: twin $tw, truth $m (+$TWIN_EXTRA_PCT% +$TWIN_TK_EXTRA +$extra extra wakeups allowed)"
 	for c in evicted switch_lost; do
 		expect_eq "twin $c" "$(snap_counter $out 0 ttwu_enqueue.$tv $c)" 0
 	done
