@@ -163,20 +163,8 @@ eval "$(tools/vm/kernels.sh info "$line")" || { not_ok "tools/vm/kernels.sh info
 # shellcheck disable=SC2154  # kver: from kernels.sh info
 gkver=$kver
 
-# in_root ROOT COMMAND...: COMMAND in the chroot ROOT with /proc, in a
-# mount namespace of its own (nothing stays mounted), no environment of
-# ours.  Services are never started there: no systemd runs in it, and
-# policy-rc.d says no.
-in_root() {
-	local r=$1; shift
-	unshare -m -- /bin/bash -c '
-		set -e
-		root=$1; shift
-		mount -t proc proc "$root/proc"
-		exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
-	' in_root "$r" "$@"
-}
+# in_root ROOT COMMAND...: COMMAND in the chroot ROOT (tools/vm/in-root.sh).
+in_root() { tools/vm/in-root.sh "$@"; }
 flog=$work/chroot-setup.log
 : > "$flog"
 quietly() {

@@ -31,17 +31,9 @@ mirror=http://deb.debian.org/debian
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 mkdir -p "$cache/deb"
 
-# in_root COMMAND...: COMMAND in the chroot with /proc, in a mount
-# namespace of its own (nothing stays mounted), no environment of ours.
-in_root() {
-	unshare -m -- /bin/bash -c '
-		set -e
-		root=$1; shift
-		mount -t proc proc "$root/proc"
-		exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
-	' in_root "$base" "$@"
-}
+# in_root COMMAND...: COMMAND in the chroot (in-root.sh: /proc, a mount
+# namespace of its own, no environment of ours).
+in_root() { "$top/tools/vm/in-root.sh" "$base" "$@"; }
 
 exec 8> "$cache/deb/bookworm.lock"
 flock 8
