@@ -20,7 +20,7 @@
 #
 # usage: bookworm-root.sh KVER [PKG...]
 # The log goes to stdout; exit status 0 when the chroot is ready.
-# shellcheck disable=SC2016  # single quotes: for the chroot's shell and dpkg-query
+# shellcheck disable=SC2016  # single quotes: dpkg-query's formats
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 KVER [PKG...]" >&2; exit 2; }
 kver=$1; shift
