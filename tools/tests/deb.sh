@@ -164,7 +164,7 @@ eval "$(tools/vm/kernels.sh info "$line")" || { not_ok "tools/vm/kernels.sh info
 gkver=$kver
 
 # in_root ROOT COMMAND...: COMMAND in the chroot ROOT (tools/vm/in-root.sh).
-in_root() { tools/vm/in-root.sh "$@"; }
+in_root() { "$top/tools/vm/in-root.sh" "$@"; }
 flog=$work/chroot-setup.log
 : > "$flog"
 quietly() {
