@@ -54,7 +54,8 @@ UNIT_TESTS = $(patsubst %.c,%,$(wildcard tools/tests/*_test.c)) \
 	     tools/tests/buckets_test_portable
 # The programs other tests drive: the fuzzers and the fault-injection
 # loader (in the guest), expositions for promtool, the bootstrap's timing.
-TEST_PROGS = tools/tests/nl_fuzz tools/tests/ctl_fuzz tools/tests/fault_load \
+TEST_PROGS = tools/tests/nl_fuzz tools/tests/nl_dump_pause tools/tests/ctl_fuzz \
+	     tools/tests/fault_load \
 	     tools/tests/render_demo tools/tests/compare_bench
 
 .PHONY: all module tools check check-debug check-guest soak demo bench clean deb list-unit-tests

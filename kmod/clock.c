@@ -452,9 +452,9 @@ void clkstat_clock_debugfs_init(struct dentry *dir)
  * restores every register it uses but %rax, its result, at a cost of
  * some pushes where the clock is not the TSC.  Any context.
  *
- * Return: ktime_get_mono_fast_ns().
+ * Return: ktime_get_mono_fast_ns(), called as a call out (reentry.h).
  */
 u64 __no_caller_saved_registers notrace clkstat_mono_stamp_regs(void)
 {
-	return ktime_get_mono_fast_ns();
+	return clkstat_outcall_mono_ns();
 }

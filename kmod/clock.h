@@ -18,6 +18,7 @@
 #include <asm/barrier.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
+#include "reentry.h"
 
 struct dentry;
 
@@ -98,7 +99,7 @@ static __always_inline u64 clkstat_tsc_to_ns(u64 cyc)
 		b = &clkstat_tsc_clock.base[seq & 1];
 		mult = READ_ONCE(b->mult);
 		if (unlikely(!mult))
-			return ktime_get_mono_fast_ns();
+			return clkstat_outcall_mono_ns();
 		d = cyc - READ_ONCE(b->cyc);
 		if (unlikely((s64)d < 0))
 			d = 0;
@@ -126,7 +127,7 @@ static __always_inline u64 clkstat_now(void)
 {
 	if (static_branch_likely(&clkstat_clock_tsc))
 		return clkstat_tsc_now();
-	return ktime_get_mono_fast_ns();
+	return clkstat_outcall_mono_ns();
 }
 
 /*

@@ -157,6 +157,34 @@ static inline bool clkstat_wakeup_enqueue(struct task_struct *p,
 }
 #endif
 
+#ifdef CONFIG_FPROBE
+#include <linux/fprobe.h>
+/*
+ * fprobe's handlers (hook_return.c): up to 6.13 they get a struct
+ * pt_regs and the return slots come from a rethook pool of nr_maxactive;
+ * from 6.14 on fprobe sits on the function graph tracer, the handlers
+ * get a struct ftrace_regs, and each call's state lives on the task's
+ * shadow stack, with no pool to size.  "struct clkstat_fprobe_regs" is
+ * the handlers' type on either.
+ */
+#if KERNEL_VERSION(6, 14, 0) <= LINUX_VERSION_CODE
+#define clkstat_fprobe_regs		ftrace_regs
+#define clkstat_fprobe_arg(regs, n)	ftrace_regs_get_argument(regs, n)
+#define clkstat_fprobe_ret(regs)	ftrace_regs_get_return_value(regs)
+static inline void clkstat_fprobe_set_maxactive(struct fprobe *fp, int n)
+{
+}
+#else
+#define clkstat_fprobe_regs		pt_regs
+#define clkstat_fprobe_arg(regs, n)	regs_get_kernel_argument(regs, n)
+#define clkstat_fprobe_ret(regs)	regs_return_value(regs)
+static inline void clkstat_fprobe_set_maxactive(struct fprobe *fp, int n)
+{
+	fp->nr_maxactive = n;
+}
+#endif
+#endif /* CONFIG_FPROBE */
+
 /*
  * A netlink error's message that is not a string literal (a user-defined
  * probe's refusal, a static string chosen at run time):

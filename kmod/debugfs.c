@@ -18,6 +18,7 @@
  * The file is copied once when it is opened, so that one read shows one
  * consistent state however many read() calls it takes.
  */
+#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/math64.h>
@@ -34,6 +35,7 @@
 #include "hist.h"
 #include "probe_marker.h"
 #include "probes.h"
+#include "reentry.h"
 
 static struct dentry *clkstat_dir;
 
@@ -44,7 +46,7 @@ struct clkstat_view {
 
 static u64 *clkstat_view_cum(struct clkstat_view *v, unsigned int cpu)
 {
-	return v->cum + (size_t)cpu * v->snap.metric->nslots;
+	return v->cum + (size_t)cpu * v->snap.meta.nslots;
 }
 
 static void clkstat_view_free(struct clkstat_view *v)
@@ -100,7 +102,7 @@ static void clkstat_print_fraction(struct seq_file *sf, u64 num, u64 den)
 static void clkstat_show_slot(struct seq_file *sf, struct clkstat_view *v,
 			      unsigned int idx)
 {
-	const struct clkstat_metric *m = v->snap.metric;
+	const struct clkstat_metric_meta *m = &v->snap.meta;
 	unsigned int cpu, last = m->nslots - 1;
 
 	for (cpu = 0; cpu <= v->snap.ncpus; cpu++) {
@@ -125,7 +127,7 @@ static void clkstat_show_slot(struct seq_file *sf, struct clkstat_view *v,
 
 static void clkstat_show_summary(struct seq_file *sf, struct clkstat_view *v)
 {
-	const struct clkstat_metric *m = v->snap.metric;
+	const struct clkstat_metric_meta *m = &v->snap.meta;
 	const struct clkstat_cpu_hist *all =
 		clkstat_snapshot_cpu(&v->snap, v->snap.ncpus);
 	struct clkstat_summary s;
@@ -148,7 +150,7 @@ static void *clkstat_seq_start(struct seq_file *sf, loff_t *pos)
 {
 	struct clkstat_view *v = sf->private;
 
-	if (*pos > v->snap.metric->nslots)
+	if (*pos > v->snap.meta.nslots)
 		return NULL;
 	return (void *)(uintptr_t)(*pos + 1);
 }
@@ -166,13 +168,13 @@ static void clkstat_seq_stop(struct seq_file *sf, void *p)
 static int clkstat_seq_show(struct seq_file *sf, void *p)
 {
 	struct clkstat_view *v = sf->private;
-	const struct clkstat_metric *m = v->snap.metric;
+	const struct clkstat_metric_meta *m = &v->snap.meta;
 	unsigned int pos = (uintptr_t)p - 1;
 
 	if (pos == 0)
 		seq_printf(sf, "# metric %s variant %s frac_bits %u unit ns recording %s resets %llu\n",
 			   m->name, m->variant, m->frac_bits,
-			   clkstat_metric_recording(m) ? "on" : "off",
+			   m->recording ? "on" : "off",
 			   v->snap.resets);
 	if (pos < m->nslots)
 		clkstat_show_slot(sf, v, pos);
@@ -228,6 +230,8 @@ static int clkstat_control_show(struct seq_file *sf, void *unused)
 
 	seq_printf(sf, "variant %s switches %lu\n", variant, switches);
 	seq_printf(sf, "tgid %d\n", READ_ONCE(clkstat_filter_tgid));
+	/* Handlers that skipped their work: entered from inside clkstat. */
+	seq_printf(sf, "reentered %lu\n", clkstat_reentries_total());
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node)
 		seq_printf(sf, "metric %s variant %s recording %s\n", m->name,
@@ -258,6 +262,9 @@ static ssize_t clkstat_control_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret;
 
+	/* As netlink's CTRL: the file's mode alone lets any root process in. */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	if (len > CLKSTAT_CONTROL_MAX) {
 		pr_warn_ratelimited("clkstat: control: command of %zu bytes rejected (at most %d)\n",
 				    len, CLKSTAT_CONTROL_MAX);

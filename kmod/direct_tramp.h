@@ -8,16 +8,14 @@
  * saves the argument registers the function has, calls the handler with a
  * direct call and returns into the function.  No dispatcher, no indirect
  * call (no retpoline), no lookup.  Its address goes in the hook's
- * direct_tramp (hook.h, CLKSTAT_DIRECT_TRAMP_ADDR()).
- *
- * Hooks without one, and exit hooks (whose trampoline must be able to
- * return into a wrapper instead), use the slot trampolines of
- * direct_tramp.S, which call the C dispatcher of hook_direct.c.
+ * direct_tramp (hook.h, CLKSTAT_DIRECT_TRAMP_ADDR()).  The variant
+ * attaches no entry hook without one, and exit hooks go through the
+ * kernel's return path (hook_return.c).
  */
 #ifndef _CLKSTAT_DIRECT_TRAMP_H
 #define _CLKSTAT_DIRECT_TRAMP_H
 
-/* Keep in step with direct_tramp.S, which has one trampoline per slot. */
+/* Entry hooks the direct variant holds at once (hook_direct.c). */
 #define CLKSTAT_DIRECT_SLOTS	48
 
 #ifndef __ASSEMBLY__
@@ -31,15 +29,6 @@
 #include <asm/nospec-branch.h>
 #include "compat.h"
 #include "hook.h"
-
-/*
- * Slot N's trampoline, never called from C: its address goes to
- * clkstat_register_direct().
- */
-extern const unsigned long clkstat_direct_tramps[CLKSTAT_DIRECT_SLOTS];
-
-unsigned long clkstat_direct_dispatch(unsigned long a0, unsigned long a1,
-				      unsigned long a2, unsigned long slot);
 
 /*
  * nargs for a hooked function whose prototype clkstat does not know (a

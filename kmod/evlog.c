@@ -25,6 +25,7 @@
 #include <linux/vmalloc.h>
 #include <asm/local64.h>
 #include "evlog.h"
+#include "reentry.h"
 
 struct clkstat_evring {
 	local64_t head;			/* events ever written here */
@@ -142,9 +143,13 @@ void notrace clkstat_evlog_add(const struct clkstat_event_rec *rec,
 	smp_wmb();
 	e->r = *rec;
 	e->r.cpu = raw_smp_processor_id();
-	if (text)
+	if (text) {
+		/* A call out: a trace may hook strscpy (reentry.h). */
+		unsigned int bit = clkstat_outcall_begin();
+
 		strscpy(e->r.text, text, sizeof(e->r.text));
-	else
+		clkstat_outcall_end(bit);
+	} else
 		e->r.text[0] = '\0';
 	/* The fields before even: pairs with the reader's second smp_rmb(). */
 	smp_wmb();

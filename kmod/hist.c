@@ -547,12 +547,30 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 	const struct clkstat_cpu_hist *src, *base;
 	unsigned int cpu, i, p;
 
-	s->metric = m;
+	memset(&s->meta, 0, sizeof(s->meta));
+	strscpy(s->meta.name, m->name, sizeof(s->meta.name));
+	strscpy(s->meta.variant, m->variant, sizeof(s->meta.variant));
+	s->meta.frac_bits = m->frac_bits;
+	s->meta.nslots = m->nslots;
+	s->meta.recording = clkstat_metric_recording(m);
+	s->meta.ncounters = m->ncounters;
 	s->ncpus = nr_cpu_ids;
 	s->stride = clkstat_metric_cpu_bytes(m->frac_bits);
 	s->data = kvzalloc(array_size(s->ncpus + 1, s->stride), GFP_KERNEL);
 	if (!s->data)
 		return -ENOMEM;
+	if (m->ncounters) {
+		s->meta.counter_names = kcalloc(m->ncounters, CLKSTAT_NAME_MAX,
+						GFP_KERNEL);
+		if (!s->meta.counter_names) {
+			kvfree(s->data);
+			s->data = NULL;
+			return -ENOMEM;
+		}
+		for (i = 0; i < m->ncounters; i++)
+			strscpy(s->meta.counter_names[i], m->counter_names[i],
+				CLKSTAT_NAME_MAX);
+	}
 
 	all = clkstat_snapshot_cpu(s, s->ncpus);
 	all->min = U64_MAX;
@@ -601,4 +619,6 @@ void clkstat_snapshot_free(struct clkstat_snapshot *s)
 {
 	kvfree(s->data);
 	s->data = NULL;
+	kfree(s->meta.counter_names);
+	s->meta.counter_names = NULL;
 }

@@ -71,9 +71,26 @@ struct clkstat_metric {
 	struct clkstat_metric *total;	/* a part's total; NULL: none */
 };
 
+/*
+ * What readers print of a metric besides its data, copied into the
+ * snapshot: a reader may hold a snapshot across calls (a netlink dump
+ * paused between two recvmsg() for as long as its reader likes) while
+ * the metric goes (untrace, a module's unload), so no reader keeps a
+ * pointer to the metric once its lock is dropped.
+ */
+struct clkstat_metric_meta {
+	char name[CLKSTAT_NAME_MAX];
+	char variant[CLKSTAT_VARIANT_MAX];
+	unsigned int frac_bits;
+	unsigned int nslots;
+	unsigned int ncounters;
+	bool recording;
+	char (*counter_names)[CLKSTAT_NAME_MAX];	/* [ncounters] */
+};
+
 /* A copy of a metric taken outside the hot path, for readers. */
 struct clkstat_snapshot {
-	const struct clkstat_metric *metric;
+	struct clkstat_metric_meta meta;
 	unsigned int ncpus;		/* nr_cpu_ids; cpu[ncpus] is all CPUs */
 	size_t stride;			/* bytes between two cpu entries */
 	u64 resets;			/* the metric's resets when taken */

@@ -4,6 +4,8 @@
  * unit; find a function's address by name (kallsyms_lookup_name is not
  * exported).  clkstat_bench.ko attaches its hooks through these too.
  */
+#include <linux/kallsyms.h>
+#include <linux/kobject.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/string.h>
@@ -267,5 +269,49 @@ int clkstat_sym_addr(const char *func, unsigned long *addr)
 		return ret;
 	unregister_kprobe(&kp);
 	*addr = (unsigned long)kp.addr;
+	return 0;
+}
+
+/**
+ * clkstat_func_module_get() - hold the module a function lives in
+ * @addr: an address inside the function
+ * @mod: set to that module, held (module_put() it), or NULL when the
+ *	function is the kernel's own
+ *
+ * While a function of another module is hooked, that module must not go:
+ * its code would be freed under the hook, and another module loaded at
+ * the same address would be hooked in its place.  BPF holds a traced
+ * function's module the same way.  Neither __module_address() nor
+ * find_module() is exported on every kernel clkstat supports, so the
+ * module is found by the name kallsyms gives ("func+0x0/0x40 [mod]") in
+ * the kset all modules' kobjects are in (clkstat's own is one of them);
+ * the kobject's reference keeps the module's memory while
+ * try_module_get() decides.
+ *
+ * Return: 0, or -EBUSY when the module is on its way in or out.
+ */
+int clkstat_func_module_get(unsigned long addr, struct module **mod)
+{
+	char buf[KSYM_SYMBOL_LEN], *name, *end;
+	struct kobject *kobj;
+	struct module *m;
+	bool held;
+
+	*mod = NULL;
+	sprint_symbol(buf, addr);
+	end = strrchr(buf, ']');
+	name = strrchr(buf, '[');
+	if (!name || !end || end < name || end[1])
+		return 0;
+	*end = '\0';
+	kobj = kset_find_obj(THIS_MODULE->mkobj.kobj.kset, name + 1);
+	if (!kobj)
+		return -EBUSY;
+	m = container_of(kobj, struct module_kobject, kobj)->mod;
+	held = try_module_get(m);
+	kobject_put(kobj);
+	if (!held)
+		return -EBUSY;
+	*mod = m;
 	return 0;
 }

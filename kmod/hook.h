@@ -30,10 +30,9 @@ typedef void (*clkstat_entry_fn)(unsigned long arg0, unsigned long arg1,
  * An exit hook, for a duration: enter runs at the hooked function's entry
  * with its first three arguments and returns a cookie (a timestamp, say);
  * exit runs when the function returns, with that cookie and the return
- * value.  The direct and ftrace variants call the function's body
- * themselves (see hook_exit.c), so only for functions that take no
- * argument on the stack: clkstat's own targets are such, a user-defined
- * target's prototype is checked in the kernel's BTF.
+ * value.  Every variant hooks returns through the kernel's own return
+ * path (hook_return.c: fprobe, or a kretprobe), never through clkstat's
+ * text, so a call that sleeps or never returns holds nothing of clkstat.
  */
 typedef u64 (*clkstat_enter_fn)(unsigned long arg0, unsigned long arg1,
 				unsigned long arg2);
@@ -50,8 +49,8 @@ struct clkstat_hook {
 	/*
 	 * The direct variant's: an entry hook's own trampoline, made next
 	 * to its handler by CLKSTAT_DIRECT_TRAMP() (direct_tramp.h), which
-	 * calls the handler with a direct call.  Never called from C.  NULL
-	 * (or an exit hook): the slot trampolines and their dispatcher.
+	 * calls the handler with a direct call.  Never called from C.  An
+	 * entry hook without one cannot be attached with that variant.
 	 */
 	clkstat_tramp_fn *direct_tramp;
 	/*
@@ -63,11 +62,6 @@ struct clkstat_hook {
 	clkstat_entry_fn tp_handler;
 	/* Or the tracepoint itself, e.g. a module's own (found by address). */
 	struct tracepoint *tp;
-	/*
-	 * A user-defined target (probe_trace.c): clkstat does not know its
-	 * prototype, so an exit hook's wrapper must learn it (hook_exit.c).
-	 */
-	bool user;
 	void *priv;			/* the variant's, while attached */
 };
 
@@ -126,53 +120,19 @@ bool clkstat_hooks_supported(const struct clkstat_variant *b,
 			     const struct clkstat_hook *hooks, unsigned int n);
 
 int clkstat_func_addr(const char *func, const char *how, unsigned long *addr);
+struct module;
+int clkstat_func_module_get(unsigned long addr, struct module **mod);
 int clkstat_sym_addr(const char *func, unsigned long *addr);
 
-/* What a function returns in registers: %rax, and %rdx for 16 bytes. */
-struct clkstat_ret2 {
-	unsigned long rax;
-	unsigned long rdx;
-};
+/* hook_return.c: the direct and ftrace variants' exit hooks. */
+int clkstat_return_attach(struct clkstat_hook *h, unsigned long addr,
+			  const char *how);
+void clkstat_return_detach(struct clkstat_hook *h);
+unsigned long clkstat_return_missed(const struct clkstat_hook *h);
 
-/* hook_exit.c: exit hooks for the direct and ftrace variants. */
-int clkstat_exit_wrap(struct clkstat_hook *h, unsigned long addr,
-		      unsigned long *wrapper);
-void clkstat_exit_unwrap(unsigned long wrapper);
-void clkstat_exit_wait(void);
-#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) || \
-	defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
-void clkstat_exit_live(void);
-void clkstat_exit_unload(void);
-#else
-/* No exit wrappers on this kernel (kmod/Kbuild leaves hook_exit.c out). */
-static inline void clkstat_exit_live(void)
-{
-}
-
-static inline void clkstat_exit_unload(void)
-{
-}
-#endif
-
-/**
- * clkstat_exit_call_body() - call a hooked function's body, IBT-safe
- * @a0: its first argument register (%rdi)
- * @a1: its second (%rsi)
- * @a2: its third (%rdx)
- * @a3: its fourth (%rcx)
- * @a4: its fifth (%r8)
- * @a5: its sixth (%r9)
- * @body: its fentry site plus MCOUNT_INSN_SIZE
- *
- * In hook_exit_call.S: reaches @body by RET, not by an indirect call,
- * since @body has no ENDBR64.  Called by the exit wrappers only, for
- * functions that take no argument on the stack.
- *
- * Return: what the hooked function returned, both return registers.
- */
-struct clkstat_ret2 clkstat_exit_call_body(unsigned long a0, unsigned long a1,
-					   unsigned long a2, unsigned long a3,
-					   unsigned long a4, unsigned long a5,
-					   unsigned long body);
+/* hook_kprobe.c: a kretprobe, for hook_return.c where there is no fprobe. */
+int clkstat_kretprobe_attach(struct clkstat_hook *h);
+void clkstat_kretprobe_detach(struct clkstat_hook *h);
+unsigned long clkstat_kretprobe_missed(const struct clkstat_hook *h);
 
 #endif /* _CLKSTAT_HOOK_H */

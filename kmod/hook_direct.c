@@ -6,16 +6,16 @@
  * 6.4, register_ftrace_direct_multi() before) turns a function's fentry
  * site into a call to a trampoline: no ftrace_ops list, no ftrace_regs,
  * no recursion bookkeeping, the same mechanism a BPF fentry trampoline
- * uses.  An entry hook with a trampoline of its own (h->direct_tramp,
- * direct_tramp.h) gets that one: it saves the function's argument
- * registers and calls the handler directly.  Any other hook, and every
- * exit hook, gets the trampoline of its slot (direct_tramp.S), which saves
- * all argument registers and calls clkstat_direct_dispatch() with the
- * first three arguments and its slot's number.
+ * uses.  Every entry hook has a trampoline of its own (h->direct_tramp,
+ * direct_tramp.h): it saves the function's argument registers and calls
+ * the handler with a direct call.  No dispatcher, no indirect call.  An
+ * exit hook goes through the kernel's return path instead
+ * (hook_return.c): a direct call cannot see a return without clkstat's
+ * text on the stack for the whole call.
  *
- * Every attached hook takes a slot, whichever trampoline it uses: the
- * slot holds its ftrace_ops and says which function it sits on.  Each slot
- * has an ftrace_ops of its own, filtered to its one site:
+ * Every attached entry hook takes a slot, which holds its ftrace_ops and
+ * says which function it sits on.  Each slot has an ftrace_ops of its
+ * own, filtered to its one site:
  * ftrace's bookkeeping only (alone on a site, the site calls the
  * trampoline directly), as BPF trampolines use it.  Not 6.1's single-site
  * register_ftrace_direct(ip, addr): its unregister allocates (a filter
@@ -29,7 +29,7 @@
  * BPF fentry/fexit program cannot attach there, and the other way round.
  *
  * Callers serialize attach, detach and sync (module init and exit, the
- * control file's mutex); the dispatcher reads the slots without locks.
+ * control file's mutex).
  */
 #include <linux/ftrace.h>
 #include <linux/rcupdate.h>
@@ -40,51 +40,19 @@
 
 /*
  * ret_ip (the hooked site plus MCOUNT_INSN_SIZE) is set while a hook is
- * attached and until the next sync after its detach, so that a call
- * already inside the slot's trampoline still finds its handler; only then
- * can the slot be reused.  A hook's own trampoline needs no such care: it
- * calls the same handler whatever the slot, and the module's text (the
- * trampoline, the handler) stays until the sync before unload.
+ * attached and until the next sync after its detach, when ftrace is done
+ * with the slot's ops: only then can the slot be reused.  The trampoline
+ * and the handler are the module's text, which stays until the sync
+ * before unload.
  */
 struct clkstat_direct_slot {
 	unsigned long ret_ip;
 	unsigned long tramp;		/* the trampoline registered */
-	clkstat_entry_fn fn;		/* for the dispatcher: a handler, or */
-	unsigned long wrapper;		/* an exit hook's wrapper */
 	bool retired;
 	struct ftrace_ops ops;		/* filtered to the site, while attached */
 };
 
 static struct clkstat_direct_slot clkstat_direct_slots[CLKSTAT_DIRECT_SLOTS];
-
-/**
- * clkstat_direct_dispatch() - call the handler of the hook that was hit
- * @a0: the hooked function's first argument
- * @a1: its second
- * @a2: its third
- * @slot: the number of the slot whose trampoline was entered
- *
- * Called only from the slot trampolines in direct_tramp.S (a hook's own
- * trampoline calls its handler itself).
- *
- * Return: 0 to return into the hooked function, or for an exit hook the
- * wrapper to run in its place.
- */
-unsigned long notrace clkstat_direct_dispatch(unsigned long a0,
-					      unsigned long a1,
-					      unsigned long a2,
-					      unsigned long slot)
-{
-	struct clkstat_direct_slot *s = &clkstat_direct_slots[slot];
-
-	/* Free again: only after a sync, when no call can be in between. */
-	if (!READ_ONCE(s->ret_ip))
-		return 0;
-	if (s->wrapper)
-		return s->wrapper;
-	s->fn(a0, a1, a2);
-	return 0;
-}
 
 static int clkstat_direct_attach(struct clkstat_hook *h)
 {
@@ -96,6 +64,13 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	ret = clkstat_func_addr(h->func, "a direct call", &ip);
 	if (ret)
 		return ret;
+	if (h->exit)
+		return clkstat_return_attach(h, ip, "the direct variant");
+	if (!h->direct_tramp) {
+		pr_err("clkstat: cannot hook %s with a direct call: its handler has no direct trampoline (CLKSTAT_DIRECT_TRAMP())\n",
+		       h->func);
+		return -EINVAL;
+	}
 	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
 		/* ftrace would say -EBUSY, and blame someone else. */
 		if (READ_ONCE(clkstat_direct_slots[i].ret_ip) ==
@@ -130,24 +105,13 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 		       h->func);
 		return -ENODEV;
 	}
-	slot->fn = h->handler;
-	slot->wrapper = 0;
-	slot->tramp = clkstat_direct_tramps[i];
-	if (!h->exit && h->direct_tramp)
-		slot->tramp = (unsigned long)h->direct_tramp;
+	slot->tramp = (unsigned long)h->direct_tramp;
 	/* 7.x: bit 0 set means "jump" (direct_tramp.h); never ours. */
 	if (WARN_ON_ONCE(slot->tramp & 1)) {
 		pr_err("clkstat: cannot hook %s with a direct call: its trampoline is at an odd address, which ftrace would take for a jump\n",
 		       h->func);
 		ftrace_free_filter(&slot->ops);
 		return -EINVAL;
-	}
-	if (h->exit) {
-		ret = clkstat_exit_wrap(h, ip, &slot->wrapper);
-		if (ret) {
-			ftrace_free_filter(&slot->ops);
-			return ret;
-		}
 	}
 	slot->retired = false;
 	/* Published before the site is patched, which is a full barrier. */
@@ -156,8 +120,6 @@ static int clkstat_direct_attach(struct clkstat_hook *h)
 	if (ret) {
 		WRITE_ONCE(slot->ret_ip, 0);
 		ftrace_free_filter(&slot->ops);
-		if (slot->wrapper)
-			clkstat_exit_unwrap(slot->wrapper);
 		if (ret == -EBUSY)
 			pr_err("clkstat: %s already has a direct call (a BPF fentry/fexit program?): use variant=ftrace or variant=kprobe\n",
 			       h->func);
@@ -174,11 +136,13 @@ static void clkstat_direct_detach(struct clkstat_hook *h)
 {
 	struct clkstat_direct_slot *slot = h->priv;
 
+	if (h->exit) {
+		clkstat_return_detach(h);
+		return;
+	}
 	/* Unpatches the site; the sync waits for calls still in the trampoline. */
 	WARN_ON(clkstat_unregister_direct(&slot->ops, slot->tramp));
 	ftrace_free_filter(&slot->ops);
-	if (slot->wrapper)
-		clkstat_exit_unwrap(slot->wrapper);
 	slot->retired = true;
 	h->priv = NULL;
 }
@@ -193,7 +157,6 @@ static void clkstat_direct_sync(void)
 	 * switch, after which none can be in between.
 	 */
 	synchronize_rcu_tasks();
-	clkstat_exit_wait();
 	for (i = 0; i < CLKSTAT_DIRECT_SLOTS; i++) {
 		if (clkstat_direct_slots[i].retired) {
 			WRITE_ONCE(clkstat_direct_slots[i].ret_ip, 0);
@@ -202,9 +165,15 @@ static void clkstat_direct_sync(void)
 	}
 }
 
+static unsigned long clkstat_direct_missed(const struct clkstat_hook *h)
+{
+	return h->exit ? clkstat_return_missed(h) : 0;
+}
+
 const struct clkstat_variant clkstat_variant_direct = {
 	.name = CLKSTAT_VNAME(DIRECT),
 	.attach = clkstat_direct_attach,
 	.detach = clkstat_direct_detach,
 	.sync = clkstat_direct_sync,
+	.missed = clkstat_direct_missed,
 };

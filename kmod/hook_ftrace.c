@@ -10,11 +10,8 @@
  * (FTRACE_OPS_FL_RECURSION) so that ftrace can call it without the
  * assist wrapper when it is alone on the site.
  *
- * An exit hook's ops also saves the registers and may modify the ip
- * (FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY): its callback sends
- * the call to a wrapper (hook_exit.c) by setting regs->ip; ftrace then
- * returns there (a RET, which IBT does not check).  Only one IPMODIFY ops
- * fits on a function (livepatch is one).
+ * An exit hook is an fprobe (hook_return.c), itself an ftrace_ops with
+ * the kernel's return path behind it.
  *
  * IBT: ftrace calls the callbacks indirectly; they are address-taken C
  * functions, which the compiler starts with ENDBR64.
@@ -24,11 +21,11 @@
 #include <linux/string.h>
 #include "compat.h"
 #include "hook.h"
+#include "reentry.h"
 
 struct clkstat_ftrace_hook {
 	struct ftrace_ops ops;
 	clkstat_entry_fn handler;
-	unsigned long wrapper;		/* an exit hook's */
 };
 
 static void notrace clkstat_ftrace_entry(unsigned long ip,
@@ -40,24 +37,19 @@ static void notrace clkstat_ftrace_entry(unsigned long ip,
 		container_of(op, struct clkstat_ftrace_hook, ops);
 	int bit;
 
+	/* ftrace's own guard: an ftrace callback below us on this CPU. */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
+	if (bit < 0) {
+		this_cpu_inc(clkstat_reentries);
 		return;
+	}
+	/* A direct or kprobe handler's call out is no ftrace callback. */
+	if (clkstat_reentered())
+		goto out;
 	fh->handler(clkstat_fregs_arg(fregs, 0), clkstat_fregs_arg(fregs, 1),
 		    clkstat_fregs_arg(fregs, 2));
+out:
 	ftrace_test_recursion_unlock(bit);
-}
-
-/* No recursion guard needed: it only redirects; the wrapper runs later. */
-static void notrace clkstat_ftrace_redirect(unsigned long ip,
-					    unsigned long parent_ip,
-					    struct ftrace_ops *op,
-					    struct ftrace_regs *fregs)
-{
-	struct clkstat_ftrace_hook *fh =
-		container_of(op, struct clkstat_ftrace_hook, ops);
-
-	ftrace_get_regs(fregs)->ip = fh->wrapper;
 }
 
 static int clkstat_ftrace_attach(struct clkstat_hook *h)
@@ -66,23 +58,17 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 	unsigned long addr;
 	int ret;
 
+	ret = clkstat_func_addr(h->func, "ftrace", &addr);
+	if (ret)
+		return ret;
+	if (h->exit)
+		return clkstat_return_attach(h, addr, "the ftrace variant");
 	fh = kzalloc(sizeof(*fh), GFP_KERNEL);
 	if (!fh)
 		return -ENOMEM;
 	fh->handler = h->handler;
 	fh->ops.func = clkstat_ftrace_entry;
 	fh->ops.flags = FTRACE_OPS_FL_RECURSION;
-	ret = clkstat_func_addr(h->func, "ftrace", &addr);
-	if (ret)
-		goto err_free;
-	if (h->exit) {
-		ret = clkstat_exit_wrap(h, addr, &fh->wrapper);
-		if (ret)
-			goto err_free;
-		fh->ops.func = clkstat_ftrace_redirect;
-		fh->ops.flags |= FTRACE_OPS_FL_SAVE_REGS |
-				 FTRACE_OPS_FL_IPMODIFY;
-	}
 
 	/*
 	 * By address, not by name: 6.1's ftrace_set_filter() takes an
@@ -114,9 +100,6 @@ static int clkstat_ftrace_attach(struct clkstat_hook *h)
 
 err_filter:
 	ftrace_free_filter(&fh->ops);
-err_free:
-	if (fh->wrapper)
-		clkstat_exit_unwrap(fh->wrapper);
 	kfree(fh);
 	return ret;
 }
@@ -125,26 +108,28 @@ static void clkstat_ftrace_detach(struct clkstat_hook *h)
 {
 	struct clkstat_ftrace_hook *fh = h->priv;
 
+	if (h->exit) {
+		clkstat_return_detach(h);
+		return;
+	}
 	/*
 	 * A module's ops is "dynamic" to ftrace: unregistering waits until no
 	 * CPU or preempted task is still inside the callback.
 	 */
 	unregister_ftrace_function(&fh->ops);
 	ftrace_free_filter(&fh->ops);
-	/* No call can reach the wrapper now; the sync waits for those inside. */
-	if (fh->wrapper)
-		clkstat_exit_unwrap(fh->wrapper);
 	kfree(fh);
 	h->priv = NULL;
 }
 
-/*
- * unregister_ftrace_function() has waited for the callbacks; calls sent
- * to exit wrappers may still be inside them.
- */
+/* unregister_ftrace_function() and unregister_fprobe() have waited. */
 static void clkstat_ftrace_sync(void)
 {
-	clkstat_exit_wait();
+}
+
+static unsigned long clkstat_ftrace_missed(const struct clkstat_hook *h)
+{
+	return h->exit ? clkstat_return_missed(h) : 0;
 }
 
 const struct clkstat_variant clkstat_variant_ftrace = {
@@ -152,4 +137,5 @@ const struct clkstat_variant clkstat_variant_ftrace = {
 	.attach = clkstat_ftrace_attach,
 	.detach = clkstat_ftrace_detach,
 	.sync = clkstat_ftrace_sync,
+	.missed = clkstat_ftrace_missed,
 };

@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 #include <asm/ftrace.h>
 #include "hook.h"
+#include "reentry.h"
 
 struct clkstat_kprobe_hook {
 	struct kprobe kp;
@@ -51,6 +52,8 @@ static int notrace clkstat_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct clkstat_kprobe_hook *kh =
 		container_of(kp, struct clkstat_kprobe_hook, kp);
 
+	if (clkstat_reentered())
+		return 0;
 	kh->handler(regs->di, regs->si, regs->dx);
 	return 0;
 }
@@ -62,6 +65,9 @@ static int notrace clkstat_kprobe_int3_pre(struct kprobe *kp,
 		container_of(kp, struct clkstat_kprobe_hook, kp);
 	unsigned long probed = preempt_count() - (NMI_OFFSET + HARDIRQ_OFFSET);
 
+	/* At the trap's level, where the handler's calls out run too. */
+	if (clkstat_reentered())
+		return 0;
 	this_cpu_write(clkstat_int3_in_task,
 		       !(probed & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)));
 	kh->handler(regs->di, regs->si, regs->dx);
@@ -82,6 +88,9 @@ static int notrace clkstat_kret_enter(struct kretprobe_instance *ri,
 		container_of(get_kretprobe(ri), struct clkstat_kretprobe_hook,
 			     rp);
 
+	/* Non-zero: no return hook for this call (its instance goes back). */
+	if (clkstat_reentered())
+		return 1;
 	*(u64 *)ri->data = kh->h->enter(regs->di, regs->si, regs->dx);
 	return 0;
 }
@@ -93,6 +102,8 @@ static int notrace clkstat_kret_exit(struct kretprobe_instance *ri,
 		container_of(get_kretprobe(ri), struct clkstat_kretprobe_hook,
 			     rp);
 
+	if (clkstat_reentered())
+		return 0;
 	kh->h->exit(*(u64 *)ri->data, regs_return_value(regs));
 	return 0;
 }
@@ -114,7 +125,16 @@ static const char *clkstat_kprobe_why(int err)
 	}
 }
 
-static int clkstat_kretprobe_register(struct clkstat_hook *h)
+/**
+ * clkstat_kretprobe_attach() - hook a function's entry and return
+ * @h: the hook, with enter and exit set
+ *
+ * The kprobe variants' exit hooks, and the direct and ftrace variants'
+ * where the kernel has no fprobe (hook_return.c).
+ *
+ * Return: 0 or register_kretprobe()'s error (logged).
+ */
+int clkstat_kretprobe_attach(struct clkstat_hook *h)
 {
 	struct clkstat_kretprobe_hook *kh;
 	int ret;
@@ -146,7 +166,7 @@ static int clkstat_kprobe_register(struct clkstat_hook *h, bool int3)
 	int ret;
 
 	if (h->exit)
-		return clkstat_kretprobe_register(h);
+		return clkstat_kretprobe_attach(h);
 	kh = kzalloc(sizeof(*kh), GFP_KERNEL);
 	if (!kh)
 		return -ENOMEM;
@@ -243,22 +263,36 @@ static void clkstat_kprobe_disarm(struct kprobe *kp, const char *func)
 	}
 }
 
+/**
+ * clkstat_kretprobe_detach() - undo clkstat_kretprobe_attach()
+ * @h: the hook
+ *
+ * Waits (synchronize_rcu) for handlers, which run non-preemptible.  Calls
+ * still under way return through the kernel's rethook, which finds the
+ * kretprobe gone.
+ */
+void clkstat_kretprobe_detach(struct clkstat_hook *h)
+{
+	struct clkstat_kretprobe_hook *kh = h->priv;
+
+	clkstat_kprobe_disarm(&kh->rp.kp, h->func);
+	unregister_kretprobe(&kh->rp);
+	kfree(kh);
+	h->priv = NULL;
+}
+
 static void clkstat_kprobe_detach(struct clkstat_hook *h)
 {
-	/* Both wait (synchronize_rcu) for handlers, which run non-preemptible. */
+	struct clkstat_kprobe_hook *kh = h->priv;
+
 	if (h->exit) {
-		struct clkstat_kretprobe_hook *kh = h->priv;
-
-		clkstat_kprobe_disarm(&kh->rp.kp, h->func);
-		unregister_kretprobe(&kh->rp);
-		kfree(kh);
-	} else {
-		struct clkstat_kprobe_hook *kh = h->priv;
-
-		clkstat_kprobe_disarm(&kh->kp, h->func);
-		unregister_kprobe(&kh->kp);
-		kfree(kh);
+		clkstat_kretprobe_detach(h);
+		return;
 	}
+	/* Waits (synchronize_rcu) for handlers, which run non-preemptible. */
+	clkstat_kprobe_disarm(&kh->kp, h->func);
+	unregister_kprobe(&kh->kp);
+	kfree(kh);
 	h->priv = NULL;
 }
 
@@ -267,13 +301,25 @@ static void clkstat_kprobe_sync(void)
 {
 }
 
-static unsigned long clkstat_kprobe_missed(const struct clkstat_hook *h)
+/**
+ * clkstat_kretprobe_missed() - calls a kretprobe could not time
+ * @h: the hook, attached by clkstat_kretprobe_attach()
+ *
+ * Return: out of instances, or hit while another kprobe ran, so far.
+ */
+unsigned long clkstat_kretprobe_missed(const struct clkstat_hook *h)
 {
 	const struct clkstat_kretprobe_hook *krh = h->priv;
+
+	return READ_ONCE(krh->rp.nmissed) + READ_ONCE(krh->rp.kp.nmissed);
+}
+
+static unsigned long clkstat_kprobe_missed(const struct clkstat_hook *h)
+{
 	const struct clkstat_kprobe_hook *kh = h->priv;
 
 	if (h->exit)
-		return READ_ONCE(krh->rp.nmissed) + READ_ONCE(krh->rp.kp.nmissed);
+		return clkstat_kretprobe_missed(h);
 	return READ_ONCE(kh->kp.nmissed);
 }
 

@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "hook.h"
+#include "reentry.h"
 
 struct clkstat_tp_find {
 	const char *name;
@@ -88,6 +89,8 @@ static void notrace clkstat_tp_probe(void *data, unsigned long a0,
 {
 	const struct clkstat_hook *h = data;
 
+	if (clkstat_reentered())
+		return;
 	h->tp_handler(a0, a1, a2);
 }
 

@@ -182,13 +182,11 @@ static int __init clkstat_init(void)
 	pr_info("clkstat: loaded: probes=%s variant=%s frac_bits=%u clock=%s\n",
 		probes, clkstat_load_variant->name, clkstat_frac_bits,
 		clkstat_clock_name());
-	clkstat_exit_live();
 	return 0;
 }
 
 static void __exit clkstat_exit(void)
 {
-	clkstat_exit_unload();
 	clkstat_netlink_exit();
 	clkstat_set_all(CLKSTAT_CTRL_STOP);
 	clkstat_debugfs_exit();

@@ -24,15 +24,25 @@
  * would ask CAP_NET_ADMIN, which grants nothing of the kind, so the
  * handler checks for itself, after the policy: a malformed CTRL is
  * -EINVAL (or -ERANGE) to anyone, a well-formed one -EPERM to the
- * unprivileged, and neither changes anything.
+ * unprivileged, and neither changes anything.  Both are checked with
+ * netlink_capable(): the socket's opener must hold the capability as
+ * well as the sender, so that a privileged program cannot be made to
+ * act on a socket someone else opened (as the debugfs control file,
+ * which checks the writer's capable(CAP_SYS_ADMIN) besides its mode).
+ * Under kernel lockdown at "integrity" or above, which closes debugfs,
+ * the CTRL operations that hook functions (trace, variant) are refused
+ * here too (-EPERM, with the reason): one privilege model on both doors,
+ * as tracefs' kprobe_events refuses under lockdown.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include "command.h"
 #include "compat.h"
 #include "control.h"
+#include "reentry.h"
 #include "evlog.h"
 #include "hist.h"
 #include "netlink.h"
@@ -121,6 +131,26 @@ static int clkstat_nl_put_traces(struct sk_buff *msg)
 	return ret;
 }
 
+/* Reads: CAP_PERFMON (or CAP_SYS_ADMIN), of the sender and the opener. */
+static bool clkstat_nl_may_read(const struct sk_buff *skb)
+{
+	return netlink_capable(skb, CAP_PERFMON) ||
+	       netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
+/*
+ * Hooking under lockdown: refused where debugfs is (LOCKDOWN_DEBUGFS,
+ * the "integrity" level), with the reason in the reply.
+ */
+static bool clkstat_nl_locked_down(struct genl_info *info)
+{
+	if (!security_locked_down(LOCKDOWN_DEBUGFS))
+		return false;
+	NL_SET_ERR_MSG(info->extack,
+		       "the kernel is locked down: clkstat hooks no function");
+	return true;
+}
+
 static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	char probes[128], cs[32], clock[80];
@@ -129,7 +159,7 @@ static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!perfmon_capable())
+	if (!clkstat_nl_may_read(skb))
 		return -EPERM;
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -156,6 +186,8 @@ static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, CLKSTAT_A_EV_ENTRIES, clkstat_evlog_entries()) ||
 	    nla_put_u32(msg, CLKSTAT_A_TRACE_LIMIT, CLKSTAT_TRACE_MAX) ||
 	    nla_put_string(msg, CLKSTAT_A_CLOCK, clock) ||
+	    nla_put_u64_64bit(msg, CLKSTAT_A_REENTERED,
+			      clkstat_reentries_total(), CLKSTAT_A_PAD) ||
 	    clkstat_nl_put_traces(msg))
 		goto err;
 	genlmsg_end(msg, hdr);
@@ -189,6 +221,8 @@ static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
 	case CLKSTAT_CTRL_VARIANT:
 		if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_VARIANT))
 			return -EINVAL;
+		if (clkstat_nl_locked_down(info))
+			return -EPERM;
 		nla_strscpy(cmd.variant, a[CLKSTAT_A_VARIANT],
 			    sizeof(cmd.variant));
 		break;
@@ -196,6 +230,8 @@ static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
 	case CLKSTAT_CTRL_UNTRACE:
 		if (GENL_REQ_ATTR_CHECK(info, CLKSTAT_A_TRACE))
 			return -EINVAL;
+		if (op == CLKSTAT_CTRL_TRACE && clkstat_nl_locked_down(info))
+			return -EPERM;
 		nla_strscpy(cmd.trace, a[CLKSTAT_A_TRACE], sizeof(cmd.trace));
 		ret = clkstat_command(&cmd);
 		/* The reason, for userspace to print (a static string). */
@@ -240,7 +276,7 @@ static int clkstat_nl_hist_start(struct netlink_callback *cb)
 	unsigned int n = 0;
 	int ret = 0;
 
-	if (!perfmon_capable())
+	if (!clkstat_nl_may_read(cb->skb))
 		return -EPERM;
 	clkstat_probes_refresh();
 	clkstat_registry_lock();
@@ -271,7 +307,7 @@ static u64 clkstat_nl_total(const struct clkstat_snapshot *s, unsigned int cpu)
 {
 	const struct clkstat_cpu_hist *h = clkstat_snapshot_cpu(s, cpu);
 
-	return clkstat_hist_total(h->slot, s->metric->nslots);
+	return clkstat_hist_total(h->slot, s->meta.nslots);
 }
 
 /* The metric's header, and on a CPU's first message its min, max, counters. */
@@ -279,7 +315,7 @@ static int clkstat_nl_put_head(struct sk_buff *skb,
 			       const struct clkstat_snapshot *s,
 			       unsigned int cpu, bool first)
 {
-	const struct clkstat_metric *m = s->metric;
+	const struct clkstat_metric_meta *m = &s->meta;
 	const struct clkstat_cpu_hist *h = clkstat_snapshot_cpu(s, cpu);
 	struct nlattr *c;
 	unsigned int i;
@@ -287,8 +323,7 @@ static int clkstat_nl_put_head(struct sk_buff *skb,
 	if (nla_put_string(skb, CLKSTAT_A_M_NAME, m->name) ||
 	    nla_put_string(skb, CLKSTAT_A_M_VARIANT, m->variant) ||
 	    nla_put_u32(skb, CLKSTAT_A_M_FRAC_BITS, m->frac_bits) ||
-	    nla_put_u8(skb, CLKSTAT_A_M_RECORDING,
-		       clkstat_metric_recording(m)) ||
+	    nla_put_u8(skb, CLKSTAT_A_M_RECORDING, m->recording) ||
 	    nla_put_u32(skb, CLKSTAT_A_M_CPU,
 			cpu == s->ncpus ? CLKSTAT_CPU_ALL : cpu))
 		return -EMSGSIZE;
@@ -326,7 +361,7 @@ static int clkstat_nl_put_chunk(struct sk_buff *skb,
 {
 	const struct clkstat_snapshot *s = &d->snap[d->metric];
 	const struct clkstat_cpu_hist *h = clkstat_snapshot_cpu(s, d->cpu);
-	unsigned int nslots = s->metric->nslots, i, k, left = 0, room;
+	unsigned int nslots = s->meta.nslots, i, k, left = 0, room;
 	struct clkstat_nl_slot *out;
 	struct nlattr *nest, *attr;
 	void *hdr;
@@ -420,7 +455,7 @@ static int clkstat_nl_events_start(struct netlink_callback *cb)
 	void *view;
 	int ret;
 
-	if (!perfmon_capable())
+	if (!clkstat_nl_may_read(cb->skb))
 		return -EPERM;
 	ret = clkstat_evlog_open(&view);
 	if (ret)

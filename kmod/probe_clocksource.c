@@ -36,6 +36,7 @@
 #include "hist.h"
 #include "probe_clockoff.h"
 #include "probes.h"
+#include "reentry.h"
 #include "uapi/clkstat_catalog.h"
 
 enum { CSR_HPET, CSR_ACPI_PM, CSR_N };
@@ -187,9 +188,20 @@ static struct clkstat_hook csw_hooks[] = {
 	  .exit = csw_exit },
 };
 
+/*
+ * csread hooks the clocksource reads clkstat's own clock may call (off
+ * the TSC, ktime_get_mono_fast_ns() reads the HPET): its hooks check for
+ * reentry (reentry.h) while it is loaded.
+ */
+static bool csr_armed;
+
 static void csread_exit(void)
 {
 	unsigned int i;
+
+	if (csr_armed)
+		clkstat_reentry_disarm();
+	csr_armed = false;
 
 	for (i = 0; i < CSR_N; i++) {
 		csr_metric[i] = NULL;
@@ -224,9 +236,13 @@ static int csread_init(const struct clkstat_probe_cfg *cfg)
 	}
 	cs_frac_bits = cfg->frac_bits;
 	ret = csread_bind(cfg->variant->name, NULL);
-	if (ret)
+	if (ret) {
 		csread_exit();
-	return ret;
+		return ret;
+	}
+	clkstat_reentry_arm();
+	csr_armed = true;
+	return 0;
 }
 
 struct clkstat_probe clkstat_probe_csread = {

@@ -14,10 +14,11 @@
  *
  * How the ends are matched:
  *   func      the variant's exit hook carries the entry time to the
- *             return of the same call (kretprobe instance, or the exit
- *             wrapper's stack: hook_exit.c), so recursion and sleeping
- *             inside are handled call by call.  A call that began before
- *             the window's start (or a reset) is dropped at its return.
+ *             return of the same call (fprobe's entry data or a
+ *             kretprobe instance: hook_return.c), so recursion and
+ *             sleeping inside are handled call by call.  A call that
+ *             began before the window's start (or a reset) is dropped at
+ *             its return.
  *   sec, tp   a start is remembered per task in a pending table like
  *             ttwu's (pending.c), or per CPU with :cpu; the next end on
  *             that task (CPU) takes it.
@@ -28,9 +29,11 @@
  * to a variant that cannot reach an existing trace.
  *
  * Refused targets, besides those the kernel refuses to hook: clkstat's
- * own code, and the functions its recorders call or that tracing itself
- * runs on (clkstat_trace_denied()), where a hook would recurse into the
- * recorder.
+ * own code, what tracing itself runs on, and the return of a function
+ * that never returns (trace_targets.c).  A handler entered from inside
+ * clkstat (a trace on read_hpet() whose stamp reads the HPET) skips its
+ * work and counts it as missed (reentry.h).  A function of another
+ * module holds that module while traced.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -44,6 +47,7 @@
 #include "hist.h"
 #include "pending.h"
 #include "probe_trace.h"
+#include "reentry.h"
 
 struct clkstat_trace_pcpu {
 	u64 ts;			/* the pending start, 0: none */
@@ -57,6 +61,8 @@ struct clkstat_trace {
 	struct clkstat_hook hooks[2];
 	unsigned int nhooks;
 	bool attached;
+	bool armed;			/* holds a clkstat_reentry_arm() */
+	struct module *mods[2];		/* the targets' modules, held */
 	unsigned int frac_bits;
 	struct clkstat_metric *m;	/* the bound variant's */
 	struct clkstat_pending pending;	/* task-matched starts */
@@ -101,12 +107,21 @@ static __always_inline bool clkstat_trace_on(struct clkstat_trace *t)
 	       clkstat_task_selected(current);
 }
 
+/* Entered from inside clkstat (reentry.h): the call is missed. */
+static __always_inline bool clkstat_trace_reentered(struct clkstat_trace *t)
+{
+	if (likely(!clkstat_reentered()))
+		return false;
+	clkstat_count(t->m, CLKSTAT_TRC_MISSED);
+	return true;
+}
+
 static void notrace clkstat_trace_start(struct clkstat_trace *t)
 {
 	struct clkstat_pending_val v = { .epoch = clkstat_current_epoch() };
 	struct clkstat_trace_pcpu *c;
 
-	if (!clkstat_trace_on(t))
+	if (clkstat_trace_reentered(t) || !clkstat_trace_on(t))
 		return;
 	v.ts = clkstat_now();
 	if (t->spec.percpu) {
@@ -142,7 +157,7 @@ static void notrace clkstat_trace_end(struct clkstat_trace *t)
 	struct clkstat_trace_pcpu *c;
 	u64 now, t0 = 0;
 
-	if (!clkstat_trace_on(t))
+	if (clkstat_trace_reentered(t) || !clkstat_trace_on(t))
 		return;
 	now = clkstat_now();
 	if (t->spec.percpu) {
@@ -179,7 +194,11 @@ static void notrace clkstat_trace_end(struct clkstat_trace *t)
 	}
 }
 
-/* func: the cookie is the entry time, 0 for a call not to measure. */
+/*
+ * func: the cookie is the entry time, 0 for a call not to measure.  The
+ * return hook (hook_return.c, hook_kprobe.c) checks clkstat_reentered()
+ * before either end; only the miss is counted here.
+ */
 static u64 notrace clkstat_trace_enter(struct clkstat_trace *t)
 {
 	return clkstat_trace_on(t) ? clkstat_now() : 0;
@@ -291,57 +310,17 @@ static const struct clkstat_trace_fns clkstat_trace_fns[CLKSTAT_TRACE_MAX] = {
 };
 
 /*
- * Functions a trace may not hook, although the kernel may let it: what
- * clkstat's recorders call on the hot path (the clock it reads, the event
- * log's copy, the warning it queues), printk, and what tracing and
- * probing themselves run on.  A hook there would run the recorder from
- * inside the recorder (the direct variant has no recursion guard), or
- * measure the measuring.  Exact names, then prefixes.
+ * Refuse @sym as a function target (@ret_hooked: its return is hooked
+ * too), or hold its module in @mod; 0 or a negative errno (logged).
  */
-static const char *const clkstat_trace_deny_exact[] = {
-	"ktime_get_mono_fast_ns", "ktime_get_raw_fast_ns",
-	"ktime_get_boot_fast_ns", "ktime_get_real_fast_ns",
-	"ktime_get_tai_fast_ns", "local_clock", "sched_clock",
-	"native_sched_clock", "sched_clock_cpu", "irq_work_queue",
-	"irq_work_queue_on", "strscpy", "sized_strscpy", "hash_ptr",
-	"preempt_count_add", "preempt_count_sub", "__rcu_read_lock",
-	"__rcu_read_unlock", "check_preemption_disabled",
-	"debug_smp_processor_id", "__this_cpu_preempt_check",
-	"synchronize_rcu_tasks", "usleep_range_state",
-};
-
-static const char *const clkstat_trace_deny_prefix[] = {
-	"printk", "_printk", "vprintk", "console_", "ftrace", "__ftrace",
-	"arch_ftrace", "function_trace", "kprobe", "__kprobe", "arch_kprobe",
-	"kretprobe", "__kretprobe", "rethook", "arch_rethook", "trace_",
-	"__trace", "tracing_", "tracepoint", "__traceiter_", "ring_buffer",
-	"perf_", "__bpf_prog_", "bpf_trampoline", "text_poke", "int3",
-	"do_int3", "exc_int3", "stop_machine", "__x86_", "preempt_schedule",
-};
-
-/* Why @sym may not be hooked, or NULL. */
-static const char *clkstat_trace_denied(const char *sym)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(clkstat_trace_deny_exact); i++)
-		if (!strcmp(sym, clkstat_trace_deny_exact[i]))
-			return "clkstat's recorders call it: a hook would recurse into them";
-	for (i = 0; i < ARRAY_SIZE(clkstat_trace_deny_prefix); i++)
-		if (!strncmp(sym, clkstat_trace_deny_prefix[i],
-			     strlen(clkstat_trace_deny_prefix[i])))
-			return "printk, tracing and probing run on it: a hook would recurse";
-	return NULL;
-}
-
-/* Refuse @sym as a function target; 0 or a negative errno (logged). */
 static int clkstat_trace_check_func(const char *spec, const char *sym,
+				    bool ret_hooked, struct module **mod,
 				    const char **why)
 {
 	unsigned long addr;
 	int ret;
 
-	*why = clkstat_trace_denied(sym);
+	*why = clkstat_trace_denied(sym, ret_hooked);
 	if (*why) {
 		pr_warn_ratelimited("clkstat: trace %s: %s: %s\n", spec, sym,
 				    *why);
@@ -366,6 +345,13 @@ static int clkstat_trace_check_func(const char *spec, const char *sym,
 				    spec, sym);
 		return -EINVAL;
 	}
+	ret = clkstat_func_module_get(addr, mod);
+	if (ret) {
+		*why = "its module is being loaded or unloaded";
+		pr_warn_ratelimited("clkstat: trace %s: %s: its module is being loaded or unloaded\n",
+				    spec, sym);
+		return ret;
+	}
 	return 0;
 }
 
@@ -380,31 +366,28 @@ static void clkstat_trace_hooks(struct clkstat_trace *t, unsigned int n)
 	switch (s->kind) {
 	case CLKSTAT_TRACE_FUNC:
 		h[0] = (struct clkstat_hook){ .func = s->a, .enter = f->enter,
-					      .exit = f->exit, .user = true };
+					      .exit = f->exit };
 		t->nhooks = 1;
 		break;
 	case CLKSTAT_TRACE_SEC:
 		if (!strcmp(s->a, s->b)) {
 			/* One hook: two direct calls cannot share a site. */
-			h[0] = (struct clkstat_hook){ .func = s->a,
-						      .handler = f->both,
-						      .direct_tramp = f->both_tramp,
-						      .user = true };
+			h[0] = (struct clkstat_hook){
+				.func = s->a, .handler = f->both,
+				.direct_tramp = f->both_tramp };
 			t->nhooks = 1;
 			break;
 		}
 		h[0] = (struct clkstat_hook){ .func = s->a, .handler = f->start,
-					      .direct_tramp = f->start_tramp,
-					      .user = true };
+					      .direct_tramp = f->start_tramp };
 		if (s->b_exit)
 			h[1] = (struct clkstat_hook){
 				.func = s->b, .enter = clkstat_trace_enter_none,
-				.exit = f->end_exit, .user = true };
+				.exit = f->end_exit };
 		else
-			h[1] = (struct clkstat_hook){ .func = s->b,
-						      .handler = f->end,
-						      .direct_tramp = f->end_tramp,
-						      .user = true };
+			h[1] = (struct clkstat_hook){
+				.func = s->b, .handler = f->end,
+				.direct_tramp = f->end_tramp };
 		t->nhooks = 2;
 		break;
 	case CLKSTAT_TRACE_TP:
@@ -442,6 +425,15 @@ static struct clkstat_trace *clkstat_trace_find(const char *name)
 /* Free what a trace holds; its hooks are detached. */
 static void clkstat_trace_free(struct clkstat_trace *t)
 {
+	unsigned int i;
+
+	if (t->armed)
+		clkstat_reentry_disarm();
+	t->armed = false;
+	for (i = 0; i < ARRAY_SIZE(t->mods); i++) {
+		module_put(t->mods[i]);
+		t->mods[i] = NULL;
+	}
 	clkstat_metric_destroy_name(t->spec.name);
 	clkstat_pending_free(&t->pending);
 	free_percpu(t->pcpu);
@@ -540,11 +532,14 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		return -EINVAL;
 	}
 	if (s.kind != CLKSTAT_TRACE_TP) {
-		ret = clkstat_trace_check_func(s.name, s.a, why);
+		ret = clkstat_trace_check_func(s.name, s.a,
+					       s.kind == CLKSTAT_TRACE_FUNC,
+					       &t->mods[0], why);
 		if (!ret && s.b[0] && strcmp(s.a, s.b))
-			ret = clkstat_trace_check_func(s.name, s.b, why);
+			ret = clkstat_trace_check_func(s.name, s.b, s.b_exit,
+						       &t->mods[1], why);
 		if (ret)
-			return ret;
+			goto err_free;
 	}
 	t->frac_bits = cfg->frac_bits;
 	*why = "out of memory";
@@ -561,6 +556,9 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 	if (ret)
 		goto err_free;
 	clkstat_trace_hooks(t, t - clkstat_traces);
+	/* Before the first hook can be entered from a call out. */
+	clkstat_reentry_arm();
+	t->armed = true;
 	t->used = true;
 	/* Numbered before a handler can log an event with it. */
 	t->id = clkstat_trace_ids + 1;

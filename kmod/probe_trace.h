@@ -24,6 +24,8 @@ void clkstat_trace_detach_all(const struct clkstat_variant *b);
 int clkstat_trace_bind_all(const char *variant);
 void clkstat_trace_show(struct seq_file *m);
 void clkstat_trace_refresh(const struct clkstat_variant *b);
+/* trace_targets.c */
+const char *clkstat_trace_denied(const char *sym, bool ret);
 unsigned int clkstat_trace_specs(char specs[][CLKSTAT_NAME_MAX],
 				 unsigned int *ids, unsigned int max);
 

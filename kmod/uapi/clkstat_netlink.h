@@ -75,6 +75,12 @@ enum clkstat_nl_attr {
 	 * clocksource NAME)".  The first word is the clock read now.
 	 */
 	CLKSTAT_A_CLOCK,
+	/*
+	 * u64: GET_INFO: handlers that skipped their work since load because
+	 * they were entered from inside clkstat (a hook on a function
+	 * clkstat itself calls out to: the clocksource read of its clock)
+	 */
+	CLKSTAT_A_REENTERED,
 	__CLKSTAT_A_MAX,
 };
 #define CLKSTAT_A_MAX (__CLKSTAT_A_MAX - 1)

@@ -73,8 +73,13 @@ static int cr_status_of(struct cr_nl *nl, int nlerr, const char *what)
 	int err = nlerr < 0 ? -nlerr : nlerr;
 
 	if (err == NLE_PERM) {
-		cr_nl_err("clkstat-report: %s: permission denied (reading needs CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN)\n",
-			what);
+		/* The module's own reason, where it gave one (lockdown). */
+		if (nl->why[0])
+			cr_nl_err("clkstat-report: %s: permission denied: %s\n",
+				what, nl->why);
+		else
+			cr_nl_err("clkstat-report: %s: permission denied (reading needs CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN)\n",
+				what);
 		return CR_PERM;
 	}
 	if (nl->why[0]) {
@@ -294,6 +299,7 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 		[CLKSTAT_A_EV_ENTRIES] = { .type = NLA_U32 },
 		[CLKSTAT_A_TRACE_LIMIT] = { .type = NLA_U32 },
 		[CLKSTAT_A_CLOCK] = { .type = NLA_STRING },
+		[CLKSTAT_A_REENTERED] = { .type = NLA_U64 },
 	};
 	static struct nla_policy tpol[CLKSTAT_A_T_MAX + 1] = {
 		[CLKSTAT_A_T_ID] = { .type = NLA_U32 },
@@ -333,6 +339,8 @@ static int cr_info_cb(struct nl_msg *msg, void *arg)
 		info->recording = nla_get_u8(tb[CLKSTAT_A_RECORDING]);
 	if (tb[CLKSTAT_A_SWITCHES])
 		info->switches = nla_get_u64(tb[CLKSTAT_A_SWITCHES]);
+	info->reentered = tb[CLKSTAT_A_REENTERED] ?
+			  (int64_t)nla_get_u64(tb[CLKSTAT_A_REENTERED]) : -1;
 	if (tb[CLKSTAT_A_TGID])
 		info->tgid = nla_get_u32(tb[CLKSTAT_A_TGID]);
 	if (tb[CLKSTAT_A_EV_ENTRIES]) {

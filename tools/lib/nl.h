@@ -30,6 +30,8 @@ struct cr_info {
 	unsigned int nr_cpus;
 	int recording;
 	uint64_t switches;
+	/* Handlers entered from inside clkstat, skipped; -1: not sent. */
+	int64_t reentered;
 	unsigned int tgid;
 	int have_ev_entries;		/* the module sent ev_entries */
 	unsigned int ev_entries;	/* events= per CPU, 0: no event log */

@@ -422,6 +422,8 @@ static void print_info(FILE *out, const struct cr_info *i)
 		(unsigned long long)i->switches, i->tgid, i->ev_entries);
 	if (*i->clock)
 		fprintf(out, "clock %s\n", i->clock);
+	if (i->reentered >= 0)
+		fprintf(out, "reentered %lld\n", (long long)i->reentered);
 	/* The user-defined probes: "trace NUMBER SPEC", as trace list. */
 	if (i->trace_limit)
 		fprintf(out, "trace_limit %u\n", i->trace_limit);

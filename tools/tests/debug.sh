@@ -67,7 +67,8 @@ fi
 
 # The suites (tools/tests/guest/), each SCRIPT or SCRIPT:TEST,TEST.
 PART_INPUT="module_tests.sh:t_load_files,t_variant_hooks,t_variant_switch,t_csswitch,t_stop_start_reset
-	suite_usertrace.sh:t_trace_targets,t_trace_drain,t_trace_churn
+	suite_usertrace.sh:t_trace_targets,t_trace_sleeper,t_trace_own_clock,t_trace_churn
+	suite_netlink.sh:t_trace_dump_pause
 	hardening_kunit.sh hardening_input.sh"
 PART_FAULTS="hardening_faults.sh:t_fault_load,t_fault_switch hardening_soak.sh"
 case "$part" in

@@ -53,7 +53,7 @@ t_no_kernel_pointers() {
 	if grep -nEi "$kptr_re" $out | head -5 | grep .; then
 		fail "a kernel address in clkstat's output"
 	fi
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 }
 
@@ -88,7 +88,7 @@ t_files_gated() {
 	done
 	umount /tmp/dfs
 	echo "    # report: eperm_checks $((tried * 2))"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 }
 
@@ -144,7 +144,54 @@ t_netlink_gated() {
 	rmmod clkstat
 }
 
-tests=${*:-t_no_kernel_pointers t_files_gated t_netlink_gated}
+# root without CAP_SYS_ADMIN (dropped from the bounding set, which for
+# root is what exec grants): the control file's mode lets it in, the
+# module refuses every command (EPERM), and nothing changes; reads stay
+# open to it, as to CAP_PERFMON on netlink.
+t_debugfs_capable() {
+	insmod "$KO" probes=ttwu
+	local before cmd rc
+	before=$(cat "$D/control")
+	for cmd in stop reset "variant ftrace" "trace func:do_nanosleep" "tgid 1"; do
+		rc=0
+		setpriv --bounding-set=-sys_admin bash -c "echo '$cmd' > $D/control" 2>/tmp/sec-err || rc=$?
+		[ "$rc" != 0 ] || fail "'$cmd' accepted without CAP_SYS_ADMIN"
+		grep -qi 'not permitted' /tmp/sec-err || fail "'$cmd': $(cat /tmp/sec-err)"
+	done
+	setpriv --bounding-set=-sys_admin cat "$D/control" > /dev/null ||
+		fail "a read refused without CAP_SYS_ADMIN"
+	expect_eq "state after refused commands" "$(cat "$D/control")" "$before"
+	expect_eq "traces after refused commands" "$(cat "$D/traces")" ""
+	echo stop > "$D/control" || fail "root with CAP_SYS_ADMIN refused"
+	rmmod clkstat
+}
+
+# Kernel lockdown at "integrity" (raised at run time, after the load: an
+# unsigned module loads only before): debugfs closes its writable files,
+# and netlink refuses what hooks a function (trace, variant) with the
+# reason; the rest of control and every read still work, and the module
+# unloads.  Lockdown cannot be lowered again: this runs last.
+t_lockdown() {
+	local lf=/sys/kernel/security/lockdown rc
+	[ -e $lf ] || mount -t securityfs securityfs /sys/kernel/security
+	[ -e $lf ] || fail "no $lf: this kernel has no lockdown LSM"
+	insmod "$KO" probes=ttwu
+	echo integrity > $lf || fail "cannot raise lockdown: $(cat $lf)"
+	grep -q '\[integrity\]' $lf || fail "lockdown: $(cat $lf)"
+	rc=0; echo stop 2>/dev/null > "$D/control" || rc=$?
+	[ "$rc" != 0 ] || fail "debugfs control written under lockdown"
+	for cmd in "trace add func:do_nanosleep" "ctrl variant ftrace"; do
+		rc=0; "$R" $cmd > /dev/null 2>/tmp/sec-err || rc=$?
+		expect_eq "locked down: clkstat-report $cmd exit status ($(cat /tmp/sec-err))" "$rc" 4
+		grep -q 'locked down' /tmp/sec-err || fail "locked down: $cmd: $(cat /tmp/sec-err)"
+	done
+	"$R" ctrl stop > /dev/null || fail "ctrl stop refused under lockdown"
+	"$R" info > /dev/null || fail "info refused under lockdown"
+	expect_eq "traces under lockdown" "$("$R" trace list)" ""
+	rmmod clkstat || fail "rmmod under lockdown"
+}
+
+tests=${*:-t_no_kernel_pointers t_files_gated t_netlink_gated t_debugfs_capable t_lockdown}
 for t in $tests; do
 	run "$t"
 done

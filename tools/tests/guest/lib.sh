@@ -48,6 +48,19 @@ valgrind() {
 	fi
 }
 
+# hb_unload: untrace every trace (a traced function holds its module),
+# then unload the hookbench.
+hb_unload() {
+	local spec
+	# Read whole first: the file changes with every untrace.
+	if [ -r "$D/traces" ]; then
+		for spec in $(awk '{ print $2 }' "$D/traces"); do
+			echo "untrace $spec" > "$D/control"
+		done
+	fi
+	rmmod clkstat_hookbench
+}
+
 run() {
 	local name=$1 t0=$SECONDS
 	ntest=$((ntest + 1))
@@ -55,6 +68,11 @@ run() {
 		npass=$((npass + 1)); echo "ok $ntest - $name # $((SECONDS - t0)) s"
 	else
 		nfail=$((nfail + 1)); echo "not ok $ntest - $name # $((SECONDS - t0)) s"
+	fi
+	# What a failed test left: its traces hold the hookbench, which
+	# holds clkstat.
+	if grep -q '^clkstat_hookbench ' /proc/modules; then
+		hb_unload 2>/dev/null || true
 	fi
 	rmmod clkstat 2>/dev/null || true
 }

@@ -109,6 +109,36 @@ t_netlink_fuzz() {
 	"$top/tools/clkstat-report" info > /dev/null || fail "the family stopped answering"
 }
 
+# A GET_HIST dump held paused between two reads (nl_dump_pause) while
+# the trace whose metric it has yet to send is untraced, which frees the
+# metric: the rest of the dump still holds that metric, as of the dump's
+# start, and ends in NLMSG_DONE (the dump copies what it prints, never
+# the metric's pointer).  On the debug kernel KASAN watches the reads.
+t_trace_dump_pause() {
+	local out=/tmp/dump_pause.out pid spec=func:do_nanosleep end
+	insmod "$KO" probes=ttwu,tkread variant=kprobe
+	echo "trace $spec" > $D/control
+	sleep 0.2
+	rm -f /tmp/dump_pause.in
+	mkfifo /tmp/dump_pause.in
+	"$top/tools/tests/nl_dump_pause" $spec < /tmp/dump_pause.in > $out 2>&1 &
+	pid=$!
+	exec 7> /tmp/dump_pause.in
+	end=$((SECONDS + 60))
+	until grep -q paused $out || [ $SECONDS -ge $end ] || ! kill -0 $pid 2>/dev/null; do
+		sleep 0.1
+	done
+	grep -q paused $out || fail "the dump never paused: $(cat $out)"
+	echo "untrace $spec" > $D/control || fail "untrace under a paused dump"
+	[ ! -e "$D/$spec.kprobe" ] || fail "the metric stayed after untrace"
+	echo go >&7
+	exec 7>&-
+	wait $pid || fail "nl_dump_pause: $(cat $out)"
+	grep -qE "^$spec seen after the pause: [1-9][0-9]* messages; end: done" $out ||
+		fail "the rest of the dump: $(cat $out)"
+	rmmod clkstat || fail "rmmod after the dump"
+}
+
 # debugfs "events" lines from clkstat-report events --format csv (its
 # columns: timestamp_ns realtime_ns type clocksource cpu pid corr
 # latency_ns migrated rq_clock_ns text run variant; migrated true/false
@@ -372,7 +402,7 @@ t_record() {
 }
 
 # The suite, in the order module_tests.sh runs it.
-NETLINK_TESTS="t_netlink t_netlink_fuzz t_netlink_events t_events_export t_record"
+NETLINK_TESTS="t_netlink t_netlink_fuzz t_trace_dump_pause t_netlink_events t_events_export t_record"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$NETLINK_TESTS}

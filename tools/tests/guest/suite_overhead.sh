@@ -22,7 +22,7 @@ hb_refuses() {	# hb_refuses FILE TEXT: the write fails with EINVAL
 }
 t_overhead() {
 	local R=$top/tools/clkstat-report rc w
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu,tkread,marker events=64
 	insmod "$KMOD/clkstat_hookbench.ko"
 	expect_eq "file modes" "$(stat -c %a "$HB/attach" "$HB/run" | tr '\n' ' ')" "600 600 "
@@ -194,7 +194,7 @@ PY
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$R" overhead \
 		> /dev/null 2>&1 || rc=$?
 	expect_eq "unprivileged exit status" "$rc" 4
-	rmmod clkstat_hookbench || fail "rmmod clkstat_hookbench"
+	hb_unload || fail "hb_unload"
 	rc=0
 	"$R" overhead --only dispatch > /dev/null 2>/tmp/ovh_err || rc=$?
 	expect_eq "exit status without the hookbench" "$rc" 3
@@ -214,7 +214,7 @@ PY
 #   _printk(fmt, ...) -> int; clkstat_bench_target(3 longs) -> void.
 t_btf_proto() {
 	local f=$HB/btf_proto rc
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO"
 	insmod "$KMOD/clkstat_hookbench.ko"
 	[ -f /sys/kernel/btf/vmlinux ] || fail "no /sys/kernel/btf/vmlinux"
@@ -240,7 +240,7 @@ t_btf_proto() {
 	expect_eq "no such function" "$(cat "$f")" "name clkstat_no_such_fn error -2"
 	hb_refuses btf_proto ""
 	hb_refuses btf_proto "ktime_get x"
-	rmmod clkstat_hookbench || fail "rmmod clkstat_hookbench"
+	hb_unload || fail "hb_unload"
 	rmmod clkstat || fail "rmmod clkstat"
 	true
 }
@@ -293,7 +293,7 @@ hb_handlers() {
 # without probe ttwu (ENOENT).
 t_handler_bench() {
 	local N=3000 m rc=0
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu,tkread
 	insmod "$KMOD/clkstat_hookbench.ko"
 	echo "tgid $BASHPID" > "$D/control"
@@ -312,7 +312,7 @@ t_handler_bench() {
 	echo "tgid 0" > "$D/control"
 	hb_handlers pair 100 100 0
 	grep -qx "tgid 0" "$D/control" || fail "filter not restored: $(grep tgid "$D/control")"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 
 	insmod "$KO" probes=ttwu,tkread variant=off
@@ -335,7 +335,7 @@ t_handler_bench() {
 	  for m in replaced stale evicted busy no_enqueue; do
 		hb_count ttwu_tkread $m; expect_eq "ttwu_tkread $m" "$HB_CNT" 0
 	  done ) || fail "variant off"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 
 	insmod "$KO" probes=tkread
@@ -343,7 +343,7 @@ t_handler_bench() {
 	echo "pair 5" 2>/tmp/hb_err > $HB/run || rc=$?
 	[ "$rc" != 0 ] && grep -q "No such file or directory" /tmp/hb_err ||
 		fail "pair without probe ttwu: rc $rc, $(cat /tmp/hb_err)"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat || fail "rmmod clkstat"
 	true
 }

@@ -24,7 +24,7 @@ grep -qF 't[:[<group>/][<event>]] <tracepoint>' "$T/README" 2>/dev/null || TT_TP
 # tt_load: clkstat.ko (the hookbench links against it) and the hookbench,
 # both removed on the test's exit with the trace setup tt_untrace undoes.
 tt_load() {
-	trap 'tt_untrace; rmmod clkstat_hookbench 2>/dev/null; true' EXIT
+	trap 'tt_untrace; hb_unload 2>/dev/null; true' EXIT
 	insmod "$KO" probes=marker events=16
 	insmod "$KMOD/clkstat_hookbench.ko"
 }
@@ -169,7 +169,7 @@ t_targets_delay() {
 	echo clkstat_tt_delay > "$T/set_ftrace_filter"
 	echo function_graph > "$T/current_tracer"
 	trap 'echo nop > "$T/current_tracer"; echo > "$T/set_ftrace_filter"; echo 1 > "$T/tracing_on";
-	      rmmod clkstat_hookbench 2>/dev/null; true' EXIT
+	      hb_unload 2>/dev/null; true' EXIT
 	for ns in 10000 1000000; do
 		echo > "$T/trace"
 		echo 1 > "$T/tracing_on"

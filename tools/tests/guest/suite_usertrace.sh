@@ -29,14 +29,16 @@ ctl_refused() {	# ctl_refused CMD WANT_ERRNO_TEXT DMESG_TEXT
 # variant that reaches a function, a switch carrying the traces along.
 t_trace_counts() {
 	local v
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu variant=kprobe
 	insmod "$KMOD/clkstat_hookbench.ko"
 	ctl trace func:$TGT
 	ctl trace sec:$TGT-$TGT
 	expect_eq "traces" "$(cat $D/traces)" "1 func:$TGT
 2 sec:$TGT-$TGT"
-	for v in kprobe kprobe-int3 ftrace; do
+	# func: times returns through the kernel (fprobe, kretprobe), not
+	# a direct call: direct holds both on one function too.
+	for v in kprobe kprobe-int3 ftrace direct; do
 		ctl variant $v || fail "switch to $v"
 		ctl reset
 		echo "hot 1000" > $HB/run
@@ -44,19 +46,19 @@ t_trace_counts() {
 		expect_eq "$v: sec count" "$(mcount sec:$TGT-$TGT.$v)" 999
 		expect_eq "$v: sec unmatched" "$(mcounter sec:$TGT-$TGT.$v unmatched)" 1
 	done
-	# One direct call per function: a switch to direct with two traces
-	# on one function is refused, and the variant stays.
+	# One direct call per function: a second entry hook on it is
+	# refused in direct, and so is a switch to direct with two.
+	ctl_refused "trace sec:$TGT-clkstat_tt_sec_end" "Device or resource busy" "clkstat hooks it already"
+	ctl variant ftrace
+	ctl trace sec:$TGT-clkstat_tt_sec_end
+	v=$(head -1 $D/control)
 	mark
-	ctl variant direct 2>/dev/null && fail "direct with two hooks on $TGT"
+	ctl variant direct 2>/dev/null && fail "direct with two entry hooks on $TGT"
 	since_mark | grep -q "clkstat hooks it already (one direct call per function" ||
 		fail "direct refusal: $(since_mark | tail -2)"
-	expect_eq "variant after the refusal" "$(head -1 $D/control)" "variant ftrace switches 2"
+	expect_eq "variant after the refusal" "$(head -1 $D/control)" "$v"
+	ctl untrace sec:$TGT-clkstat_tt_sec_end
 	ctl untrace func:$TGT
-	ctl variant direct || fail "switch to direct"
-	ctl reset
-	echo "hot 1000" > $HB/run
-	expect_eq "direct: sec count" "$(mcount sec:$TGT-$TGT.direct)" 999
-	ctl_refused "trace func:$TGT" "Device or resource busy" "clkstat hooks it already"
 	ctl variant kprobe
 	ctl trace func:$TGT
 	ctl untrace $TGT-$TGT 2>/dev/null && fail "untrace of a malformed spec accepted"
@@ -64,7 +66,7 @@ t_trace_counts() {
 	ctl untrace sec:$TGT-$TGT
 	expect_eq "traces after untrace" "$(cat $D/traces)" ""
 	[ ! -e "$D/func:$TGT.kprobe" ] || fail "metric file left after untrace"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 }
 
@@ -72,8 +74,8 @@ t_trace_counts() {
 t_trace_refusals() {
 	insmod "$KO" probes=ttwu variant=kprobe
 	ctl_refused "trace func:no_such_function_xyz" "No such file" "func:no_such_function_xyz: no_such_function_xyz: no such function"
-	ctl_refused "trace func:ktime_get_mono_fast_ns" "Invalid argument" "clkstat's recorders call it"
 	ctl_refused "trace func:_printk" "Invalid argument" "printk, tracing and probing"
+	ctl_refused "trace func:migrate_disable" "Invalid argument" "tracing runs on it"
 	ctl_refused "trace sec:a" "Invalid argument" "a section needs two ends"
 	ctl_refused "trace sec:a-b:exit:exit" "Invalid argument" "unknown or repeated option"
 	ctl_refused "trace tp:sched_switch-sched_wakeup" "Invalid argument" "variant kprobe cannot reach tracepoints"
@@ -82,6 +84,17 @@ t_trace_refusals() {
 	ctl_refused "trace do_nanosleep" "File exists" "already traced"
 	ctl_refused "variant tracepoint" "Invalid argument" "cannot run probe func:do_nanosleep"
 	expect_eq "traces" "$(cat $D/traces)" "1 func:do_nanosleep"
+	# A return that never comes: refused for func: and a section's
+	# :exit end, in every variant; an entry hook on it is fine.
+	local v
+	for v in kprobe ftrace direct; do
+		ctl variant $v
+		ctl_refused "trace func:do_exit" "Invalid argument" "func:do_exit: do_exit: it never returns"
+		ctl_refused "trace sec:do_nanosleep-do_group_exit:exit" "Invalid argument" "do_group_exit: it never returns"
+	done
+	ctl variant kprobe
+	ctl trace sec:do_exit-do_task_dead || fail "an entry hook on do_exit refused"
+	ctl untrace sec:do_exit-do_task_dead
 	# clkstat's own code, a function the kprobe blacklist holds, a
 	# spec too long for a metric name.
 	ctl_refused "trace func:clkstat_probes_trace" "Invalid argument" "clkstat's own code"
@@ -105,7 +118,7 @@ t_trace_refusals() {
 	expect_eq "traces" "$(wc -l < $D/traces)" 16
 	ctl_refused "trace sec:clkstat_tt_ret16-clkstat_tt_args7" "No space left" "all 16 traces in use"
 	expect_eq "traces after the 17th" "$(wc -l < $D/traces)" 16
-	rmmod clkstat_hookbench 2>/dev/null || true
+	hb_unload 2>/dev/null || true
 	rmmod clkstat
 }
 
@@ -145,7 +158,7 @@ EOF
 # kprobe list), in the ftrace variant (read_tsc is notrace) and the
 # direct one (try_to_wake_up has ttwu's direct call).
 t_trace_partial() {
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu variant=ftrace
 	insmod "$KMOD/clkstat_hookbench.ko"
 	ctl_refused "trace sec:clkstat_tt_delay-read_tsc" "" "trace sec:clkstat_tt_delay-read_tsc: cannot attach with variant ftrace"
@@ -155,14 +168,14 @@ t_trace_partial() {
 	grep -q clkstat_tt_delay $T/enabled_functions && fail "direct: clkstat_tt_delay left hooked"
 	expect_eq "traces" "$(cat $D/traces)" ""
 	expect_eq "trace metric files" "$(ls $D | grep -c :)" 0
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 }
 
 # With an event log, each sample of a trace is a "trace" event: its
 # latency, the trace's number as corr, the spec's first 15 bytes.
 t_trace_events() {
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	# No built-in probe: nothing else fills the rings.
 	insmod "$KO" probes= variant=ftrace events=256
 	insmod "$KMOD/clkstat_hookbench.ko"
@@ -173,7 +186,7 @@ t_trace_events() {
 	expect_eq "trace events" "$(wc -l < /tmp/tev)" 10
 	expect_eq "corr, text" "$(awk '{ print $5, $6 }' /tmp/tev | sort -u)" "1 func:clkstat_tt"
 	awk '$7 < 5000 { exit 1 }' /tmp/tev || fail "a latency below 5000 ns: $(cat /tmp/tev)"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 }
 
@@ -223,7 +236,7 @@ expect_dur() {
 t_trace_targets() {
 	local v f="func:clkstat_tt_delay" r="func:clkstat_tt_recurse"
 	local s="sec:clkstat_tt_sec_begin-clkstat_tt_sec_end"
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu variant=kprobe
 	insmod "$KMOD/clkstat_hookbench.ko"
 	for v in kprobe kprobe-int3 ftrace direct; do
@@ -237,27 +250,18 @@ t_trace_targets() {
 		hb_run "recurse 10 5"
 		expect_eq "$v recurse: every nested call" "$(summ $r.$v count)" 50
 		ctl untrace $f; ctl untrace $r
-		# Both return registers and six argument registers pass
-		# through an exit wrapper: ret16 checks what it gets back
-		# (EIO otherwise); a 7th argument on the stack cannot.
+		# Both return registers come back (ret16 checks what it gets:
+		# EIO otherwise), and a 7th argument on the stack is the
+		# function's own business: the kernel's return path (fprobe,
+		# kretprobe) calls no body on its behalf.
 		ctl trace func:clkstat_tt_ret16
 		hb_run "ret16 100"
 		expect_eq "$v ret16 count" "$(summ func:clkstat_tt_ret16.$v count)" 100
 		ctl untrace func:clkstat_tt_ret16
-		case $v in
-		kprobe*)
-			ctl trace func:clkstat_tt_args7
-			hb_run "args7 100"
-			expect_eq "$v args7 count" "$(summ func:clkstat_tt_args7.$v count)" 100
-			ctl untrace func:clkstat_tt_args7 ;;
-		*)
-			mark
-			ctl trace func:clkstat_tt_args7 2>/dev/null &&
-				fail "$v: func:clkstat_tt_args7 accepted"
-			since_mark | grep -q "cannot time the return of clkstat_tt_args7 with this variant: it takes arguments on the stack" ||
-				fail "$v args7: $(since_mark | tail -2)"
-			expect_eq "$v: args7 left nothing" "$(grep -c args7 $D/traces)" 0 ;;
-		esac
+		ctl trace func:clkstat_tt_args7
+		hb_run "args7 100"
+		expect_eq "$v args7 count" "$(summ func:clkstat_tt_args7.$v count)" 100
+		ctl untrace func:clkstat_tt_args7
 		ctl reset
 		hb_run "sec 20 2000"
 		expect_dur "$v $s" $s.$v 20 2000000
@@ -294,53 +298,100 @@ t_trace_targets() {
 	rmmod clkstat
 }
 
-# A traced function that sleeps (do_nanosleep, in an exit wrapper of
-# the direct and ftrace variants) does not block untrace: the wrapper
-# drains in the background, clkstat held (rmmod: in use) until the call
-# returns, then freed and released.  The sleep is far longer than any
-# untrace, and only the test ends it: an untrace that waited for the call
-# could only return once the sleeper is gone, however slow the machine.
-t_trace_drain() {
-	local v end
-	insmod "$KO" probes= variant=direct
-	# A test that fails ends its sleeper (run()'s subshell ends).
-	trap 'kill "${DRAIN_PID:-}" 2>/dev/null || true' EXIT
-	for v in direct ftrace; do
-		ctl variant $v
+# A traced function that sleeps (do_nanosleep under `sleep 600`) holds
+# nothing of clkstat: its return goes through the kernel's return path
+# (fprobe, kretprobe), so untrace and rmmod finish at once, in every
+# variant that hooks returns, with the sleeper still asleep in it; when it
+# wakes later it returns through the kernel with nothing to call.  The
+# sleep is far longer than the test, and only the test ends it.
+t_trace_sleeper() {
+	local v end t0
+	trap 'kill "${SLEEPER:-}" 2>/dev/null || true' EXIT
+	for v in direct ftrace kprobe kprobe-int3; do
+		insmod "$KO" probes= variant=$v
 		ctl trace func:do_nanosleep
-		sleep 600 & DRAIN_PID=$!
-		# Inside the wrapper: asleep in do_nanosleep, which is
-		# scheduler code (__sched), so wchan names its caller, the
-		# wrapper (a slow kernel takes its time to exec sleep).
+		sleep 600 & SLEEPER=$!
+		# Asleep in clock_nanosleep (a slow kernel takes its time to
+		# exec sleep): /proc/PID/syscall names it while it blocks.
 		end=$((SECONDS + 120))
-		while ! grep -q clkstat_exit_wrapper /proc/$DRAIN_PID/wchan 2>/dev/null &&
-		      [ $SECONDS -lt $end ]; do
+		until awk '{ exit !($1 == 230 || $1 == 35) }' /proc/$SLEEPER/syscall 2>/dev/null ||
+		      [ $SECONDS -ge $end ]; do
 			sleep 0.1
 		done
-		grep -q clkstat_exit_wrapper /proc/$DRAIN_PID/wchan ||
-			fail "$v: sleep not in the wrapper: $(cat /proc/$DRAIN_PID/wchan)"
-		mark
+		awk '{ exit !($1 == 230 || $1 == 35) }' /proc/$SLEEPER/syscall ||
+			fail "$v: sleep never blocked in nanosleep: $(cat /proc/$SLEEPER/syscall)"
+		t0=$SECONDS
 		ctl untrace func:do_nanosleep || fail "$v: untrace"
-		# Untrace returned with the call still asleep in the wrapper.
-		kill -0 $DRAIN_PID 2>/dev/null || fail "$v: untrace returned only after the sleeper ended"
-		grep -q clkstat_exit_wrapper /proc/$DRAIN_PID/wchan ||
-			fail "$v: sleep left the wrapper before untrace returned: $(cat /proc/$DRAIN_PID/wchan)"
-		since_mark | grep -q "calls still inside a detached exit hook" ||
-			fail "$v: no drain warning: $(since_mark | tail -2)"
-		rmmod clkstat 2>/dev/null && fail "$v: rmmod while a call is inside"
-		# The call returns (a signal ends the sleep), the wrapper drains.
-		kill $DRAIN_PID
-		wait $DRAIN_PID 2>/dev/null
-		DRAIN_PID=""
-		end=$((SECONDS + 120))
-		while ! since_mark | grep -q "the last call left an exit wrapper" &&
-		      [ $SECONDS -lt $end ]; do
-			sleep 0.1
-		done
-		since_mark | grep -q "the last call left an exit wrapper" ||
-			fail "$v: never drained: $(since_mark | tail -2)"
+		rmmod clkstat || fail "$v: rmmod with a sleeper inside do_nanosleep"
+		[ $((SECONDS - t0)) -le 5 ] || fail "$v: untrace and rmmod took $((SECONDS - t0)) s"
+		kill -0 $SLEEPER 2>/dev/null || fail "$v: the sleeper ended before the test ended it"
+		# It wakes and returns through the kernel's trampoline.
+		kill $SLEEPER
+		wait $SLEEPER 2>/dev/null || true
+		SLEEPER=""
 	done
-	rmmod clkstat || fail "rmmod after the drain"
+}
+
+# Hooks on clkstat's own clock: read_hpet() (or acpi_pm_read()) while
+# the kernel keeps time with it, so that every stamp of clkstat
+# (ktime_get_mono_fast_ns()) reads it from inside the handlers.  Each
+# such entry is a counted miss ("reentered" in the control file, the
+# trace's missed counter), never a recursion: func: and sec: in every
+# variant that reaches a function, and csread, which hooks the same
+# reads.  The kernel lives, the calls from outside clkstat record.
+t_trace_own_clock() {
+	local cs fn v old n r
+	old=$(cat $CS)
+	trap "echo $old > $CS" EXIT
+	for cs in hpet acpi_pm; do
+		grep -qw $cs /sys/devices/system/clocksource/clocksource0/available_clocksource ||
+			{ note "no $cs here"; continue; }
+		case $cs in hpet) fn=read_hpet ;; acpi_pm) fn=acpi_pm_read ;; esac
+		echo $cs > $CS
+		for v in direct ftrace kprobe kprobe-int3; do
+			insmod "$KO" probes=ttwu,csread variant=$v clock=mono ||
+				fail "$cs $v: load"
+			ctl trace func:$fn
+			ctl trace sec:$fn-$fn
+			sleep 0.3
+			n=$(mcount func:$fn.$v)
+			[ "${n:-0}" -gt 0 ] || fail "$cs $v: func:$fn recorded nothing"
+			n=$(mcount sec:$fn-$fn.$v)
+			[ "${n:-0}" -gt 0 ] || fail "$cs $v: sec:$fn-$fn recorded nothing"
+			# Who counts an entry from inside: clkstat's own check
+			# (reentered), or the mechanism's before it (kprobes'
+			# and fprobe's nmissed, in the traces' missed).
+			r=$(awk '$1 == "reentered" { print $2 }' $D/control)
+			expect_eq "$cs $v: info's reentered (netlink) against debugfs's" \
+				"$("$top/tools/clkstat-report" info | awk '$1 == "reentered" { print ($2 >= '"$r"') }')" 1
+			r=$((r + $(mcounter func:$fn.$v missed) + $(mcounter sec:$fn-$fn.$v missed)))
+			[ "$r" -gt 0 ] || fail "$cs $v: no entry from inside clkstat counted"
+			ctl untrace func:$fn
+			ctl untrace sec:$fn-$fn
+			rmmod clkstat || fail "$cs $v: rmmod"
+		done
+	done
+	echo $old > $CS
+}
+
+# The module of a traced function is held while it is traced: rmmod
+# says it is in use, and after untrace it goes; a module going away
+# cannot be traced.
+t_trace_module_held() {
+	local v
+	trap 'hb_unload 2>/dev/null || true' EXIT
+	for v in direct ftrace kprobe; do
+		insmod "$KO" probes= variant=$v
+		insmod "$KMOD/clkstat_hookbench.ko"
+		ctl trace func:clkstat_tt_delay
+		ctl trace sec:clkstat_tt_sec_begin-clkstat_tt_sec_end
+		rmmod clkstat_hookbench 2>/dev/null && fail "$v: hookbench unloaded while traced"
+		ctl untrace func:clkstat_tt_delay
+		rmmod clkstat_hookbench 2>/dev/null && fail "$v: hookbench unloaded under a section"
+		ctl untrace sec:clkstat_tt_sec_begin-clkstat_tt_sec_end
+		rmmod clkstat_hookbench || fail "$v: hookbench held after untrace"
+		rmmod clkstat
+	done
 }
 
 # trace and untrace under load, CLKSTAT_TRACE_CHURN times (1000) over
@@ -385,7 +436,7 @@ t_trace_churn() {
 t_trace_cli() {
 	local R=$top/tools/clkstat-report rc i s SB=clkstat_tt_sec_begin SE=clkstat_tt_sec_end
 	local specs=() fns=(clkstat_tt_delay $SB $SE clkstat_tt_recurse clkstat_tt_args7)
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu variant=kprobe
 	insmod "$KMOD/clkstat_hookbench.ko"
 	"$R" trace add clkstat_tt_delay sec:$SB-$SE || fail "trace add"
@@ -450,7 +501,7 @@ trace 2 sec:$SB-$SE"
 	done
 	"$R" trace del func:clkstat_tt_delay
 	expect_eq "traces at the end" "$(cat $D/traces)" ""
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 }
 
@@ -461,7 +512,7 @@ trace 2 sec:$SB-$SE"
 t_trace_record() {
 	local R=$top/tools/clkstat-report out=/tmp/trrec.json rc i v n min pid
 	local SB=clkstat_tt_sec_begin SE=clkstat_tt_sec_end
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu
 	insmod "$KMOD/clkstat_hookbench.ko"
 	"$R" record -q -o $out --runs 4 --variants kprobe,kprobe-int3 \
@@ -520,7 +571,7 @@ t_trace_record() {
 	expect_eq "exit status, interrupted" "$rc" 0
 	expect_eq "traces after Ctrl-C" "$(awk '{ print $2 }' $D/traces)" func:clkstat_tt_delay
 	ctl untrace func:clkstat_tt_delay || fail "untrace"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat
 }
 
@@ -529,7 +580,7 @@ t_trace_record() {
 t_trace_cli_race() {
 	local R=$top/tools/clkstat-report N=${CLKSTAT_TRACE_RACE_N:-200} a b c i
 	local S1=func:clkstat_tt_delay S2=sec:clkstat_tt_sec_begin-clkstat_tt_sec_end
-	trap 'rmmod clkstat_hookbench 2>/dev/null || true' EXIT
+	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu variant=kprobe
 	insmod "$KMOD/clkstat_hookbench.ko"
 	( for i in $(seq "$N"); do
@@ -554,13 +605,14 @@ t_trace_cli_race() {
 	expect_eq "traces after the race" "$(cat $D/traces)" ""
 	expect_eq "trace list after the race" "$("$R" trace list)" ""
 	ls $D | grep -q ':' && fail "metric files left: $(ls $D | grep ':')"
-	rmmod clkstat_hookbench
+	hb_unload
 	rmmod clkstat || fail "rmmod after the race"
 	! loaded || fail "still loaded"
 }
 
 USERTRACE_TESTS="t_trace_load t_trace_counts t_trace_refusals t_trace_partial t_trace_tp
-	t_trace_targets t_trace_events t_trace_drain t_trace_cli t_trace_record"
+	t_trace_targets t_trace_events t_trace_sleeper t_trace_own_clock t_trace_module_held
+	t_trace_cli t_trace_record"
 # The long ones (13 minutes under TCG, 1000 pairs and 200 rounds):
 # run-all's stage trace-churn runs them shortened in a guest of their
 # own, beside the whole suite's; run alone, the suite runs them in full.
