@@ -315,3 +315,22 @@ int clkstat_func_module_get(unsigned long addr, struct module **mod)
 	*mod = m;
 	return 0;
 }
+
+/**
+ * clkstat_hook_stuck() - a hook the kernel would not take back
+ * @func: the hooked function
+ * @how: the mechanism, for the message
+ *
+ * The variant keeps what the kernel may still call (an ftrace_ops, a
+ * direct call's ops and trampoline) and makes its handler do nothing;
+ * this holds clkstat, for good, so that the code those lead to stays: a
+ * later rmmod says clkstat is in use, instead of freeing code the kernel
+ * still calls.  Only if the kernel fails to unregister (ftrace shut down
+ * by a fault of its own), never in normal operation.
+ */
+void clkstat_hook_stuck(const char *func, const char *how)
+{
+	__module_get(THIS_MODULE);
+	pr_err("clkstat: the kernel would not unhook %s (%s): the hook is kept, does nothing, and clkstat stays loaded\n",
+	       func, how);
+}

@@ -120,6 +120,7 @@ bool clkstat_hooks_supported(const struct clkstat_variant *b,
 			     const struct clkstat_hook *hooks, unsigned int n);
 
 int clkstat_func_addr(const char *func, const char *how, unsigned long *addr);
+void clkstat_hook_stuck(const char *func, const char *how);
 struct module;
 int clkstat_func_module_get(unsigned long addr, struct module **mod);
 int clkstat_sym_addr(const char *func, unsigned long *addr);

@@ -140,8 +140,16 @@ static void clkstat_direct_detach(struct clkstat_hook *h)
 		clkstat_return_detach(h);
 		return;
 	}
-	/* Unpatches the site; the sync waits for calls still in the trampoline. */
-	WARN_ON(clkstat_unregister_direct(&slot->ops, slot->tramp));
+	/*
+	 * Unpatches the site; the sync waits for calls still in the
+	 * trampoline.  Should ftrace refuse (shut down after a fault of its
+	 * own), the site may still call the trampoline: the slot keeps its
+	 * ops for good and clkstat holds itself (clkstat_hook_stuck()).
+	 */
+	if (clkstat_unregister_direct(&slot->ops, slot->tramp)) {
+		clkstat_hook_stuck(h->func, "a direct call");
+		return;
+	}
 	ftrace_free_filter(&slot->ops);
 	slot->retired = true;
 	h->priv = NULL;

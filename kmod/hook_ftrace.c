@@ -28,6 +28,12 @@ struct clkstat_ftrace_hook {
 	clkstat_entry_fn handler;
 };
 
+/* A stuck hook's handler (clkstat_ftrace_detach()). */
+static void notrace clkstat_ftrace_noop(unsigned long a0, unsigned long a1,
+					unsigned long a2)
+{
+}
+
 static void notrace clkstat_ftrace_entry(unsigned long ip,
 					 unsigned long parent_ip,
 					 struct ftrace_ops *op,
@@ -46,7 +52,7 @@ static void notrace clkstat_ftrace_entry(unsigned long ip,
 	/* A direct or kprobe handler's call out is no ftrace callback. */
 	if (clkstat_reentered())
 		goto out;
-	fh->handler(clkstat_fregs_arg(fregs, 0), clkstat_fregs_arg(fregs, 1),
+	READ_ONCE(fh->handler)(clkstat_fregs_arg(fregs, 0), clkstat_fregs_arg(fregs, 1),
 		    clkstat_fregs_arg(fregs, 2));
 out:
 	ftrace_test_recursion_unlock(bit);
@@ -112,14 +118,23 @@ static void clkstat_ftrace_detach(struct clkstat_hook *h)
 		clkstat_return_detach(h);
 		return;
 	}
+	h->priv = NULL;
 	/*
 	 * A module's ops is "dynamic" to ftrace: unregistering waits until no
-	 * CPU or preempted task is still inside the callback.
+	 * CPU or preempted task is still inside the callback.  Should it fail
+	 * (ftrace shut down after a fault of its own: 6.1 then still calls
+	 * the ops from its trampoline), the ops stays where ftrace has it,
+	 * its handler does nothing from now on, and clkstat holds itself so
+	 * that its code stays (clkstat_hook_stuck()); freeing it is what
+	 * crashed 6.1 once (Documentation/clkstat-bpf.rst).
 	 */
-	unregister_ftrace_function(&fh->ops);
+	if (unregister_ftrace_function(&fh->ops)) {
+		WRITE_ONCE(fh->handler, clkstat_ftrace_noop);
+		clkstat_hook_stuck(h->func, "ftrace");
+		return;
+	}
 	ftrace_free_filter(&fh->ops);
 	kfree(fh);
-	h->priv = NULL;
 }
 
 /* unregister_ftrace_function() and unregister_fprobe() have waited. */

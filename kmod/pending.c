@@ -62,8 +62,9 @@ void clkstat_pending_free(struct clkstat_pending *t)
 	t->entry = NULL;
 }
 
-static struct clkstat_pending_entry *clkstat_pending_slot(struct clkstat_pending *t,
-						    const void *key)
+/* notrace, as put and take: a trace's handlers call them. */
+static notrace struct clkstat_pending_entry *
+clkstat_pending_slot(struct clkstat_pending *t, const void *key)
 {
 	return &t->entry[hash_ptr(key, t->bits)];
 }
@@ -80,9 +81,9 @@ static struct clkstat_pending_entry *clkstat_pending_slot(struct clkstat_pending
  *
  * Return: what the entry held before, see enum clkstat_pending_put_result.
  */
-enum clkstat_pending_put_result clkstat_pending_put(struct clkstat_pending *t,
-					      const void *key,
-					      const struct clkstat_pending_val *v)
+enum clkstat_pending_put_result notrace
+clkstat_pending_put(struct clkstat_pending *t, const void *key,
+		    const struct clkstat_pending_val *v)
 {
 	struct clkstat_pending_entry *e = clkstat_pending_slot(t, key);
 	long old = atomic_long_read(&e->key);
@@ -108,9 +109,9 @@ enum clkstat_pending_put_result clkstat_pending_put(struct clkstat_pending *t,
  *
  * Return: CLKSTAT_PENDING_FOUND, CLKSTAT_PENDING_ABSENT or CLKSTAT_PENDING_CONTENDED.
  */
-enum clkstat_pending_take_result clkstat_pending_take(struct clkstat_pending *t,
-						const void *key,
-						struct clkstat_pending_val *v)
+enum clkstat_pending_take_result notrace
+clkstat_pending_take(struct clkstat_pending *t, const void *key,
+		     struct clkstat_pending_val *v)
 {
 	struct clkstat_pending_entry *e = clkstat_pending_slot(t, key);
 	long old = atomic_long_read(&e->key);

@@ -69,7 +69,7 @@ GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 	t_variant_hooks t_variants_exact t_tkread_migrate t_tkread_variants
 	t_variant_switch t_variant_off t_csswitch t_exit_hooks_switch_loop
 	t_netlink t_record t_rmmod_under_load t_bpf_twin_agree t_bpf_record
-	t_bpf_csswitch t_tkread_rqclock t_record_events t_bpf_events
+	t_bpf_csswitch t_bpf_csread t_bpf_clockoff t_tkread_rqclock t_record_events t_bpf_events
 	t_targets_counts t_btf_proto t_trace_refusals t_trace_targets t_trace_sleeper t_trace_own_clock
 	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_serve_textfile"
 # 7.3: load, every variant counting against the truth, a switch, exits,

@@ -168,7 +168,7 @@ else
 		# CLKSTAT_TRACE_*, CLKSTAT_FUZZ_*, CLKSTAT_DEBUG_*,
 		# CLKSTAT_*_SEED, CLKSTAT_VALGRIND) and the modules to test
 		# (CLKSTAT_KMOD) go with the command.
-		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|FUZZ_[A-Z_]+|DEBUG_[A-Z_]+|[A-Z]+_SEED|VALGRIND|KMOD)=' || true; } |
+		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|SWEEP_[A-Z_]+|FUZZ_[A-Z_]+|DEBUG_[A-Z_]+|[A-Z]+_SEED|VALGRIND|KMOD)=' || true; } |
 			while IFS= read -r kv; do
 				printf 'export %q\n' "$kv"
 			done

@@ -23,7 +23,7 @@
 #                         variant, refusals, clkstat-report trace, record
 #                         --probes
 #   suite_exporter.sh     clkstat-report serve on the live module
-#
+
 # lib.sh holds what more than one of them uses; each runs alone too:
 # tools/tests/guest.sh --suite suite_netlink.sh [TEST...].  A clean kernel
 # log (t_dmesg_clean, lib.sh) closes every run.
