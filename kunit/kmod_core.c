@@ -4,7 +4,8 @@
  * logic that needs no hook: the store, its statistics, the wakeup table,
  * the control language, the event log, the rq clock's cache, the
  * BTF prototype reader, and the probes' clock (clock.c: its static key
- * stays off here, so timestamps are ktime_get_mono_fast_ns()).
+ * stays off here, so timestamps are ktime_get_mono_fast_ns(), through
+ * reentry.c's marked call out).
  */
 #include "../kmod/hist.c"
 #include "../kmod/hist_stats.c"
@@ -14,6 +15,7 @@
 #include "../kmod/rq_clock.c"
 #include "../kmod/btf_func.c"
 #include "../kmod/clock.c"
+#include "../kmod/reentry.c"
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for clkstat");
