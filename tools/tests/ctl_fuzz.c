@@ -104,6 +104,7 @@ struct state {
 	char variant[NAME_LEN];
 	unsigned long switches;
 	long long tgid;
+	unsigned long reentered;	/* moves by itself: not compared */
 	unsigned int nm;
 	struct metric m[MAXM];
 };
@@ -184,6 +185,14 @@ static bool parse_state(const char *text, struct state *s, const char **why)
 				return false;
 			}
 			snprintf(back, sizeof(back), "tgid %lld", s->tgid);
+		} else if (lineno == 3) {
+			/* A count the hot path moves: parsed, not compared. */
+			if (sscanf(line, "reentered %lu", &s->reentered) != 1) {
+				*why = "bad reentered line";
+				return false;
+			}
+			snprintf(back, sizeof(back), "reentered %lu",
+				 s->reentered);
 		} else if (!strncmp(line, "# ", 2)) {
 			seen_comment = true;
 			continue;
@@ -213,7 +222,7 @@ static bool parse_state(const char *text, struct state *s, const char **why)
 			return false;
 		}
 	}
-	if (lineno < 2 || !seen_comment) {
+	if (lineno < 3 || !seen_comment) {
 		*why = "lines missing";
 		return false;
 	}
