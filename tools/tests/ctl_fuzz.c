@@ -1042,6 +1042,7 @@ static int self_test(void)
 	static const char text[] =
 		"variant direct switches 0\n"
 		"tgid 0\n"
+		"reentered 0\n"
 		"metric ttwu_enqueue variant direct recording on\n"
 		"metric ttwu_enqueue_local variant direct recording on\n"
 		"metric tkread variant direct recording off\n"
@@ -1122,6 +1123,7 @@ static int self_test(void)
 	apply(&v, &s);
 	if (!parse_state("variant kprobe switches 1\n"
 			 "tgid 0\n"
+			 "reentered 0\n"
 			 "metric ttwu_enqueue variant direct recording off\n"
 			 "metric ttwu_enqueue_local variant direct recording off\n"
 			 "metric tkread variant direct recording off\n"

@@ -21,7 +21,7 @@ done
 # dry run of 20000 inputs from a recorded control file, valgrind-clean and
 # the same twice from one seed.
 ctl=$(mktemp)
-printf '%s\n' 'variant direct switches 0' 'tgid 0' \
+printf '%s\n' 'variant direct switches 0' 'tgid 0' 'reentered 0' \
 	'metric ttwu_enqueue variant direct recording on' \
 	'metric tkread variant direct recording on' '# commands' > "$ctl"
 if valgrind -q --error-exitcode=99 --leak-check=full tools/tests/ctl_fuzz --self-test &&
