@@ -2,9 +2,11 @@
 /*
  * btf_func.c - a kernel function's calling convention from BTF.
  *
- * The exit wrappers of the direct and ftrace variants call a function's
- * body themselves, forwarding the six argument registers and the two
- * return registers.  That is right only where nothing of the call is on
+ * A wrapper that calls a function's body itself (the direct and ftrace
+ * variants' exit hooks did, before they moved to the kernel's return
+ * path; the hookbench's btf_proto file still reports it), forwarding the
+ * six argument registers and the two return registers, is right only
+ * where nothing of the call is on
  * the stack: no argument beyond the registers, no variable arguments, no
  * value wider than two registers.  BPF's fexit has the same limit and
  * reads it from BTF (btf_distill_func_proto()); so does this, by the

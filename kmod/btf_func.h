@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * btf_func.h - how a kernel function takes its arguments and returns its
- * value on x86-64, from BTF: whether an exit wrapper that forwards the six
- * argument registers and the two return registers can stand in its place.
+ * value on x86-64, from BTF: how many argument registers it uses, and
+ * whether a wrapper that forwards the six argument registers and the two
+ * return registers could stand in its place (the exit wrappers that used
+ * this are gone: exit hooks go through the kernel's return path; the
+ * hookbench's btf_proto file and the KUnit tests still read it).
  */
 #ifndef _CLKSTAT_BTF_FUNC_H
 #define _CLKSTAT_BTF_FUNC_H

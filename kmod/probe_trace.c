@@ -197,7 +197,8 @@ static void notrace clkstat_trace_end(struct clkstat_trace *t)
 /*
  * func: the cookie is the entry time, 0 for a call not to measure.  The
  * return hook (hook_return.c, hook_kprobe.c) checks clkstat_reentered()
- * before either end; only the miss is counted here.
+ * before either end and counts the miss there (reentered; the kernel's
+ * nmissed reaches the trace's missed through the variant's missed()).
  */
 static u64 notrace clkstat_trace_enter(struct clkstat_trace *t)
 {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # suite_sweep.sh - nothing root can trace crashes or pins the kernel
-# (issue 31): every function in the call graph of clkstat's calls out on
+# (Documentation/clkstat.rst, "Safety"): every function in the call graph of clkstat's calls out on
 # this kernel, a seeded sample of available_filter_functions and of
 # tracepoint pairs, each traced in every variant that reaches it (func:
 # with its return, sec:F-F with its entry; tp:X-Y), under a wakeup and
@@ -24,6 +24,13 @@ SW_N=${CLKSTAT_SWEEP_N:-2000}
 SW_GRAPH=${CLKSTAT_SWEEP_GRAPH:-0}
 SW_TP=${CLKSTAT_SWEEP_TP:-50}
 SW_SEED=${CLKSTAT_SWEEP_SEED:-$RANDOM}
+# A knob that is no count stops the suite before any work, naming it.
+for kv in "CLKSTAT_SWEEP_N=$SW_N" "CLKSTAT_SWEEP_GRAPH=$SW_GRAPH" \
+	  "CLKSTAT_SWEEP_TP=$SW_TP" "CLKSTAT_SWEEP_SEED=$SW_SEED"; do
+	case ${kv#*=} in
+	''|*[!0-9]*) echo "suite_sweep: ${kv%%=*}='${kv#*=}': a count (0 or more)" >&2; exit 2 ;;
+	esac
+done
 SW=/tmp/sweep
 R=$top/tools/clkstat-report
 
