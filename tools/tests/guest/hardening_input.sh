@@ -108,7 +108,12 @@ kmsg_stop() {
 # expression), and of the rest of the kernel only the entropy pool's
 # one-time note and the notes a vCPU the host held back makes the kernel
 # print whatever the input ("hrtimer: interrupt took N ns", perf's
-# "interrupt took too long"; seen beside another guest on 2 cores).  No
+# "interrupt took too long", and the clocksource watchdog's two lines
+# when its own back-to-back reads of the watchdog were held apart, so it
+# skips that round: the reads run with interrupts off, so only the host
+# (or TCG stopping every vCPU to drop code the guest patched) can delay
+# them; seen beside another guest on 2 cores).  Its "marking unstable"
+# warning stays unexpected.  No
 # record holds a raw control character (/dev/kmsg shows one as \xNN,
 # 0x00-0x1f or 0x7f): a name from userspace printed unescaped can forge
 # log lines.
@@ -128,7 +133,9 @@ log_only_expected() {
 		text ~ /^clkstat: kprobe on [a-z_0-9]+\+0x[0-9a-f]+\/0x[0-9a-f]+ is / || text == "clkstat: unloaded" ||
 		text == "random: crng init done" || text ~ extra { n++; next }
 		text ~ /^hrtimer: interrupt took [0-9]+ ns$/ ||
-		text ~ /^perf: interrupt took too long / { next }
+		text ~ /^perf: interrupt took too long / ||
+		text ~ /^clocksource: timekeeping watchdog on CPU[0-9]+: [a-z_0-9-]+ wd-wd read-back delay of [0-9]+ns$/ ||
+		text ~ /^clocksource: wd-[a-z_0-9-]+-wd read-back delay of -?[0-9]+ns, clock-skew test skipped!$/ { next }
 		{ print "unexpected: " text }
 		END { if (!done) print "no end mark: the capture stopped early"; else if (!n) print "no warning at all" }' /tmp/hi-kmsg)
 	[ -z "$out" ] || fail "kernel log: $(echo "$out" | head -5)"
