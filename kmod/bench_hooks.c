@@ -130,6 +130,7 @@ static struct clkstat_hook bench_hook = {
 	.handler = bench_handler,
 	.direct_tramp = CLKSTAT_DIRECT_TRAMP_ADDR(clkstat_direct_tramp_bench),
 	.tp = &__tracepoint_clkstat_bench_hit_tp,
+	.tp_owner = THIS_MODULE,
 	.tp_handler = bench_handler,
 };
 

@@ -25,6 +25,10 @@
  *    hidden pointer the caller passes in rdi (one argument register), and
  *    that pointer comes back in rax.
  *
+ * It also says which arguments are struct task_struct pointers: the wakeup
+ * probe's handlers read the woken task from try_to_wake_up()'s and the
+ * enqueue's arguments, and check at load that they are there.
+ *
  * clkstat_btf_parse_proto() is pure: a blob in memory, bounds-checked
  * throughout, so that KUnit feeds it corrupt blobs.  clkstat_btf_func_proto()
  * reads the running kernel's BTF from /sys/kernel/btf/.
@@ -401,6 +405,21 @@ static int btf_value(struct btf_ctx *c, u32 id, bool *mem)
 	}
 }
 
+/* Whether @id is a pointer to a struct task_struct (modifiers aside). */
+static bool btf_task_ptr(const struct btf_ctx *c, u32 id)
+{
+	const struct btf_type *t = btf_resolve(c, id);
+	const char *name;
+
+	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_PTR)
+		return false;
+	t = btf_resolve(c, t->type);
+	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_STRUCT)
+		return false;
+	name = btf_name(c, t->name_off);
+	return name && !strcmp(name, "task_struct");
+}
+
 /* FUNC @fn's prototype, merged into *p as the worst case so far. */
 static int btf_merge_func(struct btf_ctx *c, const struct btf_type *fn,
 			  struct clkstat_btf_proto *p)
@@ -409,7 +428,7 @@ static int btf_merge_func(struct btf_ctx *c, const struct btf_type *fn,
 	const struct btf_param *arg;
 	unsigned int used = 0, need, ret_regs;
 	bool mem, stack = false, varargs = false;
-	u32 i, vlen;
+	u32 i, vlen, task_args = 0;
 	int size;
 
 	if (!proto || BTF_INFO_KIND(proto->info) != BTF_KIND_FUNC_PROTO)
@@ -437,6 +456,8 @@ static int btf_merge_func(struct btf_ctx *c, const struct btf_type *fn,
 		size = btf_value(c, arg->type, &mem);
 		if (size < 0)
 			return size;
+		if (i < BITS_PER_TYPE(p->task_args) && btf_task_ptr(c, arg->type))
+			task_args |= BIT(i);
 		need = DIV_ROUND_UP(size, 8);
 		if (mem || used + need > CLKSTAT_BTF_ARG_REGS)
 			stack = true;
@@ -445,6 +466,9 @@ static int btf_merge_func(struct btf_ctx *c, const struct btf_type *fn,
 	}
 	p->arg_regs = max(p->arg_regs, used);
 	p->ret_regs = max(p->ret_regs, ret_regs);
+	p->nparams = max(p->nparams, varargs ? vlen - 1 : vlen);
+	/* A task pointer only where every FUNC of the name has one. */
+	p->task_args = p->nfuncs ? p->task_args & task_args : task_args;
 	p->stack_args |= stack;
 	p->varargs |= varargs;
 	p->nfuncs++;
@@ -633,6 +657,38 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(clkstat_btf_func_proto);
+
+/**
+ * clkstat_btf_vmlinux_protos() - several kernel functions' conventions
+ * @names: the functions' names, all of vmlinux (not of a module)
+ * @n: how many
+ * @p: the results, one per name, as clkstat_btf_parse_proto() gives them
+ *
+ * One read of /sys/kernel/btf/vmlinux for all of them.
+ * Context: process context; sleeps (reads a few MB).
+ *
+ * Return: 0 when every name was found; else the first error, as
+ * clkstat_btf_func_proto() has them (the results of the names before it
+ * are filled in).
+ */
+int clkstat_btf_vmlinux_protos(const char *const *names, unsigned int n,
+			       struct clkstat_btf_proto *p)
+{
+	void *vmlinux;
+	size_t size;
+	unsigned int i;
+	int ret;
+
+	memset(p, 0, n * sizeof(*p));
+	ret = btf_read_file("/sys/kernel/btf/vmlinux", &vmlinux, &size);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && !ret; i++)
+		ret = clkstat_btf_parse_proto(vmlinux, size, NULL, 0, names[i],
+					      &p[i]);
+	vfree(vmlinux);
+	return ret;
+}
 
 /**
  * clkstat_btf_wrappable() - whether an exit wrapper may stand in for a call

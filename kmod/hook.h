@@ -60,8 +60,13 @@ struct clkstat_hook {
 	 */
 	const char *tracepoint;
 	clkstat_entry_fn tp_handler;
-	/* Or the tracepoint itself, e.g. a module's own (found by address). */
+	/*
+	 * Or the tracepoint itself, e.g. a module's own (found by address),
+	 * and the module that defines it (tp_probes.c picks the probe by
+	 * owner and name).
+	 */
 	struct tracepoint *tp;
+	struct module *tp_owner;
 	void *priv;			/* the variant's, while attached */
 };
 

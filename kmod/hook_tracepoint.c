@@ -10,10 +10,10 @@
  * which tells a new subscriber of every module with tracepoints; the
  * module is held while its tracepoint is attached.
  *
- * One probe function serves every tracepoint: it is registered with the
- * hook as its data and passes on the first three arguments.  A tracepoint
- * with fewer arguments leaves the rest undefined; a hook's tp_handler
- * reads only the arguments its tracepoint has.
+ * The probe function is one of the tracepoint's own type where clkstat
+ * has one (tp_probes.c, for kCFI), registered with the hook as its data;
+ * it passes the tracepoint's first arguments on to the hook's tp_handler,
+ * which reads only the arguments its tracepoint has.
  */
 #include <linux/module.h>
 #include <linux/notifier.h>
@@ -21,7 +21,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "hook.h"
-#include "reentry.h"
+#include "tp_probes.h"
 
 struct clkstat_tp_find {
 	const char *name;
@@ -34,6 +34,7 @@ struct clkstat_tp_find {
 struct clkstat_tp_hook {
 	struct tracepoint *tp;
 	struct module *mod;
+	void *probe;
 };
 
 static void clkstat_tp_match(struct tracepoint *tp, void *priv)
@@ -84,16 +85,6 @@ static void clkstat_tp_find_in_modules(struct clkstat_tp_find *f)
 }
 #endif
 
-static void notrace clkstat_tp_probe(void *data, unsigned long a0,
-				     unsigned long a1, unsigned long a2)
-{
-	const struct clkstat_hook *h = data;
-
-	if (clkstat_reentered())
-		return;
-	h->tp_handler(a0, a1, a2);
-}
-
 static int clkstat_tp_attach(struct clkstat_hook *h)
 {
 	struct clkstat_tp_find f = { .name = h->tracepoint, .tp = h->tp };
@@ -119,7 +110,14 @@ static int clkstat_tp_attach(struct clkstat_hook *h)
 		ret = -ENOMEM;
 		goto err;
 	}
-	ret = tracepoint_probe_register(f.tp, (void *)clkstat_tp_probe, h);
+	th->probe = clkstat_tp_probe(f.tp, h->tp ? h->tp_owner : f.mod);
+	if (!th->probe) {
+		pr_err("clkstat: tracepoint %s: this kernel type-checks indirect calls (kCFI) and clkstat has no probe of its type\n",
+		       f.tp->name);
+		ret = -EOPNOTSUPP;
+		goto err;
+	}
+	ret = tracepoint_probe_register(f.tp, th->probe, h);
 	if (ret) {
 		pr_err("clkstat: cannot attach to tracepoint %s: %d\n",
 		       f.tp->name, ret);
@@ -139,8 +137,7 @@ static void clkstat_tp_detach(struct clkstat_hook *h)
 {
 	struct clkstat_tp_hook *th = h->priv;
 
-	WARN_ON(tracepoint_probe_unregister(th->tp, (void *)clkstat_tp_probe,
-					    h));
+	WARN_ON(tracepoint_probe_unregister(th->tp, th->probe, h));
 	/* The probe runs in our code, not the module's: it may go now. */
 	module_put(th->mod);
 	kfree(th);

@@ -37,6 +37,7 @@
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
+#include "btf_func.h"
 #include "compat.h"
 #include "control.h"
 #include "direct_tramp.h"
@@ -476,10 +477,64 @@ static int ttwu_bind(const char *variant,
 	return 0;
 }
 
+/*
+ * The two functions' prototypes as the handlers (and the direct
+ * trampolines' argument counts) assume them, checked against the running
+ * kernel's BTF: a kernel that changed one would have the handlers read
+ * something else as the woken task, or the trampoline clobber an
+ * argument.  Without BTF the check cannot run; clkstat then goes by the
+ * kernel version it was built for (compat.h) and says so.
+ */
+static int ttwu_check_protos(void)
+{
+	static const char *const names[] = { CLKSTAT_FUNC_TTWU,
+					     CLKSTAT_ENQUEUE_FUNC };
+	static const unsigned int nargs[] = { 3, CLKSTAT_ENQUEUE_NARGS };
+	static const unsigned int task[] = { 0, 1 };	/* where p is */
+	struct clkstat_btf_proto p[ARRAY_SIZE(names)];
+	unsigned int i;
+	int ret;
+
+	ret = clkstat_btf_vmlinux_protos(names, ARRAY_SIZE(names), p);
+	if (ret == -ENODATA) {
+		pr_info("clkstat: probe ttwu: the kernel has no BTF, the arguments of %s() and %s() are not checked\n",
+			names[0], names[1]);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(names) && ret == -ENOENT; i++)
+		if (!p[i].nfuncs) {
+			/* Inlined, or no BTF FUNC: the attach says more. */
+			pr_info("clkstat: probe ttwu: no BTF for %s(), its arguments are not checked\n",
+				names[i]);
+			return 0;
+		}
+	if (ret) {
+		pr_err("clkstat: probe ttwu: cannot read the kernel's BTF: %d\n",
+		       ret);
+		return ret;
+	}
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (p[i].arg_regs <= nargs[i] && !p[i].stack_args &&
+		    !p[i].varargs && (p[i].task_args & BIT(task[i])))
+			continue;
+		pr_err("clkstat: probe ttwu: %s() on this kernel takes %u argument registers%s, and argument %u %s a task; clkstat expects at most %u, with the task as argument %u\n",
+		       names[i], p[i].arg_regs,
+		       p[i].stack_args || p[i].varargs ? " and the stack" : "",
+		       task[i] + 1,
+		       p[i].task_args & BIT(task[i]) ? "is" : "is not",
+		       nargs[i], task[i] + 1);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static int ttwu_init(const struct clkstat_probe_cfg *cfg)
 {
 	int ret;
 
+	ret = ttwu_check_protos();
+	if (ret)
+		return ret;
 	ttwu_frac_bits = cfg->frac_bits;
 	ret = clkstat_wake_init(&clkstat_wake_pending, cfg->pending_entries);
 	if (!ret)

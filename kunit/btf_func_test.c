@@ -2,7 +2,8 @@
 /*
  * btf_func_test.c - a function's calling convention from hand-built BTF
  * blobs: registers, the stack, structs by value, hidden return pointers,
- * varargs, modifier chains, FUNCs of one name merged, split BTF on a base,
+ * varargs, modifier chains, FUNCs of one name merged, task pointer
+ * arguments, split BTF on a base,
  * floats refused, and malformed blobs (each refused, none read past its
  * end: every blob is copied into an allocation of its exact size, which
  * KASAN guards on the debug kernel).
@@ -505,11 +506,63 @@ static void btf_truncated_and_flipped(struct kunit *test)
 	}
 }
 
+/* Which arguments are task pointers, through modifiers; FUNCs merged. */
+static void btf_task_args(struct kunit *test)
+{
+	struct tb *b = tb_new(test, NULL);
+	struct clkstat_btf_proto p;
+	struct tb_ids t;
+	u32 task, ptask, ctask, pctask, tdef, rq, prq, other, pother, pvoid;
+
+	tb_common(b, &t);
+	task = tb_type(b, "task_struct", BTF_KIND_STRUCT, 0, 64);
+	ptask = tb_type(b, NULL, BTF_KIND_PTR, 0, task);
+	ctask = tb_type(b, NULL, BTF_KIND_CONST, 0, task);
+	pctask = tb_type(b, NULL, BTF_KIND_PTR, 0, ctask);
+	tdef = tb_type(b, "task_ptr_t", BTF_KIND_TYPEDEF, 0, ptask);
+	rq = tb_type(b, "rq", BTF_KIND_STRUCT, 0, 64);
+	prq = tb_type(b, NULL, BTF_KIND_PTR, 0, rq);
+	/* A union of the same name is no struct task_struct. */
+	other = tb_type(b, "task_struct", BTF_KIND_UNION, 0, 8);
+	pother = tb_type(b, NULL, BTF_KIND_PTR, 0, other);
+	pvoid = tb_type(b, NULL, BTF_KIND_PTR, 0, 0);
+	FUNC(b, "ttwu", t.i, ptask, t.i, t.i);
+	FUNC(b, "enq", 0, prq, pctask, t.i);
+	FUNC(b, "tdef", 0, t.l, tdef);
+	FUNC(b, "none", 0, ptask, pother);
+	FUNC(b, "none", 0, pvoid, pother);
+	FUNC(b, "va", 0, ptask, 0);
+	FUNC(b, "task_itself", 0, task);
+	tb_build(b);
+
+	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "ttwu", &p), 0);
+	KUNIT_EXPECT_EQ(test, p.nparams, 3U);
+	KUNIT_EXPECT_EQ(test, p.task_args, BIT(0));
+	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "enq", &p), 0);
+	KUNIT_EXPECT_EQ(test, p.nparams, 3U);
+	KUNIT_EXPECT_EQ(test, p.task_args, BIT(1));
+	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "tdef", &p), 0);
+	KUNIT_EXPECT_EQ(test, p.task_args, BIT(1));
+	/* Two FUNCs: a task pointer only where both have one. */
+	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "none", &p), 0);
+	KUNIT_EXPECT_EQ(test, p.nfuncs, 2U);
+	KUNIT_EXPECT_EQ(test, p.task_args, 0);
+	/* "..." is no parameter. */
+	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "va", &p), 0);
+	KUNIT_EXPECT_EQ(test, p.nparams, 1U);
+	KUNIT_EXPECT_EQ(test, p.task_args, BIT(0));
+	/* The struct by value is no pointer to it. */
+	KUNIT_ASSERT_EQ(test, tb_parse(test, b, b->size, NULL, "task_itself",
+				       &p), 0);
+	KUNIT_EXPECT_EQ(test, p.task_args, 0);
+}
+
 static struct kunit_case btf_func_cases[] = {
 	KUNIT_CASE(btf_registers),
 	KUNIT_CASE(btf_structs),
 	KUNIT_CASE(btf_modifiers_and_floats),
 	KUNIT_CASE(btf_same_name_merged),
+	KUNIT_CASE(btf_task_args),
 	KUNIT_CASE(btf_split_on_base),
 	KUNIT_CASE(btf_malformed),
 	KUNIT_CASE(btf_truncated_and_flipped),

@@ -5,7 +5,7 @@
  * the control language, the event log, the rq clock's cache, the
  * BTF prototype reader, and the probes' clock (clock.c: its static key
  * stays off here, so timestamps are ktime_get_mono_fast_ns(), through
- * reentry.c's marked call out).
+ * reentry.c's marked call out).  kmod_tp.c holds one more.
  */
 #include "../kmod/hist.c"
 #include "../kmod/hist_stats.c"

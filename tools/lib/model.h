@@ -110,6 +110,14 @@ struct cr_run {
 	struct cr_metric *metrics;
 	struct cr_events events;	/* record --events, else !present */
 	/*
+	 * The module's count of hook calls skipped because they came in
+	 * again from inside clkstat on the same CPU and context (GET_INFO's
+	 * reentered; all hooks).  Live readings only: !has_reentered when
+	 * unknown (a snapshot, or a module without the count).
+	 */
+	int has_reentered;
+	uint64_t reentered;
+	/*
 	 * The run's own tags (record --cstates, --load: "cstate", "load"),
 	 * in the order added; --compare tag:K=V looks here before the file's
 	 * meta tags.

@@ -22,6 +22,8 @@
  *   clkstat_resets_total{metric="ttwu_enqueue",variant="direct",...} 2
  *   # TYPE clkstat_recording gauge
  *   clkstat_recording{metric="ttwu_enqueue",variant="direct",...} 1
+ *   # TYPE clkstat_reentered counter
+ *   clkstat_reentered_total{host="a",kernel="6.12.9",clocksource="tsc"} 0
  *   # EOF
  *
  * Histograms: every series has every bound of one fixed grid (grid.c),
@@ -49,6 +51,12 @@
  * creation or last reset of the metric (CLOCK_REALTIME), so that a reset
  * between two scrapes is seen even when the counts grew past their old
  * values; resets themselves are the counter clkstat_resets_total.
+ *
+ * clkstat_reentered_total is the module's, of no metric (live readings
+ * only): hook calls skipped because they came in again from inside
+ * clkstat's own handler on the same CPU and context (Documentation/
+ * clkstat.rst, "Safety").  It should stay at 0; a rise names a target
+ * that clkstat's own code reaches.
  *
  * The two formats differ where the Prometheus text format has no word
  * for it: a counter family is named clkstat_events in OpenMetrics with
@@ -79,6 +87,7 @@
 #define CR_OM_EVENTS	"clkstat_events"
 #define CR_OM_RESETS	"clkstat_resets"
 #define CR_OM_RECORDING	"clkstat_recording"
+#define CR_OM_REENTERED	"clkstat_reentered"
 
 /*
  * The per-CPU series filled in, empty or not, up to here at most (8 times
@@ -196,6 +205,26 @@ static void cr_om_open(struct cr_om *x, const char *name,
 	cr_om_label(x->out, "host", x->o->host);
 	cr_om_label(x->out, "kernel", x->o->kernel);
 	cr_om_label(x->out, "clocksource", x->o->clocksource);
+}
+
+/* name{host=...,kernel=...,clocksource=...}: a series of the module's. */
+static void cr_om_open_module(struct cr_om *x, const char *name)
+{
+	const char *key[] = { "host", "kernel", "clocksource" };
+	const char *val[] = { x->o->host, x->o->kernel, x->o->clocksource };
+	const char *sep = "{";
+	size_t i;
+
+	fputs(name, x->out);
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
+		if (!val[i])
+			continue;
+		fprintf(x->out, "%s%s=\"", sep, key[i]);
+		cr_om_value(x->out, val[i]);
+		fputc('"', x->out);
+		sep = ",";
+	}
+	fputs(*sep == ',' ? "} " : " ", x->out);
 }
 
 /*
@@ -451,6 +480,12 @@ static void cr_om_scalars(struct cr_om *x, const struct cr_run *r)
 		cr_om_open(x, CR_OM_RECORDING, m);
 		fprintf(x->out, "} %d\n", !!m->recording);
 	}
+	if (!r->has_reentered)
+		return;
+	cr_om_family(x, CR_OM_REENTERED, "counter", 0,
+		     "Hook calls the clkstat kernel module skipped because they came in again from inside its own handler on the same CPU and context, all hooks and CPUs.");
+	cr_om_open_module(x, CR_OM_REENTERED "_total");
+	fprintf(x->out, "%" PRIu64 "\n", r->reentered);
 }
 
 int cr_render_openmetrics(FILE *out, const struct cr_run *r,

@@ -137,6 +137,10 @@ static int cr_source_live(struct cr_source *s, struct cr_run *out)
 		return st;
 	}
 	snprintf(out->variant, sizeof(out->variant), "%s", info.variant);
+	if (info.reentered >= 0) {
+		out->has_reentered = 1;
+		out->reentered = (uint64_t)info.reentered;
+	}
 	cr_report_expo_labels(&info, NULL);
 	cr_report_render()->nr_cpus = info.nr_cpus;
 	cr_source_said(s, 1);

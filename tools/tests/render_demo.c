@@ -134,6 +134,8 @@ int main(int argc, char **argv)
 		r.metrics[i].created_ns = 1764031200123456789ULL + i;
 	r.metrics[0].has_resets = 1;
 	r.metrics[0].resets = 3;
+	r.has_reentered = 1;
+	r.reentered = 2;
 	if (!strcmp(fmt, "text"))
 		st = cr_render_text(stdout, &r, &o);
 	else if (!strcmp(fmt, "csv"))

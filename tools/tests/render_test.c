@@ -824,11 +824,40 @@ static void test_openmetrics(void **state)
 	assert_non_null(strstr(out, "clkstat_recording" L_TINY "} 1\n"));
 	assert_non_null(strstr(out, "clkstat_recording{metric=\"idle\",variant=\"direct\",host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\"} 0\n# EOF\n"));
 	assert_null(strstr(out, "cpu=\"all\""));
+	/* A snapshot's run: the module's reentered count is not known. */
+	assert_null(strstr(out, "clkstat_reentered"));
 	free(out);
+
+	/* A live reading's: the module's own series, without metric. */
+	r.has_reentered = 1;
+	r.reentered = 5;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_non_null(strstr(out,
+		"# TYPE clkstat_reentered counter\n# HELP clkstat_reentered "));
+	assert_non_null(strstr(out,
+		"\nclkstat_reentered_total{host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\"} 5\n# EOF\n"));
+	free(out);
+	o.host = NULL;
+	o.kernel = NULL;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_non_null(strstr(out,
+		"\nclkstat_reentered_total{clocksource=\"tsc\"} 5\n"));
+	free(out);
+	o.clocksource = NULL;
+	out = render(cr_render_openmetrics, &r, &o);
+	assert_non_null(strstr(out, "\nclkstat_reentered_total 5\n"));
+	free(out);
+	o.host = "h1";
+	o.kernel = "6.12.9";
+	o.clocksource = "tsc";
 
 	/* The text format: HELP before TYPE, no UNIT, _created nor # EOF. */
 	o.prometheus_text = 1;
 	out = render(cr_render_openmetrics, &r, &o);
+	assert_non_null(strstr(out,
+		"# HELP clkstat_reentered_total Hook calls the clkstat kernel module skipped"));
+	assert_non_null(strstr(out, "# TYPE clkstat_reentered_total counter\n"
+				    "clkstat_reentered_total{host=\"h1\",kernel=\"6.12.9\",clocksource=\"tsc\"} 5\n"));
 	assert_int_equal(check_om(out, "clkstat_latency_seconds", 9), 2);
 	assert_non_null(strstr(out,
 		"# HELP clkstat_events_total Events counted by the clkstat kernel module, per metric and variant, all CPUs.\n"

@@ -113,6 +113,11 @@ t_serve_live() {
 		"variant=\"$V\",${host:+host=\"$host\",}kernel=\"$(uname -r)\",clocksource=\"$(cat "$CS")\""
 	# The workload's --control resets before it starts.
 	expect_eq "resets" "$(om_value /tmp/m1 clkstat_resets_total "$lab")" 1
+	# The module's own series: info's count, with no metric label.
+	expect_eq "reentered" "$(om_value /tmp/m1 clkstat_reentered_total 'kernel=')" \
+		"$("$top/tools/clkstat-report" info | awk '$1 == "reentered" { print $2 }')"
+	[ -n "$(om_value /tmp/m1 clkstat_reentered_total 'kernel=')" ] ||
+		fail "no clkstat_reentered_total: $(grep reentered /tmp/m1)"
 	cr1=$(om_value /tmp/m1 clkstat_latency_seconds_created "$lab")
 	awk -v c="$cr1" -v a="$t0" -v b="$t1" 'BEGIN { exit !(c >= a - 1 && c <= b + 1) }' ||
 		fail "_created $cr1 not within the load's [$t0, $t1]"

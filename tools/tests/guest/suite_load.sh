@@ -10,7 +10,13 @@ set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 t_load_files() {
+	local unchecked
+	unchecked=$(dmesg | grep -c 'clkstat: probe ttwu: .*not checked')
 	insmod "$KO"
+	# Every kernel clkstat claims has BTF: probe ttwu checked its two
+	# functions' prototypes there (a mismatch fails the load).
+	expect_eq "ttwu's prototypes unchecked" \
+		"$(dmesg | grep -c 'clkstat: probe ttwu: .*not checked')" "$unchecked"
 	for f in control ttwu_enqueue.$V ttwu_enqueue_local.$V ttwu_enqueue_migrated.$V; do
 		[ -e "$D/$f" ] || fail "missing $D/$f"
 	done
