@@ -60,7 +60,7 @@ HOST_STAGES="unit stats exporter style builds dkms"
 # bench-insn, the benchmarks' instruction counts (not pass/fail): they
 # do not depend on the load; their other half (ns) runs alone at the
 # end.
-QUEUE="guest debug-faults debug-input guest-6.1 deb soak smoke-7.3 trace-churn bench-insn race missing lean security prometheus kunit"
+QUEUE="guest debug-faults debug-input guest-6.1 deb soak smoke-7.3 sweep trace-churn bench-insn race missing lean security prometheus kunit"
 # 6.1: loading, every variant exact against the truth and ftrace, tkread,
 # switching, exits, netlink, recording, unload under load, the BPF twin,
 # the rq clock (struct rq from the extracted image's BTF), recorded events,
@@ -71,7 +71,7 @@ GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 	t_netlink t_record t_rmmod_under_load t_bpf_twin_agree t_bpf_record
 	t_bpf_csswitch t_bpf_csread t_bpf_clockoff t_tkread_rqclock t_record_events t_bpf_events
 	t_targets_counts t_btf_proto t_trace_refusals t_trace_targets t_trace_sleeper t_trace_own_clock
-	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_serve_textfile"
+	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_serve_textfile t_sweep"
 # 7.3: load, every variant counting against the truth, a switch, exits,
 # the BPF twin loading and recording (csswitch, exact) and refusing what
 # it must, the rq clock, recorded events, user-defined probes in every
@@ -84,7 +84,7 @@ GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 SMOKE_73="t_load_files t_variants_exact t_tkread_variants t_variant_switch
 	t_csswitch t_bpf_csswitch t_bpf_loader_errors t_tkread_rqclock
 	t_record_events t_btf_proto t_trace_targets t_trace_sleeper t_trace_own_clock
-	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live"
+	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_sweep"
 
 # The short soak's length on Debian's kernel (make soak: 1000 and 1000).
 SOAK_CYCLES=${CLKSTAT_SOAK_CYCLES:-50}
@@ -95,6 +95,17 @@ SOAK_SWITCHES=${CLKSTAT_SOAK_SWITCHES:-50}
 RACE_READS=${CLKSTAT_RACE_READS:-50}
 TRACE_CHURN=${CLKSTAT_TRACE_CHURN:-300}
 TRACE_RACE_N=${CLKSTAT_TRACE_RACE_N:-80}
+# The sweep of Documentation/clkstat.rst's "Safety", sampled: on 6.12
+# (stage sweep) SWEEP_FUNCS call-graph functions and as many of
+# available_filter_functions, SWEEP_TPS tracepoint pairs; on 6.1 and 7.3
+# (t_sweep in their parts) and on the debug kernel (debug.sh) a third of
+# that.  Each function is 8 tries (func: and sec: in four variants), a
+# second each under TCG; make sweep runs 2000 and all of the graph.
+SWEEP_FUNCS=${CLKSTAT_SWEEP_FUNCS:-12}
+SWEEP_TPS=${CLKSTAT_SWEEP_TPS:-6}
+sweep_env() {
+	echo env CLKSTAT_SWEEP_N="$1" CLKSTAT_SWEEP_GRAPH="$1" CLKSTAT_SWEEP_TP="$2"
+}
 # The benchmarks' wakeup storm: 5 interleaved rounds (make bench: 10).
 export CLKSTAT_BENCH_STORM_ROUNDS=${CLKSTAT_BENCH_STORM_ROUNDS:-5}
 # valgrind in the 6.1 and 7.3 parts (1: as on 6.12).
@@ -120,7 +131,8 @@ stage_cmd() {
 	dkms) echo tools/tests/dkms.sh ;;
 	kunit) echo tools/tests/kunit.sh ;;
 	debug-faults) echo tools/tests/debug.sh --part faults ;;
-	debug-input) echo tools/tests/debug.sh --part input ;;
+	debug-input) echo $(sweep_env $((SWEEP_FUNCS / 3)) $((SWEEP_TPS / 2))) \
+		tools/tests/debug.sh --part input ;;
 	# The whole suite has grown past the guest's default limit of 25
 	# minutes (28 here, beside another guest): an hour, for a slower
 	# machine.
@@ -136,10 +148,14 @@ stage_cmd() {
 	# The parts on 6.1 and 7.3 run the tool's commands without valgrind
 	# (CLKSTAT_VALGRIND=0): the same program runs under it in 6.12's
 	# whole suite, and each valgrind there costs 7 to 8 s of TCG.
-	guest-6.1) echo env CLKSTAT_VALGRIND="$LINES_VALGRIND" \
+	guest-6.1) echo $(sweep_env $((SWEEP_FUNCS / 3)) $((SWEEP_TPS / 2))) \
+		CLKSTAT_VALGRIND="$LINES_VALGRIND" \
 		tools/tests/guest.sh --kver 6.1 $GUEST_61 ;;
-	smoke-7.3) echo env CLKSTAT_VALGRIND="$LINES_VALGRIND" \
+	smoke-7.3) echo $(sweep_env $((SWEEP_FUNCS / 3)) $((SWEEP_TPS / 2))) \
+		CLKSTAT_VALGRIND="$LINES_VALGRIND" \
 		tools/tests/guest.sh --kver 7.3 $SMOKE_73 ;;
+	sweep) echo $(sweep_env "$SWEEP_FUNCS" "$SWEEP_TPS") \
+		tools/tests/guest.sh --suite suite_sweep.sh ;;
 	# The soak, short: CLKSTAT_SOAK_CYCLES load/unload cycles and as
 	# many variant switches under the storm (1000 each: `make soak`).
 	soak) echo env CLKSTAT_SOAK_CYCLES="$SOAK_CYCLES" \

@@ -41,19 +41,25 @@ sw_random() {
 		openssl enc -aes-256-ctr -pass pass:"$SW_SEED${2:-}" -nosalt -pbkdf2 > "$1" 2> /dev/null
 }
 
-# The functions clkstat's calls out reach on this kernel: the function
-# graph tracer from each call out's function, while clkstat stamps with
-# the mono clock on each clocksource in turn and logs events.  What an
-# interrupt or the scheduler runs on the way is not clkstat's: those
-# subtrees are left out (set_graph_notrace).
+# The functions clkstat's code reaches on this kernel: every kernel
+# function clkstat.ko calls (its undefined symbols, from the module's
+# ELF: handlers, control paths and all), and what the function graph
+# tracer sees clkstat's calls out reach (from each call out's function,
+# and from the printk and warning paths a handler's error would take),
+# while clkstat stamps with the mono clock on each clocksource in turn
+# and logs events.  What an interrupt or the scheduler runs on the way is
+# not clkstat's: those subtrees are left out (set_graph_notrace).  Only
+# what ftrace can hook (available_filter_functions) counts.
 sw_graph() {
 	local r cs
 	echo 0 > $T/tracing_on
 	echo nop > $T/current_tracer
 	echo > $T/set_graph_function
 	echo > $T/set_graph_notrace
+	nm -u "$KO" | awk '{ print $2 }' | sort -u | grep -Fxf $SW/avail > $SW/calls || true
 	for r in ktime_get_mono_fast_ns read_hpet acpi_pm_read read_tsc irq_work_queue \
-		 sized_strscpy strscpy; do
+		 sized_strscpy strscpy _printk vprintk_emit __warn warn_slowpath_fmt \
+		 rcu_read_unlock_special; do
 		grep -qx "$r" $SW/avail && echo "$r" >> $T/set_graph_function
 	done
 	for r in 'irq_enter*' 'irq_exit*' '__sysvec_*' 'sysvec_*' 'asm_sysvec_*' \
@@ -69,11 +75,14 @@ sw_graph() {
 		echo "$cs" > $CS
 		"$PINGPONG" -n 200 --reads 2 > /dev/null
 		echo "sweep $cs" > $D/marker
+		# A refused command: clkstat's warning, through printk.
+		echo "sweep-no-such-command" 2> /dev/null > $D/control || true
 	done
 	echo 0 > $T/tracing_on
 	rmmod clkstat
 	# Read before the tracer changes: that empties the buffer.
-	grep -oE '[A-Za-z_][A-Za-z0-9_.]*\(\)' $T/trace | tr -d '()' | sort -u |
+	{ grep -oE '[A-Za-z_][A-Za-z0-9_.]*\(\)' $T/trace | tr -d '()'
+	  cat $T/set_graph_function $SW/calls; } | sort -u |
 		grep -Fxf $SW/avail > $SW/graph || true
 	echo nop > $T/current_tracer
 	echo > $T/set_graph_function
