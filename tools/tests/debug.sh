@@ -29,8 +29,8 @@
 # detached, the exit hooks of csswitch, reset; the KUnit suites (two
 # CPUs), the hostile-input suite at full length, a sample of the trace
 # sweep (Documentation/clkstat.rst, "Safety": CLKSTAT_SWEEP_N functions
-# of the call graph and as many sampled, 4 each unless given;
-# CLKSTAT_SWEEP_TP tracepoint pairs, 3), the fault sweeps sampled, a
+# of the call graph and as many sampled, 3 each unless given;
+# CLKSTAT_SWEEP_TP tracepoint pairs, 2), the fault sweeps sampled, a
 # short soak (Documentation/clkstat-hardening.rst).
 # CLKSTAT_DEBUG_TIMEOUT: the guest's limit in seconds (3600; --full
 # 36000).
@@ -73,9 +73,9 @@ PART_INPUT="module_tests.sh:t_load_files,t_variant_hooks,t_variant_switch,t_cssw
 	suite_usertrace.sh:t_trace_targets,t_trace_sleeper,t_trace_own_clock,t_trace_churn
 	suite_netlink.sh:t_trace_dump_pause suite_sweep.sh:t_sweep
 	hardening_kunit.sh hardening_input.sh"
-export CLKSTAT_SWEEP_N=${CLKSTAT_SWEEP_N:-4}
+export CLKSTAT_SWEEP_N=${CLKSTAT_SWEEP_N:-3}
 export CLKSTAT_SWEEP_GRAPH=${CLKSTAT_SWEEP_GRAPH:-$CLKSTAT_SWEEP_N}
-export CLKSTAT_SWEEP_TP=${CLKSTAT_SWEEP_TP:-3}
+export CLKSTAT_SWEEP_TP=${CLKSTAT_SWEEP_TP:-2}
 PART_FAULTS="hardening_faults.sh:t_fault_load,t_fault_switch hardening_soak.sh"
 case "$part" in
 input) DEBUG_SUITES=$PART_INPUT ;;

@@ -101,7 +101,7 @@ TRACE_RACE_N=${CLKSTAT_TRACE_RACE_N:-80}
 # (t_sweep in their parts) and on the debug kernel (debug.sh) a third of
 # that.  Each function is 8 tries (func: and sec: in four variants), a
 # second each under TCG; make sweep runs 2000 and all of the graph.
-SWEEP_FUNCS=${CLKSTAT_SWEEP_FUNCS:-12}
+SWEEP_FUNCS=${CLKSTAT_SWEEP_FUNCS:-9}
 SWEEP_TPS=${CLKSTAT_SWEEP_TPS:-6}
 sweep_env() {
 	echo env CLKSTAT_SWEEP_N="$1" CLKSTAT_SWEEP_GRAPH="$1" CLKSTAT_SWEEP_TP="$2"
