@@ -59,8 +59,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # promtool, Prometheus's own checker, for the OpenMetrics test.  It ships
 # only in the prometheus package, whose install would also enable and start
-# a Prometheus server on this machine; unpack the package instead.
-promdir=/var/cache/clkstat/prometheus
+# a Prometheus server on this machine; unpack the package instead, into
+# the cache the tests look in (CLKSTAT_CACHE).
+cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
+promdir=$cache/prometheus
 if [ ! -x "$promdir/usr/bin/promtool" ] && ! command -v promtool > /dev/null; then
 	echo "install-deps: unpacking promtool from Debian's prometheus package into $promdir" >&2
 	mkdir -p "$(dirname "$promdir")"
@@ -81,7 +83,6 @@ vm=$(dirname "$0")/vm
 # the first time, seconds later.  Here rather than inside make check,
 # where their unpacking took the test kernels' build CPU (make check
 # still makes whichever is missing, from its first second).
-cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
 mkdir -p "$cache"
 eval "$("$vm/kernels.sh" info "$("$vm/kernels.sh" default)")"
 echo "install-deps: Debian's 7.3 and the deb test's bookworm chroot (logs: $cache/install-*.log)" >&2
