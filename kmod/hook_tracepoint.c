@@ -88,7 +88,8 @@ static void clkstat_tp_find_in_modules(struct clkstat_tp_find *f)
 static int clkstat_tp_attach(struct clkstat_hook *h)
 {
 	struct clkstat_tp_find f = { .name = h->tracepoint, .tp = h->tp };
-	struct clkstat_tp_hook *th;
+	struct clkstat_tp_hook *th = NULL;
+	void *probe;
 	int ret;
 
 	if (!f.tp && !f.name) {
@@ -105,19 +106,20 @@ static int clkstat_tp_attach(struct clkstat_hook *h)
 		       h->tracepoint);
 		return -ENOENT;
 	}
-	th = kzalloc(sizeof(*th), GFP_KERNEL);
-	if (!th) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	th->probe = clkstat_tp_probe(f.tp, h->tp ? h->tp_owner : f.mod);
-	if (!th->probe) {
+	probe = clkstat_tp_probe(f.tp, h->tp ? h->tp_owner : f.mod);
+	if (!probe) {
 		pr_err("clkstat: tracepoint %s: this kernel type-checks indirect calls (kCFI) and clkstat has no probe of its type\n",
 		       f.tp->name);
 		ret = -EOPNOTSUPP;
 		goto err;
 	}
-	ret = tracepoint_probe_register(f.tp, th->probe, h);
+	th = kzalloc(sizeof(*th), GFP_KERNEL);
+	if (!th) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	th->probe = probe;
+	ret = tracepoint_probe_register(f.tp, probe, h);
 	if (ret) {
 		pr_err("clkstat: cannot attach to tracepoint %s: %d\n",
 		       f.tp->name, ret);

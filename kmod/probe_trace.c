@@ -546,8 +546,11 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 	*why = "out of memory";
 	if (s.percpu) {
 		t->pcpu = alloc_percpu(struct clkstat_trace_pcpu);
-		if (!t->pcpu)
-			return -ENOMEM;
+		if (!t->pcpu) {
+			/* The target modules held above go back too. */
+			ret = -ENOMEM;
+			goto err_free;
+		}
 	} else if (s.kind != CLKSTAT_TRACE_FUNC) {
 		ret = clkstat_pending_init(&t->pending, cfg->pending_entries);
 		if (ret)
@@ -565,9 +568,13 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 	t->id = clkstat_trace_ids + 1;
 	ret = clkstat_hooks_attach(b, t->hooks, t->nhooks);
 	if (ret) {
-		*why = ret == -EBUSY ?
-		       "a function of it is hooked already, and the variant allows one hook per function" :
-		       "the variant cannot hook it (the kernel log says why)";
+		if (ret == -EBUSY)
+			*why = "a function of it is hooked already, and the variant allows one hook per function";
+		else if (ret == -EOPNOTSUPP && s.kind == CLKSTAT_TRACE_TP)
+			/* Its tracepoints exist: only the probe's type is missing. */
+			*why = "this kernel type-checks indirect calls (kCFI) and clkstat has no probe of the tracepoint's type";
+		else
+			*why = "the variant cannot hook it (the kernel log says why)";
 		pr_warn_ratelimited("clkstat: trace %s: cannot attach with variant %s: %d\n",
 				    s.name, b->name, ret);
 		goto err_free;

@@ -103,8 +103,11 @@ TRACE_RACE_N=${CLKSTAT_TRACE_RACE_N:-80}
 # second each under TCG; make sweep runs 2000 and all of the graph.
 SWEEP_FUNCS=${CLKSTAT_SWEEP_FUNCS:-9}
 SWEEP_TPS=${CLKSTAT_SWEEP_TPS:-6}
+# sweep_env FUNCS TPS: the env of a sample, at least one of each (a
+# GRAPH of 0 would mean the whole call graph).
 sweep_env() {
-	echo env CLKSTAT_SWEEP_N="$1" CLKSTAT_SWEEP_GRAPH="$1" CLKSTAT_SWEEP_TP="$2"
+	echo env CLKSTAT_SWEEP_N="$(($1 ? $1 : 1))" CLKSTAT_SWEEP_GRAPH="$(($1 ? $1 : 1))" \
+		CLKSTAT_SWEEP_TP="$(($2 ? $2 : 1))"
 }
 # The benchmarks' wakeup storm: 5 interleaved rounds (make bench: 10).
 export CLKSTAT_BENCH_STORM_ROUNDS=${CLKSTAT_BENCH_STORM_ROUNDS:-5}
@@ -384,6 +387,12 @@ case "${1:-}:$LINES_VALGRIND" in
 --list:*|*:0|*:1) ;;
 *) echo "run-all: CLKSTAT_VALGRIND='$LINES_VALGRIND': 0 (without valgrind) or 1 (under it)" >&2; exit 2 ;;
 esac
+for kv in "CLKSTAT_SWEEP_FUNCS=$SWEEP_FUNCS" "CLKSTAT_SWEEP_TPS=$SWEEP_TPS"; do
+	case "${1:-}:${kv#*=}" in
+	--list:*) ;;
+	*:|*:*[!0-9]*|*:0*) echo "run-all: ${kv%%=*}='${kv#*=}': a count, 1 or more" >&2; exit 2 ;;
+	esac
+done
 
 case "${1:-}" in
 --list)
