@@ -30,7 +30,9 @@
 # CLKSTAT_GUEST_APPEND: more kernel command line for the guest
 # (run-guest.sh --append), e.g. tsc=reliable for the clock tests.
 # CLKSTAT_VALGRIND: 1 (default) the tool under valgrind where a test
-# says so, 0 the same commands without it (lib.sh's valgrind()).
+# says so, 0 the same commands without it (lib.sh's valgrind()); the
+# commands that only read a snapshot run under it here, after the guest
+# (lib.sh's read_valgrind).
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 suite=module_tests.sh
@@ -75,6 +77,14 @@ if [ -z "${CLKSTAT_KMOD:-}" ]; then
 	fi
 	export CLKSTAT_KMOD=$kout/kmod
 fi
+# The snapshot readers the tests queue for valgrind (lib.sh's
+# read_valgrind), run here after the guest.
+vq=$out/valgrind-queue
+rm -rf "$vq"
+if [ "${CLKSTAT_VALGRIND:-1}" = 1 ]; then
+	mkdir -p "$vq"
+	export CLKSTAT_VALGRIND_QUEUE=$vq
+fi
 tools/vm/run-guest.sh --kver "$kline" --out "$out" --timeout "${CLKSTAT_GUEST_TIMEOUT:-1500}" \
 	${CLKSTAT_GUEST_APPEND:+--append "$CLKSTAT_GUEST_APPEND"} -- \
 	bash "tools/tests/guest/$suite" "$@" > "$out.log" 2>&1
@@ -89,6 +99,23 @@ if [ -z "$line" ]; then
 	grep '^run-guest:' "$out.log" >&2
 	echo "guest: no result line (guest exit status $rc); see $out/console.log" >&2
 	passed=0 failed=1
+fi
+if [ -s "$vq/list" ]; then
+	n=0 bad=""
+	while read -r f args; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			tools/clkstat-report -i "$vq/$f" $args > /dev/null 2> "$vq/vg.err"
+		[ $? != 99 ] || bad="$bad [-i $f $args: $(head -c 2000 "$vq/vg.err")]"
+	done < "$vq/list"
+	if [ -z "$bad" ]; then
+		echo "ok - valgrind: the $n snapshot reads the guest queued"
+		passed=$((passed + 1))
+	else
+		echo "not ok - valgrind: the $n snapshot reads the guest queued:$bad"
+		failed=$((failed + 1))
+	fi
 fi
 # The console shows every kernel message at warning level and above.
 if tr -d '\r' < "$out/console.log" | grep -E 'Oops|BUG:|WARNING:|Call Trace|general protection'; then

@@ -166,9 +166,9 @@ else
 		# The guest's environment is otherwise empty: the test suites'
 		# knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*, CLKSTAT_RACE_*,
 		# CLKSTAT_TRACE_*, CLKSTAT_FUZZ_*, CLKSTAT_DEBUG_*,
-		# CLKSTAT_*_SEED, CLKSTAT_VALGRIND) and the modules to test
-		# (CLKSTAT_KMOD) go with the command.
-		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|SWEEP_[A-Z_]+|FUZZ_[A-Z_]+|DEBUG_[A-Z_]+|[A-Z]+_SEED|VALGRIND|KMOD)=' || true; } |
+		# CLKSTAT_*_SEED, CLKSTAT_VALGRIND, CLKSTAT_VALGRIND_QUEUE) and
+		# the modules to test (CLKSTAT_KMOD) go with the command.
+		{ env | grep -E '^CLKSTAT_(SOAK_[A-Z_]+|FAULT_[A-Z_]+|RACE_[A-Z_]+|TRACE_[A-Z_]+|SWEEP_[A-Z_]+|FUZZ_[A-Z_]+|DEBUG_[A-Z_]+|[A-Z]+_SEED|VALGRIND|VALGRIND_QUEUE|KMOD)=' || true; } |
 			while IFS= read -r kv; do
 				printf 'export %q\n' "$kv"
 			done

@@ -316,8 +316,8 @@ PY
 	expect_eq "text: clocks" "$(grep -c '^# run [01] clock \(tsc\|mono\)$' /tmp/exp.txt)" 2
 	expect_eq "text: rows" "$(($(wc -l < /tmp/exp.txt) - 5))" "$(wc -l < /tmp/exp.jsonl)"
 	rc=0
-	valgrind -q --error-exitcode=99 --leak-check=full "$R" -i $out xcorr wakeup enqueue:migrated -B 100 > /dev/null 2> /tmp/vg || rc=$?
-	[ "$rc" = 0 ] || fail "valgrind, xcorr: status $rc: $(cat /tmp/vg)"
+	read_valgrind $out xcorr wakeup enqueue:migrated -B 100 > /dev/null 2> /tmp/vg || rc=$?
+	[ "$rc" = 0 ] || fail "xcorr (valgrind): status $rc: $(cat /tmp/vg)"
 	rmmod clkstat
 }
 
@@ -359,6 +359,18 @@ t_record() {
 		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/truths)
 		v=$(awk -v i=$i '$1 == "run" && $2 == i { print $4 }' /tmp/meta)
 		"$R" -i $out --run $i --csv > /tmp/run.csv
+		# A miss: the run's counters, the snapshot kept for a look.
+		awk -F, -v v=$v '$1 == "ttwu_enqueue" && $2 == v && $3 == "all" { print $4 }' /tmp/run.csv |
+			grep -qx "$w" || {
+			python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for m in d["runs"][int(sys.argv[2])]["metrics"]:
+    if m["name"] in ("ttwu_enqueue", "ttwu_tkread"):
+        print("    # run", sys.argv[2], m["name"], m["variant"], m["counters"])' $out $i
+			note "control: $(head -3 "$D/control" | tr '\n' ' ')"
+			[ -z "${CLKSTAT_GUEST_OUT:-}" ] || cp $out "$CLKSTAT_GUEST_OUT/t_record-miss.json"
+		}
 		expect_eq "run $i ttwu_enqueue.$v count" \
 			"$(awk -F, -v id="ttwu_enqueue" -v v=$v '$1 == id && $2 == v && $3 == "all" { print $4 }' /tmp/run.csv)" "$w"
 		expect_eq "run $i ttwu_tkread.$v count" \
@@ -404,8 +416,9 @@ t_record() {
 	[ "$rc" = 0 ] || fail "valgrind, record: $rc $(cat /tmp/vg)"
 	for c in "" "raw" "info" "--json" "--format openmetrics"; do
 		rc=0
-		valgrind -q --error-exitcode=99 --leak-check=full "$R" -i $out $c > /dev/null 2> /tmp/vg || rc=$?
-		[ "$rc" = 0 ] || fail "valgrind, clkstat-report -i $c: $rc $(cat /tmp/vg)"
+		# shellcheck disable=SC2086
+		read_valgrind $out $c > /dev/null 2> /tmp/vg || rc=$?
+		[ "$rc" = 0 ] || fail "clkstat-report -i $c (valgrind): $rc $(cat /tmp/vg)"
 	done
 }
 

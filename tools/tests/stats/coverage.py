@@ -14,8 +14,10 @@ study the tool runs twice on the same snapshot:
   --unit run --resamples 2000    does the 95% CI of delta median cover
                                  -2000 ns?  The pass criterion.
   --unit sample --resamples 2000 the naive per-sample bootstrap, printed
-                                 only: with samples correlated inside a
-                                 run it must cover far less than 95%.
+                                 only, on the first 200 studies (its SE
+                                 there is 3% at most): with samples
+                                 correlated inside a run it must cover
+                                 far less than 95%.
 
 2000 resamples instead of the default 10000 keep the runtime down; a
 percentile endpoint from 2000 resamples has a Monte Carlo error of about
@@ -52,9 +54,10 @@ bias against the truth); the CIs' mean width; the split of the misses
 (truth below the CI / above).
 
 Everything is seeded (study i: simulation seed 100000 + i, tool seed
-i + 1), so the result is the same on every run.  Runtime: about 2.5 min
+i + 1), so the result is the same on every run.  Runtime: about 1.5 min
 on 2 cores (two worker processes): per study about 0.07 s for --unit
-run, 0.13 s for --unit sample, 0.08 s to simulate and write it.
+run, 0.08 s to simulate and write it, and 0.13 s for --unit sample on
+the studies that run it.
 
 Exit status: 0 if the run-unit coverage is within the band, 1 if not, 2
 if the tool failed.
@@ -96,7 +99,7 @@ def one(i):
     st.write_snapshot(path)
     out = {"raw_medians": tuple(raw_med)}
     try:
-        for unit in ("run", "sample"):
+        for unit in ("run", "sample") if i < o.sample_studies else ("run",):
             doc = S.run_compare(path, "alt", "base", unit=unit,
                                 resamples=o.resamples, seed=i + 1)
             d = doc["metrics"][0]["diff"]["median"]
@@ -143,6 +146,8 @@ def main():
     ap.add_argument("--tau", type=float, default=0.3)
     ap.add_argument("--sigma", type=float, default=0.5)
     ap.add_argument("--resamples", type=int, default=2000)
+    ap.add_argument("--sample-studies", type=int, default=200,
+                    help="the studies that also run --unit sample")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--reference", action="store_true",
                     help="also the Python reference bootstrap (slower)")
@@ -171,7 +176,9 @@ def main():
         return 2
     run = [r["run"] for r in res]
     cov = summarize("--unit run   ", run, TRUE_DELTA)
-    summarize("--unit sample", [r["sample"] for r in res], TRUE_DELTA)
+    naive = [r["sample"] for r in res if "sample" in r]
+    if naive:
+        summarize("--unit sample", naive, TRUE_DELTA)
     if a.reference:
         summarize("reference (simstudy.ref_compare, run unit)",
                   [r["ref"] for r in res], TRUE_DELTA)
