@@ -307,7 +307,10 @@ void clkstat_clock_describe(char *buf, size_t len)
  * the window is their difference; the narrowest of 5 tries is kept).
  * The intervals then differ by at most the larger window plus the
  * rounding at each end: clkstat_now()'s, and the probes' own, two stamps
- * converted as one interval by clkstat_stamp_ns().
+ * converted as one interval by clkstat_stamp_ns().  The sleep is an
+ * hrtimer's, which never ends before MS of CLOCK_MONOTONIC: msleep()
+ * counts jiffies, which lag the clock while the tick is late (under TCG
+ * on a busy host msleep(100) once lasted 99.58 ms of ktime).
  */
 struct clock_cmp {
 	u64 sleep_ms;
@@ -352,7 +355,8 @@ static void clock_cmp_run(struct clock_cmp *r, unsigned int ms)
 	u64 a0, s0, k0, b0, a1, s1, k1, b1;
 
 	clock_cmp_sample(&a0, &s0, &k0, &b0);
-	msleep(ms);
+	usleep_range((unsigned long)ms * USEC_PER_MSEC,
+		     (unsigned long)ms * USEC_PER_MSEC + USEC_PER_MSEC);
 	clock_cmp_sample(&a1, &s1, &k1, &b1);
 	r->sleep_ms = ms;
 	r->clk_ns = (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2);
@@ -388,7 +392,7 @@ static int clock_show(struct seq_file *sf, void *unused)
 			   r->off0, r->off1);
 	}
 	mutex_unlock(&clock_cmp_lock);
-	seq_puts(sf, "# write \"compare MS\" (1..10000): clkstat_now() and the probes' stamps against ktime_get_ns() over an msleep(MS)\n");
+	seq_puts(sf, "# write \"compare MS\" (1..10000): clkstat_now() and the probes' stamps against ktime_get_ns() over a sleep of MS ms (an hrtimer)\n");
 	return 0;
 }
 

@@ -137,8 +137,9 @@ clock_to() {
 # clock_word: the clock the loaded module reads now (debugfs "clock").
 clock_word() { awk '$1 == "clock" { print $2 }' "$D/clock"; }
 
-# clock_compare MS: clkstat_now() against ktime_get_ns() over an
-# msleep(MS), through debugfs "clock" (kmod/clock.c).  Both are
+# clock_compare MS: clkstat_now() against ktime_get_ns() over a sleep of
+# MS ms on an hrtimer, through debugfs "clock" (kmod/clock.c): ktime's
+# interval is at least MS.  Both are
 # CLOCK_MONOTONIC from the same timekeeper readout (the TSC clock copies
 # the timekeeper's cycle_last, base, mult and shift at every update; mono
 # is the timekeeper's fast copy), so at one instant they differ by less
