@@ -106,8 +106,9 @@ TRACE_RACE_N=${CLKSTAT_TRACE_RACE_N:-60}
 # available_filter_functions, SWEEP_TPS tracepoint pairs; on 6.1 and 7.3
 # (t_sweep in their parts) and on the debug kernel (debug.sh) one of
 # each: the sweep's machinery on those kernels (a function of a new seed
-# each run), at a sixth of the time.  Each function is 8 tries (func: and sec: in four variants), a
-# second each under TCG; make sweep runs 2000 and all of the graph.
+# each run), at a sixth of the time.  Each function is 8 tries (func:
+# and sec: in four variants), a second each under TCG; make sweep runs
+# 2000 and all of the graph.
 SWEEP_FUNCS=${CLKSTAT_SWEEP_FUNCS:-9}
 SWEEP_TPS=${CLKSTAT_SWEEP_TPS:-6}
 # sweep_env FUNCS TPS: the env of a sample, at least one of each (a
