@@ -152,6 +152,9 @@ def main():
     ap.add_argument("--reference", action="store_true",
                     help="also the Python reference bootstrap (slower)")
     OPTS = a = ap.parse_args()
+    if not 0 <= a.sample_studies <= a.studies:
+        ap.error(f"--sample-studies {a.sample_studies}: 0 to --studies "
+                 f"({a.studies})")
     if not S.tool_has_compare():
         print(f"coverage: {S.TOOL} has no --compare (make "
               "tools/clkstat-report)")
