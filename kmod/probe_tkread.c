@@ -115,14 +115,14 @@ static noinline void notrace tkw_count(unsigned int idx)
  * current performed a timekeeping read: close tkread's part of its
  * wakeup's entry in the wake table (which probe ttwu's handlers opened
  * at the wakeup and completed at the enqueue), with one claim of the
- * entry.  The hooks at ktime_get*()'s entry may run this preemptible:
- * preemption goes off once for the whole pair's records.  @st: the
- * read's stamp.
+ * entry.  The caller has preemption off (tk_read_stamped()).  @st: the
+ * read's stamp; @rqc: this CPU's rq clock, read just before it.
  */
-static __always_inline void tkw_first_read(struct task_struct *p, u64 st)
+static __always_inline void tkw_first_read(struct task_struct *p, u64 st,
+					   u64 rqc)
 {
 	struct clkstat_wake_entry *e;
-	u64 ts, ts2, id, rq0, delta, rqc, adv, scale;
+	u64 ts, ts2, id, rq0, delta, adv, scale;
 	unsigned int epoch;
 	bool busy, migrated;
 	long open;
@@ -147,9 +147,6 @@ static __always_inline void tkw_first_read(struct task_struct *p, u64 st)
 		tkw_count(CLKSTAT_TKW_STALE);
 		return;
 	}
-	preempt_disable_notrace();
-	/* This CPU's rq clock right after the time: see rq_clock.c. */
-	rqc = clkstat_rq_clock_this_cpu();
 	scale = clkstat_stamp_scale();
 	delta = clkstat_stamp_ns_at(ts, st, scale);
 	/*
@@ -172,17 +169,39 @@ static __always_inline void tkw_first_read(struct task_struct *p, u64 st)
 				       clkstat_stamp_ns_at(ts2, st, scale));
 	else
 		__clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_NO_ENQUEUE);
+}
+
+/*
+ * A read's stamp, and with tkread's pairs (@tk) the rq clock of this CPU
+ * read just before it (rq_clock.c), with preemption off from one to the
+ * other and through the pair's records: the hooks at ktime_get*()'s entry
+ * may run preemptible (the direct variant).  Before the stamp, not after:
+ * an interrupt between the two whose tick brings rq->clock forward (or a
+ * preemption, or a vCPU the host stops) would give the read a clock later
+ * than its time, an advance longer than the wakeup-to-read interval it
+ * lies in.  Read first, the clock is at most the stamp's time.
+ * @clockoff: probe clockoff samples, and the stamp is its offset's too.
+ */
+static __always_inline void tk_read_stamped(struct task_struct *p, bool tk,
+					    bool clockoff)
+{
+	u64 st, rqc = 0;
+
+	preempt_disable_notrace();
+	if (tk)
+		rqc = clkstat_rq_clock_this_cpu();
+	st = clkstat_stamp();
+	if (clockoff)
+		clkstat_clockoff_stamp(st);
+	if (tk)
+		tkw_first_read(p, st, rqc);
 	preempt_enable_notrace();
 }
 
-/* A read while probe clockoff samples: its stamp is the offset's too. */
+/* A read while probe clockoff samples, out of line: the rare case. */
 static noinline void notrace tk_read_clockoff(struct task_struct *p, bool tk)
 {
-	u64 st = clkstat_stamp();
-
-	clkstat_clockoff_stamp(st);
-	if (tk)
-		tkw_first_read(p, st);
+	tk_read_stamped(p, tk, true);
 }
 
 static void notrace tk_read(unsigned int func)
@@ -197,7 +216,7 @@ static void notrace tk_read(unsigned int func)
 	if (unlikely(READ_ONCE(clkstat_clockoff)))
 		tk_read_clockoff(p, tk);
 	else if (tk)
-		tkw_first_read(p, clkstat_stamp());
+		tk_read_stamped(p, true, false);
 }
 
 /*
