@@ -1,6 +1,7 @@
 #!/bin/bash
 # suite_clockoff.sh - probe clockoff (kmod/probe_clockoff.c): a sample at
-# every wakeup ttwu records, and a refused load without ttwu.
+# every wakeup ttwu records and every read tkread counts, and a refused
+# load alone.
 # usage: suite_clockoff.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
@@ -23,8 +24,28 @@ t_clockoff() {
 		probes=clockoff
 }
 
+# With tkread too, clockoff samples at every read tkread counts as well
+# (probe_tkread.c's tk_read_clockoff(), whose one stamp is the read's
+# and the offset's), and the reads still close their pairs: as many
+# samples as wakeups plus counted reads, and one ttwu_tkread sample per
+# wakeup.
+t_clockoff_tkread() {
+	local pos neg reads wakeups
+	insmod "$KO" probes=ttwu,tkread,clockoff
+	"$PINGPONG" -n 200 --reads 1 --control "$D/control" > /tmp/truth
+	pos=$(field clockoff count) neg=$(field clockoff_neg count)
+	reads=$(awk '$1 == "counter" { n += $3 } END { print n + 0 }' "$D/tkread.$V")
+	wakeups=$(field ttwu_enqueue wakeups)
+	note "tkread: $(awk '$1 == "counter" && $3 > 0 { printf "%s=%s ", $2, $3 }' "$D/tkread.$V")"
+	note "clockoff: $pos + $neg samples; ttwu_tkread: $(grep ^summary $D/ttwu_tkread.$V)"
+	expect_eq "wakeups" "$wakeups" 400
+	expect_eq "offset samples" "$((pos + neg))" "$((wakeups + reads))"
+	expect_eq "ttwu_tkread count" "$(field ttwu_tkread count)" 400
+	rmmod clkstat
+}
+
 # The suite, in the order module_tests.sh runs it.
-CLOCKOFF_TESTS="t_clockoff"
+CLOCKOFF_TESTS="t_clockoff t_clockoff_tkread"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$CLOCKOFF_TESTS}
