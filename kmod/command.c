@@ -4,11 +4,15 @@
  * through debugfs's control file, netlink or the module's own load and
  * unload: one at a time, a variant switch to probes.c, the others to the
  * metrics (control.c) with the attached variant as probes.c knows it.
+ * Each start, stop, reset and tgid done is a clkstat:clkstat_control
+ * trace event (control_trace.h), the window the BPF twin follows.
  */
 #include <linux/mutex.h>
 #include "command.h"
 #include "control.h"
 #include "probes.h"
+#define CREATE_TRACE_POINTS
+#include "control_trace.h"
 
 static DEFINE_MUTEX(clkstat_command_lock);
 
@@ -34,6 +38,12 @@ int clkstat_command(struct clkstat_cmd *cmd)
 		ret = clkstat_probes_trace(cmd->trace, false, &cmd->why);
 	else
 		ret = clkstat_control_exec(cmd, clkstat_probes_variant(NULL));
+	/* Under the lock: the events come in the commands' order. */
+	if (!ret && (cmd->op == CLKSTAT_CTRL_START ||
+		     cmd->op == CLKSTAT_CTRL_STOP ||
+		     cmd->op == CLKSTAT_CTRL_RESET ||
+		     cmd->op == CLKSTAT_CTRL_TGID))
+		trace_clkstat_control(cmd->op, cmd->tgid, cmd->metric);
 	mutex_unlock(&clkstat_command_lock);
 	return ret;
 }

@@ -28,6 +28,9 @@
  *  - one recording flag and one epoch for every metric (.bss);
  *  - "switch_lost" never counts: the twin is loaded fresh for each run,
  *    it never switches variants under a recording;
+ *  - a sample of ttwu_enqueue or ttwu_tkread is recorded once, into its
+ *    migrated or local part, and twin.c adds the parts up at read, as the
+ *    module does: the total's own value keeps its counters only;
  *  - the event log (with_events) is one BPF ring buffer for every CPU, not
  *    a ring per CPU: when full it drops the NEW record (counted in
  *    ev_lost), where the module's rings overwrite their oldest;
@@ -61,7 +64,12 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by twin.c before load. */
 const volatile __u32 frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
-const volatile __u32 filter_tgid;	/* 0: every task */
+/*
+ * The tgid filter (.bss filter_tgid) is --workload-only's pid
+ * (tgid_pinned), or the module's, which tw_control() follows.
+ */
+const volatile __u32 tgid_pinned;
+const volatile __u32 ncpus;		/* possible CPUs: TWIN_WINDOW_ZERO() */
 const volatile __u32 with_tkread;	/* ttwu and tkread both loaded */
 const volatile __u32 enqueue_task_hooked; /* the enqueue programs are on
 					   * enqueue_task() (6.12 on) */
@@ -74,9 +82,13 @@ const volatile __u32 with_csread;	/* csread loaded */
 const volatile __u32 with_first_read;	/* csread and csswitch loaded */
 const volatile __u32 with_clockoff;	/* clockoff loaded */
 
-/* Written by twin.c through the mmap'ed .bss. */
+/*
+ * Written by twin.c through the mmap'ed .bss, or, when the twin follows
+ * the module's window, by tw_control().
+ */
 __u32 recording;
 __u32 epoch;		/* bumped by each start, as clkstat_epoch */
+__u32 filter_tgid;	/* 0: every task; set before load */
 __u64 csw_t0;		/* timekeeping_notify() entry: clocksource_mutex
 			 * lets one switch run at a time */
 __u64 csw_corr;		/* its entry event's id, 0: none */
@@ -164,6 +176,8 @@ struct {
 	__type(value, __u64);
 } csr_start SEC(".maps");
 
+#include "twin_window.bpf.h"
+
 /* The CPUs' runqueues, for rq->clock (CO-RE: struct rq is not uapi). */
 extern const struct rq runqueues __ksym;
 
@@ -221,7 +235,15 @@ static __always_inline int wakeup_enqueue(struct task_struct *p, __u64 flags)
 	if ((flags & CLKSTAT_ENQUEUE_RESTORE) ||
 	    !bpf_core_field_exists(t->se.sched_delayed))
 		return 0;
-	return BPF_CORE_READ_BITFIELD_PROBED(&t->se, sched_delayed) &&
+	/*
+	 * se.sched_delayed is named by its whole path from the task: with
+	 * &t->se as the base (an earlier version) clang relocated the
+	 * member's offset from the task all the same, the read landed past
+	 * se and found 0 for a delayed task on 7.3 (half of a migrating
+	 * ping-pong's wakeups lost: Documentation/clkstat-bpf.rst, "Delayed
+	 * dequeue and the twin").
+	 */
+	return BPF_CORE_READ_BITFIELD_PROBED(t, se.sched_delayed) &&
 	       BPF_CORE_READ_BITFIELD_PROBED(t, on_rq) ==
 	       CLKSTAT_TASK_ON_RQ_QUEUED;
 }
@@ -254,8 +276,9 @@ enum twin_kind { TW_KP, TW_FE, TW_TP };
 
 static __always_inline int selected(struct task_struct *p, int kind)
 {
-	return !filter_tgid ||
-	       (__u32)TASK_READ(kind, p, tgid) == filter_tgid;
+	__u32 want = twin_filter_tgid();
+
+	return !want || (__u32)TASK_READ(kind, p, tgid) == want;
 }
 
 static __always_inline __u32 task_cpu_of(struct task_struct *p, int kind)
@@ -681,7 +704,6 @@ static __always_inline void on_enqueue(struct task_struct *p, struct rq *rq,
 	}
 	/* The fast clock may step back by a few ns across an update. */
 	delta = now > ts ? now - ts : 0;
-	record(TM_TTWU, delta, SOLE);
 	if (with_events)
 		ev_closed(CLKSTAT_EV_ENQUEUE, now, corr, TASK_READ(kind, p, pid),
 			  delta, cpu != wcpu, rq ? rq : cpu_rq(cpu));
@@ -740,7 +762,6 @@ static __always_inline void on_tkread(__u32 func, int kind)
 	}
 	now = now_ns();
 	delta = now > ts ? now - ts : 0;
-	record(TM_TKW, delta, KP(kind));
 	if (with_events)
 		ev_closed(CLKSTAT_EV_FIRST_TKREAD, now, corr,
 			  TASK_READ(kind, p, pid), delta, migrated,
@@ -1041,6 +1062,45 @@ SEC("tp_btf/" CLKSTAT_TP_ENQUEUE)
 int BPF_PROG(tp_wakeup, struct task_struct *p)
 {
 	on_enqueue(p, NULL, TW_TP);
+	return 0;
+}
+
+/*
+ * The module's window (twin_window.bpf.h), when the module is loaded
+ * (twin.c's follow).  A reset also drops the events logged so far: a
+ * TWIN_EV_RESET record tells twin.c's reader, and the lost count starts
+ * again, as the module's reset empties its log.
+ */
+TWIN_WINDOW_ZERO(tw_zero_hists, hists, TM_N)
+
+static long tw_zero_lost(__u64 cpu, void *ctx)
+{
+	__u32 k = 0;
+	__u64 *lost = bpf_map_lookup_percpu_elem(&ev_lost, &k, cpu);
+
+	if (lost)
+		*lost = 0;
+	return 0;
+}
+
+SEC("raw_tp/clkstat_control")
+int BPF_PROG(tw_control, unsigned int op, int tgid, const char *metric)
+{
+	struct clkstat_event_rec *e;
+	int act = twin_window_follow(op, tgid, metric);
+
+	if (act == CLKSTAT_CTRL_START) {
+		csw_pending = 0;
+	} else if (act == CLKSTAT_CTRL_RESET) {
+		tw_zero_hists();
+		if (!with_events)
+			return 0;
+		bpf_loop(ncpus, tw_zero_lost, NULL, 0);
+		e = ev_reserve(TWIN_EV_RESET, now_ns(), 0,
+			       bpf_get_current_pid_tgid());
+		if (e)
+			ev_submit(e);
+	}
 	return 0;
 }
 

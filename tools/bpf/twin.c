@@ -93,6 +93,9 @@ static const struct twin_prog twin_progs[] = {
 
 #define TWIN_EV_POLL_MS	50
 
+/* The module's window: twin.bpf.c's program (twin_shared.h's event). */
+#define TWIN_CONTROL_PROG	"tw_control"
+
 struct cr_twin {
 	struct twin_bpf *skel;
 	enum twin_variant variant;
@@ -111,6 +114,8 @@ struct cr_twin {
 	unsigned int events;
 	size_t ring_bytes;
 	struct bpf_link *marker_link;
+	int follow;		/* cfg->follow */
+	struct bpf_link *control_link;
 	struct ring_buffer *rb;
 	struct cr_events ev;	/* read so far */
 	int ev_err;		/* a record twin_event_add() refused */
@@ -211,6 +216,7 @@ static void twin_destroy(struct cr_twin *t)
 	for (i = 0; i < TWIN_NPROGS; i++)
 		bpf_link__destroy(t->links[i]);
 	bpf_link__destroy(t->marker_link);
+	bpf_link__destroy(t->control_link);
 	for (i = 0; t->clock_fds && i < t->ncpus; i++)
 		if (t->clock_fds[i] >= 0)
 			close(t->clock_fds[i]);
@@ -402,7 +408,9 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 		return CR_ERR;
 	}
 	t->skel->rodata->frac_bits = cfg->frac_bits;
-	t->skel->rodata->filter_tgid = cfg->tgid;
+	t->skel->bss->filter_tgid = cfg->tgid;
+	t->skel->rodata->tgid_pinned = !!cfg->tgid_pinned;
+	t->skel->rodata->ncpus = t->ncpus;
 	t->skel->rodata->with_tkread =
 		twin_metric_enabled(t->probes, TM_TKW);
 	t->skel->rodata->enqueue_task_hooked = t->enqueue_task;
@@ -436,6 +444,13 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 		return CR_ERR;
 	}
 	bpf_program__set_autoload(prog, !!t->events);
+	prog = bpf_object__find_program_by_name(t->skel->obj, TWIN_CONTROL_PROG);
+	if (!prog) {
+		fprintf(stderr, "clkstat-report: %s: program %s missing from the BPF object (a build problem)\n",
+			vn, TWIN_CONTROL_PROG);
+		return CR_ERR;
+	}
+	bpf_program__set_autoload(prog, t->follow);
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 		int want = p->variant == t->variant && (p->probe & t->probes);
@@ -487,6 +502,16 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 		if (!t->links[i])
 			return twin_attach_error(t, i, errno);
 	}
+	if (t->follow) {
+		t->control_link = bpf_program__attach_raw_tracepoint(
+			t->skel->progs.tw_control, TWIN_CONTROL_TP);
+		if (!t->control_link) {
+			err = errno;
+			fprintf(stderr, "clkstat-report: %s: cannot follow the module's window (its trace event %s): %s (a clkstat.ko older than this clkstat-report?)\n",
+				vn, TWIN_CONTROL_TP, strerror(err));
+			return err == EPERM ? CR_PERM : CR_ERR;
+		}
+	}
 	if (!t->events)
 		return CR_OK;
 	t->marker_link = bpf_program__attach(t->skel->progs.fe_marker);
@@ -533,6 +558,7 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 	}
 	t->variant = v;
 	t->frac_bits = cfg->frac_bits;
+	t->follow = cfg->follow;
 	pthread_mutex_init(&t->reader_mu, NULL);
 	pthread_cond_init(&t->reader_cv, NULL);
 	t->events = cfg->events;
@@ -586,7 +612,8 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 	if (!st) {
 		struct twin_trace_cfg tc = {
 			.variant = t->variant, .frac_bits = t->frac_bits,
-			.tgid = cfg->tgid, .ncpus = t->ncpus,
+			.tgid = cfg->tgid, .tgid_pinned = cfg->tgid_pinned,
+			.follow = cfg->follow, .ncpus = t->ncpus,
 			.events_fd = t->events ? bpf_map__fd(t->skel->maps.events) : -1,
 			.ev_lost_fd = bpf_map__fd(t->skel->maps.ev_lost),
 		};
@@ -685,7 +712,9 @@ int cr_twin_start(struct cr_twin *t)
 	t->skel->bss->csw_pending = 0;
 	/* A wakeup pending from before is now of an old epoch. */
 	__atomic_add_fetch(&t->skel->bss->epoch, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&t->skel->bss->recording, 1, __ATOMIC_SEQ_CST);
+	/* Following the module: its start opens the window. */
+	if (!t->follow)
+		__atomic_store_n(&t->skel->bss->recording, 1, __ATOMIC_SEQ_CST);
 	t->recording = 1;
 	if (t->events) {
 		t->reader_stop = 0;
@@ -764,6 +793,19 @@ static int twin_read_events(struct cr_twin *t, struct cr_run *run)
 	return CR_OK;
 }
 
+/* Metric idx's per-CPU values into buf (sz bytes); one line on failure. */
+static int twin_read_hist(struct cr_twin *t, uint32_t idx, void *buf,
+			  size_t sz)
+{
+	if (!bpf_map__lookup_elem(t->skel->maps.hists, &idx, sizeof(idx), buf,
+				  sz, 0))
+		return CR_OK;
+	fprintf(stderr, "clkstat-report: %s: reading %s: %s\n",
+		twin_variant_names[t->variant], twin_metric_name(idx),
+		strerror(errno));
+	return CR_ERR;
+}
+
 int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 {
 	const char *vn = twin_variant_names[t->variant];
@@ -772,21 +814,23 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 	 * Zeroed although every lookup fills it: valgrind does not know that
 	 * bpf(2) writes the value, and would flag every use of what it read.
 	 */
-	void *buf = calloc(1, sz);
+	void *buf = calloc(1, sz), *pbuf = calloc(1, sz);
+	unsigned int part[2], j;
 	struct cr_metric *m;
 	uint32_t k;
 
-	if (!buf)
+	if (!buf || !pbuf)
 		goto nomem;
 	for (k = 0; k < TM_N; k++) {
 		if (!twin_metric_enabled(t->probes, k))
 			continue;
-		if (bpf_map__lookup_elem(t->skel->maps.hists, &k, sizeof(k),
-					 buf, sz, 0)) {
-			fprintf(stderr, "clkstat-report: %s: reading %s: %s\n",
-				vn, twin_metric_name(k), strerror(errno));
-			free(buf);
-			return CR_ERR;
+		if (twin_read_hist(t, k, buf, sz))
+			goto err;
+		/* A total: its counters, and its parts' samples added up. */
+		for (j = 0; twin_metric_parts(k, part) && j < 2; j++) {
+			if (twin_read_hist(t, part[j], pbuf, sz))
+				goto err;
+			twin_hist_add_part(buf, pbuf, t->ncpus);
 		}
 		m = cr_run_add_metric(run);
 		if (!m || twin_fill_metric(m, k, vn, t->frac_bits,
@@ -800,13 +844,16 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 		if (k == TM_TTWU)
 			m->counters[CLKSTAT_TTWU_BUSY].value += twin_misses(t) - t->misses0;
 	}
+	free(pbuf);
 	free(buf);
 	if (twin_traces_read(t->traces, run, t->recording))
 		return CR_ERR;
 	return t->events ? twin_read_events(t, run) : CR_OK;
 nomem:
-	free(buf);
 	fprintf(stderr, "clkstat-report: %s: out of memory\n", vn);
+err:
+	free(pbuf);
+	free(buf);
 	return CR_ERR;
 }
 

@@ -27,6 +27,16 @@ struct cr_twin_cfg {
 	unsigned int frac_bits;	/* 0..CLKSTAT_FRAC_BITS_MAX */
 	unsigned int tgid;	/* only tasks of this tgid; 0: every task */
 	/*
+	 * The module's window: the twin records while the module records,
+	 * from its clkstat:clkstat_control trace event (start, stop,
+	 * reset, tgid; twin.bpf.c's tw_control()), rather than from
+	 * cr_twin_start() to cr_twin_stop().  Needs clkstat.ko loaded.
+	 */
+	int follow;
+	/* tgid is --workload-only's pid: the module's tgid commands do
+	 * not change it. */
+	int tgid_pinned;
+	/*
 	 * The event log (record --events N): 0, none (nothing emitted, the
 	 * code pruned by the verifier); else a ring buffer holding at
 	 * least N records (struct clkstat_event_rec), read every 50 ms
@@ -51,7 +61,8 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out);
 
 /*
  * Zero every histogram, counter and pending wakeup, forget the events;
- * begin recording (and, with an event log, a thread reading it).
+ * begin recording (and, with an event log, a thread reading it).  With
+ * cfg->follow, recording begins at the module's next start instead.
  */
 int cr_twin_start(struct cr_twin *t);
 

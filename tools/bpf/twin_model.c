@@ -9,6 +9,7 @@
 #include <string.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "twin_model.h"
+#include "twin_shared.h"
 
 /* In enum twin_variant's order, the catalog's. */
 const char *const twin_variant_names[TV_N] = {
@@ -27,6 +28,55 @@ static const enum clkstat_metric_id twin_metric_ids[TM_N] = {
 const char *twin_metric_name(enum twin_metric m)
 {
 	return clkstat_metric_names[twin_metric_ids[m]];
+}
+
+int twin_metric_parts(unsigned int m, unsigned int part[2])
+{
+#define TWIN_FAMILY(total, a, b)	{ #total, #a, #b },
+	static const char *const fam[][3] = {
+		CLKSTAT_METRIC_FAMILIES(TWIN_FAMILY)
+	};
+#undef TWIN_FAMILY
+	unsigned int f, i, j;
+
+	if (m >= TM_N)
+		return 0;
+	for (f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+		if (strcmp(fam[f][0], twin_metric_name(m)))
+			continue;
+		/* Both parts among the twin's metrics, or no total here. */
+		for (j = 0; j < 2; j++) {
+			for (i = 0; i < TM_N; i++)
+				if (!strcmp(fam[f][j + 1], twin_metric_name(i)))
+					break;
+			if (i == TM_N)
+				return 0;
+			part[j] = i;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void twin_hist_add_part(void *total, const void *part, unsigned int ncpus)
+{
+	unsigned int c, s;
+
+	for (c = 0; c < ncpus; c++) {
+		twin_hist_t *t = (void *)((char *)total + c * TWIN_HIST_STRIDE);
+		const twin_hist_t *p = (const void *)((const char *)part +
+						      c * TWIN_HIST_STRIDE);
+
+		for (s = 0; s < CLKSTAT_NSLOTS_MAX; s++) {
+			t->slot[s].count += p->slot[s].count;
+			t->slot[s].sum += p->slot[s].sum;
+		}
+		/* nmin is ~min (0: no sample): the larger is the smaller min. */
+		if (p->nmin > t->nmin)
+			t->nmin = p->nmin;
+		if (p->max > t->max)
+			t->max = p->max;
+	}
 }
 
 /* The counters' names, from the module's catalog. */
@@ -350,6 +400,11 @@ int twin_event_add(struct cr_events *x, const void *data, size_t size)
 	if (size != sizeof(e))
 		return -EINVAL;
 	memcpy(&e, data, sizeof(e));
+	/* The storage stays, for what comes after. */
+	if (e.type == TWIN_EV_RESET) {
+		x->n = 0;
+		return 0;
+	}
 	if (e.type >= CLKSTAT_EV_NTYPES)
 		return -EINVAL;
 	e.text[sizeof(e.text) - 1] = '\0';

@@ -70,6 +70,22 @@ typedef TWIN_HIST(CLKSTAT_NSLOTS_MAX) twin_hist_t;
 #define TWIN_HIST_STRIDE	((sizeof(twin_hist_t) + 7) & ~(size_t)7)
 
 /*
+ * The parts of total metric m (the catalog's CLKSTAT_METRIC_FAMILIES:
+ * ttwu_enqueue of ttwu_enqueue_migrated and _local, ttwu_tkread of its
+ * two): 1 and their indices in part[], or 0 for a metric that is no
+ * twin total.  The programs record a sample once, into its part, as the
+ * module does; the total's own value holds its counters only.
+ */
+int twin_metric_parts(unsigned int m, unsigned int part[2]);
+
+/*
+ * Add the samples of part (ncpus per-CPU values TWIN_HIST_STRIDE apart)
+ * into total's: each slot's count and sum, the minimum and maximum; the
+ * counters stay the total's own.  The module's read of a total.
+ */
+void twin_hist_add_part(void *total, const void *part, unsigned int ncpus);
+
+/*
  * Fill m (zeroed by the caller) with metric idx of variant: ncpus values
  * TWIN_HIST_STRIDE apart, as a lookup in the per-CPU hists map returns
  * them.  The all-CPU histogram sums them; cpus[] keeps the CPUs with
@@ -98,9 +114,11 @@ int twin_fill_trace_metric(struct cr_metric *m, const char *spec,
 int twin_ring_size(unsigned int n, size_t page, size_t *bytes);
 
 /*
- * Append one record from the ring buffer (size bytes at data) to x.
- * Return 0, -EINVAL for a record of another size or type (a twin.bpf.c
- * built against another clkstat_events.h), -ENOMEM.
+ * Append one record from the ring buffer (size bytes at data) to x; a
+ * TWIN_EV_RESET record (twin_shared.h: the module's window was reset)
+ * drops every event x holds instead.  Return 0, -EINVAL for a record of
+ * another size or type (a twin.bpf.c built against another
+ * clkstat_events.h), -ENOMEM.
  */
 int twin_event_add(struct cr_events *x, const void *data, size_t size);
 

@@ -84,6 +84,17 @@ struct twin_pend {
 	__u8 pad;
 };
 
+/*
+ * A record of the twin's own in its ring buffer, never in a run: the
+ * module's window was reset (twin.bpf.c's tw_control()), and twin.c's
+ * reader drops the events before it, as the module's reset empties its
+ * log.  Outside clkstat_events.h's types.
+ */
+#define TWIN_EV_RESET	0xff
+
+/* The module's window (kmod/control_trace.h), followed by raw tracepoint. */
+#define TWIN_CONTROL_TP	"clkstat_control"
+
 /* Entries of the bpf-kprobe pending hash map (the module's corr_entries). */
 #define TWIN_PENDING_ENTRIES	16384
 

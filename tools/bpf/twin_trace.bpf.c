@@ -33,7 +33,9 @@
  *    the twin's wakeups: a full map drops the NEW start (evicted), a
  *    bucket lock held on this CPU fails with busy.
  *  - recording, epoch and the tgid filter are this object's own, set by
- *    twin_trace.c together with the twin's.
+ *    twin_trace.c together with the twin's, or, with the module loaded,
+ *    following the module's window as the twin does (tt_control,
+ *    twin_window.bpf.h).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -54,15 +56,17 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by twin_trace.c before load. */
 const volatile __u32 frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
-const volatile __u32 filter_tgid;	/* 0: every task */
+const volatile __u32 tgid_pinned;	/* filter_tgid is --workload-only's */
+const volatile __u32 ncpus;		/* possible CPUs: TWIN_WINDOW_ZERO() */
 const volatile __u32 by_cpu;		/* :cpu, starts per CPU */
 const volatile __u32 with_events;	/* the event log is on */
 const volatile __u32 trace_id;		/* the trace's number: events' corr */
 const volatile char spec_text[CLKSTAT_EVENT_TEXT];	/* truncated spec */
 
-/* Written by twin_trace.c through the mmap'ed .bss. */
+/* Written by twin_trace.c through the mmap'ed .bss, or by tt_control. */
 __u32 recording;
 __u32 epoch;
+__u32 filter_tgid;	/* 0: every task; set before load */
 
 
 struct {
@@ -71,6 +75,8 @@ struct {
 	__type(key, __u32);
 	__type(value, twin_hist_t);
 } hist SEC(".maps");
+
+#include "twin_window.bpf.h"
 
 /* A pending start of a section. */
 struct twin_trace_start {
@@ -133,8 +139,20 @@ static __always_inline __u32 cur_epoch(void)
 
 static __always_inline int selected(void)
 {
-	return !filter_tgid ||
-	       (__u32)(bpf_get_current_pid_tgid() >> 32) == filter_tgid;
+	__u32 want = twin_filter_tgid();
+
+	return !want || (__u32)(bpf_get_current_pid_tgid() >> 32) == want;
+}
+
+/* The module's window (twin_window.bpf.h), with the module loaded. */
+TWIN_WINDOW_ZERO(tt_zero_hist, hist, 1)
+
+SEC("raw_tp/clkstat_control")
+int BPF_PROG(tt_control, unsigned int op, int tgid, const char *metric)
+{
+	if (twin_window_follow(op, tgid, metric) == CLKSTAT_CTRL_RESET)
+		tt_zero_hist();
+	return 0;
 }
 
 /*

@@ -42,6 +42,7 @@ struct twin_trace_one {
 	struct twin_trace_role roles[2];
 	unsigned int nroles;
 	struct bpf_link *links[2];
+	struct bpf_link *control_link;	/* cfg.follow: tt_control */
 	uint64_t misses0;	/* the programs' recursion misses at start */
 };
 
@@ -194,7 +195,9 @@ static int twin_trace_open_one(struct twin_trace_set *s, unsigned int i)
 		return CR_ERR;
 	}
 	o->skel->rodata->frac_bits = s->cfg.frac_bits;
-	o->skel->rodata->filter_tgid = s->cfg.tgid;
+	o->skel->bss->filter_tgid = s->cfg.tgid;
+	o->skel->rodata->tgid_pinned = !!s->cfg.tgid_pinned;
+	o->skel->rodata->ncpus = s->cfg.ncpus;
 	o->skel->rodata->by_cpu = o->spec->percpu;
 	o->skel->rodata->with_events = s->cfg.events_fd >= 0;
 	o->skel->rodata->trace_id = i + 1;
@@ -209,6 +212,7 @@ static int twin_trace_open_one(struct twin_trace_set *s, unsigned int i)
 	}
 	bpf_object__for_each_program(prog, o->skel->obj)
 		bpf_program__set_autoload(prog, false);
+	bpf_program__set_autoload(o->skel->progs.tt_control, s->cfg.follow);
 	for (r = 0; r < o->nroles; r++) {
 		func = o->roles[r].on_b ? o->spec->b : o->spec->a;
 		prog = bpf_object__find_program_by_name(o->skel->obj,
@@ -257,6 +261,16 @@ static int twin_trace_open_one(struct twin_trace_set *s, unsigned int i)
 		}
 		if (!o->links[r])
 			return twin_trace_attach_error(s, o, func, errno);
+	}
+	if (s->cfg.follow) {
+		o->control_link = bpf_program__attach_raw_tracepoint(
+			o->skel->progs.tt_control, TWIN_CONTROL_TP);
+		if (!o->control_link) {
+			err = errno;
+			fprintf(stderr, "clkstat-report: %s: probe %s: cannot follow the module's window (its trace event %s): %s\n",
+				vn, o->spec->name, TWIN_CONTROL_TP, strerror(err));
+			return err == EPERM ? CR_PERM : CR_ERR;
+		}
 	}
 	return CR_OK;
 }
@@ -379,7 +393,10 @@ int twin_traces_start(struct twin_trace_set *s)
 		o = &s->one[i];
 		/* What is pending from before is now of an old epoch. */
 		__atomic_add_fetch(&o->skel->bss->epoch, 1, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&o->skel->bss->recording, 1, __ATOMIC_SEQ_CST);
+		/* Following the module: its start opens the window. */
+		if (!s->cfg.follow)
+			__atomic_store_n(&o->skel->bss->recording, 1,
+					 __ATOMIC_SEQ_CST);
 	}
 	return CR_OK;
 }
@@ -447,6 +464,7 @@ void twin_traces_close(struct twin_trace_set *s)
 	for (i = 0; i < s->n; i++) {
 		for (r = 0; r < 2; r++)
 			bpf_link__destroy(s->one[i].links[r]);
+		bpf_link__destroy(s->one[i].control_link);
 		twin_trace_bpf__destroy(s->one[i].skel);
 	}
 	free(s);

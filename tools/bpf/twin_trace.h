@@ -18,6 +18,8 @@ struct twin_trace_cfg {
 	enum twin_variant variant;
 	unsigned int frac_bits;
 	unsigned int tgid;	/* 0: every task */
+	int tgid_pinned;	/* tgid is --workload-only's (twin.h) */
+	int follow;		/* the module's window (twin.h) */
 	unsigned int ncpus;	/* possible CPUs */
 	int events_fd;		/* the twin's ring buffer, -1: no event log */
 	int ev_lost_fd;		/* and its per-CPU count of lost records */
@@ -32,7 +34,10 @@ struct twin_trace_cfg {
 int twin_traces_open(const struct twin_trace_cfg *cfg,
 		     const struct twin_traces *tr, struct twin_trace_set **out);
 
-/* Zero histograms, counters and pending starts; a new epoch; record. */
+/*
+ * Zero histograms, counters and pending starts; a new epoch; record (with
+ * cfg->follow, from the module's next start).
+ */
 int twin_traces_start(struct twin_trace_set *s);
 
 /* Stop recording (calls already timed may still land, as the module's). */

@@ -14,7 +14,13 @@
  * (unless --keep-module), the twin is loaded with the module's probes,
  * frac_bits and tgid filter (or --probes, --frac-bits), started, the
  * workload run, the twin stopped, read into the run and unloaded.  With
- * every variant a bpf-* one, the module need not be loaded at all.
+ * the module loaded, the twin's window is the module's: the twin follows
+ * its start, stop, reset and tgid (its clkstat_control trace event), and
+ * the run starts and stops the module around the workload as a module
+ * run does, so that a workload that narrows the module's window (writes
+ * to its control file) narrows the twin's alike.  With every variant a
+ * bpf-* one, the module need not be loaded at all; without it the twin
+ * records from its start to its stop.
  *
  * With --events N, each run also keeps its event log (the module's rings,
  * emptied by the run's reset, or the twin's ring buffer): the first N
@@ -555,9 +561,16 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	}
 	cfg.variant = variant;
 	cfg.events = o->events;
+	cfg.follow = !!nl;
+	cfg.tgid_pinned = gated;
 	st = cr_twin_open(&cfg, &t);
 	if (!st)
 		st = cr_twin_start(t);
+	/* The module's window, which the twin follows: as cr_record_run(). */
+	if (!st && nl)
+		st = cr_nl_ctrl(nl, "stop", NULL);
+	if (!st && nl)
+		st = cr_nl_ctrl(nl, "start", NULL);
 	if (st) {
 		if (gated)
 			cr_gate_abort(&gate);
@@ -580,6 +593,8 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 		cr_sleep(o->duration);
 	cr_marks_end(o, &marks);
 	end = cr_now_ns();
+	if (nl)
+		cr_nl_ctrl(nl, "stop", NULL);
 	cr_twin_stop(t);
 	/* The twin fills run->events when cfg.events > 0 (i18-twinev). */
 	if (!st)
@@ -1040,9 +1055,11 @@ static int cr_record(struct cr_record_opts *o)
 	if (!o->quiet && tty)
 		fputc('\n', stderr);
 	/*
-	 * Leave the module as it was found; with --keep-module and only bpf
-	 * runs nothing was changed, and a "start" now would open a window
-	 * someone else (the workload) closed.
+	 * Leave the module as it was found: its variant and its recording,
+	 * which every run stopped at its end.  But with --keep-module and
+	 * only bpf runs, the module measured beside the twin, in the twin's
+	 * windows: it stays stopped, its metrics holding what the runs saw
+	 * (a "start" now would add whatever comes after).
 	 */
 	if (nl)
 		cr_rec_traces_remove(nl, &traces);

@@ -74,21 +74,21 @@ EXTRA_STAGES="lean"
 GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 	t_variant_hooks t_variants_exact t_tkread_migrate t_tkread_variants
 	t_variant_switch t_variant_off t_csswitch t_exit_hooks_switch_loop
-	t_netlink t_record t_rmmod_under_load t_bpf_twin_agree t_bpf_record
+	t_netlink t_record t_rmmod_under_load t_control_event t_bpf_twin_agree t_bpf_record
 	t_bpf_csswitch t_bpf_csread t_bpf_clockoff t_tkread_rqclock t_record_events t_bpf_events
 	t_targets_counts t_btf_proto t_trace_refusals t_trace_targets t_trace_sleeper t_trace_own_clock
 	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_serve_textfile t_sweep"
 # 7.3: load, every variant counting against the truth, a switch, exits,
 # the BPF twin loading and recording (csswitch, exact) and refusing what
-# it must, the rq clock, recorded events, user-defined probes in every
-# variant (returns through fprobe), a traced sleeper and own clock, the
-# exporter on the live module, unload, a clean log (t_dmesg_clean always
-# runs).  The twin's ttwu counts are not checked here: its window opens at the workload's
-# exec, not at the workload's own start, and on 7.3 that lets 1.5 to 3%
-# more wakeup-to-read pairs in than the 1% + 2 t_bpf_record allows
-# (609 of 600); an exact window is the fix.
+# it must, its wakeups exact against the module's in every attach type
+# with and without migration (delayed dequeue's re-enqueues included),
+# record alternating module and twin runs, the twin's events, the rq
+# clock, recorded events, user-defined probes in every variant (returns
+# through fprobe), a traced sleeper and own clock, the exporter on the
+# live module, unload, a clean log (t_dmesg_clean always runs).
 SMOKE_73="t_load_files t_variants_exact t_tkread_variants t_variant_switch
-	t_csswitch t_bpf_csswitch t_bpf_loader_errors t_tkread_rqclock
+	t_csswitch t_bpf_csswitch t_bpf_loader_errors t_control_event t_bpf_twin_agree t_bpf_record
+	t_bpf_events t_tkread_rqclock
 	t_record_events t_btf_proto t_trace_targets t_trace_sleeper t_trace_own_clock
 	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_sweep"
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "../bpf/twin_model.h"
+#include "../bpf/twin_shared.h"
 
 static void test_variants(void **state)
 {
@@ -192,6 +193,85 @@ static void test_metrics_enabled(void **state)
 	assert_int_equal(n, 6);
 }
 
+/* The totals and their parts: the catalog's families among the twin's. */
+static void test_metric_parts(void **state)
+{
+	unsigned int part[2] = { 99, 99 };
+
+	(void)state;
+	assert_int_equal(twin_metric_parts(TM_TTWU, part), 1);
+	assert_int_equal(part[0], TM_TTWU_MIG);
+	assert_int_equal(part[1], TM_TTWU_LOC);
+	assert_int_equal(twin_metric_parts(TM_TKW, part), 1);
+	assert_int_equal(part[0], TM_TKW_MIG);
+	assert_int_equal(part[1], TM_TKW_LOC);
+	part[0] = part[1] = 99;
+	/* Parts, and metrics of no family, are no totals. */
+	assert_int_equal(twin_metric_parts(TM_TTWU_MIG, part), 0);
+	assert_int_equal(twin_metric_parts(TM_TKW_ENQ, part), 0);
+	assert_int_equal(twin_metric_parts(TM_CLOCKOFF, part), 0);
+	assert_int_equal(twin_metric_parts(TM_N, part), 0);
+	assert_int_equal(part[0], 99);
+}
+
+/*
+ * A total read as the module reads one: its counters, and its parts'
+ * samples added CPU by CPU (a CPU with samples in one part only, a CPU
+ * with none), its min the smaller, its max the larger.
+ */
+static void test_add_part(void **state)
+{
+	unsigned int k = 3, s5 = clkstat_value_to_slot(5, k);
+	unsigned int s900 = clkstat_value_to_slot(900, k);
+	char *tot = calloc(2, TWIN_HIST_STRIDE), *mig = calloc(2, TWIN_HIST_STRIDE);
+	char *loc = calloc(2, TWIN_HIST_STRIDE);
+	twin_hist_t *t0, *m0, *l0, *l1;
+	struct cr_metric m = { 0 };
+
+	(void)state;
+	assert_non_null(tot);
+	assert_non_null(mig);
+	assert_non_null(loc);
+	t0 = (twin_hist_t *)tot;
+	m0 = (twin_hist_t *)mig;
+	l0 = (twin_hist_t *)loc;
+	l1 = (twin_hist_t *)(loc + TWIN_HIST_STRIDE);
+	t0->counter[CLKSTAT_TTWU_WAKEUPS] = 4;
+	t0->counter[CLKSTAT_TTWU_MIGRATED] = 1;
+	m0->slot[s900].count = 1;
+	m0->slot[s900].sum = 900;
+	m0->nmin = ~900ULL;
+	m0->max = 900;
+	m0->counter[CLKSTAT_TTWU_WAKEUPS] = 77;	/* a part's: not the total's */
+	l0->slot[s5].count = 2;
+	l0->slot[s5].sum = 10;
+	l0->nmin = ~5ULL;
+	l0->max = 5;
+	l1->slot[s900].count = 1;
+	l1->slot[s900].sum = 901;
+	l1->nmin = ~901ULL;
+	l1->max = 901;
+	twin_hist_add_part(tot, mig, 2);
+	twin_hist_add_part(tot, loc, 2);
+	assert_int_equal(twin_fill_metric(&m, TM_TTWU, "bpf-fentry", k, 0, tot, 2), 0);
+	assert_int_equal(m.counters[CLKSTAT_TTWU_WAKEUPS].value, 4);
+	assert_int_equal(m.counters[CLKSTAT_TTWU_MIGRATED].value, 1);
+	assert_int_equal(m.total.min, 5);
+	assert_int_equal(m.total.max, 901);
+	assert_int_equal(m.total.nslots, 2);
+	assert_int_equal(m.total.slots[0].count, 2);
+	assert_int_equal(m.total.slots[1].count, 2);
+	assert_int_equal(m.total.slots[1].sum, 1801);
+	assert_int_equal(m.ncpus, 2);
+	assert_int_equal(m.cpus[0].min, 5);
+	assert_int_equal(m.cpus[0].max, 900);
+	assert_int_equal(m.cpus[1].min, 901);
+	cr_metric_free(&m);
+	free(tot);
+	free(mig);
+	free(loc);
+}
+
 /* Two CPUs' map values: CPU 1 empty, CPU 0 and 2 with samples. */
 static void test_fill(void **state)
 {
@@ -324,6 +404,37 @@ static void test_event_add(void **state)
 }
 
 /*
+ * The module's reset, as tw_control() marks it in the ring buffer: the
+ * events before it go, those after it stay, and a reset of nothing is
+ * fine.
+ */
+static void test_event_reset(void **state)
+{
+	struct cr_events x = { 0 };
+	struct clkstat_event_rec e = ev(10, CLKSTAT_EV_WAKEUP, 1);
+	struct clkstat_event_rec r = ev(15, TWIN_EV_RESET, 0);
+
+	(void)state;
+	assert_int_equal(twin_event_add(&x, &r, sizeof(r)), 0);
+	assert_int_equal(x.n, 0);
+	assert_int_equal(twin_event_add(&x, &e, sizeof(e)), 0);
+	e = ev(12, CLKSTAT_EV_ENQUEUE, 1);
+	assert_int_equal(twin_event_add(&x, &e, sizeof(e)), 0);
+	assert_int_equal(x.n, 2);
+	assert_int_equal(twin_event_add(&x, &r, sizeof(r)), 0);
+	assert_int_equal(x.n, 0);
+	e = ev(20, CLKSTAT_EV_WAKEUP, 2);
+	assert_int_equal(twin_event_add(&x, &e, sizeof(e)), 0);
+	assert_int_equal(x.n, 1);
+	assert_int_equal(x.ev[0].ts, 20);
+	assert_int_equal(x.ev[0].corr, 2);
+	/* A reset record of another size is malformed, as any record. */
+	assert_int_equal(twin_event_add(&x, &r, sizeof(r) - 1), -EINVAL);
+	assert_int_equal(x.n, 1);
+	cr_events_free(&x);
+}
+
+/*
  * Sorting by ts keeps the order of equal timestamps (corr numbers the
  * arrival here), over enough events that the merges nest.
  */
@@ -399,7 +510,10 @@ int main(void)
 		cmocka_unit_test(test_metrics_enabled),
 		cmocka_unit_test(test_fill),
 		cmocka_unit_test(test_ring_size),
+		cmocka_unit_test(test_metric_parts),
+		cmocka_unit_test(test_add_part),
 		cmocka_unit_test(test_event_add),
+		cmocka_unit_test(test_event_reset),
 		cmocka_unit_test(test_events_sort),
 		cmocka_unit_test(test_marker_chars),
 	};

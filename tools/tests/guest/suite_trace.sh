@@ -373,7 +373,8 @@ t_bpf_trace_hard() {
 
 # Module and twin on the same target: record --variants kprobe,bpf-kprobe
 # --probes func:clkstat_tt_delay, the module's trace added through the
-# control file; a workload of known calls in each run: the same counts.
+# control file; a workload of known calls in each run: the same counts,
+# in the same window when the workload narrows the module's.
 t_bpf_trace_vs_module() {
 	tt_load
 	local f=func:clkstat_tt_delay mod tw
@@ -398,6 +399,17 @@ t_bpf_trace_vs_module() {
 	expect_eq "module's count, the module's traces" "$mod" 30
 	expect_eq "twin's count, the module's traces" "$tw" 30
 	expect_no_tw "after the second record"
+	# The window is the module's: a workload that resets it, then stops
+	# it halfway, leaves the calls between those two in either run.
+	"$R" record -q -o $TWS --runs 2 --variants kprobe,bpf-kprobe --probes "$f" -- \
+		bash -c "echo 'delay 5 100000' > $TT; echo reset > $D/control;
+			 echo 'delay 20 100000' > $TT; echo stop > $D/control;
+			 echo 'delay 7 100000' > $TT" || fail "record with a window failed"
+	mod=$(RUN=0 tw_csv $f kprobe 4) tw=$(RUN=1 tw_csv $f bpf-kprobe 4)
+	note "in the workload's window: module $mod, twin $tw"
+	expect_eq "module's count, the workload's window" "$mod" 20
+	expect_eq "twin's count, the workload's window" "$tw" 20
+	expect_no_tw "after the third record"
 }
 
 # The suite, in the order module_tests.sh runs it.
