@@ -93,9 +93,6 @@ static const struct twin_prog twin_progs[] = {
 
 #define TWIN_EV_POLL_MS	50
 
-/* The module's window: twin.bpf.c's program (twin_shared.h's event). */
-#define TWIN_CONTROL_PROG	"tw_control"
-
 struct cr_twin {
 	struct twin_bpf *skel;
 	enum twin_variant variant;
@@ -444,13 +441,8 @@ static int twin_load_attach(struct cr_twin *t, const struct cr_twin_cfg *cfg)
 		return CR_ERR;
 	}
 	bpf_program__set_autoload(prog, !!t->events);
-	prog = bpf_object__find_program_by_name(t->skel->obj, TWIN_CONTROL_PROG);
-	if (!prog) {
-		fprintf(stderr, "clkstat-report: %s: program %s missing from the BPF object (a build problem)\n",
-			vn, TWIN_CONTROL_PROG);
-		return CR_ERR;
-	}
-	bpf_program__set_autoload(prog, t->follow);
+	/* The module's window (twin_shared.h's TWIN_CONTROL_TP). */
+	bpf_program__set_autoload(t->skel->progs.tw_control, t->follow);
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		const struct twin_prog *p = &twin_progs[i];
 		int want = p->variant == t->variant && (p->probe & t->probes);
@@ -815,7 +807,7 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 	 * bpf(2) writes the value, and would flag every use of what it read.
 	 */
 	void *buf = calloc(1, sz), *pbuf = calloc(1, sz);
-	unsigned int part[2], j;
+	unsigned int part[2], nparts, j;
 	struct cr_metric *m;
 	uint32_t k;
 
@@ -827,7 +819,8 @@ int cr_twin_read(struct cr_twin *t, struct cr_run *run)
 		if (twin_read_hist(t, k, buf, sz))
 			goto err;
 		/* A total: its counters, and its parts' samples added up. */
-		for (j = 0; twin_metric_parts(k, part) && j < 2; j++) {
+		nparts = twin_metric_parts(k, part) ? 2 : 0;
+		for (j = 0; j < nparts; j++) {
 			if (twin_read_hist(t, part[j], pbuf, sz))
 				goto err;
 			twin_hist_add_part(buf, pbuf, t->ncpus);
