@@ -99,6 +99,13 @@ build/bpf/overhead.bpf.o: tools/bench/overhead.bpf.c build/bpf/vmlinux.h
 build/bpf/overhead.skel.h: build/bpf/overhead.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
+build/bpf/overhead_floor.bpf.o: tools/bench/overhead_floor.bpf.c kmod/uapi/clkstat_catalog.h \
+				build/bpf/vmlinux.h
+	$(CLANG) $(BPF_CLANG_FLAGS) -c $< -o $@
+
+build/bpf/overhead_floor.skel.h: build/bpf/overhead_floor.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
 tools: $(TOOLS) $(UNIT_TESTS) $(TEST_PROGS)
 
 list-unit-tests:
@@ -142,6 +149,7 @@ $(TOOLS_OBJ)/%.o: tools/%.c
 $(call tools_obj,tools/bpf/twin.c): build/bpf/twin.skel.h build/bpf/twin_trace.skel.h
 $(call tools_obj,tools/bpf/twin_trace.c): build/bpf/twin_trace.skel.h
 $(call tools_obj,tools/bench/overhead_bpf.c): build/bpf/overhead.skel.h
+$(call tools_obj,tools/bench/overhead_handlers.c): build/bpf/overhead_floor.skel.h
 
 $(LIBCLKSTAT): $(call tools_obj,$(LIB_SRC))
 	rm -f $@

@@ -519,6 +519,9 @@ int cr_overhead(const struct cr_ovh_opts *o)
 		st = cr_ovh_handshake(o, b, r);
 	cr_ovh_bpf_close(b);
 	b = NULL;
+	/* Pinned still: the ping-pong's two threads share one CPU. */
+	if (!st && (o->sections & CR_OVH_HANDLERS))
+		st = cr_ovh_handlers(o, r);
 	/* The storm's workload inherits our affinity: give it every CPU. */
 	if (!st && (o->sections & CR_OVH_STORM)) {
 		if (sched_setaffinity(0, sizeof(cr_ovh_saved_cpus),

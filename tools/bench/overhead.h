@@ -4,8 +4,10 @@
  * per-event cost of every hook variant, module and BPF, on one target in
  * one run (overhead.c), of userspace handshake points
  * (overhead_handshake.c), and the throughput a wakeup storm keeps under
- * each variant (overhead_storm.c); printed by overhead_render.c.  The BPF
- * programs are overhead.bpf.c, loaded by overhead_bpf.c.
+ * each variant (overhead_storm.c), and what the BPF twin's programs cost
+ * per run on real wakeups (overhead_handlers.c); printed by
+ * overhead_render.c.  The BPF programs are overhead.bpf.c, loaded by
+ * overhead_bpf.c, and overhead_floor.bpf.c (overhead_handlers.c).
  */
 #ifndef CLKSTAT_BENCH_OVERHEAD_H
 #define CLKSTAT_BENCH_OVERHEAD_H
@@ -26,7 +28,8 @@
 #define CR_OVH_MAX_ROWS	24
 #define CR_OVH_MAX_ROUNDS	100
 
-enum { CR_OVH_DISPATCH = 1, CR_OVH_HANDSHAKE = 2, CR_OVH_STORM = 4 };
+enum { CR_OVH_DISPATCH = 1, CR_OVH_HANDSHAKE = 2, CR_OVH_STORM = 4,
+       CR_OVH_HANDLERS = 8 };
 
 struct cr_ovh_opts {
 	unsigned long calls;		/* hot calls per measurement */
@@ -35,6 +38,7 @@ struct cr_ovh_opts {
 	unsigned long hs_calls;		/* handshake events per row */
 	unsigned int storm_rounds;
 	unsigned int storm_loops;	/* hackbench -l */
+	unsigned long hd_rounds;	/* handlers: ping-pong rounds per run */
 	unsigned int sections;		/* CR_OVH_* */
 	int json;
 	/*
@@ -93,6 +97,32 @@ struct cr_ovh_storm_row {
 	const char *note;		/* why not measured */
 };
 
+/* The handlers section: one twin program's cost per run. */
+struct cr_ovh_hd_prog {
+	const char *prog, *role;	/* twin.h's cr_twin_prog_stat */
+	char target[64];
+	uint64_t runs;
+	double per_run;			/* run_time_ns / run_cnt */
+	double body;			/* per_run minus the run's floor */
+};
+
+#define CR_OVH_HD_PROGS	16
+
+/* One run of the handlers section: a twin variant with some probes. */
+struct cr_ovh_hd_run {
+	const char *variant, *probes;
+	const char *note;		/* why not measured */
+	double floor;			/* the empty program's per run */
+	uint64_t floor_runs;
+	struct cr_ovh_hd_prog progs[CR_OVH_HD_PROGS];
+	unsigned int nprogs;
+	/* wakeup + enqueue (ttwu runs), + the first read (ttwu,tkread) */
+	double pair, triple;		/* bodies; NaN: not in this run */
+	const char *first_read;		/* the triple's read program */
+};
+
+#define CR_OVH_HD_RUNS	5
+
 struct cr_ovh_result {
 	char kernel[160];
 	char machine[128];
@@ -110,6 +140,12 @@ struct cr_ovh_result {
 	const char *storm_baseline;	/* what "none" was in the storm */
 	/* The limit of a hook: a bare call plus one per-CPU add (or NaN). */
 	double limit, limit_insn;
+	/* The handlers section, and clkstat.ko's pair and triple beside. */
+	struct cr_ovh_hd_run hd[CR_OVH_HD_RUNS];
+	unsigned int nhd;
+	double hd_mod_pair, hd_mod_triple;	/* NaN: not measured */
+	const char *hd_mod_note;
+	char hd_cs[32];
 	/* --insn: where the instructions came from. */
 	char insn_kernel[160], insn_cs[32];
 };
@@ -141,12 +177,21 @@ int cr_ovh_dispatch(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
 int cr_ovh_handshake(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
 		     struct cr_ovh_result *r);
 int cr_ovh_storm(const struct cr_ovh_opts *o, struct cr_ovh_result *r);
+int cr_ovh_handlers(const struct cr_ovh_opts *o, struct cr_ovh_result *r);
 
 /* overhead_render.c */
 int cr_ovh_render_text(FILE *out, const struct cr_ovh_opts *o,
 		       const struct cr_ovh_result *r);
 int cr_ovh_render_json(FILE *out, const struct cr_ovh_opts *o,
 		       const struct cr_ovh_result *r);
+struct json_object;
+/* A number, or null when not measured (NaN); -1 when out of memory. */
+int cr_ovh_jnum(struct json_object *o, const char *key, double v);
+/* overhead_render_handlers.c: the handlers section. */
+void cr_ovh_text_handlers(FILE *out, const struct cr_ovh_opts *o,
+			  const struct cr_ovh_result *r);
+int cr_ovh_json_handlers(struct json_object *root,
+			 const struct cr_ovh_result *r);
 
 double cr_ovh_now_s(void);
 /* The current clocksource into buf ("-" when unreadable). */

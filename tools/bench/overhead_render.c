@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * overhead_render.c - clkstat-report overhead's output: the three tables
- * as text (ns per event and the ratio to the module's direct variant; the
- * storm as throughput ratios) or as one JSON object.
+ * overhead_render.c - clkstat-report overhead's output: the tables as
+ * text (ns per event and the ratio to the module's direct variant; the
+ * storm as throughput ratios) or as one JSON object; the handlers
+ * section's are overhead_render_handlers.c's.
  */
 #include <math.h>
 #include <string.h>
@@ -179,13 +180,14 @@ int cr_ovh_render_text(FILE *out, const struct cr_ovh_opts *o,
 		cr_ovh_text_dispatch(out, o, r);
 	if (o->sections & CR_OVH_HANDSHAKE)
 		cr_ovh_text_hs(out, r);
+	if (o->sections & CR_OVH_HANDLERS)
+		cr_ovh_text_handlers(out, o, r);
 	if (o->sections & CR_OVH_STORM)
 		cr_ovh_text_storm(out, o, r);
 	return fflush(out) ? CR_ERR : CR_OK;
 }
 
-/* A number, or null when not measured (NaN; json-c's null is NULL). */
-static int cr_ovh_jnum(struct json_object *o, const char *key, double v)
+int cr_ovh_jnum(struct json_object *o, const char *key, double v)
 {
 	if (isnan(v))
 		return json_object_object_add(o, key, NULL) ? -1 : 0;
@@ -347,6 +349,8 @@ int cr_ovh_render_json(FILE *out, const struct cr_ovh_opts *o,
 		err |= cr_jadd(root, "handshake_clocksource", json_object_new_string(r->hs_cs));
 		err |= cr_ovh_json_hs(root, r);
 	}
+	if (!err && (o->sections & CR_OVH_HANDLERS))
+		err |= cr_ovh_json_handlers(root, r);
 	if (!err && (o->sections & CR_OVH_STORM))
 		err |= cr_ovh_json_storm(root, o, r);
 	st = err ? CR_ERR : cr_json_print(out, root);

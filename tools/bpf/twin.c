@@ -620,26 +620,67 @@ int cr_twin_open(const struct cr_twin_cfg *cfg, struct cr_twin **out)
 	return CR_OK;
 }
 
+/* The kernel's information on program i of twin_progs[]; 0 or -1. */
+static int twin_prog_info(struct cr_twin *t, size_t i,
+			  struct bpf_prog_info *info)
+{
+	struct bpf_program *p;
+	uint32_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	p = bpf_object__find_program_by_name(t->skel->obj, twin_progs[i].prog);
+	return p && !bpf_obj_get_info_by_fd(bpf_program__fd(p), info, &len) ?
+	       0 : -1;
+}
+
 /* The kernel's recursion misses of ttwu's programs (fentry, tp_btf). */
 static uint64_t twin_misses(struct cr_twin *t)
 {
 	struct bpf_prog_info info;
-	uint32_t len;
 	uint64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < TWIN_NPROGS; i++) {
 		if (!t->links[i] || twin_progs[i].probe != TWIN_P_TTWU)
 			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(
-			bpf_object__find_program_by_name(t->skel->obj,
-							 twin_progs[i].prog)),
-			&info, &len))
+		if (!twin_prog_info(t, i, &info))
 			n += info.recursion_misses;
 	}
 	return n;
+}
+
+/* A ttwu program opens the wakeup or closes it at the enqueue. */
+static const char *twin_prog_role(const struct twin_prog *p)
+{
+	if (p->probe == TWIN_P_TKREAD)
+		return "read";
+	if (p->probe != TWIN_P_TTWU)
+		return "other";
+	return !strcmp(p->func, CLKSTAT_FUNC_TTWU) ||
+	       !strcmp(p->func, CLKSTAT_TP_TTWU) ? "wakeup" : "enqueue";
+}
+
+int cr_twin_prog_stats(struct cr_twin *t, struct cr_twin_prog_stat *out,
+		       unsigned int max, unsigned int *n)
+{
+	struct bpf_prog_info info;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < TWIN_NPROGS && *n < max; i++) {
+		if (!t->links[i])
+			continue;
+		if (twin_prog_info(t, i, &info))
+			return CR_ERR;
+		out[*n].prog = twin_progs[i].prog;
+		out[*n].role = twin_prog_role(&twin_progs[i]);
+		snprintf(out[*n].target, sizeof(out[*n].target), "%s",
+			 t->func[i]);
+		out[*n].runs = info.run_cnt;
+		out[*n].run_ns = info.run_time_ns;
+		(*n)++;
+	}
+	return CR_OK;
 }
 
 /* Empty a pending-wakeup hash map (recording is off). */

@@ -16,6 +16,7 @@
 #ifndef CLKSTAT_BPF_TWIN_H
 #define CLKSTAT_BPF_TWIN_H
 
+#include <stdint.h>
 #include "../lib/model.h"
 
 struct cr_twin_cfg {
@@ -80,6 +81,27 @@ int cr_twin_stop(struct cr_twin *t);
  * memory, a map read failed, a malformed record).
  */
 int cr_twin_read(struct cr_twin *t, struct cr_run *run);
+
+/*
+ * What the kernel's BPF run-time statistics say of one attached program
+ * (bpf_enable_stats(BPF_STATS_RUN_TIME) must be on while it runs, or
+ * both figures stay 0): for clkstat-report overhead's handlers section.
+ */
+struct cr_twin_prog_stat {
+	const char *prog;	/* its name in twin.bpf.c */
+	const char *role;	/* "wakeup", "enqueue", "read" or "other" */
+	char target[64];	/* the function or tracepoint it hooks */
+	uint64_t runs, run_ns;	/* run_cnt, run_time_ns */
+};
+
+/*
+ * Fill out[0..max) with the statistics of every attached program of the
+ * twin's probes (not the marker's or the module's window's), in
+ * twin.c's program order; *n is how many.  Return CR_OK, or CR_ERR when
+ * a program's info cannot be read.
+ */
+int cr_twin_prog_stats(struct cr_twin *t, struct cr_twin_prog_stat *out,
+		       unsigned int max, unsigned int *n);
 
 /* Detach and free everything; NULL is fine. */
 void cr_twin_close(struct cr_twin *t);

@@ -11,17 +11,20 @@
 #include "cli.h"
 
 enum { O_CALLS = CR_OPT_OVERHEAD, O_COLD_CALLS, O_ROUNDS, O_HS_CALLS,
-	O_STORM_ROUNDS, O_STORM_LOOPS, O_NO_STORM, O_ONLY, O_ICOUNT, O_INSN };
+	O_STORM_ROUNDS, O_STORM_LOOPS, O_HD_ROUNDS, O_NO_STORM, O_ONLY, O_ICOUNT,
+	O_INSN };
 
 static struct cr_ovh_opts cr_ovh = {
 	.calls = 200000, .cold_calls = 200, .rounds = 10, .hs_calls = 20000,
-	.storm_rounds = 5, .storm_loops = 200,
-	.sections = CR_OVH_DISPATCH | CR_OVH_HANDSHAKE | CR_OVH_STORM,
+	.storm_rounds = 5, .storm_loops = 200, .hd_rounds = 3000,
+	.sections = CR_OVH_DISPATCH | CR_OVH_HANDSHAKE | CR_OVH_HANDLERS |
+		    CR_OVH_STORM,
 };
 
 const char cr_overhead_synopsis[] =
 	"       clkstat-report overhead [--calls N] [--cold-calls N] [--rounds R] [--hs-calls N]\n"
-	"                      [--storm-rounds R] [--storm-loops N] [--no-storm] [--only LIST]\n"
+	"                      [--storm-rounds R] [--storm-loops N] [--no-storm]\n"
+	"                      [--handler-rounds N] [--only LIST]\n"
 	"                      [--icount | --insn FILE]\n";
 
 /* The numeric options: bounds, and where each goes. */
@@ -38,6 +41,7 @@ static int cr_ovh_num(int c, const char *v)
 		{ O_HS_CALLS, "--hs-calls (1 to 100000000)", 1, 100000000 },
 		{ O_STORM_ROUNDS, "--storm-rounds (1 to 100)", 1, 100 },
 		{ O_STORM_LOOPS, "--storm-loops (1 to 1000000)", 1, 1000000 },
+		{ O_HD_ROUNDS, "--handler-rounds (1 to 10000000)", 1, 10000000 },
 	};
 	unsigned long ul;
 	size_t i;
@@ -52,6 +56,7 @@ static int cr_ovh_num(int c, const char *v)
 	case O_ROUNDS: cr_ovh.rounds = ul; break;
 	case O_HS_CALLS: cr_ovh.hs_calls = ul; break;
 	case O_STORM_ROUNDS: cr_ovh.storm_rounds = ul; break;
+	case O_HD_ROUNDS: cr_ovh.hd_rounds = ul; break;
 	default: cr_ovh.storm_loops = ul; break;
 	}
 	return CR_OK;
@@ -72,11 +77,13 @@ static int cr_ovh_only(const char *v)
 			cr_ovh.sections |= CR_OVH_HANDSHAKE;
 		else if (!strcmp(tok, "storm"))
 			cr_ovh.sections |= CR_OVH_STORM;
+		else if (!strcmp(tok, "handlers"))
+			cr_ovh.sections |= CR_OVH_HANDLERS;
 		else
 			break;
 	}
 	if (tok || !cr_ovh.sections) {
-		fprintf(stderr, "clkstat-report: --only '%s': a comma list of dispatch, handshake, storm\n",
+		fprintf(stderr, "clkstat-report: --only '%s': a comma list of dispatch, handshake, handlers, storm\n",
 			v);
 		return CR_USAGE;
 	}
@@ -109,6 +116,7 @@ static const struct option cr_overhead_table[] = {
 	{ "hs-calls", required_argument, NULL, O_HS_CALLS },
 	{ "storm-rounds", required_argument, NULL, O_STORM_ROUNDS },
 	{ "storm-loops", required_argument, NULL, O_STORM_LOOPS },
+	{ "handler-rounds", required_argument, NULL, O_HD_ROUNDS },
 	{ "no-storm", no_argument, NULL, O_NO_STORM },
 	{ "only", required_argument, NULL, O_ONLY },
 	{ "icount", no_argument, NULL, O_ICOUNT },
@@ -127,7 +135,8 @@ const struct cr_optset cr_overhead_opts = {
 	"      --storm-rounds R  overhead: interleaved storm rounds (default 5)\n"
 	"      --storm-loops N   overhead: hackbench -l per storm run (default 200)\n"
 	"      --no-storm      overhead: without the wakeup storm\n"
-	"      --only LIST     overhead: dispatch,handshake,storm (comma list)\n"
+	"      --handler-rounds N  overhead: ping-pong rounds per run of the BPF twin's handlers (default 3000)\n"
+	"      --only LIST     overhead: dispatch,handshake,handlers,storm (comma list)\n"
 	"      --icount        overhead: the guest runs under QEMU -icount shift=0: figures are instructions\n"
 	"      --insn FILE     overhead: instructions per call from an --icount --json run, beside ns\n",
 };

@@ -8,7 +8,10 @@
 #     dispatch row and handler row (build/bench-insn/insn.json); then the
 #     wakeup storm with clkstat.ko's default probes (ttwu) in instructions
 #     (build/bench-insn/storm.txt), the throughput each variant keeps
-#     without the emulator's timing in it;
+#     without the emulator's timing in it; and between the two, the BPF
+#     twin's handlers on real wakeups beside the module's pair and triple
+#     (`overhead --only handlers`, build/bench-insn/handlers.txt): each
+#     program's instructions per run less the BPF statistics' own floor;
 #  2. plain TCG: clkstat_bench.ko's cost of one record next to a bare
 #     per-CPU increment and memory per metric per CPU for each frac_bits;
 #     then `clkstat-report overhead --insn build/bench-insn/insn.json`: the
@@ -53,7 +56,7 @@ fail() {	# fail LOG OUT: run-guest.sh's own reason, if the guest never ran
 # brings a second one up under icount (it waits at "smp: Bringing up
 # secondary CPUs"); the storm then runs its 20 tasks on that one CPU.
 if [ "$part" != ns ]; then
-rm -f build/bench-insn/insn.json build/bench-insn/storm.txt
+rm -f build/bench-insn/insn.json build/bench-insn/storm.txt build/bench-insn/handlers.txt
 CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 	--smp 1 --append "tsc=reliable" --out build/bench-insn \
 	--timeout 1500 -- bash -c '
@@ -62,6 +65,8 @@ CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 	insmod kmod/clkstat_hookbench.ko
 	tools/clkstat-report overhead --only dispatch --icount --json \
 		--calls 20000 '"${OVERHEAD_ARGS:-}"' > build/bench-insn/insn.json
+	tools/clkstat-report overhead --only handlers --icount --calls 20000 \
+		'"${OVERHEAD_ARGS:-}"' > build/bench-insn/handlers.txt
 	rmmod clkstat_hookbench clkstat
 	insmod kmod/clkstat.ko
 	tools/clkstat-report overhead --only storm --icount --storm-rounds '"$rounds"' \
@@ -70,7 +75,7 @@ CLKSTAT_QEMU_ARGS="-icount shift=0,sleep=off" tools/vm/run-guest.sh \
 	fail build/bench-insn.log build/bench-insn
 fi
 if [ "$part" = insn ]; then
-	echo "bench: instructions in build/bench-insn/insn.json, the storm in build/bench-insn/storm.txt"
+	echo "bench: instructions in build/bench-insn/insn.json, the twin's handlers in build/bench-insn/handlers.txt, the storm in build/bench-insn/storm.txt"
 	exit 0
 fi
 [ -s build/bench-insn/insn.json ] || { echo "bench: no build/bench-insn/insn.json: run bench.sh insn first" >&2; exit 1; }
@@ -102,6 +107,8 @@ tr -d '\r' < build/bench.log | sed -n '/clkstat_bench: /,$p' |
 	sed 's/^.*\(clkstat_bench: \)/\1/' | grep -v '^\[ *[0-9]*\.[0-9]*\]' | grep -v '^clkstat-report: \(ctrl\|overhead: checking\)'
 echo "instructions: build/bench-insn/insn.json (QEMU -icount shift=0,sleep=off, tsc=reliable)"
 # The storm under icount: its seconds are 10^9 guest instructions.
+echo "the BPF twin's handlers under icount (one vCPU), beside clkstat.ko's:"
+sed 1d build/bench-insn/handlers.txt
 echo "wakeup storm under icount (one vCPU; seconds are 10^9 guest instructions), clkstat.ko's default probes:"
 cat build/bench-insn/storm.txt
 # clkstat-report --compare: 10000 resamples over 300 runs x 2 variants,

@@ -58,9 +58,20 @@ t_overhead() {
 		hb_refuses run "$w"
 	done
 
+	# (its variant switches are counted: that count is left out)
+	sed 's/ switches [0-9]*//' "$D/control" > /tmp/ovh_ctl0
 	"$R" overhead --json --calls 5000 --cold-calls 10 --rounds 3 \
-		--hs-calls 200 --storm-rounds 3 --storm-loops 10 > /tmp/ovh.json \
+		--hs-calls 200 --handler-rounds 200 --storm-rounds 3 \
+		--storm-loops 10 > /tmp/ovh.json \
 		2>/tmp/ovh_err || fail "overhead failed: $(tail -3 /tmp/ovh_err)"
+	# The handlers section put the module back as it found it, turned
+	# the BPF statistics off and left no program behind (the metrics of
+	# the variants the storm ran in are new lines, not changes).
+	sed 's/ switches [0-9]*//' "$D/control" > /tmp/ovh_ctl1
+	grep -vxFf /tmp/ovh_ctl1 /tmp/ovh_ctl0 > /tmp/ovh_ctl_diff &&
+		fail "control after overhead, changed: $(tr '\n' ' ' < /tmp/ovh_ctl_diff)"
+	expect_eq "BPF statistics after overhead" "$(sysctl -n kernel.bpf_stats_enabled)" 0
+	bpftool prog show | grep -q floor_ && fail "the floor's programs left loaded"
 	# The same dispatch rows as instructions (what bench.sh does under
 	# QEMU's icount: here the "instructions" are ns, the format is what
 	# is checked), then merged beside the ns of another run.
@@ -160,6 +171,40 @@ for v in ("none", "direct", "ftrace", "kprobe", "kprobe-int3"):
     assert st[v]["ratio_q1"] <= st[v]["throughput_ratio"] <= st[v]["ratio_q3"], (v, st[v])
 for v in ("tracepoint", "bpf-kprobe", "bpf-fentry", "bpf-tp"):
     assert v in st, v
+# handlers: every run of the twin measured, 200 rounds of two wakeups
+# each (a SCHED_BATCH ping-pong: two, but in the first round, whose first
+# write comes before B first blocks, and where the tick preempted the
+# waker before it blocked; 398 seen), a body = per run - floor (not its
+# sign: in emulated ns one slow run of the floor can outweigh a body),
+# the pair from the ttwu runs, the triple from the ttwu,tkread runs; the
+# module's pair and triple from the hookbench, loaded here.
+hd = d["handlers"]
+assert hd["clocksource"] == cs, hd
+assert hd["module_pair"] > 0 and hd["module_triple"] > 0, hd
+runs = [(r["variant"], r["probes"]) for r in hd["runs"]]
+assert runs == [("bpf-fentry", "ttwu"), ("bpf-fentry", "ttwu,tkread"),
+                ("bpf-kprobe", "ttwu"), ("bpf-kprobe", "ttwu,tkread"),
+                ("bpf-tp", "ttwu")], runs
+for r in hd["runs"]:
+    assert "note" not in r and r["floor"] > 0 and r["floor_runs"] >= 360, r
+    ps = {p["role"]: p for p in r["programs"] if p["role"] != "read"}
+    assert set(ps) == {"wakeup", "enqueue"}, r
+    for p in r["programs"]:
+        assert p["runs"] > 0 and close(p["body"], p["per_run"] - r["floor"]), (r, p)
+    for p in ps.values():
+        assert p["runs"] >= 360, (r, p)
+    pair = ps["wakeup"]["body"] + ps["enqueue"]["body"]
+    if r["probes"] == "ttwu":
+        assert close(r["pair"], pair) and r["triple"] is None, r
+    else:
+        # The first read: the dearest read program that ran at every
+        # (other) wakeup; which function that is depends on the kernel.
+        first = [p for p in r["programs"] if p["program"] == r["first_read"]]
+        assert len(first) == 1 and first[0]["role"] == "read", r
+        assert 2 * first[0]["runs"] >= ps["wakeup"]["runs"], r
+        assert all(p["body"] <= first[0]["body"] for p in r["programs"]
+                   if p["role"] == "read" and 2 * p["runs"] >= ps["wakeup"]["runs"]), r
+        assert close(r["triple"], pair + first[0]["body"]) and r["pair"] is None, r
 print("    # dispatch hot ns: " + " ".join(
     "%s=%.0f" % (v, r["hot_ns"]) for v, r in rs.items() if r["hot_ns"]))
 PY
@@ -180,6 +225,19 @@ PY
 		> /tmp/ovh_cpu.txt || fail "overhead --icount storm (text) failed"
 	grep -q "median cpu" /tmp/ovh_cpu.txt && grep -q "CPU time of the storm's tasks" /tmp/ovh_cpu.txt ||
 		fail "the --icount storm's text: $(cat /tmp/ovh_cpu.txt)"
+	# The handlers section as text: a row per program, the pair and
+	# triple beside the module's; a bad round count refused.
+	"$R" overhead --only handlers --icount --handler-rounds 50 --calls 2000 \
+		> /tmp/ovh_hd.txt 2>/tmp/ovh_err || fail "overhead --only handlers failed: $(tail -3 /tmp/ovh_err)"
+	for w in "^bpf-fentry  ttwu  *fe_ttwu  *try_to_wake_up  *[0-9][0-9]*  *[0-9.]*  *[0-9.]*\$" \
+		"^bpf-tp  *ttwu  *(floor)  *[0-9][0-9]*  *[0-9.]*  *-\$" "^clkstat.ko  *[0-9.]*  *[0-9.]*  -\$" \
+		"^bpf-kprobe  *-\?[0-9.]*  *-\?[0-9.]*  kp_tk_[a-z0-9_]*\$" \
+		"^bpf-tp  *-\?[0-9.]*  *-  -\$"; do
+		grep -q "$w" /tmp/ovh_hd.txt || fail "handlers text: no '$w' in $(cat /tmp/ovh_hd.txt)"
+	done
+	rc=0
+	"$R" overhead --only handlers --handler-rounds 0 > /dev/null 2>&1 || rc=$?
+	expect_eq "--handler-rounds 0" "$rc" 2
 	# A bad --insn file: one line, the exit status, nothing run.
 	rc=0
 	echo '{"unit": "ns"}' > /tmp/ovh_bad.json
