@@ -24,7 +24,8 @@ static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
 /*
  * Orders resets and snapshots, so that a snapshot is taken against one
- * reset's baseline, never half of one and half of the next.  Taken after
+ * reset's baseline, never half of one and half of the next, and every
+ * new epoch (clkstat_new_epoch()'s read-modify-write).  Taken after
  * clkstat_metrics_lock where both are held.
  */
 static DEFINE_MUTEX(clkstat_reset_lock);
@@ -325,9 +326,10 @@ static void clkstat_new_epoch(void)
 /**
  * clkstat_epoch_restart() - begin a new epoch, nothing else
  *
- * For a change under the probes' feet that no interval may span: clock.c
- * leaving the TSC, after which stamps (clock.h) are ns, not cycles.
- * Intervals pending then are dropped as any that began before a start.
+ * For a start (clkstat_metric_set_recording()) and for a change under the
+ * probes' feet that no interval may span: clock.c leaving the TSC, after
+ * which stamps (clock.h) are ns, not cycles.  Intervals pending then are
+ * dropped as any that began before a start.  May sleep.
  */
 void clkstat_epoch_restart(void)
 {
@@ -388,14 +390,24 @@ static struct clkstat_metric *clkstat_family(struct clkstat_metric *m)
  *
  * A sample already past the check in clkstat_record() still lands.
  * Starting begins a new epoch (see clkstat_epoch).
+ *
+ * Context: process context; starting takes a mutex.
  */
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 {
 	unsigned int i;
 
 	m = clkstat_family(m);
+	/*
+	 * Under the reset lock, as every new epoch: the number's
+	 * read-modify-write (clkstat_new_epoch()) would otherwise race
+	 * with the clock's restart (clock.c leaving the TSC), and two new
+	 * epochs could come out as one.  What began in cycles is still
+	 * dropped by its stamp's tag (clkstat_stamp_valid()); the race
+	 * itself is what goes.
+	 */
 	if (on)
-		clkstat_new_epoch();
+		clkstat_epoch_restart();
 	/* Parts first: a total recording means its parts do. */
 	for (i = 0; i < ARRAY_SIZE(m->parts); i++)
 		if (m->parts[i])
