@@ -163,7 +163,11 @@ for i, run in enumerate(s["runs"]):
     wc = {r["corr"] for r in w}
     w += [r for r in rows if r["pid"] in tids and r["type"] in ("enqueue", "first_tkread") and r["corr"] in wc]
     n = {k: sum(r["type"] == k for r in w) for k in ("wakeup", "enqueue", "first_tkread")}
-    assert n == {"wakeup": 200, "enqueue": 200, "first_tkread": 200}, (i, n)
+    # On a failure, the run's counters too: a miss the probes counted
+    # (replaced, busy, ...) reads differently from an event lost.
+    assert n == {"wakeup": 200, "enqueue": 200, "first_tkread": 200}, \
+        (i, n, {m["name"]: m["counters"] for m in run["metrics"]
+                if m["name"] in ("ttwu_enqueue", "ttwu_tkread")})
     wk = {r["corr"]: r for r in w if r["type"] == "wakeup"}
     assert len(wk) == 200, (i, "wakeup corr ids", len(wk))
     mig = {True: 0, False: 0}
