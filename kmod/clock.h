@@ -76,8 +76,10 @@ static __always_inline u64 clkstat_mul_shr(u64 a, u32 mul, unsigned int shift)
  * computes for it (to 1 ns, the fraction of a ns in the timekeeper's base
  * is dropped), without its indirect call to the clocksource's read and
  * without the LFENCE of rdtsc_ordered().  A value older than the
- * timekeeper's last update (a stamp converted late) comes out as that
- * update's time: only clkstat_stamp_ns() measures intervals.
+ * timekeeper's last update comes out as that update's time, as the fast
+ * clock's would; with @back (a stamp converted late, for the event log)
+ * it is converted backwards from that update instead, so that two events'
+ * times differ by their interval.
  *
  * rdtsc() is unordered: the CPU may read the TSC some tens of cycles
  * before or after the instructions around it.  That moves a timestamp by
@@ -86,10 +88,10 @@ static __always_inline u64 clkstat_mul_shr(u64 a, u32 mul, unsigned int shift)
  * delta clamped to 0 here and an interval clamped to 0 by the probes, as
  * with the fast monotonic clock across a timekeeping update.
  */
-static __always_inline u64 clkstat_tsc_to_ns(u64 cyc)
+static __always_inline u64 __clkstat_tsc_to_ns(u64 cyc, bool back)
 {
 	const struct clkstat_tsc_base *b;
-	unsigned int seq;
+	unsigned int seq, shift;
 	u64 ns, d;
 	u32 mult;
 
@@ -100,14 +102,21 @@ static __always_inline u64 clkstat_tsc_to_ns(u64 cyc)
 		mult = READ_ONCE(b->mult);
 		if (unlikely(!mult))
 			return clkstat_outcall_mono_ns();
+		shift = READ_ONCE(b->shift) & 63;
 		d = cyc - READ_ONCE(b->cyc);
-		if (unlikely((s64)d < 0))
-			d = 0;
-		ns = READ_ONCE(b->ns) +
-		     clkstat_mul_shr(d, mult, READ_ONCE(b->shift) & 63);
+		ns = READ_ONCE(b->ns);
+		if (likely((s64)d >= 0))
+			ns += clkstat_mul_shr(d, mult, shift);
+		else if (back)
+			ns -= clkstat_mul_shr(-d, mult, shift);
 		smp_rmb();	/* the copy before the sequence's recheck */
 	} while (unlikely(READ_ONCE(clkstat_tsc_clock.seq) != seq));
 	return ns;
+}
+
+static __always_inline u64 clkstat_tsc_to_ns(u64 cyc)
+{
+	return __clkstat_tsc_to_ns(cyc, false);
 }
 
 /* CLOCK_MONOTONIC from the TSC, now: see clkstat_tsc_to_ns(). */
@@ -222,12 +231,16 @@ static __always_inline u64 clkstat_stamp_ns(u64 from, u64 to)
 /*
  * A stamp as clkstat_now() would have read it, for an event's time (a
  * TSC stamp converted after clock.c left the TSC: at the last readout's
- * time, see clkstat_tsc_to_ns()).
+ * time, see clkstat_tsc_to_ns()).  A stamp older than the timekeeper's
+ * last update is converted backwards from it: the CPU that took the stamp
+ * can be stopped before it converts it (an interrupt, a hypervisor; seen
+ * for 1.5 ms in an emulated guest) while another CPU's tick updates the
+ * base, and clamped to the update the event's time would be that late.
  */
 static __always_inline u64 clkstat_stamp_to_ns(u64 stamp)
 {
 	if (stamp & CLKSTAT_STAMP_TSC)
-		return clkstat_tsc_to_ns(stamp & ~CLKSTAT_STAMP_TSC);
+		return __clkstat_tsc_to_ns(stamp & ~CLKSTAT_STAMP_TSC, true);
 	return stamp;
 }
 

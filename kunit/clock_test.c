@@ -3,7 +3,8 @@
  * clock_test.c - the probes' stamps (kmod/clock.h): the interval of two
  * TSC stamps converted at once with the timekeeper's mult and shift, as
  * mul_u64_u32_shr() would; a negative one as 0; a start in cycles not
- * valid once the clock left the TSC; and stamps off
+ * valid once the clock left the TSC; a stamp older than the readout
+ * converted backwards for the event log; and stamps off
  * the TSC, which are ns already.  The TSC key is turned on only for the
  * case that needs it, and off again: no readout is published here.
  */
@@ -76,10 +77,38 @@ static void clock_stamps_tsc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clkstat_stamp() & tag, 0ULL);
 }
 
+/*
+ * A TSC value older than the readout: clamped to the readout's time for
+ * now, converted backwards for a stamp (the event log's time).  The
+ * readout is written here and put back; nothing publishes one meanwhile.
+ */
+static void clock_stamp_before_readout(struct kunit *test)
+{
+	const struct clkstat_tsc_base b = { .cyc = 1000, .ns = 50000,
+					    .mult = 3, .shift = 1 };
+	struct clkstat_tsc_clock saved = clkstat_tsc_clock;
+	const u64 tag = CLKSTAT_STAMP_TSC;
+
+	WRITE_ONCE(clkstat_tsc_clock.seq, 0);
+	clkstat_tsc_clock.base[0] = b;
+	KUNIT_EXPECT_EQ(test, clkstat_tsc_to_ns(1200), 50300ULL);
+	KUNIT_EXPECT_EQ(test, clkstat_tsc_to_ns(800), 50000ULL);
+	KUNIT_EXPECT_EQ(test, clkstat_stamp_to_ns(tag | 1200), 50300ULL);
+	KUNIT_EXPECT_EQ(test, clkstat_stamp_to_ns(tag | 800), 49700ULL);
+	/* Two stamps' times differ by their interval, across the readout. */
+	static_branch_enable(&clkstat_clock_tsc);
+	KUNIT_EXPECT_EQ(test, clkstat_stamp_to_ns(tag | 1200) -
+			      clkstat_stamp_to_ns(tag | 800),
+			clkstat_stamp_ns_at(tag | 800, tag | 1200, 3 | 1ULL << 32));
+	static_branch_disable(&clkstat_clock_tsc);
+	clkstat_tsc_clock = saved;
+}
+
 static struct kunit_case clock_cases[] = {
 	KUNIT_CASE(clock_mul_shr),
 	KUNIT_CASE(clock_stamps_mono),
 	KUNIT_CASE(clock_stamps_tsc),
+	KUNIT_CASE(clock_stamp_before_readout),
 	{}
 };
 
