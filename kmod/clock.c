@@ -52,7 +52,6 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include "clock.h"
-#include "hist.h"
 #include "uapi/clkstat_events.h"
 
 struct clkstat_tsc_clock clkstat_tsc_clock;
@@ -97,6 +96,33 @@ static const struct kernel_param_ops clock_param_ops = {
 
 module_param_cb(clock, &clock_param_ops, NULL, 0444);
 MODULE_PARM_DESC(clock, "timestamps: auto (the TSC where the kernel keeps time with a stable TSC, else mono), tsc (fail the load where it cannot), mono (ktime_get_mono_fast_ns) (default auto)");
+
+unsigned int clkstat_epoch;
+u64 clkstat_epoch_ns;
+/* Orders the epoch's read-modify-write: two restarts never make one. */
+static DEFINE_MUTEX(clkstat_epoch_lock);
+
+/**
+ * clkstat_epoch_restart() - begin a new epoch (clock.h)
+ *
+ * For a metric's start and reset (hist.c), and for a change under the
+ * probes' feet that no interval may span: the clock leaving the TSC,
+ * after which stamps are ns, not cycles.  Intervals pending then are
+ * dropped as any that began before a start.  May sleep.
+ */
+void clkstat_epoch_restart(void)
+{
+	mutex_lock(&clkstat_epoch_lock);
+	/*
+	 * The start time before the number: an interval stamped after the
+	 * time is never taken for one of the epoch before.
+	 */
+	WRITE_ONCE(clkstat_epoch_ns, clkstat_now());
+	/* A hook that sees the new number sees the new time. */
+	smp_wmb();
+	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
+	mutex_unlock(&clkstat_epoch_lock);
+}
 
 /* Written by the notifier only (under the timekeeper's lock). */
 static struct clocksource *tsc_cs;

@@ -251,4 +251,29 @@ const char *clkstat_clock_name(void);
 void clkstat_clock_describe(char *buf, size_t len);
 void clkstat_clock_debugfs_init(struct dentry *dir);
 
+/*
+ * The epoch: a number bumped whenever a metric starts or is reset, and
+ * when the clock leaves the TSC.  A probe stores it with the start of an
+ * interval and drops an interval whose start belongs to an earlier epoch:
+ * it began before the window (or in the other clock's units) and would
+ * span the stopped time.  clkstat_epoch_ns is when the current epoch
+ * began (clkstat_now()), for intervals that carry only their start time
+ * (a traced function's entry): one that started before it began before
+ * the window.
+ */
+extern unsigned int clkstat_epoch;
+extern u64 clkstat_epoch_ns;
+
+void clkstat_epoch_restart(void);
+
+static inline unsigned int clkstat_current_epoch(void)
+{
+	return READ_ONCE(clkstat_epoch);
+}
+
+static inline u64 clkstat_epoch_start_ns(void)
+{
+	return READ_ONCE(clkstat_epoch_ns);
+}
+
 #endif /* _CLKSTAT_CLOCK_H */

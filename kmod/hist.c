@@ -16,16 +16,13 @@
 #include "clock.h"
 #include "hist.h"
 
-unsigned int clkstat_epoch;
-u64 clkstat_epoch_ns;
 unsigned int clkstat_probe_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
 DEFINE_STATIC_KEY_FALSE(clkstat_frac_custom);
 static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
 /*
  * Orders resets and snapshots, so that a snapshot is taken against one
- * reset's baseline, never half of one and half of the next, and every
- * new epoch (clkstat_new_epoch()'s read-modify-write).  Taken after
+ * reset's baseline, never half of one and half of the next.  Taken after
  * clkstat_metrics_lock where both are held.
  */
 static DEFINE_MUTEX(clkstat_reset_lock);
@@ -311,33 +308,6 @@ struct list_head *clkstat_registry(void)
 	return &clkstat_metrics;
 }
 
-/*
- * Begin an epoch: its start time first, so that an interval whose start
- * is stamped after it is never taken for one of the epoch before.
- */
-static void clkstat_new_epoch(void)
-{
-	WRITE_ONCE(clkstat_epoch_ns, clkstat_now());
-	/* The time before the number: a hook that sees the new number sees it. */
-	smp_wmb();
-	WRITE_ONCE(clkstat_epoch, clkstat_epoch + 1);
-}
-
-/**
- * clkstat_epoch_restart() - begin a new epoch, nothing else
- *
- * For a start (clkstat_metric_set_recording()) and for a change under the
- * probes' feet that no interval may span: clock.c leaving the TSC, after
- * which stamps (clock.h) are ns, not cycles.  Intervals pending then are
- * dropped as any that began before a start.  May sleep.
- */
-void clkstat_epoch_restart(void)
-{
-	mutex_lock(&clkstat_reset_lock);
-	clkstat_new_epoch();
-	mutex_unlock(&clkstat_reset_lock);
-}
-
 /**
  * clkstat_hist_set_probe_frac_bits() - the frac_bits of the probes' metrics
  * @k: the load's frac_bits, at most CLKSTAT_FRAC_BITS_MAX
@@ -389,7 +359,7 @@ static struct clkstat_metric *clkstat_family(struct clkstat_metric *m)
  * @on: true to record, false to ignore samples
  *
  * A sample already past the check in clkstat_record() still lands.
- * Starting begins a new epoch (see clkstat_epoch).
+ * Starting begins a new epoch (clock.h, clkstat_epoch_restart()).
  *
  * Context: process context; starting takes a mutex.
  */
@@ -398,14 +368,7 @@ void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 	unsigned int i;
 
 	m = clkstat_family(m);
-	/*
-	 * Under the reset lock, as every new epoch: the number's
-	 * read-modify-write (clkstat_new_epoch()) would otherwise race
-	 * with the clock's restart (clock.c leaving the TSC), and two new
-	 * epochs could come out as one.  What began in cycles is still
-	 * dropped by its stamp's tag (clkstat_stamp_valid()); the race
-	 * itself is what goes.
-	 */
+	/* Intervals begun before the start are not the window's. */
 	if (on)
 		clkstat_epoch_restart();
 	/* Parts first: a total recording means its parts do. */
@@ -473,7 +436,7 @@ static void clkstat_metric_reset_one(struct clkstat_metric *m, u64 now)
  *
  * Min and max cannot be subtracted: they are set back to "no sample" here,
  * and a sample in flight on another CPU at that instant may still set
- * them.  A reset begins a new epoch (see clkstat_epoch).  A total's part
+ * them.  A reset begins a new epoch (clock.h).  A total's part
  * or total resets the family (clkstat_metric_set_parts()).
  */
 void clkstat_metric_reset(struct clkstat_metric *m)
@@ -483,7 +446,7 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 
 	m = clkstat_family(m);
 	mutex_lock(&clkstat_reset_lock);
-	clkstat_new_epoch();
+	clkstat_epoch_restart();
 	/* One time for the family: its members begin together. */
 	now = ktime_get_real_ns();
 	clkstat_metric_reset_one(m, now);

@@ -124,7 +124,6 @@ struct clkstat_metric *clkstat_metric_find_in(const char *name,
 					      const char *variant);
 void clkstat_metric_set_recording(struct clkstat_metric *m, bool on);
 void clkstat_metric_reset(struct clkstat_metric *m);
-void clkstat_epoch_restart(void);
 void clkstat_metric_set_parts(struct clkstat_metric *total,
 			      struct clkstat_metric *a, struct clkstat_metric *b);
 void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
@@ -162,31 +161,6 @@ clkstat_snapshot_cpu(const struct clkstat_snapshot *s, unsigned int cpu)
 void clkstat_hist_summarize(const struct clkstat_cpu_hist *h,
 			    unsigned int nslots, unsigned int frac_bits,
 			    struct clkstat_summary *sum);
-
-/*
- * Bumped whenever a metric starts or is reset.  A probe stores it with the
- * start of an interval and drops an interval whose start belongs to an
- * earlier epoch: it began before the window and would span the stopped
- * time.
- */
-extern unsigned int clkstat_epoch;
-
-static inline unsigned int clkstat_current_epoch(void)
-{
-	return READ_ONCE(clkstat_epoch);
-}
-
-/*
- * When the current epoch began (clkstat_now()), for intervals
- * that carry only their start time (a traced function's entry): one that
- * started before it began before the window.
- */
-extern u64 clkstat_epoch_ns;
-
-static inline u64 clkstat_epoch_start_ns(void)
-{
-	return READ_ONCE(clkstat_epoch_ns);
-}
 
 static inline bool clkstat_metric_recording(const struct clkstat_metric *m)
 {

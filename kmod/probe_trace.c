@@ -41,6 +41,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "clock.h"
 #include "control.h"
 #include "direct_tramp.h"
 #include "evlog.h"

@@ -3,14 +3,15 @@
  * probe_trace.h - user-defined probes ("traces", uapi/clkstat_trace.h):
  * added and removed at run time, fed by whatever variant the probes are
  * attached with.  probes.c calls these under its lock, so that a trace
- * and a variant switch never cross.
+ * and a variant switch never cross; they know probes.c only by the
+ * configuration it gives them (probe_cfg.h).
  */
 #ifndef _CLKSTAT_PROBE_TRACE_H
 #define _CLKSTAT_PROBE_TRACE_H
 
 #include <linux/seq_file.h>
 #include "hook.h"
-#include "probes.h"
+#include "probe_cfg.h"
 #include "uapi/clkstat_trace.h"
 
 int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,

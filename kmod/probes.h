@@ -13,22 +13,11 @@
 #include "clock.h"
 #include "hist.h"
 #include "hook.h"
+#include "probe_cfg.h"
 #include "uapi/clkstat_catalog.h"
 #include "uapi/clkstat_trace.h"
 
 struct seq_file;
-
-struct clkstat_probe_cfg {
-	unsigned int frac_bits;
-	unsigned int pending_entries;	/* per-task table size, power of two */
-	bool with_ttwu;			/* the ttwu probe is enabled too */
-	bool with_csread;		/* the csread probe is enabled too */
-	bool with_sampling_probe;	/* ttwu, tkread or csswitch (clockoff) */
-	const struct clkstat_variant *variant;
-#ifdef CLKSTAT_FAULT_HOOKS
-	const char *fault_hook;		/* test only: OLD=NEW, see probes.c */
-#endif
-};
 
 /*
  * What a variant switch found recording in the old variant (probes.c),

@@ -8,6 +8,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include "../kmod/clock.h"
 #include "../kmod/hist.h"
 
 static const char *const test_counters[] = { "a", "b" };

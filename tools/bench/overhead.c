@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * overhead.c - clkstat-report overhead: the checks, clkstat_hookbench.ko's
- * control files, and the dispatch section: clkstat_hookbench's target
+ * overhead.c - clkstat-report overhead: the checks, the sections in turn
+ * (overhead_*.c), and the dispatch section: clkstat_hookbench's target
  * called in a loop with nothing attached, through each module variant and
  * each BPF attach type, plus the bare record, hot and cold.
  *
@@ -60,101 +60,6 @@ static const struct {
 	{ "triple0", "triple0", "loop", CR_OVH_HITS_ANY },
 	{ "triple", "triple", "triple0", CR_OVH_HITS_CALLS },
 };
-
-double cr_ovh_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cr_ovh_errno_status(int err)
-{
-	return err == EPERM || err == EACCES ? CR_PERM : CR_ERR;
-}
-
-/*
- * Write a command to a hookbench file; errors say which and why, but for
- * EINVAL when @quiet_einval (a run mode this module may not have): then
- * *@einval is set and the status is CR_ERR.
- */
-static int cr_ovh_hb_write_q(const char *file, const char *cmd,
-			     int quiet_einval, int *einval)
-{
-	char path[128];
-	ssize_t n;
-	int fd, err;
-
-	snprintf(path, sizeof(path), "%s/%s", CR_OVH_HB_DIR, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0) {
-		err = errno;
-		fprintf(stderr, "clkstat-report: overhead: %s: %s\n", path,
-			strerror(err));
-		return cr_ovh_errno_status(err);
-	}
-	n = write(fd, cmd, strlen(cmd));
-	err = errno;
-	close(fd);
-	if (n < 0 && err == EINVAL && quiet_einval) {
-		*einval = 1;
-		return CR_ERR;
-	}
-	if (n != (ssize_t)strlen(cmd)) {
-		fprintf(stderr, "clkstat-report: overhead: '%s' > %s: %s (see the kernel log)\n",
-			cmd, path, n < 0 ? strerror(err) : "short write");
-		return n < 0 ? cr_ovh_errno_status(err) : CR_ERR;
-	}
-	return CR_OK;
-}
-
-static int cr_ovh_hb_write(const char *file, const char *cmd)
-{
-	return cr_ovh_hb_write_q(file, cmd, 0, NULL);
-}
-
-int cr_ovh_hb_attach(const char *variant)
-{
-	return cr_ovh_hb_write("attach", variant);
-}
-
-int cr_ovh_hb_run(const char *mode, unsigned long n, uint64_t *ns,
-		  uint64_t *hits, int *cpu)
-{
-	char cmd[64], buf[256], m[16], att[32];
-	unsigned long calls;
-	unsigned long long tns, th;
-	int fd, st, migrated;
-	ssize_t len;
-
-	snprintf(cmd, sizeof(cmd), "%s %lu", mode, n);
-	st = cr_ovh_hb_write("run", cmd);
-	if (st)
-		return st;
-	fd = open(CR_OVH_HB_DIR "/run", O_RDONLY);
-	if (fd < 0)
-		return cr_ovh_errno_status(errno);
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return CR_ERR;
-	buf[len] = '\0';
-	if (sscanf(buf, "mode %15s calls %lu ns %llu hits %llu cpu %d migrated %d attached %31s",
-		   m, &calls, &tns, &th, cpu, &migrated, att) != 7 ||
-	    strcmp(m, mode) || calls != n) {
-		fprintf(stderr, "clkstat-report: overhead: unexpected result '%s'\n",
-			buf);
-		return CR_ERR;
-	}
-	if (migrated) {
-		fprintf(stderr, "clkstat-report: overhead: the run moved between CPUs although pinned\n");
-		return CR_ERR;
-	}
-	*ns = tns;
-	*hits = th;
-	return CR_OK;
-}
 
 /* Attach a row's variant: the module's, or none and a BPF program. */
 static int cr_ovh_row_attach(struct cr_ovh_bpf *b, const struct cr_ovh_row *w)
@@ -439,52 +344,6 @@ static void cr_ovh_machine(struct cr_ovh_result *r)
 	if (f)
 		fclose(f);
 	cr_ovh_clocksource(r->clocksource, sizeof(r->clocksource));
-}
-
-void cr_ovh_clocksource(char *buf, size_t size)
-{
-	FILE *f;
-
-	snprintf(buf, size, "-");
-	f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-	if (f && fgets(buf, size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	if (f)
-		fclose(f);
-}
-
-static int cr_ovh_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-double cr_ovh_quantile(double *v, unsigned int n, double p)
-{
-	double h;
-	unsigned int i;
-
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cr_ovh_cmp);
-	h = p * (n - 1);
-	i = (unsigned int)h;
-	return i + 1 < n ? v[i] + (h - i) * (v[i + 1] - v[i]) : v[n - 1];
-}
-
-void cr_ovh_quartiles(const double *v, unsigned int n, struct cr_ovh_q *q)
-{
-	double t[CR_OVH_MAX_ROUNDS];
-
-	if (!n || n > CR_OVH_MAX_ROUNDS) {
-		*q = (struct cr_ovh_q){ NAN, NAN, NAN };
-		return;
-	}
-	memcpy(t, v, n * sizeof(*v));
-	q->p50 = cr_ovh_quantile(t, n, 0.5);
-	q->q1 = cr_ovh_quantile(t, n, 0.25);
-	q->q3 = cr_ovh_quantile(t, n, 0.75);
 }
 
 int cr_overhead(const struct cr_ovh_opts *o)

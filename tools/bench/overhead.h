@@ -153,8 +153,15 @@ struct cr_ovh_result {
 /* The command: checks, runs the sections, prints. Returns a status.h. */
 int cr_overhead(const struct cr_ovh_opts *o);
 
-/* overhead.c: the hookbench control files. */
+/* overhead_hookbench.c: the hookbench control files. */
 int cr_ovh_hb_attach(const char *variant);
+/*
+ * Write a command to a hookbench file; errors say which and why, but for
+ * EINVAL when @quiet_einval (a run mode this module may not have): then
+ * *@einval is set and the status is CR_ERR.
+ */
+int cr_ovh_hb_write_q(const char *file, const char *cmd, int quiet_einval,
+		      int *einval);
 /* One run ("hot N", ...); fills ns (the whole loop), hits and cpu. */
 int cr_ovh_hb_run(const char *mode, unsigned long n, uint64_t *ns,
 		  uint64_t *hits, int *cpu);
@@ -179,26 +186,28 @@ int cr_ovh_handshake(const struct cr_ovh_opts *o, struct cr_ovh_bpf *b,
 int cr_ovh_storm(const struct cr_ovh_opts *o, struct cr_ovh_result *r);
 int cr_ovh_handlers(const struct cr_ovh_opts *o, struct cr_ovh_result *r);
 
+struct json_object;
+
 /* overhead_render.c */
 int cr_ovh_render_text(FILE *out, const struct cr_ovh_opts *o,
 		       const struct cr_ovh_result *r);
 int cr_ovh_render_json(FILE *out, const struct cr_ovh_opts *o,
 		       const struct cr_ovh_result *r);
-struct json_object;
-/* A number, or null when not measured (NaN); -1 when out of memory. */
-int cr_ovh_jnum(struct json_object *o, const char *key, double v);
 /* overhead_render_handlers.c: the handlers section. */
 void cr_ovh_text_handlers(FILE *out, const struct cr_ovh_opts *o,
 			  const struct cr_ovh_result *r);
 int cr_ovh_json_handlers(struct json_object *root,
 			 const struct cr_ovh_result *r);
 
+/* overhead_util.c: what every section shares. */
 double cr_ovh_now_s(void);
 /* The current clocksource into buf ("-" when unreadable). */
 void cr_ovh_clocksource(char *buf, size_t size);
 /* Sorts v; the p-quantile (0..1) by linear interpolation. */
 double cr_ovh_quantile(double *v, unsigned int n, double p);
 void cr_ovh_quartiles(const double *v, unsigned int n, struct cr_ovh_q *q);
+/* A number, or null when not measured (NaN); -1 when out of memory. */
+int cr_ovh_jnum(struct json_object *o, const char *key, double v);
 /* --insn: a run's instructions into the rows. Returns a status.h. */
 int cr_ovh_insn_merge(const char *file, struct cr_ovh_result *r);
 

@@ -187,13 +187,6 @@ int cr_ovh_render_text(FILE *out, const struct cr_ovh_opts *o,
 	return fflush(out) ? CR_ERR : CR_OK;
 }
 
-int cr_ovh_jnum(struct json_object *o, const char *key, double v)
-{
-	if (isnan(v))
-		return json_object_object_add(o, key, NULL) ? -1 : 0;
-	return cr_jadd(o, key, json_object_new_double(v));
-}
-
 /* A row's figures; *_ns are in the run's unit ("unit": ns or insn). */
 static int cr_ovh_json_row(struct json_object *e, const struct cr_ovh_result *r,
 			   const struct cr_ovh_row *w, const struct cr_ovh_row *d)

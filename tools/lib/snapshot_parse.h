@@ -2,7 +2,8 @@
 /*
  * snapshot_parse.h - internal to the snapshot files code, not part of
  * snapshot.h: what the reader (snapshot_read.c) shares with the lexical pass
- * (snapshot_lex.c) and with the writer (snapshot_write.c).  Reading carries
+ * (snapshot_lex.c) and with the writer (snapshot_write.c), and the parse
+ * context they carry (snapshot_parse.c).  Reading carries
  * one parse context through every pass so that whichever pass rejects the
  * input names the place ("runs[2].metrics[0]: ...") the same way.
  */
