@@ -17,7 +17,10 @@ KERNELS_SH = $(wildcard tools/vm/kernels.sh)
 KVER ?= $(if $(KERNELS_SH),$(shell $(KERNELS_SH) default))
 # KVER= (empty) asks no kernel line: debian/rules builds the tools so,
 # with KIMAGE and KRELEASE of its own.
-KINFO := $(if $(and $(KERNELS_SH),$(KVER)),$(shell $(KERNELS_SH) info $(KVER)))
+# Quiet: a machine without the line's kernel (the unit tests' chroot)
+# needs none for the tools and the unit tests, and the module's targets
+# say what is missing.
+KINFO := $(if $(and $(KERNELS_SH),$(KVER)),$(shell $(KERNELS_SH) info $(KVER) 2>/dev/null))
 kinfo = $(patsubst $(1)=%,%,$(filter $(1)=%,$(KINFO)))
 KDIR ?= $(call kinfo,kdir)
 KIMAGE ?= $(call kinfo,image)
@@ -58,7 +61,7 @@ TEST_PROGS = tools/tests/nl_fuzz tools/tests/nl_dump_pause tools/tests/ctl_fuzz 
 	     tools/tests/fault_load \
 	     tools/tests/render_demo tools/tests/compare_bench
 
-.PHONY: all module tools check check-debug check-guest soak sweep demo bench clean deb list-unit-tests
+.PHONY: all module tools unit-tests check check-debug check-guest soak sweep demo bench clean deb list-unit-tests
 all: module tools
 
 # struct rq's layout comes from the kernel's BTF (kmod/gen_rq_offsets.sh):
@@ -108,6 +111,11 @@ build/bpf/overhead_floor.skel.h: build/bpf/overhead_floor.bpf.o
 
 tools: $(TOOLS) $(UNIT_TESTS) $(TEST_PROGS)
 
+# What make check-unit needs, and no more: no module, no kernel image, no
+# clang or bpftool (tools/tests/unit-root.sh runs it in a chroot that has
+# none of them).
+unit-tests: $(UNIT_TESTS) tools/tests/ctl_fuzz
+
 list-unit-tests:
 	@echo $(UNIT_TESTS)
 
@@ -121,23 +129,30 @@ tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 #   tools/bpf/     the BPF twin (loader, kernel-free part, programs)
 #   tools/bench/   the overhead benchmark (clkstat-report overhead)
 #   tools/report/  clkstat-report: dispatch and one file per subcommand
-# tools/lib/ and the twin are one archive, build/tools/libclkstat.a, that
-# clkstat-report and the unit tests link.  Objects are built once, in
-# build/tools/, with their header dependencies (-MMD: kmod/uapi's, the
-# catalog's too).
+# Two archives: build/tools/libclkstat.a, tools/lib/ and the twin's
+# kernel-free part (twin_model.c), which the unit tests link, and
+# build/tools/libclkstat-twin.a, the twin's loaders, which need the BPF
+# objects' skeletons (clang, bpftool and a kernel image's BTF) and which
+# only clkstat-report links.  Objects are built once, in build/tools/,
+# with their header dependencies (-MMD: kmod/uapi's, the catalog's too).
 TOOLS_OBJ = build/tools
-LIB_SRC = $(wildcard tools/lib/*.c) tools/bpf/twin.c tools/bpf/twin_model.c \
-	  tools/bpf/twin_trace.c
+LIB_SRC = $(wildcard tools/lib/*.c) tools/bpf/twin_model.c
+TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_trace.c
 BENCH_SRC = $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
 REPORT_SRC = $(wildcard tools/report/*.c)
 tools_obj = $(patsubst tools/%.c,$(TOOLS_OBJ)/%.o,$(1))
 LIBCLKSTAT = $(TOOLS_OBJ)/libclkstat.a
+LIBTWIN = $(TOOLS_OBJ)/libclkstat-twin.a
 TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) \
 	      $(MHD_CFLAGS) -Ibuild/bpf
 # --as-needed: each program depends on the libraries it uses, no others;
 # -pthread: the twin reads its event ring buffer from a thread.
 TOOL_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
 	      $(BPF_LDLIBS) $(MHD_LDLIBS) -lm
+# The unit tests and the test programs: the libraries libclkstat.a uses,
+# no libbpf and no libmicrohttpd.
+UNIT_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS)
+UNIT_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
 
 # CPPFLAGS and LDFLAGS are empty here; a package build passes Debian's
 # hardening flags in them (dpkg-buildflags).
@@ -155,14 +170,19 @@ $(LIBCLKSTAT): $(call tools_obj,$(LIB_SRC))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-tools/clkstat-report: $(call tools_obj,$(REPORT_SRC) $(BENCH_SRC)) $(LIBCLKSTAT)
+$(LIBTWIN): $(call tools_obj,$(TWIN_SRC))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+tools/clkstat-report: $(call tools_obj,$(REPORT_SRC) $(BENCH_SRC)) $(LIBTWIN) $(LIBCLKSTAT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TOOL_LDLIBS)
 
-# Unit tests: tools/tests/NAME from NAME.c, linked with the library (what
-# they use of it); TEST_CPPFLAGS and TEST_LDFLAGS are a test's own.
-TEST_LINK = $(CC) $(CFLAGS) $(TOOL_CFLAGS) $(TEST_CPPFLAGS) \
+# Unit tests: tools/tests/NAME from NAME.c, linked with libclkstat.a (what
+# they use of it), never the twin's loaders; TEST_CPPFLAGS and
+# TEST_LDFLAGS are a test's own.
+TEST_LINK = $(CC) $(CFLAGS) $(UNIT_CFLAGS) $(TEST_CPPFLAGS) \
 	    -MMD -MP -MF $(TOOLS_OBJ)/tests/$(@F).d -o $@ $< $(LIBCLKSTAT) \
-	    $(TEST_LDFLAGS) $(TOOL_LDLIBS) $(TEST_LDLIBS)
+	    $(TEST_LDFLAGS) $(UNIT_LDLIBS) $(TEST_LDLIBS)
 tools/tests/%: tools/tests/%.c $(LIBCLKSTAT)
 	@mkdir -p $(TOOLS_OBJ)/tests
 	$(TEST_LINK)
@@ -283,11 +303,15 @@ check: all
 # check-kunit, check-debug-input, ...); each ends with "N passed, N
 # failed", and make check runs them all.  The whole guest suite on 6.12
 # is check-guest (below); the benchmarks are make bench.
-CHECK_STAGES = $(filter-out guest bench-%,$(shell tools/tests/run-all.sh --list | cut -d' ' -f1))
+CHECK_STAGES = $(filter-out guest unit bench-%,$(shell tools/tests/run-all.sh --list | cut -d' ' -f1))
 CHECK_TARGETS = $(addprefix check-,$(CHECK_STAGES))
-.PHONY: $(CHECK_TARGETS)
+.PHONY: $(CHECK_TARGETS) check-unit
 $(CHECK_TARGETS): check-%: all
 	tools/tests/run-all.sh --only $*
+
+# The unit tests need only a C compiler and the userspace libraries.
+check-unit: unit-tests
+	tools/tests/run-all.sh --only unit
 
 # The guest suite on one kernel line: all of it (make check's stage
 # guest), one area suite or hardening suite (SUITE=suite_netlink.sh), or

@@ -76,23 +76,27 @@ fi
 # it is there).
 vm=$(dirname "$0")/vm
 "$vm/kernels.sh" fetch 6.1 6.12
-# Two chroots in the cache, both installations of Debian packages: 7.3's
-# trixie chroot with its headers and image (tools/vm/kernels.sh), and the
+# Three chroots in the cache, all installations of Debian packages: 7.3's
+# trixie chroot with its headers and image (tools/vm/kernels.sh), the
 # bookworm root the Debian packages' test installs them into
-# (tools/vm/bookworm-root.sh), made at once, in parallel: about 6 minutes
+# (tools/vm/bookworm-root.sh), and the unit tests' bookworm root
+# (tools/vm/unit-root.sh), made at once, in parallel: about 6 minutes
 # the first time, seconds later.  Here rather than inside make check,
 # where their unpacking took the test kernels' build CPU (make check
 # still makes whichever is missing, from its first second).
 mkdir -p "$cache"
 eval "$("$vm/kernels.sh" info "$("$vm/kernels.sh" default)")"
-echo "install-deps: Debian's 7.3 and the deb test's bookworm chroot (logs: $cache/install-*.log)" >&2
+echo "install-deps: Debian's 7.3, the deb test's and the unit tests' bookworm chroots (logs: $cache/install-*.log)" >&2
 "$vm/kernels.sh" fetch 7.3 > "$cache/install-7.3.log" 2>&1 &
 p73=$!
 # shellcheck disable=SC2154  # kver: kernels.sh info
 "$vm/bookworm-root.sh" "$kver" > "$cache/install-bookworm.log" 2>&1 &
 pbw=$!
+# The unit tests' chroot (tools/vm/unit-root.sh): about a minute.
+"$vm/unit-root.sh" > "$cache/install-unit.log" 2>&1 &
+punit=$!
 rc=0
-for job in "$p73:7.3" "$pbw:bookworm"; do
+for job in "$p73:7.3" "$pbw:bookworm" "$punit:unit"; do
 	wait "${job%%:*}" && continue
 	rc=1
 	tail -20 "$cache/install-${job#*:}.log" >&2

@@ -1,5 +1,7 @@
 #!/bin/bash
-# Every clkstat test: userspace unit tests (cmocka), the statistics of
+# Every clkstat test: userspace unit tests (cmocka; again in a chroot
+# with only the userspace build dependencies), clkstat-report on files,
+# the statistics of
 # --compare against scipy and by simulation, kernel style (checkpatch.pl,
 # sparse), a warning-free build for each kernel line (6.1, 6.12, 7.3),
 # the installs (dkms, make install) for every kernel with headers, KUnit
@@ -45,7 +47,7 @@ total_pass=0 total_fail=0 times=""
 mkdir -p build
 
 # The stages run on the host, in this order, before the queue.
-HOST_STAGES="unit stats exporter style builds dkms"
+HOST_STAGES="unit unit-chroot cli stats exporter style builds dkms"
 # The guest stages, longest first, as measured beside another guest on
 # a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
 # guest 1460 s, guest-6.1 570, the debug kernel's parts about 510 each,
@@ -130,6 +132,10 @@ export CLKSTAT_DEBUG_SEED=${CLKSTAT_DEBUG_SEED:-$(date +%s)}
 stage_cmd() {
 	case "$1" in
 	unit) echo tools/tests/unit.sh ;;
+	# make check-unit where only the userspace build dependencies are.
+	unit-chroot) echo tools/tests/unit_chroot.sh ;;
+	# clkstat-report as a program on files (no module).
+	cli) echo tools/tests/cli.sh ;;
 	stats) echo tools/tests/stats.sh ;;
 	# The exporter on the host: formats, the grid, 1000 concurrent
 	# scrapes, slow clients, bad requests and input, the textfile,

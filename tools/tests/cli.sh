@@ -1,0 +1,107 @@
+#!/bin/bash
+# clkstat-report as a program on files, no module needed: its
+# expositions against promtool and the OpenMetrics parser, the Grafana
+# dashboard against a real Prometheus, events read back by Python, info
+# on made-up snapshots, bad arguments refused before anything is done.
+# Needs make's tools (clkstat-report links the BPF twin).  Last line:
+# "N passed, N failed".
+set -uo pipefail
+top=$(realpath "$(dirname "$0")/../..")
+cd "$top"
+pass=0 fail=0
+# OpenMetrics output against promtool and prometheus_client's strict parser
+# (its own ok/not ok lines indented, so run-all.sh counts only ours).
+if tools/tests/openmetrics_check.sh 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - OpenMetrics output passes promtool and the OpenMetrics parser"
+else
+	fail=$((fail + 1)); echo "not ok - OpenMetrics output passes promtool and the OpenMetrics parser"
+fi
+# The Grafana dashboard against the exporter: importable, and every query
+# names only series and labels that clkstat-report serve exports (a real
+# Prometheus scraping it returns data for each); mutated copies rejected.
+if /usr/bin/python3 tools/tests/dashboard_check.py "$top" 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - Grafana dashboard: importable, its queries name what serve exports"
+else
+	fail=$((fail + 1)); echo "not ok - Grafana dashboard: importable, its queries name what serve exports"
+fi
+# clkstat-report events on snapshots with known events: CSV and JSON
+# Lines read back by Python's csv and json modules, field by field (its
+# own ok/not ok lines indented).
+if /usr/bin/python3 tools/tests/events_readback.py 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
+else
+	fail=$((fail + 1)); echo "not ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
+fi
+# clkstat-report on a snapshot (no module needed): what info says of
+# the recording.  A made-up snapshot: a module run and a BPF twin run of
+# a record --workload-only, from a guest without a cpuidle driver where
+# an older record wrote intel_idle's max_cstate anyway, and a module
+# loaded with variant=direct.
+snap=$(mktemp --suffix=.json)
+cat > "$snap" <<'EOF'
+{"format": "clkstat-snapshot", "version": 1,
+ "meta": {"tool_version": "0.1", "module_version": "0.1",
+  "kernel_release": "6.1.0", "clocksource": "tsc", "probes": "ttwu",
+  "variants": "direct,bpf-fentry", "command": "true", "machine": "vm",
+  "hypervisor": "KVM", "cpuidle_driver": null, "cpuidle_governor": "menu",
+  "max_cstate": "9", "cmdline": "quiet", "frac_bits": 3, "nr_cpus": 2,
+  "duration_s": 0, "params": {"variant": "direct", "frac_bits": "3"}},
+ "runs": [
+  {"index": 0, "variant": "direct", "start_ns": 100, "end_ns": 200,
+   "exit_status": 0, "workload_only": false, "metrics": []},
+  {"index": 1, "variant": "bpf-fentry", "start_ns": 300, "end_ns": 400,
+   "exit_status": 0, "workload_only": true, "metrics": []}]}
+EOF
+info=$(tools/clkstat-report -i "$snap" info 2>&1)
+# The warning comes before record needs the module; without one loaded
+# record then ends there, having changed nothing (with one loaded it
+# would record: not here).
+want="warning: --workload-only filters the BPF twin's runs only; the module variant runs (direct) see every task"
+warn=$want
+[ -e /sys/module/clkstat ] ||
+	warn=$(tools/clkstat-report record --workload-only \
+	       --variants direct,bpf-fentry -o /dev/null -- true 2>&1 >/dev/null)
+if grep -q '^run 0 variant direct .* workload_only no$' <<< "$info" &&
+   grep -qx 'max_cstate n/a (no cpuidle driver)' <<< "$info" &&
+   grep -q '^module_params as loaded' <<< "$info" &&
+   grep -qx 'param variant direct  (at load; not the runs'"'"' variant)' <<< "$info" &&
+   grep -q '^run 1 variant bpf-fentry .* workload_only yes$' <<< "$info" &&
+   grep -qF "$want" <<< "$warn"; then
+	pass=$((pass + 1)); echo "ok - info on a snapshot: each run's workload_only, no max_cstate without intel_idle, the module's load parameters labelled; record warns that --workload-only filters BPF runs only"
+else
+	fail=$((fail + 1)); echo "not ok - info on a snapshot: each run's workload_only, no max_cstate without intel_idle, the module's load parameters labelled; record warns that --workload-only filters BPF runs only"
+	printf '%s\n%s\n' "$info" "$warn" | sed 's/^/    /'
+fi
+# info with two inputs: each file's own metadata and runs, under an
+# "input N PATH" line; a run's own tags (record --cstates, --load) at the
+# end of its line, the conditions in the metadata.
+snap2=$(mktemp --suffix=.json)
+sed -e 's/"version": 1/"version": 2/' -e 's/"kernel_release": "6.1.0"/"kernel_release": "6.12.0"/' \
+    -e 's/"cmdline": "quiet"/"cmdline": "quiet", "conditions": "cstates=qos0,free"/' \
+    -e 's/"start_ns": 100/"start_ns": 1100/' -e 's/"start_ns": 300/"start_ns": 1300/' \
+    -e 's/"exit_status": 0, "workload_only": false/&, "tags": {"cstate": "qos0"}/' "$snap" > "$snap2"
+info2=$(tools/clkstat-report -i "$snap" -i "$snap2" info 2>/dev/null)
+# Bad --cstates and --load: one line, status 2, before anything is done.
+bad=""
+for a in "--cstates qos-1" "--cstates free,free" "--load busy:0" "--load idle,,busy" "--cstates maxN"; do
+	# shellcheck disable=SC2086
+	out=$(tools/clkstat-report record $a -o /dev/null -- true 2>&1); rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] || bad="$bad [$a: $rc $out]"
+done
+out=$(tools/clkstat-report record --cstates free --tag cstate=x -o /dev/null -- true 2>&1) &&
+	bad="$bad [--tag cstate with --cstates accepted]"
+if [ "$(grep -c '^input ' <<< "$info2")" = 2 ] &&
+   grep -qx "input 1 $snap2" <<< "$info2" &&
+   [ "$(grep -c '^kernel_release ' <<< "$info2")" = 2 ] &&
+   grep -qx 'kernel_release 6.12.0' <<< "$info2" &&
+   grep -qx 'conditions cstates=qos0,free' <<< "$info2" &&
+   grep -q '^run 2 variant direct .* workload_only no tags cstate=qos0$' <<< "$info2" &&
+   [ "$(grep -c '^runs 2$' <<< "$info2")" = 2 ] && [ -z "$bad" ]; then
+	pass=$((pass + 1)); echo "ok - info with two inputs prints each file's metadata and runs (run tags, conditions); bad --cstates/--load refused"
+else
+	fail=$((fail + 1)); echo "not ok - info with two inputs prints each file's metadata and runs (run tags, conditions); bad --cstates/--load refused"
+	printf '%s\n%s\n' "$info2" "$bad" | sed 's/^/    /'
+fi
+rm -f "$snap" "$snap2"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,57 @@
+#!/bin/bash
+# The bookworm chroot that tools/tests/unit_chroot.sh runs `make
+# check-unit` in: a C compiler, make, the userspace libraries' -dev
+# packages, cmocka, valgrind, python3-yaml and man-db, and nothing of a
+# kernel, clang or bpftool, so that the unit tests are shown to need
+# none of them.  Made once (debootstrap minbase, cached in
+# CLKSTAT_CACHE/unit/bookworm), brought up to date on every call, under
+# a lock.  tools/install-deps.sh makes it; make check too when missing.
+#
+# usage: unit-root.sh          make it, print its path on the last line
+# The log goes to stdout; exit status 0 when the chroot is ready.
+# shellcheck disable=SC2016  # single quotes: dpkg-query's formats
+set -euo pipefail
+top=$(realpath "$(dirname "$0")/../..")
+cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
+base=$cache/unit/bookworm
+mirror=http://deb.debian.org/debian
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+# What building and running the unit tests takes (Makefile: UNIT_CFLAGS,
+# UNIT_LDLIBS; tools/tests/unit.sh): the libraries libclkstat.a links.
+pkgs=(make gcc libc6-dev pkg-config libcmocka-dev valgrind
+      libnl-3-dev libnl-genl-3-dev libjson-c-dev libgsl-dev
+      python3 python3-yaml man-db)
+mkdir -p "$cache/unit"
+
+in_root() { "$top/tools/vm/in-root.sh" "$base" "$@"; }
+
+exec 8> "$cache/unit/bookworm.lock"
+flock 8
+if [ ! -f "$base/.clkstat-done" ]; then
+	rm -rf "$base" "$base.new"
+	mkdir -p "$base.new"
+	unshare -m -- debootstrap --variant=minbase --keyring="$keyring" \
+		bookworm "$base.new" "$mirror"
+	touch "$base.new/.clkstat-done"
+	mv "$base.new" "$base"
+fi
+{
+	echo "deb [signed-by=$keyring] $mirror bookworm main"
+	echo "deb [signed-by=$keyring] $mirror bookworm-updates main"
+	echo "deb [signed-by=$keyring] http://deb.debian.org/debian-security bookworm-security main"
+} > "$base/etc/apt/sources.list"
+printf '#!/bin/sh\nexit 101\n' > "$base/usr/sbin/policy-rc.d"
+chmod 755 "$base/usr/sbin/policy-rc.d"
+cp -L /etc/resolv.conf "$base/etc/resolv.conf" 2>/dev/null || true
+missing=()
+for p in "${pkgs[@]}"; do
+	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	in_root apt-get update
+	in_root apt-get install -y --no-install-recommends "${missing[@]}"
+	in_root apt-get clean
+fi
+echo "unit-root: ready"
+echo "$base"
