@@ -2,187 +2,284 @@
 /*
  * clkstat-report - read, print, export and record clkstat's histograms.
  *
- *   clkstat-report [report]   statistics and histograms of every metric
- *   clkstat-report info       the module (or a snapshot's metadata)
- *   clkstat-report raw        every histogram, slot by slot
- *   clkstat-report events     the event log, live or recorded: text, CSV, JSON Lines
- *   clkstat-report xcorr A B  cross-correlation of two recorded event series
- *   clkstat-report ctrl ...   start, stop, reset, tgid, variant (live only)
- *   clkstat-report trace ...  add, del, list user-defined probes (live only)
- *   clkstat-report record [...] [-- COMMAND...]   runs into a snapshot
- *   clkstat-report overhead   what each hook variant costs (tools/bench/)
- *   clkstat-report serve      the Prometheus exporter (serve.c)
- *
- * The source is the live module over generic netlink, or with --input one
- * or more snapshot files.  Documentation/clkstat-report.1 is the manual;
- * the exit statuses are status.h's.
- *
- * This file is the dispatch: the options of every subcommand's file
- * (cli.h) in one getopt_long() pass (options may come before or after the
- * command, which is the first other argument), "--" and record's COMMAND,
- * the command and its arguments, the usage text, -V and -h.  Each file
- * then checks its own options against the command, and the command runs.
+ * This file is the dispatch: it finds the command (the first argument that
+ * is not an option, "report" when there is none), then parses the
+ * arguments with that command's options alone (struct cr_command, one per
+ * cmd_*.c), so that each command has its own options and its own --help.
+ * The options that say where from and in which format (-i, --run, --json,
+ * --csv, --format) may also come before the command, as in
+ * "clkstat-report -i runs.json info"; the others come after it.
+ * "--" ends the options; what follows is record's COMMAND.
+ * Documentation/man/clkstat-report.1 is the manual; the exit statuses are
+ * tools/lib/status.h's.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../kmod/uapi/clkstat_netlink.h"
+#include "../lib/snapshot.h"
 #include "../lib/status.h"
 #include "../lib/version.h"
+#include "args.h"
 #include "cli.h"
-#include "record_cond.h"
+#include "input.h"
 
-enum { O_JSON = CR_OPT_MAIN, O_CSV, O_FORMAT };
+/* The commands, in the order --help lists them. */
+static const struct cr_command *const cr_cmds[] = {
+	&cr_cmd_report, &cr_cmd_info, &cr_cmd_raw, &cr_cmd_events,
+	&cr_cmd_xcorr, &cr_cmd_ctrl, &cr_cmd_trace, &cr_cmd_record,
+	&cr_cmd_overhead, &cr_cmd_serve,
+};
+#define CR_NCMDS	(sizeof(cr_cmds) / sizeof(cr_cmds[0]))
+#define CR_MAX_OPTS	64
 
-static struct cr_cli cr_cli = { .format = "text" };
-
-/* The output format: report's and overhead's. */
-static int cr_main_take_format(int c, const char *v)
-{
-	cr_cli.format = c == O_JSON ? "json" : c == O_CSV ? "csv" : v;
-	return CR_OK;
-}
-
-static const struct option cr_format_table[] = {
-	{ "json", no_argument, NULL, O_JSON },
-	{ "csv", no_argument, NULL, O_CSV },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ NULL, 0, NULL, 0 },
+/* What may come before the command: where from, which format. */
+static const struct cr_optset *const cr_before_cmd[] = {
+	&cr_input_opts, &cr_format_opts, NULL,
 };
 
-static const struct cr_optset cr_format_opts = {
-	.opts = cr_format_table,
-	.take = cr_main_take_format,
-	.help =
-	"      --json, --csv   the report as JSON or CSV\n"
-	"      --format FMT    text, json, csv or openmetrics\n",
-};
-
-/* -V and -h: they end the program (cr_parse()). */
-static int cr_main_take_general(int c, const char *v)
-{
-	(void)c;
-	(void)v;
-	return CR_OK;
-}
-
-static const struct option cr_general_table[] = {
-	{ "version", no_argument, NULL, 'V' },
+static const struct option cr_help_table[] = {
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct cr_optset cr_general_opts = {
-	.opts = cr_general_table,
-	.take = cr_main_take_general,
-	.help = "  -V, --version, -h, --help\n",
-};
-
-/*
- * Every option, in this order in getopt's table: that is the order in
- * which getopt lists the candidates of an ambiguous abbreviation ("--r":
- * --runs, --run, --resamples, --rounds), as it always has.
- */
-static const struct cr_optset *const cr_optsets[] = {
-	&cr_format_opts, &cr_report_render_opts, &cr_record_opts,
-	&cr_record_cond_opts,
-	&cr_report_source_opts, &cr_compare_opts, &cr_overhead_opts,
-	&cr_events_opts, &cr_xcorr_opts, &cr_serve_opts, &cr_general_opts,
-};
-#define CR_NOPTSETS	(sizeof(cr_optsets) / sizeof(cr_optsets[0]))
-#define CR_MAX_OPTS	80
-
-/* The commands: how many arguments each takes, what runs it. */
-static const struct cr_cmd {
-	const char *name;
-	int min_args, max_args;
-	int (*run)(struct cr_cli *cli);
-} cr_cmds[] = {
-	{ "report", 0, 0, cr_report_cmd },
-	{ "info", 0, 0, cr_report_cmd },
-	{ "raw", 0, 0, cr_report_cmd },
-	{ "events", 0, 0, cr_events_cmd },
-	{ "xcorr", 2, 2, cr_xcorr_cmd },
-	{ "ctrl", 1, 2, cr_ctrl_cmd },
-	{ "trace", 1, 65, cr_trace_cmd },
-	{ "record", 0, 0, cr_record_cmd },
-	{ "overhead", 0, 0, cr_overhead_cmd },
-	{ "serve", 0, 0, cr_serve_cmd },
-};
-
-int cr_usage(FILE *f)
+static const struct cr_command *cr_find(const char *name)
 {
-	/* The options' lines, in the order of the synopsis. */
-	static const struct cr_optset *const help[] = {
-		&cr_report_source_opts, &cr_format_opts,
-		&cr_report_render_opts, &cr_record_opts,
-		&cr_record_cond_opts, &cr_compare_opts,
-		&cr_overhead_opts, &cr_events_opts, &cr_xcorr_opts,
-		&cr_serve_opts, &cr_general_opts,
-	};
 	size_t i;
 
-	fputs(cr_report_synopsis, f);
-	fputs(cr_ctrl_synopsis, f);
-	fputs(cr_trace_synopsis, f);
-	fputs(cr_record_synopsis, f);
-	fputs(cr_compare_synopsis, f);
-	fputs(cr_overhead_synopsis, f);
-	fputs(cr_events_synopsis, f);
-	fputs(cr_xcorr_synopsis, f);
-	fputs(cr_serve_synopsis, f);
-	fputs("options:\n", f);
-	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
-		fputs(help[i]->help, f);
-	fputs("See clkstat-report(1).\n", f);
-	return f == stderr ? CR_USAGE : CR_OK;
-}
-
-int cr_bad_number(const char *opt, const char *v)
-{
-	fprintf(stderr, "clkstat-report: %s '%s': not a valid number\n", opt, v);
-	return CR_USAGE;
-}
-
-int cr_parse_ulong(const char *what, const char *v, unsigned long lo,
-		   unsigned long hi, unsigned long *out)
-{
-	unsigned long ul;
-	char *end;
-
-	errno = 0;
-	ul = strtoul(v, &end, 10);
-	if (errno || *end || !*v || *v == '-' || ul < lo || ul > hi)
-		return cr_bad_number(what, v);
-	*out = ul;
-	return CR_OK;
-}
-
-/* The optset whose table has option value c. */
-static const struct cr_optset *cr_owner(int c)
-{
-	const struct option *o;
-	size_t i;
-
-	for (i = 0; i < CR_NOPTSETS; i++)
-		for (o = cr_optsets[i]->opts; o->name; o++)
-			if (o->val == c)
-				return cr_optsets[i];
+	for (i = 0; i < CR_NCMDS; i++)
+		if (!strcmp(cr_cmds[i]->name, name))
+			return cr_cmds[i];
 	return NULL;
 }
 
-static int cr_parse(int argc, char **argv)
+/* The commands and what they are: clkstat-report --help. */
+static int cr_usage(FILE *f)
 {
-	static struct option opts[CR_MAX_OPTS];
-	const struct option *o;
-	const struct cr_optset *set;
-	int c, i, n = 0, dashdash = argc;
-	size_t j;
+	const struct cr_optset *const *set;
+	size_t i;
 
-	for (j = 0; j < CR_NOPTSETS; j++)
-		for (o = cr_optsets[j]->opts; o->name; o++)
+	fputs("usage: clkstat-report [-i FILE...] [--run N] [--format FMT] [COMMAND] [OPTIONS] [ARGS]\n"
+	      "commands:\n", f);
+	for (i = 0; i < CR_NCMDS; i++)
+		fprintf(f, "  %-10s %s\n", cr_cmds[i]->name, cr_cmds[i]->summary);
+	fputs("options before the command (every command that reads takes them):\n", f);
+	for (set = cr_before_cmd; *set; set++)
+		fputs((*set)->help, f);
+	fputs("  -V, --version, -h, --help\n"
+	      "clkstat-report COMMAND --help: the command's own options.  See clkstat-report(1).\n", f);
+	return f == stderr ? CR_USAGE : CR_OK;
+}
+
+/* One command's usage and options: clkstat-report COMMAND --help. */
+static int cr_cmd_usage(FILE *f, const struct cr_command *cmd)
+{
+	const struct cr_optset *const *set;
+
+	fprintf(f, "usage: %s", cmd->synopsis + 7);
+	fprintf(f, "%s: %s\n", cmd->name, cmd->summary);
+	if (*cmd->opts)
+		fputs("options:\n", f);
+	for (set = cmd->opts; *set; set++)
+		fputs((*set)->help, f);
+	fputs("  -h, --help          this help\nSee clkstat-report(1).\n", f);
+	return f == stderr ? CR_USAGE : CR_OK;
+}
+
+static int cr_version(void)
+{
+	printf("clkstat-report %s (netlink ABI %u, snapshot format %u)\n",
+	       CLKSTAT_REPORT_VERSION, CLKSTAT_GENL_VERSION, CR_SNAPSHOT_VERSION);
+	return CR_OK;
+}
+
+/*
+ * A getopt table and short-option string of option groups (and -h, -V):
+ * false when they do not fit, which is a bug caught by every test.
+ */
+static int cr_table(const struct cr_optset *const *sets, struct option *opts,
+		    char *shorts, size_t nshorts)
+{
+	const struct option *o;
+	size_t n = 0, k = 0;
+
+	shorts[k++] = ':';
+	for (; *sets; sets++) {
+		for (o = (*sets)->opts; o->name; o++) {
+			if (n + 3 > CR_MAX_OPTS || k + 3 > nshorts)
+				return 0;
 			opts[n++] = *o;
+			if (o->val > 0 && o->val < 0x80) {
+				shorts[k++] = (char)o->val;
+				if (o->has_arg == required_argument)
+					shorts[k++] = ':';
+			}
+		}
+	}
+	opts[n++] = cr_help_table[0];
+	opts[n++] = cr_help_table[1];
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
+	strcpy(shorts + k, "hV");
+	return 1;
+}
+
+/* The group of a command's options that has option value c. */
+static const struct cr_optset *cr_owner(const struct cr_command *cmd, int c)
+{
+	const struct cr_optset *const *set;
+	const struct option *o;
+
+	for (set = cmd->opts; *set; set++)
+		for (o = (*set)->opts; o->name; o++)
+			if (o->val == c)
+				return *set;
+	return NULL;
+}
+
+/*
+ * An option this command does not take, in one line: whose it is, so that
+ * "clkstat-report record --type marker" says where --type belongs.
+ */
+static void cr_say_unknown(const struct cr_command *cmd, const char *prog,
+			   const char *arg, int opt)
+{
+	const struct cr_optset *const *set;
+	const struct option *o;
+	char name[64], whose[256] = "";
+	size_t i, len = 0;
+	int has;
+
+	if (!strncmp(arg, "--", 2))
+		len = strcspn(arg + 2, "=");
+	if (len && len < sizeof(name)) {
+		memcpy(name, arg + 2, len);
+		name[len] = '\0';
+		for (i = 0; i < CR_NCMDS; i++) {
+			has = 0;
+			for (set = cr_cmds[i]->opts; *set && !has; set++)
+				for (o = (*set)->opts; o->name && !has; o++)
+					has = !strcmp(o->name, name);
+			if (has)
+				snprintf(whose + strlen(whose),
+					 sizeof(whose) - strlen(whose), "%s%s",
+					 *whose ? ", " : "", cr_cmds[i]->name);
+		}
+	}
+	if (*whose)
+		fprintf(stderr, "%s: --%s is not an option of %s (an option of %s; clkstat-report %s --help)\n",
+			prog, name, cmd->name, whose, cmd->name);
+	else if (opt > 0 && opt < 0x80)
+		fprintf(stderr, "%s: unknown option '-%c' (clkstat-report %s --help)\n",
+			prog, opt, cmd->name);
+	else
+		fprintf(stderr, "%s: unknown or ambiguous option '%s' (clkstat-report %s --help)\n",
+			prog, arg, cmd->name);
+}
+
+/*
+ * Where the command is: skip what may come before it; the first other
+ * argument is the command if it is not an option.  *at: its index, or 0
+ * when there is none (report).
+ */
+static int cr_locate(int argc, char **argv, int *at)
+{
+	struct option opts[CR_MAX_OPTS];
+	char shorts[32];
+	int c;
+
+	*at = 0;
+	if (!cr_table(cr_before_cmd, opts, shorts, sizeof(shorts) - 1))
+		return CR_ERR;
+	/* "+": stop at the first argument that is not an option. */
+	memmove(shorts + 1, shorts, strlen(shorts) + 1);
+	shorts[0] = '+';
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c == 'h')
+			exit(cr_usage(stdout));
+		if (c == 'V')
+			exit(cr_version());
+		/* Another option first: no command given, report's options. */
+		if (c == '?' || c == ':')
+			return CR_OK;
+	}
+	if (optind < argc)
+		*at = optind;
+	return CR_OK;
+}
+
+/*
+ * The command's arguments without the command's name, parsed with its
+ * option groups; the rest are its arguments.
+ */
+static int cr_parse(const struct cr_command *cmd, int argc, char **argv,
+		    struct cr_cli *cli)
+{
+	struct option opts[CR_MAX_OPTS];
+	const struct cr_optset *set;
+	char shorts[32], prog[64];
+	int c, st;
+
+	if (!cr_table(cmd->opts, opts, shorts, sizeof(shorts))) {
+		fprintf(stderr, "clkstat-report: %s: too many options\n", cmd->name);
+		return CR_ERR;
+	}
+	/* getopt's own messages name the command. */
+	snprintf(prog, sizeof(prog), "clkstat-report %s", cmd->name);
+	argv[0] = prog;
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c == 'h')
+			exit(cr_cmd_usage(stdout, cmd));
+		if (c == 'V')
+			exit(cr_version());
+		if (c == ':') {
+			fprintf(stderr, "%s: option '%s' needs a value\n", prog,
+				argv[optind - 1]);
+			return CR_USAGE;
+		}
+		set = c == '?' ? NULL : cr_owner(cmd, c);
+		if (!set) {
+			cr_say_unknown(cmd, prog, argv[optind - 1], optopt);
+			return CR_USAGE;
+		}
+		st = set->take(c, optarg);
+		if (st)
+			return st;
+	}
+	cli->format = cr_format();
+	cli->rest = &argv[optind];
+	cli->nrest = argc - optind;
+	return CR_OK;
+}
+
+/* The command's arguments, then its checks of its options. */
+static int cr_check(const struct cr_command *cmd, const struct cr_cli *cli)
+{
+	if (cli->nrest > cmd->max_args) {
+		fprintf(stderr, "clkstat-report: %s: unexpected argument '%s'%s\n",
+			cmd->name, cli->rest[cmd->max_args],
+			cr_find(cli->rest[cmd->max_args]) ?
+			" (the command comes first: clkstat-report COMMAND [OPTIONS])" : "");
+		return CR_USAGE;
+	}
+	if (cli->nrest < cmd->min_args)
+		return cr_cmd_usage(stderr, cmd);
+	if (cli->command && !cmd->takes_command) {
+		fprintf(stderr, "clkstat-report: '-- COMMAND' is for record only\n");
+		return CR_USAGE;
+	}
+	return cmd->check ? cmd->check(cli) : CR_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct cr_cli cli = { .cmd = "report", .format = "text" };
+	const struct cr_command *cmd = &cr_cmd_report;
+	int i, at, n, dashdash = argc, st;
+	char **args;
 
 	/* Everything after "--" is record's workload, untouched by getopt. */
 	for (i = 1; i < argc; i++) {
@@ -196,87 +293,39 @@ static int cr_parse(int argc, char **argv)
 			fprintf(stderr, "clkstat-report: no command after --\n");
 			return CR_USAGE;
 		}
-		cr_cli.command = &argv[dashdash + 1];
+		cli.command = &argv[dashdash + 1];
 		argv[dashdash] = NULL;
 	}
-	while ((c = getopt_long(dashdash, argv, "i:o:qB:Vh", opts, NULL)) != -1) {
-		if (c == 'V') {
-			printf("clkstat-report %s (netlink ABI %u, snapshot format %u)\n",
-			       CLKSTAT_REPORT_VERSION, CLKSTAT_GENL_VERSION,
-			       CR_SNAPSHOT_VERSION);
-			exit(CR_OK);
-		}
-		if (c == 'h')
-			exit(cr_usage(stdout));
-		set = cr_owner(c);
-		if (!set)
-			return cr_usage(stderr);
-		if (set->take(c, optarg))
-			return CR_USAGE;
-	}
-	cr_cli.cmd = optind < dashdash ? argv[optind++] : "report";
-	cr_cli.rest = &argv[optind];
-	cr_cli.nrest = dashdash - optind;
-	return CR_OK;
-}
-
-/*
- * The command and its arguments, then each file's checks of its options
- * (those that do not need the source), in this order.
- */
-static int cr_check(const struct cr_cmd **cmd)
-{
-	size_t i;
-	int st;
-
-	*cmd = NULL;
-	for (i = 0; i < sizeof(cr_cmds) / sizeof(cr_cmds[0]); i++)
-		if (!strcmp(cr_cli.cmd, cr_cmds[i].name))
-			*cmd = &cr_cmds[i];
-	if (!*cmd) {
-		fprintf(stderr, "clkstat-report: unknown command '%s'\n",
-			cr_cli.cmd);
-		return cr_usage(stderr);
-	}
-	if (!(*cmd)->max_args && cr_cli.nrest) {
-		fprintf(stderr, "clkstat-report: %s: unexpected argument '%s'\n",
-			cr_cli.cmd, cr_cli.rest[0]);
-		return CR_USAGE;
-	}
-	if (cr_cli.nrest < (*cmd)->min_args || cr_cli.nrest > (*cmd)->max_args)
-		return cr_usage(stderr);
-	if (cr_cli.command && strcmp(cr_cli.cmd, "record")) {
-		fprintf(stderr, "clkstat-report: '-- COMMAND' is for record only\n");
-		return CR_USAGE;
-	}
-	st = cr_overhead_check(&cr_cli);
-	if (!st)
-		st = cr_report_check(&cr_cli);
-	if (!st)
-		st = cr_record_check(&cr_cli);
-	if (!st)
-		st = cr_events_check(&cr_cli);
-	if (!st)
-		st = cr_xcorr_check(&cr_cli);
-	if (!st)
-		st = cr_serve_check(&cr_cli);
-	return st;
-}
-
-int main(int argc, char **argv)
-{
-	const struct cr_cmd *cmd;
-	int st;
-
-	st = cr_parse(argc, argv);
-	if (!st)
-		st = cr_check(&cmd);
+	st = cr_locate(dashdash, argv, &at);
 	if (st)
 		return st;
-	st = cmd->run(&cr_cli);
+	if (at) {
+		cmd = cr_find(argv[at]);
+		if (!cmd) {
+			fprintf(stderr, "clkstat-report: unknown command '%s'\n",
+				argv[at]);
+			return cr_usage(stderr);
+		}
+	}
+	cli.cmd = cmd->name;
+	/* The arguments without the command's name. */
+	args = calloc(dashdash + 1, sizeof(*args));
+	if (!args) {
+		fprintf(stderr, "clkstat-report: out of memory\n");
+		return CR_ERR;
+	}
+	for (i = 0, n = 0; i < dashdash; i++)
+		if (!at || i != at)
+			args[n++] = argv[i];
+	st = cr_parse(cmd, n, args, &cli);
+	if (!st)
+		st = cr_check(cmd, &cli);
+	if (!st)
+		st = cmd->run(&cli);
 	if (fflush(stdout) && !st) {
 		perror("clkstat-report: stdout");
 		st = CR_ERR;
 	}
+	free(args);
 	return st;
 }

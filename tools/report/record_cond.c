@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record_cond.c - record's conditions (issue 18): --cstates and --load,
- * alternated run by run as the variants are (record.c): run i has variant
+ * alternated run by run as the variants are (cmd_record.c): run i has variant
  * i % nv and condition (i / nv) % nc, condition k being cstate k % ncs
  * and load (k / ncs) % nld.  Each run is tagged with its condition (run
  * "tags" in the snapshot: "cstate", "load"), the recording's meta
@@ -426,12 +426,8 @@ void cr_cond_leave(struct cr_cond_hold *h)
 	h->qos_fd = -1;
 }
 
-int cr_conds_check(const struct cr_meta *tags, const char *cmd)
+int cr_conds_check(const struct cr_meta *tags)
 {
-	if ((cr_conds.have_cs || cr_conds.have_ld) && strcmp(cmd, "record")) {
-		fprintf(stderr, "clkstat-report: --cstates and --load are record's (--compare tag:cstate=V or tag:load=V selects by them)\n");
-		return CR_USAGE;
-	}
 	if (cr_conds.have_cs && cr_meta_tag(tags, "cstate")) {
 		fprintf(stderr, "clkstat-report: record: --tag cstate=... and --cstates: each run's own cstate tag says its C-state condition\n");
 		return CR_USAGE;
@@ -462,9 +458,9 @@ const struct cr_optset cr_record_cond_opts = {
 	.opts = cr_cond_table,
 	.take = cr_cond_take,
 	.help =
-	"      --cstates LIST  record: C-state conditions alternated after the\n"
+	"      --cstates LIST  C-state conditions alternated after the\n"
 	"                      variants: free, qosN (N us held through\n"
 	"                      /dev/cpu_dma_latency; N alone too); runs tagged cstate\n"
-	"      --load LIST     record: load conditions: idle, busy (one spinner per\n"
+	"      --load LIST     load conditions: idle, busy (one spinner per\n"
 	"                      online CPU), busy:N; runs tagged load\n",
 };

@@ -72,6 +72,6 @@ int cr_cond_enter(const struct cr_conds *c, unsigned int k,
 /* Leave it: kill and reap the spinners, drop the request. */
 void cr_cond_leave(struct cr_cond_hold *h);
 /* Check the conditions against the other options (--tag): CR_OK/CR_USAGE. */
-int cr_conds_check(const struct cr_meta *tags, const char *cmd);
+int cr_conds_check(const struct cr_meta *tags);
 
 #endif

@@ -4,7 +4,7 @@
  * metrics come from (serve_source.c), the exposition cached for
  * concurrent scrapes (serve_cache.c), the HTTP server (serve_http.c) with
  * its front door (serve_door.c), and
- * the command with its textfile mode (serve.c).
+ * the command with its textfile mode (cmd_serve.c).
  */
 #ifndef CLKSTAT_REPORT_SERVE_H
 #define CLKSTAT_REPORT_SERVE_H

@@ -18,7 +18,7 @@
 #include <time.h>
 #include "../lib/render.h"
 #include "../lib/status.h"
-#include "cli.h"
+#include "output.h"
 #include "serve.h"
 
 static int64_t cr_mono_ns(void)
@@ -66,7 +66,7 @@ void cr_cache_free(struct cr_cache *c)
 /* A new body: the source read and rendered, or 503 and why. */
 static struct cr_body *cr_cache_make(struct cr_cache *c, int prometheus_text)
 {
-	struct cr_render_opts *o = cr_report_render();
+	struct cr_render_opts *o = cr_output_render();
 	struct cr_run run = { .exit_status = -1 };
 	struct cr_body *b = calloc(1, sizeof(*b));
 	FILE *f;

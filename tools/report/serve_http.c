@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * serve_http.c - clkstat-report serve's HTTP server, libmicrohttpd on a
- * socket serve.c opened (so that a port in use or an address that cannot
+ * socket cmd_serve.c opened (so that a port in use or an address that cannot
  * be bound is one clear line before anything starts).
  *
  *   GET /metrics   the exposition: OpenMetrics 1.0 when the Accept header

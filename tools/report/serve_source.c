@@ -27,7 +27,7 @@
 #include <time.h>
 #include "../lib/nl.h"
 #include "../lib/render.h"
-#include "cli.h"
+#include "output.h"
 #include "serve.h"
 
 static int64_t cr_now_ns(clockid_t clk)
@@ -141,8 +141,8 @@ static int cr_source_live(struct cr_source *s, struct cr_run *out)
 		out->has_reentered = 1;
 		out->reentered = (uint64_t)info.reentered;
 	}
-	cr_report_expo_labels(&info, NULL);
-	cr_report_render()->nr_cpus = info.nr_cpus;
+	cr_output_expo_labels(&info, NULL);
+	cr_output_render()->nr_cpus = info.nr_cpus;
 	cr_source_said(s, 1);
 	return CR_OK;
 }
@@ -220,8 +220,8 @@ static int cr_source_replay(struct cr_source *s, struct cr_run *out)
 		out->metrics[i].resets = cycles;
 		out->metrics[i].recording = 1;
 	}
-	cr_report_expo_labels(NULL, s->snap.ninputs > 1 ? NULL : &s->snap.meta);
-	cr_report_render()->nr_cpus = s->snap.meta.nr_cpus;
+	cr_output_expo_labels(NULL, s->snap.ninputs > 1 ? NULL : &s->snap.meta);
+	cr_output_render()->nr_cpus = s->snap.meta.nr_cpus;
 	return CR_OK;
 }
 

@@ -103,5 +103,47 @@ else
 	printf '%s\n%s\n' "$info2" "$bad" | sed 's/^/    /'
 fi
 rm -f "$snap" "$snap2"
+# The dispatch: each command's --help lists its own options and no
+# other command's; clkstat-report --help lists every command; an option of
+# another command is refused before anything is done (exit status 2),
+# with a line naming whose it is; the options of where from and which
+# format may come before the command.
+R=tools/clkstat-report
+bad=""
+# command: an option it has, one it must not list (another command's).
+for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--compare" \
+	 "events:--type:--bin" "xcorr:--max-lag:--type" "ctrl::--input" \
+	 "trace:--format:--input" "record:--workload-only:--input" \
+	 "overhead:--handler-rounds:--metric" "serve:--replay-interval:--compare"; do
+	IFS=: read -r cmd has hasnt <<< "$c"
+	h=$($R "$cmd" --help 2>&1); rc=$?
+	[ "$rc" = 0 ] || bad="$bad [$cmd --help: status $rc]"
+	head -1 <<< "$h" | grep -q "^usage: clkstat-report \(\[\)\?$cmd" || bad="$bad [$cmd --help: usage line '$(head -1 <<< "$h")']"
+	[ -z "$has" ] || grep -q -- "$has" <<< "$h" || bad="$bad [$cmd --help lacks $has]"
+	! grep -q -- "$hasnt" <<< "$h" || bad="$bad [$cmd --help lists $hasnt]"
+	[ "$(wc -l <<< "$h")" -lt 40 ] || bad="$bad [$cmd --help: $(wc -l <<< "$h") lines]"
+done
+top=$($R --help)
+for cmd in report info raw events xcorr ctrl trace record overhead serve; do
+	grep -q "^  $cmd " <<< "$top" || bad="$bad [--help lacks $cmd]"
+done
+out=$($R record --type marker -o /dev/null -- true 2>&1); rc=$?
+{ [ "$rc" = 2 ] && grep -q -- '--type is not an option of record (an option of events;' <<< "$out"; } ||
+	bad="$bad [record --type: $rc $out]"
+out=$($R xcorr --compare x -i /dev/null a b 2>&1); rc=$?
+{ [ "$rc" = 2 ] && grep -q -- '--compare is not an option of xcorr (an option of report;' <<< "$out"; } ||
+	bad="$bad [xcorr --compare: $rc $out]"
+out=$($R --per-cpu info 2>&1); rc=$?
+{ [ "$rc" = 2 ] && grep -q "unexpected argument 'info'" <<< "$out"; } ||
+	bad="$bad [--per-cpu info: $rc $out]"
+out=$($R -i /nonexistent --run 0 raw 2>&1); rc=$?
+{ [ "$rc" != 2 ] && grep -q '/nonexistent' <<< "$out"; } ||
+	bad="$bad [-i F --run 0 raw: $rc $out]"
+if [ -z "$bad" ]; then
+	pass=$((pass + 1)); echo "ok - each command's --help is its own; options of another command refused, naming whose they are"
+else
+	fail=$((fail + 1)); echo "not ok - each command's --help is its own; options of another command refused, naming whose they are"
+	echo "    $bad"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

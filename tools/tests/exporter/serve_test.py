@@ -748,7 +748,7 @@ def test_bad_input(fx, tmp):
                       (["--listen", ":1", "--grid", "2:16:1s"], "unit"),
                       (["--listen", ":1", "--interval", "0"], "--interval"),
                       (["--listen", ":1", "--replay-interval", "1"], "replays an --input"),
-                      (["--listen", ":1", "--format", "json"], "no --format")):
+                      (["--listen", ":1", "--format", "json"], "--format is not an option of serve")):
         ok, d = run_fail(args, 2, re.escape(why))
         check(ok, "serve %s: one line, exit status 2" % " ".join(args[-2:]), d)
     corrupt = os.path.join(tmp, "corrupt.json")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * serve.c - clkstat-report serve: the exporter.
+ * cmd_serve.c - clkstat-report serve: the exporter.
  *
  *   clkstat-report serve --listen ADDR:PORT [--textfile FILE] [OPTIONS]
  *   clkstat-report serve --textfile FILE [--interval S] [OPTIONS]
@@ -30,7 +30,10 @@
 #include <sys/socket.h>
 #include "../lib/file_replace.h"
 #include "../lib/status.h"
+#include "args.h"
 #include "cli.h"
+#include "input.h"
+#include "output.h"
 #include "serve.h"
 
 enum { O_LISTEN = CR_OPT_SERVE, O_TEXTFILE, O_INTERVAL, O_MAX_CONN,
@@ -44,12 +47,8 @@ static struct {
 	unsigned long timeout;		/* s */
 	double replay_interval;		/* s, 0: every run at once */
 	unsigned long cache_ms;
-	int given;			/* any of these options */
 } cr_srv = { .interval = 15, .max_conn = 256, .timeout = 10,
 	     .cache_ms = 1000 };
-
-const char cr_serve_synopsis[] =
-	"       clkstat-report serve --listen ADDR:PORT | --textfile FILE [OPTIONS]\n";
 
 static int cr_serve_seconds(const char *opt, const char *v, double lo,
 			    double *out)
@@ -67,7 +66,6 @@ static int cr_serve_seconds(const char *opt, const char *v, double lo,
 
 static int cr_serve_take(int c, const char *v)
 {
-	cr_srv.given = 1;
 	switch (c) {
 	case O_LISTEN:
 		cr_srv.listen = v;
@@ -101,46 +99,36 @@ static const struct option cr_serve_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-const struct cr_optset cr_serve_opts = {
+static const struct cr_optset cr_serve_opts = {
 	.opts = cr_serve_table,
 	.take = cr_serve_take,
 	.help =
-	"      --listen ADDR:PORT  serve: /metrics over HTTP on exactly that address\n"
+	"      --listen ADDR:PORT  /metrics over HTTP on exactly that address\n"
 	"                      (127.0.0.1:9736, [::1]:9736, :9736 for every address;\n"
 	"                      a name: its first address this host can bind)\n"
-	"      --textfile FILE serve: write the Prometheus text format into FILE,\n"
+	"      --textfile FILE write the Prometheus text format into FILE,\n"
 	"                      atomically, every --interval S (default 15)\n"
-	"      --max-connections N, --timeout S  serve: at most N connections\n"
+	"      --max-connections N, --timeout S  at most N connections\n"
 	"                      (default 256), each closed after S s idle (default 10)\n"
-	"      --cache-ms MS   serve: scrapes within MS ms share one read (default 1000)\n"
-	"      --replay-interval S  serve -i: one run more every S s, then over again\n",
+	"      --cache-ms MS   scrapes within MS ms share one read (default 1000)\n"
+	"      --replay-interval S  with -i: one run more every S s, then over again\n",
 };
 
-int cr_serve_check(const struct cr_cli *cli)
+static int cr_serve_check(const struct cr_cli *cli)
 {
-	if (strcmp(cli->cmd, "serve")) {
-		if (!cr_srv.given)
-			return CR_OK;
-		fprintf(stderr, "clkstat-report: --listen, --textfile, --interval, --max-connections, --timeout, --cache-ms and --replay-interval are serve's\n");
-		return CR_USAGE;
-	}
 	if (!cr_srv.listen && !cr_srv.textfile) {
 		fprintf(stderr, "clkstat-report: serve: --listen ADDR:PORT, --textfile FILE, or both\n");
 		return CR_USAGE;
 	}
-	if (strcmp(cli->format, "text")) {
-		fprintf(stderr, "clkstat-report: serve: no --format (Prometheus asks for its format; the textfile is the Prometheus text format)\n");
-		return CR_USAGE;
-	}
-	if (cr_srv.replay_interval > 0 && !cr_report_ninputs()) {
+	if (cr_srv.replay_interval > 0 && !cr_input_count()) {
 		fprintf(stderr, "clkstat-report: serve: --replay-interval replays an --input snapshot\n");
 		return CR_USAGE;
 	}
-	if (cr_report_run() >= 0) {
+	if (cr_input_run() >= 0) {
 		fprintf(stderr, "clkstat-report: serve: --run is not for serve (it replays every run)\n");
 		return CR_USAGE;
 	}
-	return CR_OK;
+	return cr_output_check(cli);
 }
 
 /*
@@ -393,7 +381,7 @@ static void cr_serve_nofile(unsigned long want)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-int cr_serve_cmd(struct cr_cli *cli)
+static int cr_serve_cmd(struct cr_cli *cli)
 {
 	struct cr_snapshot snap = { 0 };
 	struct cr_http *http = NULL;
@@ -405,12 +393,12 @@ int cr_serve_cmd(struct cr_cli *cli)
 	sigset_t set;
 
 	(void)cli;
-	if (cr_report_ninputs()) {
-		st = cr_report_read_inputs(&snap);
+	if (cr_input_count()) {
+		st = cr_input_read(&snap);
 		if (st)
 			return st;
 	}
-	st = cr_source_init(&src, cr_report_ninputs() ? &snap : NULL,
+	st = cr_source_init(&src, cr_input_count() ? &snap : NULL,
 			    cr_srv.replay_interval);
 	if (st)
 		return st;
@@ -465,3 +453,20 @@ out:
 	cr_source_free(&src);
 	return st;
 }
+
+static const struct cr_optset *const cr_serve_optsets[] = {
+	&cr_input_opts, &cr_output_opts, &cr_serve_opts, NULL,
+};
+
+const struct cr_command cr_cmd_serve = {
+	.name = "serve",
+	.summary = "the Prometheus exporter: /metrics over HTTP, or a textfile",
+	.synopsis =
+	"       clkstat-report serve --listen ADDR:PORT | --textfile FILE [--interval S]\n"
+	"                      [--max-connections N] [--timeout S] [--cache-ms MS]\n"
+	"                      [-i FILE... [--replay-interval S]] [--metric NAME] [--per-cpu]\n"
+	"                      [--grid BITS[:LO:HI]] [--host NAME]\n",
+	.opts = cr_serve_optsets,
+	.check = cr_serve_check,
+	.run = cr_serve_cmd,
+};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace.c - clkstat-report trace add SPEC... | del SPEC... | list: the
+ * cmd_trace.c - clkstat-report trace add SPEC... | del SPEC... | list: the
  * module's user-defined probes (kmod/uapi/clkstat_trace.h) over netlink,
  * CTRL trace and untrace, and GET_INFO's list.  No options of its own
  * (list takes --format text or json).
@@ -17,10 +17,8 @@
 #include "../../kmod/uapi/clkstat_trace.h"
 #include "../lib/nl.h"
 #include "../lib/status.h"
+#include "args.h"
 #include "cli.h"
-
-const char cr_trace_synopsis[] =
-	"       clkstat-report trace add SPEC... | del SPEC... | list [--format text|json]\n";
 
 /* At most this many specs in one add or del (the module holds fewer). */
 #define CR_TRACE_ARGS_MAX	64
@@ -150,7 +148,7 @@ nomem:
 	return CR_ERR;
 }
 
-int cr_trace_cmd(struct cr_cli *cli)
+static int cr_trace_cmd(struct cr_cli *cli)
 {
 	struct clkstat_trace_spec t[CR_TRACE_ARGS_MAX];
 	const char *verb = cli->rest[0];
@@ -200,3 +198,17 @@ int cr_trace_cmd(struct cr_cli *cli)
 	cr_nl_close(nl);
 	return st;
 }
+
+static const struct cr_optset *const cr_trace_opts[] = {
+	&cr_format_opts, NULL,
+};
+
+const struct cr_command cr_cmd_trace = {
+	.name = "trace",
+	.summary = "add, del, list user-defined probes (live only)",
+	.synopsis =
+	"       clkstat-report trace add SPEC... | del SPEC... | list [--format text|json]\n",
+	.opts = cr_trace_opts,
+	.min_args = 1, .max_args = 65,
+	.run = cr_trace_cmd,
+};

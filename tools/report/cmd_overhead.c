@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * overhead.c - clkstat-report overhead: what each hook variant costs,
+ * cmd_overhead.c - clkstat-report overhead: what each hook variant costs,
  * measured by the benchmark of tools/bench/ (overhead.h); its options and
  * their checks.
  */
@@ -8,6 +8,7 @@
 #include <string.h>
 #include "../bench/overhead.h"
 #include "../lib/status.h"
+#include "args.h"
 #include "cli.h"
 
 enum { O_CALLS = CR_OPT_OVERHEAD, O_COLD_CALLS, O_ROUNDS, O_HS_CALLS,
@@ -20,12 +21,6 @@ static struct cr_ovh_opts cr_ovh = {
 	.sections = CR_OVH_DISPATCH | CR_OVH_HANDSHAKE | CR_OVH_HANDLERS |
 		    CR_OVH_STORM,
 };
-
-const char cr_overhead_synopsis[] =
-	"       clkstat-report overhead [--calls N] [--cold-calls N] [--rounds R] [--hs-calls N]\n"
-	"                      [--storm-rounds R] [--storm-loops N] [--no-storm]\n"
-	"                      [--handler-rounds N] [--only LIST]\n"
-	"                      [--icount | --insn FILE]\n";
 
 /* The numeric options: bounds, and where each goes. */
 static int cr_ovh_num(int c, const char *v)
@@ -124,26 +119,26 @@ static const struct option cr_overhead_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-const struct cr_optset cr_overhead_opts = {
+static const struct cr_optset cr_overhead_opts = {
 	.opts = cr_overhead_table,
 	.take = cr_overhead_take,
 	.help =
-	"      --calls N       overhead: hot calls per variant (default 200000)\n"
-	"      --cold-calls N  overhead: cold calls per variant over all rounds (default 200)\n"
-	"      --rounds R      overhead: interleaved rounds, median and IQR (default 10)\n"
-	"      --hs-calls N    overhead: events per handshake point (default 20000)\n"
-	"      --storm-rounds R  overhead: interleaved storm rounds (default 5)\n"
-	"      --storm-loops N   overhead: hackbench -l per storm run (default 200)\n"
-	"      --no-storm      overhead: without the wakeup storm\n"
-	"      --handler-rounds N  overhead: ping-pong rounds per run of the BPF twin's handlers (default 3000)\n"
-	"      --only LIST     overhead: dispatch,handshake,handlers,storm (comma list)\n"
-	"      --icount        overhead: the guest runs under QEMU -icount shift=0: figures are instructions\n"
-	"      --insn FILE     overhead: instructions per call from an --icount --json run, beside ns\n",
+	"      --calls N       hot calls per variant (default 200000)\n"
+	"      --cold-calls N  cold calls per variant over all rounds (default 200)\n"
+	"      --rounds R      interleaved rounds, median and IQR (default 10)\n"
+	"      --hs-calls N    events per handshake point (default 20000)\n"
+	"      --storm-rounds R  interleaved storm rounds (default 5)\n"
+	"      --storm-loops N   hackbench -l per storm run (default 200)\n"
+	"      --no-storm      without the wakeup storm\n"
+	"      --handler-rounds N  ping-pong rounds per run of the BPF twin's handlers (default 3000)\n"
+	"      --only LIST     dispatch,handshake,handlers,storm (comma list)\n"
+	"      --icount        the guest runs under QEMU -icount shift=0: figures are instructions\n"
+	"      --insn FILE     instructions per call from an --icount --json run, beside ns\n",
 };
 
-int cr_overhead_check(const struct cr_cli *cli)
+static int cr_overhead_check(const struct cr_cli *cli)
 {
-	if (!strcmp(cli->cmd, "overhead") && strcmp(cli->format, "text") &&
+	if (strcmp(cli->format, "text") &&
 	    strcmp(cli->format, "json")) {
 		fprintf(stderr, "clkstat-report: overhead: text or --json\n");
 		return CR_USAGE;
@@ -160,8 +155,25 @@ int cr_overhead_check(const struct cr_cli *cli)
 	return CR_OK;
 }
 
-int cr_overhead_cmd(struct cr_cli *cli)
+static int cr_overhead_cmd(struct cr_cli *cli)
 {
 	cr_ovh.json = !strcmp(cli->format, "json");
 	return cr_overhead(&cr_ovh);
 }
+
+static const struct cr_optset *const cr_overhead_optsets[] = {
+	&cr_format_opts, &cr_overhead_opts, NULL,
+};
+
+const struct cr_command cr_cmd_overhead = {
+	.name = "overhead",
+	.summary = "what each hook variant costs, against BPF (tools/bench/)",
+	.synopsis =
+	"       clkstat-report overhead [--calls N] [--cold-calls N] [--rounds R] [--hs-calls N]\n"
+	"                      [--storm-rounds R] [--storm-loops N] [--no-storm]\n"
+	"                      [--handler-rounds N] [--only LIST]\n"
+	"                      [--icount | --insn FILE]\n",
+	.opts = cr_overhead_optsets,
+	.check = cr_overhead_check,
+	.run = cr_overhead_cmd,
+};

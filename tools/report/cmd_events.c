@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * events.c - clkstat-report events: the event log, one row per event, in
+ * cmd_events.c - clkstat-report events: the event log, one row per event, in
  * text, CSV or JSON Lines (tools/lib/render_events.c), from the live
  * module (GET_EVENTS; the variant column is the one attached now, from
  * GET_INFO, the run column empty) or from every run of --input snapshots
@@ -14,7 +14,9 @@
 #include "../lib/nl.h"
 #include "../lib/render_events.h"
 #include "../lib/status.h"
+#include "args.h"
 #include "cli.h"
+#include "input.h"
 
 enum { O_TYPE = CR_OPT_EVENTS, O_VARIANT };
 
@@ -23,10 +25,6 @@ static struct {
 	const char *variant;
 	enum cr_ev_fmt fmt;
 } cr_evo = { .types = CR_EV_ALL_TYPES };
-
-const char cr_events_synopsis[] =
-	"       clkstat-report events [-i FILE...] [--format text|csv|jsonl] [--run N]\n"
-	"                      [--variant V] [--type T[,T...]]\n";
 
 static int cr_events_take(int c, const char *v)
 {
@@ -49,34 +47,20 @@ static const struct option cr_events_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-const struct cr_optset cr_events_opts = {
+static const struct cr_optset cr_events_opts = {
 	.opts = cr_events_table,
 	.take = cr_events_take,
 	.help =
-	"      --type T[,T]    events: only these event types\n"
-	"      --variant V     events, xcorr: only the runs of variant V\n",
+	"      --type T[,T]    only these event types\n"
+	"      --variant V     only the runs of variant V\n",
 };
 
-/* --variant V of events and xcorr, or NULL. */
-const char *cr_events_variant(void)
+static int cr_events_check(const struct cr_cli *cli)
 {
-	return cr_evo.variant;
-}
+	int st = cr_input_check();
 
-int cr_events_check(const struct cr_cli *cli)
-{
-	int events = !strcmp(cli->cmd, "events");
-
-	if (cr_evo.types != CR_EV_ALL_TYPES && !events) {
-		fprintf(stderr, "clkstat-report: --type is for events\n");
-		return CR_USAGE;
-	}
-	if (cr_evo.variant && !events && strcmp(cli->cmd, "xcorr")) {
-		fprintf(stderr, "clkstat-report: --variant is for events and xcorr (record takes --variants)\n");
-		return CR_USAGE;
-	}
-	if (!events)
-		return CR_OK;
+	if (st)
+		return st;
 	if (!strcmp(cli->format, "json")) {
 		fprintf(stderr, "clkstat-report: events writes JSON Lines: --format jsonl\n");
 		return CR_USAGE;
@@ -128,35 +112,17 @@ out:
 	return st;
 }
 
-void cr_events_say_missing(const struct cr_snapshot *s,
-			   const struct cr_run *const *runs, size_t n)
-{
-	size_t i;
-
-	if (!n)
-		return;
-	fprintf(stderr, "clkstat-report: run%s ", n > 1 ? "s" : "");
-	for (i = 0; i < n; i++) {
-		fprintf(stderr, "%s%u (%s)", i ? ", " : "", runs[i]->index,
-			runs[i]->variant);
-		if (s->ninputs > 1)
-			fprintf(stderr, " of %s", s->inputs[runs[i]->input].path);
-	}
-	fprintf(stderr, " %s recorded without --events\n",
-		n > 1 ? "were" : "was");
-}
-
 static int from_snapshots(void)
 {
 	struct cr_snapshot s = { 0 };
 	struct cr_ev_src *src = NULL;
 	const struct cr_run **none = NULL;
-	long run = cr_report_run();
+	long run = cr_input_run();
 	size_t i, n = 0, nsel = 0, nnone = 0;
 	const struct cr_run *r;
 	int st;
 
-	st = cr_report_read_inputs(&s);
+	st = cr_input_read(&s);
 	if (st)
 		return st;
 	if (run >= 0 && (size_t)run >= s.nruns) {
@@ -189,7 +155,7 @@ static int from_snapshots(void)
 				 s.inputs[r->input].meta.clock,
 		};
 	}
-	cr_events_say_missing(&s, none, nnone);
+	cr_input_say_no_events(&s, none, nnone);
 	if (!nsel) {
 		fprintf(stderr, "clkstat-report: events: no run of variant %s in the input\n",
 			cr_evo.variant);
@@ -209,8 +175,23 @@ out:
 	return st;
 }
 
-int cr_events_cmd(struct cr_cli *cli)
+static int cr_events_cmd(struct cr_cli *cli)
 {
 	(void)cli;
-	return cr_report_ninputs() ? from_snapshots() : from_module();
+	return cr_input_count() ? from_snapshots() : from_module();
 }
+
+static const struct cr_optset *const cr_events_optsets[] = {
+	&cr_input_opts, &cr_format_opts, &cr_events_opts, NULL,
+};
+
+const struct cr_command cr_cmd_events = {
+	.name = "events",
+	.summary = "the event log, live or recorded: text, CSV, JSON Lines",
+	.synopsis =
+	"       clkstat-report events [-i FILE...] [--format text|csv|jsonl] [--run N]\n"
+	"                      [--variant V] [--type T[,T...]]\n",
+	.opts = cr_events_optsets,
+	.check = cr_events_check,
+	.run = cr_events_cmd,
+};

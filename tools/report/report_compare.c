@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare.c - clkstat-report --compare VARIANT: the bootstrap comparison
- * of two variants over the runs of --input snapshots (report's, on
- * --input); its options and their checks.  The engine is tools/lib/
- * (compare.c, bootstrap.c, compare_render.c).
+ * report_compare.c - report --compare FACTOR (report_compare.h): the
+ * bootstrap comparison of two groups of runs of --input snapshots; its
+ * options and their checks.  The engine is tools/lib/ (compare.c,
+ * bootstrap.c, compare_render.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,7 +11,8 @@
 #include <string.h>
 #include "../lib/compare.h"
 #include "../lib/status.h"
-#include "cli.h"
+#include "args.h"
+#include "report_compare.h"
 
 enum { O_COMPARE = CR_OPT_COMPARE, O_BASE, O_UNIT, O_RESAMPLES, O_SEED,
 	O_LEVEL, O_THRESHOLD };
@@ -19,10 +20,6 @@ enum { O_COMPARE = CR_OPT_COMPARE, O_BASE, O_UNIT, O_RESAMPLES, O_SEED,
 static struct cr_compare_opts cr_cmp = {
 	.level = 0.95, .resamples = 10000, .seed = 1,
 };
-
-const char cr_compare_synopsis[] =
-	"       clkstat-report --compare FACTOR -i FILE... [--base FACTOR] [--unit run|sample|host|host-fixed]\n"
-	"                      [--resamples N] [--seed N] [--level L] [--threshold NS]\n";
 
 static int cr_compare_take(int c, const char *v)
 {
@@ -95,20 +92,15 @@ const struct cr_optset cr_compare_opts = {
 	"      --compare F     bootstrap comparison of F against the base: a variant\n"
 	"                      (V or variant:V), tag:KEY=VALUE, meta:FIELD=VALUE,\n"
 	"                      or migrated (against local, on the same runs)\n"
-	"      --base F        compare: the base (default: the one other value)\n"
-	"      --unit U        compare: resample runs (run, default), samples,\n"
+	"      --base F        the base (default: the one other value)\n"
+	"      --unit U        resample runs (run, default), samples,\n"
 	"                      hosts then runs within each (host), or runs within\n"
 	"                      each host, the hosts kept (host-fixed)\n"
-	"      --resamples N   compare: bootstrap resamples (default 10000)\n"
-	"      --seed N        compare, xcorr: random seed (default 1)\n"
-	"      --level L       compare: confidence level (default 0.95)\n"
-	"      --threshold NS  compare: risk threshold (default: the base's p90)\n",
+	"      --resamples N   bootstrap resamples (default 10000)\n"
+	"      --seed N        random seed (default 1)\n"
+	"      --level L       confidence level (default 0.95)\n"
+	"      --threshold NS  risk threshold (default: the base's p90)\n",
 };
-
-unsigned long cr_compare_seed(void)
-{
-	return cr_cmp.seed;
-}
 
 int cr_compare_wanted(void)
 {
@@ -128,12 +120,11 @@ const char *cr_compare_factor_field(void)
 	return f;
 }
 
-/* run: report's --run, -1 without. */
 int cr_compare_check(const struct cr_cli *cli, int ninputs, long run)
 {
 	if (!cr_cmp.variant)
 		return CR_OK;
-	if (strcmp(cli->cmd, "report") || !ninputs) {
+	if (!ninputs) {
 		fprintf(stderr, "clkstat-report: --compare works on the runs of --input snapshots (clkstat-report record writes them)\n");
 		return CR_USAGE;
 	}

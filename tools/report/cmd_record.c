@@ -63,6 +63,7 @@
 #include "../lib/meta.h"
 #include "../lib/nl.h"
 #include "../lib/snapshot.h"
+#include "args.h"
 #include "cli.h"
 #include "record_cond.h"
 
@@ -1102,15 +1103,6 @@ static struct cr_record_opts cr_rec = {
 	.output = "clkstat.json", .runs = 1, .duration = 1.0, .frac_bits = -1,
 };
 static int cr_rec_duration_set;
-static int cr_rec_bpf_opts;		/* one of the twin's options */
-static int cr_rec_tag_set;		/* --tag */
-static int cr_rec_events_set;		/* --events */
-
-const char cr_record_synopsis[] =
-	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
-	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
-	"                             [--workload-only] [--tag KEY=VALUE]... [--events N]\n"
-	"                             [--cstates LIST] [--load LIST] [-- COMMAND [ARG...]]\n";
 
 static int cr_record_take(int c, const char *v)
 {
@@ -1132,7 +1124,6 @@ static int cr_record_take(int c, const char *v)
 			fprintf(stderr, "clkstat-report: record: %s\n", err);
 			return CR_USAGE;
 		}
-		cr_rec_tag_set = 1;
 		break;
 	case 'q':
 		cr_rec.quiet = 1;
@@ -1147,7 +1138,6 @@ static int cr_record_take(int c, const char *v)
 				   &ul))
 			return CR_USAGE;
 		cr_rec.events = ul;
-		cr_rec_events_set = 1;
 		break;
 	case O_DURATION:
 		errno = 0;
@@ -1168,22 +1158,18 @@ static int cr_record_take(int c, const char *v)
 			return CR_USAGE;
 		}
 		cr_rec.probes = v;
-		cr_rec_bpf_opts = 1;
 		break;
 	case O_FRAC_BITS:
 		if (cr_parse_ulong("--frac-bits (0 to 5)", v, 0,
 				   CLKSTAT_FRAC_BITS_MAX, &ul))
 			return CR_USAGE;
 		cr_rec.frac_bits = ul;
-		cr_rec_bpf_opts = 1;
 		break;
 	case O_KEEP_MODULE:
 		cr_rec.keep_module = 1;
-		cr_rec_bpf_opts = 1;
 		break;
 	default: /* O_WORKLOAD_ONLY */
 		cr_rec.workload_only = 1;
-		cr_rec_bpf_opts = 1;
 		break;
 	}
 	return CR_OK;
@@ -1204,53 +1190,41 @@ static const struct option cr_record_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-const struct cr_optset cr_record_opts = {
+static const struct cr_optset cr_record_opts = {
 	.opts = cr_record_table,
 	.take = cr_record_take,
 	.help =
-	"  -o, --output FILE   record: the snapshot to write (default clkstat.json)\n"
-	"      --runs N        record: number of runs (default 1)\n"
-	"      --duration S    record: seconds per run without COMMAND (default 1)\n"
-	"      --variants A,B  record: variants alternated run by run (module\n"
+	"  -o, --output FILE   the snapshot to write (default clkstat.json)\n"
+	"      --runs N        number of runs (default 1)\n"
+	"      --duration S    seconds per run without COMMAND (default 1)\n"
+	"      --variants A,B  variants alternated run by run (module\n"
 	"                      variants and the BPF twin's bpf-kprobe, bpf-fentry, bpf-tp)\n"
-	"      --probes LIST   record: the twin's probes (default: the module's), and\n"
+	"      --probes LIST   the twin's probes (default: the module's), and\n"
 	"                      user-defined probes (func:F, sec:A-B, tp:X-Y) traced\n"
 	"                      for the module's runs and untraced after them\n"
-	"      --frac-bits K   record, bpf-*: the twin's frac_bits (default: the module's)\n"
-	"      --keep-module   record, bpf-*: leave the module attached during twin runs\n"
-	"      --workload-only record, bpf-*: the twin sees only COMMAND's own tasks\n"
-	"      --tag K=V       record: label the recording (repeatable; info shows\n"
+	"      --frac-bits K   the twin's frac_bits (default: the module's)\n"
+	"      --keep-module   leave the module attached during twin runs\n"
+	"      --workload-only bpf-*: the twin sees only COMMAND's own tasks\n"
+	"      --tag K=V       label the recording (repeatable; info shows\n"
 	"                      them, --compare tag:K=V groups by them)\n"
-	"      --events N      record: keep each run's event log, at most N events\n"
+	"      --events N      keep each run's event log, at most N events\n"
 	"                      (1 to 10000000; the module needs events=N), with\n"
 	"                      run_start/run_end markers and clock pairs\n"
-	"  -q, --quiet         record: no progress line\n",
+	"  -q, --quiet         no progress line\n",
 };
 
-int cr_record_check(const struct cr_cli *cli)
+static int cr_record_check(const struct cr_cli *cli)
 {
-	if (cr_conds_check(&cr_rec.tags, cli->cmd))
+	if (cr_conds_check(&cr_rec.tags))
 		return CR_USAGE;
-	if (cr_rec_bpf_opts && strcmp(cli->cmd, "record")) {
-		fprintf(stderr, "clkstat-report: --probes, --frac-bits, --keep-module and --workload-only are record's\n");
-		return CR_USAGE;
-	}
-	if (cr_rec_events_set && strcmp(cli->cmd, "record")) {
-		fprintf(stderr, "clkstat-report: --events is record's (the events command prints the live log)\n");
-		return CR_USAGE;
-	}
-	if (cr_rec_tag_set && strcmp(cli->cmd, "record")) {
-		fprintf(stderr, "clkstat-report: --tag is record's (--compare tag:KEY=VALUE selects by a tag)\n");
-		return CR_USAGE;
-	}
-	if (!strcmp(cli->cmd, "record") && cli->command && cr_rec_duration_set) {
+	if (cli->command && cr_rec_duration_set) {
 		fprintf(stderr, "clkstat-report: record: --duration is for runs without a COMMAND (a run lasts as long as its COMMAND)\n");
 		return CR_USAGE;
 	}
 	return CR_OK;
 }
 
-int cr_record_cmd(struct cr_cli *cli)
+static int cr_record_cmd(struct cr_cli *cli)
 {
 	int st;
 
@@ -1259,3 +1233,21 @@ int cr_record_cmd(struct cr_cli *cli)
 	cr_meta_free(&cr_rec.tags);
 	return st;
 }
+
+static const struct cr_optset *const cr_record_optsets[] = {
+	&cr_record_opts, &cr_record_cond_opts, NULL,
+};
+
+const struct cr_command cr_cmd_record = {
+	.name = "record",
+	.summary = "record runs into a snapshot file, alternating variants",
+	.synopsis =
+	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
+	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
+	"                             [--workload-only] [--tag KEY=VALUE]... [--events N]\n"
+	"                             [--cstates LIST] [--load LIST] [-- COMMAND [ARG...]]\n",
+	.opts = cr_record_optsets,
+	.takes_command = 1,
+	.check = cr_record_check,
+	.run = cr_record_cmd,
+};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xcorr.c - clkstat-report xcorr -i FILE A B: the cross-correlation of
+ * cmd_xcorr.c - clkstat-report xcorr -i FILE A B: the cross-correlation of
  * two event series (selectors A and B) of the runs of --input snapshots
  * recorded with --events: per run binned (--bin), r(k) for lags
  * -K..K (--max-lag), pooled over the runs, the peak lag, and
@@ -14,9 +14,11 @@
 #include "../lib/render_common.h"
 #include "../lib/status.h"
 #include "../lib/xcorr.h"
+#include "args.h"
 #include "cli.h"
+#include "input.h"
 
-enum { O_BIN = CR_OPT_XCORR, O_MAX_LAG, O_BLOCK };
+enum { O_BIN = CR_OPT_XCORR, O_MAX_LAG, O_BLOCK, O_SEED, O_VARIANT };
 
 #define CR_XC_MAX_CELLS	50000000	/* resamples x lags kept */
 #define CR_XC_TABLE	5		/* lags printed each side of the peak */
@@ -24,12 +26,10 @@ enum { O_BIN = CR_OPT_XCORR, O_MAX_LAG, O_BLOCK };
 static struct {
 	uint64_t bin, max_lag, block;	/* ns; max_lag, block 0: default */
 	unsigned long resamples;
+	unsigned long seed;
+	const char *variant;		/* --variant, NULL: every run */
 	struct cr_xc_sel a, b;
-} cr_xco = { .bin = 1000000, .resamples = 2000 };
-
-const char cr_xcorr_synopsis[] =
-	"       clkstat-report xcorr -i FILE... A B [--bin DUR] [--max-lag DUR] [--block DUR]\n"
-	"                      [-B N] [--seed S] [--run N] [--variant V] [--json]\n";
+} cr_xco = { .bin = 1000000, .resamples = 2000, .seed = 1 };
 
 static int cr_xcorr_take(int c, const char *v)
 {
@@ -41,6 +41,14 @@ static int cr_xcorr_take(int c, const char *v)
 	if (c == 'B')
 		return cr_parse_ulong("-B (100 to 1000000)", v, 100, 1000000,
 				      &cr_xco.resamples);
+	/* GSL's mt19937 keeps the low 32 bits, and 0 is 4357. */
+	if (c == O_SEED)
+		return cr_parse_ulong("--seed (1 to 4294967295)", v, 1,
+				      0xffffffffUL, &cr_xco.seed);
+	if (c == O_VARIANT) {
+		cr_xco.variant = v;
+		return CR_OK;
+	}
 	if (cr_xc_parse_dur(v, dst)) {
 		fprintf(stderr, "clkstat-report: %s '%s': a duration (digits and ns, us, ms or s)\n",
 			what, v);
@@ -54,33 +62,31 @@ static const struct option cr_xcorr_table[] = {
 	{ "max-lag", required_argument, NULL, O_MAX_LAG },
 	{ "block", required_argument, NULL, O_BLOCK },
 	{ "bootstrap", required_argument, NULL, 'B' },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "variant", required_argument, NULL, O_VARIANT },
 	{ NULL, 0, NULL, 0 },
 };
 
-const struct cr_optset cr_xcorr_opts = {
+static const struct cr_optset cr_xcorr_opts = {
 	.opts = cr_xcorr_table,
 	.take = cr_xcorr_take,
 	.help =
-	"      --bin DUR       xcorr: bin width (default 1ms)\n"
-	"      --max-lag DUR   xcorr: lags up to this, each way (default 20 bins)\n"
-	"      --block DUR     xcorr: bootstrap block length (default per run:\n"
+	"      --bin DUR       bin width (default 1ms)\n"
+	"      --max-lag DUR   lags up to this, each way (default 20 bins)\n"
+	"      --block DUR     bootstrap block length (default per run:\n"
 	"                      max(n^(1/3), lags + 1) bins)\n"
-	"  -B, --bootstrap N   xcorr: bootstrap resamples (default 2000)\n",
+	"  -B, --bootstrap N   bootstrap resamples (default 2000)\n"
+	"      --seed N        random seed (default 1)\n"
+	"      --variant V     only the runs of variant V\n",
 };
 
-int cr_xcorr_check(const struct cr_cli *cli)
+static int cr_xcorr_check(const struct cr_cli *cli)
 {
 	char err[256];
 
-	if (strcmp(cli->cmd, "xcorr")) {
-		if (cr_xco.max_lag || cr_xco.block || cr_xco.bin != 1000000 ||
-		    cr_xco.resamples != 2000) {
-			fprintf(stderr, "clkstat-report: --bin, --max-lag, --block and -B are for xcorr\n");
-			return CR_USAGE;
-		}
-		return CR_OK;
-	}
-	if (!cr_report_ninputs()) {
+	if (cr_input_check())
+		return CR_USAGE;
+	if (!cr_input_count()) {
 		fprintf(stderr, "clkstat-report: xcorr works on the events of --input snapshots (record --events N writes them)\n");
 		return CR_USAGE;
 	}
@@ -267,8 +273,8 @@ static int print_json(const struct cr_xc_run *xr, size_t n,
 static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 		     const struct cr_run **none, size_t *n)
 {
-	long run = cr_report_run();
-	const char *variant = cr_events_variant();
+	long run = cr_input_run();
+	const char *variant = cr_xco.variant;
 	const struct cr_run *r;
 	size_t i, nb, nsel = 0, nnone = 0;
 
@@ -311,7 +317,7 @@ static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 				      cr_xco.bin, nb, xr[*n].b);
 		(*n)++;
 	}
-	cr_events_say_missing(s, none, nnone);
+	cr_input_say_no_events(s, none, nnone);
 	if (run >= 0 && (size_t)run >= s->nruns) {
 		fprintf(stderr, "clkstat-report: --run %ld: the input has %zu runs (0 to %zu)\n",
 			run, s->nruns, s->nruns ? s->nruns - 1 : 0);
@@ -329,7 +335,7 @@ static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 	return CR_OK;
 }
 
-int cr_xcorr_cmd(struct cr_cli *cli)
+static int cr_xcorr_cmd(struct cr_cli *cli)
 {
 	struct cr_snapshot s = { 0 };
 	struct cr_xc_series *ser = NULL;
@@ -339,7 +345,7 @@ int cr_xcorr_cmd(struct cr_cli *cli)
 		.block = cr_xco.block ? (size_t)((cr_xco.block + cr_xco.bin - 1) /
 						 cr_xco.bin) : 0,
 		.resamples = (unsigned int)cr_xco.resamples,
-		.seed = cr_compare_seed(),
+		.seed = cr_xco.seed,
 		.level = 0.95,
 	};
 	struct cr_xc_run *xr = NULL;
@@ -347,7 +353,7 @@ int cr_xcorr_cmd(struct cr_cli *cli)
 	size_t n = 0, i;
 	int st;
 
-	st = cr_report_read_inputs(&s);
+	st = cr_input_read(&s);
 	if (st)
 		return st;
 	xr = calloc(s.nruns ? s.nruns : 1, sizeof(*xr));
@@ -387,3 +393,19 @@ out:
 	cr_snapshot_free(&s);
 	return st;
 }
+
+static const struct cr_optset *const cr_xcorr_optsets[] = {
+	&cr_input_opts, &cr_format_opts, &cr_xcorr_opts, NULL,
+};
+
+const struct cr_command cr_cmd_xcorr = {
+	.name = "xcorr",
+	.summary = "cross-correlation of two recorded event series",
+	.synopsis =
+	"       clkstat-report xcorr -i FILE... A B [--bin DUR] [--max-lag DUR] [--block DUR]\n"
+	"                      [-B N] [--seed S] [--run N] [--variant V] [--json]\n",
+	.opts = cr_xcorr_optsets,
+	.min_args = 2, .max_args = 2,
+	.check = cr_xcorr_check,
+	.run = cr_xcorr_cmd,
+};
