@@ -5,7 +5,7 @@
  * a histogram; statistics of the pooled histograms with percentile
  * bootstrap intervals, and their differences.  Pure functions: no I/O,
  * nothing global, so that tests can feed them made-up histograms.  What
- * is computed, and how, is described at the top of bootstrap.c.
+ * is computed, and how: Documentation/clkstat-compare.rst, "The bootstrap".
  */
 #ifndef CLKSTAT_LIB_BOOTSTRAP_H
 #define CLKSTAT_LIB_BOOTSTRAP_H

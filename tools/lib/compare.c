@@ -4,56 +4,16 @@
  * metrics are compared, and the errors; the statistics are bootstrap.c's, the
  * outputs compare_render.c's.
  *
- * Strata.  The input's runs (every --input file's, in reading order) are
- * grouped by the variant attached during the run (run.variant).  The
- * variant compared is VARIANT; the base is --base, or else the one other
- * variant of the input.  Errors, one line each on stderr:
- *  - VARIANT (or --base) is not a variant of any run: CR_USAGE, listing
- *    the variants present;
- *  - no --base and not exactly one other variant (none, or two or more):
- *    CR_USAGE, listing them;
- *  - --base equal to VARIANT: CR_USAGE.
+ * The runs of every --input file are grouped into two strata (the
+ * variant, or a factor's value, and the base), and for each metric that
+ * both have, each run's all-CPU histogram is one unit of its stratum.
+ * Everything is checked and computed before anything is written, so that
+ * an error leaves no partial output; each metric's bootstrap starts from
+ * the seed afresh.  Statuses: CR_OK, CR_USAGE, CR_ERR (status.h).
  *
- * Metrics.  A run of variant V has metric NAME when it holds the metric
- * NAME of variant V (cr_run_find(run, NAME, V), as record writes them).
- * Compared: every metric name that some base run and some variant run
- * have, in the order of their first appearance among the base's runs, or
- * only --metric NAME (CR_USAGE, with the list, when not in both).  For a
- * metric, a stratum is the runs of its variant that have the metric, each
- * run's all-CPU histogram one unit (a run with an empty histogram is a run
- * of no samples, and counts).  No metric in both: CR_ERR.
- *
- * Bucket layouts.  Histograms of different frac_bits cannot be added: a
- * metric whose runs (of either variant) do not all have the same
- * frac_bits is an error (CR_ERR, naming the metric, the two frac_bits and
- * a run of each), never a silent mix.  Every metric is checked before
- * anything is computed or written.
- *
- * Everything is computed before anything is written, so that an error
- * (or running out of memory) leaves no partial output.  Each metric's
- * bootstrap starts from the seed afresh: a metric's numbers do not depend
- * on which other metrics are compared (--metric gives the same numbers).
- * Statuses: CR_OK, CR_USAGE, CR_ERR (status.h).
- *
- * Factors (issue 18).  --compare and --base may name other groups than a
- * variant (struct cr_factor): tag:KEY=VALUE and meta:FIELD=VALUE select
- * the runs whose file (cr_run_meta()) has that tag or metadata value (a
- * run's own tag, record --cstates and --load's, before its file's),
- * and each metric is then compared per variant (NAME.VARIANT); migrated
- * against local takes every run on both sides, the NAME_migrated and
- * NAME_local metrics.  VARIANT and variant:VARIANT are the code path and
- * the messages above, unchanged.  Documentation/clkstat-compare.rst.
- *
- * Hosts (issue 21).  Every run has a host (cr_run_host()): the run's
- * own tag host, else its file's tag host (record --tag host=NAME), else
- * its file's meta host (record writes the machine's host name), else its
- * input file (each -i file one host).  A tag is what the user said, so
- * it wins over the name record found: machines cloned with one host name
- * are told apart by tagging them, without editing the files.  The hosts
- * are numbered over the whole input, in order of first appearance, and
- * the numbers handed to the engine with each stratum's runs: every unit
- * reports the hosts of each stratum, --unit host and host-fixed resample
- * by them (bootstrap.c).
+ * The rules (which runs, which metrics, the errors, the factors and each
+ * run's host): Documentation/clkstat-compare.rst, "Which runs are
+ * compared", "Conditions as factors" and "Machines".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -110,7 +70,18 @@ static void cr_names_print(FILE *f, const struct cr_names *l, const char *skip)
 		fputs("none", f);
 }
 
-/* ---- factors (issue 18) ---- */
+/*
+ * ---- factors ----
+ *
+ * --compare and --base may name other groups than a variant (struct
+ * cr_factor): tag:KEY=VALUE and meta:FIELD=VALUE select the runs whose
+ * file (cr_run_meta()) has that tag or metadata value (a run's own tag,
+ * record --cstates and --load's, before its file's), and each metric is
+ * then compared per variant (NAME.VARIANT); migrated against local takes
+ * every run on both sides, the NAME_migrated and NAME_local metrics.
+ * VARIANT and variant:VARIANT are the code path and the messages of a
+ * variant, unchanged.
+ */
 
 enum { CR_F_VARIANT, CR_F_TAG, CR_F_META, CR_F_SIDE };
 
@@ -280,7 +251,17 @@ static int cr_common_items(const struct cr_snapshot *s,
 	return 0;
 }
 
-/* The host of run r (the rule at the top of the file). */
+/*
+ * The host of run r: the run's own tag host, else its file's tag host
+ * (record --tag host=NAME), else its file's meta host (record writes the
+ * machine's host name), else its input file (each -i file one host).  A
+ * tag is what the user said, so it wins over the name record found:
+ * machines cloned with one host name are told apart by tagging them,
+ * without editing the files.  The hosts are numbered over the whole input,
+ * in order of first appearance (cr_host_ids()), and the numbers handed to
+ * the engine with each stratum's runs: every unit reports the hosts of
+ * each stratum, --unit host and host-fixed resample by them (bootstrap.c).
+ */
 static const char *cr_run_host(const struct cr_snapshot *s,
 			       const struct cr_run *r)
 {

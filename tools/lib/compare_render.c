@@ -1,89 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_render.c - the outputs of clkstat-report --compare
- * (compare_render.h): a table, JSON, CSV.  The numbers are bootstrap.c's; what
- * they mean is described there.  Undefined numbers (no samples, no
- * interval) are "n/a" in the table, null in JSON, empty in CSV.  Every
- * output states the resampling unit.
+ * (compare_render.h): a table, JSON, CSV, and the warnings all three give
+ * (cr_compare_warning(), cr_compare_p_warning()).  The numbers are
+ * bootstrap.c's.  Undefined numbers (no samples, no interval) are "n/a" in
+ * the table, null in JSON, empty in CSV.  Every output states the
+ * resampling unit.
  *
- * Text, per metric:
- *
- *   clkstat-report --compare: ftrace against base direct
- *   unit: run (whole runs resampled with replacement within each variant)
- *   resamples: 10000  seed: 1  level: 0.95 (percentile bootstrap intervals)
- *
- *   metric ttwu (frac_bits 3)  threshold T = 9.001us = 9001ns (base p90)
- *     direct (base): 150 runs on 1 host, 1234567 samples
- *       statistic        value        95% interval                resolution
- *       median           4.301us      [4.250us, 4.351us]          ±128ns
- *       ...
- *       risk > T         10.02%       [9.50%, 10.50%]
- *       outliers 2sd     4.10%
- *       outliers 3MAD    1.20%        MAD 512ns
- *     ftrace: ...
- *     ftrace - direct:
- *       Δ median         -1.700ms     [-1.900ms, -1.500ms]
- *       ...
- *       p (Δ median)     0.0400       two-sided, bootstrap, inverted percentile interval
- *
- * Durations have 4 significant digits in the largest of ns, us, ms, s
- * that keeps them at least 1 (whole ns below 1 us are printed exactly);
- * shares are percentages with 2 decimals; the resolution beside a
- * percentile, exact in ns, is the width of the slot its point estimate is
- * in (the percentile's error is at most that).  Warnings of a stratum
- * follow its title line.  With --unit host the metric's line is followed
- * by "  hosts: paired (...)", "  hosts: partly paired (...)" or
- * "  hosts: unpaired (...)" (bootstrap.c).  A p-value below what B
- * resamples resolve is "< 1/B (< x)".
- *
- * JSON (json-c, pretty-printed), strata[0] the base, strata[1] the
- * variant, durations in ns and shares in [0, 1] as doubles:
- *
- *   {"unit": "run"|"sample"|"host"|"host-fixed", "resamples": B, "seed": S,
- *    "level": L,
- *    "base": "...", "variant": "...",
- *    "metrics": [{"metric": "name", "threshold_ns": T|null,
- *      "threshold_source": "base p90"|"--threshold",
- *      "hosts_paired": true|false (unit host; false: unpaired or partly
- *        paired, the strata's warnings say how many hosts are one side's
- *        only), null (other units, host-fixed too),
- *      "hosts_shared": n (unit host: the hosts drawn once for both, all
- *        of them when paired, some when partly paired, 0 unpaired), null
- *        (other units, host-fixed too),
- *      "strata": [{"variant": "...", "runs": n, "hosts": h, "samples": N,
- *        "warning": null|"...",
- *        "median": {"value", "lo", "hi", "resolution"}, "p90": {...},
- *        "p99": {...}, "mean": {"value", "lo", "hi"}, "stddev": {...},
- *        "iqr": {...}, "risk": {...},
- *        "outliers_2sigma": share, "outliers_3mad": share,
- *        "mad": ns}, {...}],
- *      "diff": {"median": {"value", "lo", "hi", "warning": null|"..."},
- *        "stddev": {...}, "iqr": {...}, "risk_difference": {...},
- *        "risk_ratio": {"value", "lo", "hi", "undefined_resamples": k},
- *        "p_value_median": p, "p_value_method": "...",
- *        "p_value_warning": null|"..."}}]}
- *
- * "level" is printed as "%.6g" of it (0.95, not 0.94999999999999996).
- * Warnings (text, JSON, CSV alike; Documentation/clkstat-compare.rst):
- * the p-value's when the strata have fewer distinct run-level resamples
- * than B (cr_compare_p_warning()); a percentile's interval narrower than
- * its slot, Δ median or its interval narrower than the medians' slots.
- * A metric without samples in either stratum is one text line.
- *
- * "p_value_median" is 1/B when no resample reached 0 (p < 1/B; the
- * formula never gives 1/B otherwise: 0 or at least 2/B).
- *
- * CSV, header metric,group,statistic,value,lo,hi,resolution; per metric,
- * group "settings" (unit, resamples, seed, level, threshold_ns,
- * threshold_source, and with unit host hosts_paired, yes, partly or no,
- * and hosts_shared, the hosts drawn once for both: text or numbers in
- * value), then a group per stratum
- * named after its variant, base first (runs, hosts, samples, median, p90, p99,
- * mean, stddev, iqr, risk, outliers_2sigma, outliers_3mad, mad, and a
- * warning row when there is one), then group "diff" (median, stddev, iqr,
- * risk_difference, risk_ratio, risk_ratio_undefined_resamples,
- * p_value_median, p_value_method, and p_value_warning when there is one).  Numbers "%.15g", integers exact;
- * quoted as render_csv.c quotes.
+ * Each format's layout (the table's units and columns, the JSON schema,
+ * the CSV groups and rows): Documentation/clkstat-compare.rst, "Output
+ * formats"; what the numbers and warnings mean: "What the numbers mean".
  */
 #include <inttypes.h>
 #include <json.h>
@@ -224,7 +150,10 @@ int cr_compare_below_res(const struct cr_boot_ci *c, uint64_t res, int diff)
 
 /* ---- text ---- */
 
-/* A duration in ns for the table: see the top of the file. */
+/*
+ * A duration in ns for the table: 4 significant digits in the largest of
+ * ns, us, ms, s that keeps it at least 1, whole ns below 1 us exactly.
+ */
 static void cr_fmt_dur(char *buf, size_t len, double v)
 {
 	cr_fmt_ns(buf, len, v, 4, 1);

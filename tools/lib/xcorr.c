@@ -1,39 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xcorr.c - the cross-correlation of two event series (xcorr.h).
+ * xcorr.c - the cross-correlation of two event series (xcorr.h): the
+ * selectors and durations of the command line, each run's window and
+ * bins, r(k), its peak, and the moving-block bootstrap.
  *
- * Binning: per run, the events an selector matches are counted in bins
+ * Binning: per run, the events a selector matches are counted in bins
  * of width bin over the run's window (record's run_start..run_end
  * markers, else its first to last event); a bin without events counts
  * 0, so A and B are two series of n counts on the same time grid.
+ * Several runs: r(k) is the mean of the runs' r(k) where defined (each
+ * run one vote, whatever its length).  The peak: the lag of the largest
+ * |r(k)|; on a tie the smaller |k|, then the negative one.
  *
- * r(k) = corr(A_t, B_{t+k}): Pearson's correlation of the pairs that
- * overlap at lag k (t = 0..n-1-k for k >= 0, t = -k..n-1 for k < 0), each
- * side with the mean and spread of its own n - |k| values (as
- * numpy.corrcoef(a[:n-k], b[k:]) does), not the biased estimator that
- * divides every lag by n and uses the means of the whole series.  k > 0:
- * B follows A.  From sums of the counts, whole numbers that are exact in
- * double up to 2^53.  Undefined (NAN) with fewer than 2 pairs or a side
- * that does not vary.  Several runs: r(k) is the mean of the runs' r(k)
- * where defined (each run one vote, whatever its length).
- *
- * The peak: the lag of the largest |r(k)|; on a tie the smaller |k|,
- * then the negative one.
- *
- * Moving-block bootstrap: a resample draws, for each run (or, with
- * several runs, for each of nruns runs drawn with replacement), ceil(n/L)
- * block starts uniformly in 0..n-L (gsl_rng_uniform_int on one
- * gsl_rng_mt19937 seeded with the seed), and takes the time indices of
- * those blocks, L consecutive each, cut to n.  Each index t carries its
- * pairs (A_t, B_{t+k}) for every lag at once (the pair dropped where t+k
- * falls outside the run), so a block keeps the dependence inside it at
- * every lag and no pair straddles two blocks.  r*(k) is computed on the
- * resampled pairs as above, pooled over the drawn runs the same way.  The
- * intervals: the (1 - level)/2 and (1 + level)/2 quantiles of the
- * resamples' r*(k) where defined (gsl_stats_quantile_from_sorted_data:
- * linear interpolation), per lag; for the peak, r*(peak) at the lag of
- * the data's peak, and the resamples' own peak lags (widened to whole
- * lags: floor and ceiling).
+ * What is computed and under which assumptions:
+ * Documentation/clkstat-compare.rst, "Cross-correlation"; the formulas as
+ * computed here are at cr_xc_r_idx() and cr_xc_compute().
  */
 #include <errno.h>
 #include <math.h>
@@ -256,7 +237,14 @@ static double cr_xc_pearson(double m, double sa, double sb, double saa,
 
 /*
  * r(k) over the time indices idx[0..m) of a run (NULL: 0..n-1), for
- * every lag.
+ * every lag.  r(k) = corr(A_t, B_{t+k}): Pearson's correlation of the
+ * pairs that overlap at lag k (t = 0..n-1-k for k >= 0, t = -k..n-1 for
+ * k < 0), each side with the mean and spread of its own n - |k| values
+ * (as numpy.corrcoef(a[:n-k], b[k:]) does), not the biased estimator that
+ * divides every lag by n and uses the means of the whole series.  k > 0:
+ * B follows A.  From sums of the counts, whole numbers that are exact in
+ * double up to 2^53.  Undefined (NAN) with fewer than 2 pairs or a side
+ * that does not vary.
  */
 static void cr_xc_r_idx(const double *a, const double *b, size_t n,
 			const size_t *idx, size_t m, unsigned int K, double *r)
@@ -362,6 +350,21 @@ static void cr_xc_interval(double *v, size_t m, double level, double *lo,
 	*hi = gsl_stats_quantile_from_sorted_data(v, 1, m, (1 + level) / 2);
 }
 
+/*
+ * Moving-block bootstrap: a resample draws, for each run (or, with several
+ * runs, for each of nruns runs drawn with replacement), ceil(n/L) block
+ * starts uniformly in 0..n-L (gsl_rng_uniform_int on one gsl_rng_mt19937
+ * seeded with the seed), and takes the time indices of those blocks, L
+ * consecutive each, cut to n.  Each index t carries its pairs (A_t,
+ * B_{t+k}) for every lag at once (the pair dropped where t+k falls outside
+ * the run), so a block keeps the dependence inside it at every lag and no
+ * pair straddles two blocks.  r*(k) is computed on the resampled pairs as
+ * r(k) is, pooled over the drawn runs the same way.  The intervals: the
+ * (1 - level)/2 and (1 + level)/2 quantiles of the resamples' r*(k) where
+ * defined (gsl_stats_quantile_from_sorted_data: linear interpolation), per
+ * lag; for the peak, r*(peak) at the lag of the data's peak, and the
+ * resamples' own peak lags (widened to whole lags: floor and ceiling).
+ */
 int cr_xc_compute(const struct cr_xc_series *runs, size_t nruns,
 		  const struct cr_xc_params *p, struct cr_xc_result *out)
 {

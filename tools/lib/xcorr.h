@@ -4,7 +4,8 @@
  * series of recorded runs, binned into counts, with a moving-block
  * bootstrap.  Pure functions (no I/O, nothing global) so that tests can
  * feed them series whose answer is known; what is computed is described
- * at the top of xcorr.c and in Documentation/clkstat-compare.rst.
+ * in Documentation/clkstat-compare.rst, "Cross-correlation", and in
+ * xcorr.c.
  */
 #ifndef CLKSTAT_LIB_XCORR_H
 #define CLKSTAT_LIB_XCORR_H
