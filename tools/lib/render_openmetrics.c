@@ -10,69 +10,18 @@
  *   # UNIT clkstat_latency_seconds seconds
  *   # HELP clkstat_latency_seconds Latency recorded by ...
  *   clkstat_latency_seconds_bucket{metric="ttwu_enqueue",variant="direct",host="a",kernel="6.12.9",clocksource="tsc",le="1.9e-08"} 0
- *   ... every bound of the grid ...
- *   clkstat_latency_seconds_bucket{...,le="+Inf"} 300
- *   clkstat_latency_seconds_count{...} 300
- *   clkstat_latency_seconds_sum{...} 0.0015964
- *   clkstat_latency_seconds_created{...} 1764031200.123
+ *   ... every bound of the grid, then le="+Inf", _count, _sum, _created ...
  *   # TYPE clkstat_events counter
  *   clkstat_events_total{metric="ttwu_enqueue",variant="direct",counter="wakeups",...} 300
- *   clkstat_events_created{...} 1764031200.123
- *   # TYPE clkstat_resets counter
- *   clkstat_resets_total{metric="ttwu_enqueue",variant="direct",...} 2
- *   # TYPE clkstat_recording gauge
- *   clkstat_recording{metric="ttwu_enqueue",variant="direct",...} 1
- *   # TYPE clkstat_reentered counter
- *   clkstat_reentered_total{host="a",kernel="6.12.9",clocksource="tsc"} 0
+ *   ... clkstat_resets_total, clkstat_recording, clkstat_reentered_total ...
  *   # EOF
  *
- * Histograms: every series has every bound of one fixed grid (grid.c),
- * so sum by (le) and histogram_quantile() over any set of series, hosts
- * and scrapes are right, and no bucket series appears mid-window.  le is
- * a slot's inclusive upper bound in seconds, printed as Go (and so
- * Prometheus's own clients) prints a float: the shortest digits that read
- * back as the same double, %g's layout with exponents below -4 and from 6
- * on, ".0" appended to an integer ("1e-06", "1.151e-06", "0.5", "2.0").
- * _sum is in seconds (the slots' sums as stats.c adds them, exact below
- * 8.6 s per sample).
- *
- * Labels: metric and variant; host, kernel and clocksource when known
- * (the caller's), so that series of different hosts, kernels and
- * clocksources stay apart and can be summed or compared by label.  The
- * per-CPU histograms (--per-cpu) are a family of their own,
- * clkstat_cpu_latency_seconds with a cpu label, so that a plain sum over
- * clkstat_latency_seconds counts every sample once; with nr_cpus every
- * CPU has its series, empty or not, from the first scrape on, and so has
- * every CPU up to the highest with samples when that is above nr_cpus
- * (snapshots of several machines pooled), so that the family adds up to
- * clkstat_latency_seconds.
- *
- * _created (OpenMetrics only): when the values began, the module's
- * creation or last reset of the metric (CLOCK_REALTIME), so that a reset
- * between two scrapes is seen even when the counts grew past their old
- * values; resets themselves are the counter clkstat_resets_total.
- *
- * clkstat_reentered_total is the module's, of no metric (live readings
- * only): hook calls skipped because they came in again from inside
- * clkstat's own handler on the same CPU and context (Documentation/
- * clkstat.rst, "Safety").  It should stay at 0; a rise names a target
- * that clkstat's own code reaches.
- *
- * The two formats differ where the Prometheus text format has no word
- * for it: a counter family is named clkstat_events in OpenMetrics with
- * samples clkstat_events_total, but clkstat_events_total in the text
- * format (whose parser knows no _total suffix); the text format has no
- * UNIT and no _created (Prometheus's text parser would file _created
- * samples as a family of their own).  HELP comes before TYPE in the text
- * format, as its clients write it.  Label values are escaped as both
- * want (\\, \", \n).  OpenMetrics ends with "# EOF".
- * tools/tests/openmetrics_check.sh feeds both to promtool and to
- * prometheus_client's strict OpenMetrics parser.
- *
- * A metric recorded with fewer frac_bits than the grid's cannot be put on
- * it (grid.c) and is left out of the histograms; report names them
- * before it renders (cr_grid_unfit()), serve through o->unfit_said, once
- * per change rather than at every scrape.
+ * Every histogram series has every bound of one fixed grid (grid.c); a
+ * metric recorded with fewer frac_bits than the grid's is left out of the
+ * histograms, which report names before it renders (cr_grid_unfit()) and
+ * serve through o->unfit_said, once per change.  The families, labels, le
+ * strings, _created, and where the two formats differ:
+ * Documentation/clkstat-prometheus.rst, "What it exports".
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -14,22 +14,10 @@
  *   counter migrated 12
  *   slot 80 count 15 sum 62970
  *
- * Per metric, in the run's order, the CPUs that have samples in ascending
- * order and then the sum over CPUs ("all"), as the dump sends them, always
- * (--per-cpu does not matter here).  min and max are printed as held: an
- * empty histogram has min 18446744073709551615 (U64_MAX) and max 0, as the
- * module sends them.  "resets" (the module's resets of the metric since
- * it loaded) is printed for a live dump only: snapshot files do not keep
- * it.  sum is the slot's scaled sum as the module keeps it
- * (clkstat_slot_sum_shift()).
- *
- * Two differences from the old message-by-message output: a histogram is
- * one block however many messages carried it (the dump repeated the
- * "metric" line for each continuation), and the counters are printed in
- * the "cpu all" block only (the dump also sent each CPU's share on the
- * CPU's first message; the model keeps the metric's counters only).
- * tools/tests/guest compares the slots, the all-CPU min, max and counters
- * against debugfs.
+ * Per metric the CPUs with samples, then "all"; min and max as held, sums
+ * in the module's units, resets for a live dump only, counters in the
+ * "cpu all" block only.  The rules, and how this differs from the old
+ * message-by-message output: Documentation/clkstat.rst, "The report".
  */
 #include <inttypes.h>
 #include "render_common.h"

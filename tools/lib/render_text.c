@@ -11,34 +11,12 @@
  *   [1.024us, 1.152us)       12 |@@@@@@@@@@@@@@@@                                    |
  *   ...
  *
- * Units of the summary: the integer values (min, percentiles, max) below
- * 1 us are printed exactly in ns ("999ns"); everything else with three
- * significant digits in the largest of ns, us, ms, s that keeps the number
- * at least 1 ("12.3us", "1.00ms", "4.20s"; nothing above s: "1234s").
- * 0 is "0ns".  The counters are the metric's, all CPUs (the per-CPU
- * blocks have none).  A metric without samples has no summary and no
- * histogram: its all-CPU block is its name, "no samples" and its counters
- * (tkread's reads with no wakeup to pair with, say); with --per-cpu, a
- * CPU without samples has no block.
- *
- * With --time-unit ns, us or ms every value is printed in that unit instead,
- * exactly to the ns (trailing zero decimals dropped): "p50 0.0043ms".
- *
- * The histogram is in the style of bpftrace's hist(): one line per slot
- * from the first non-empty slot to the last, empty ones in between as 0 so
- * that gaps show, "[v]" for a slot of one value and "[lower, upper)"
- * otherwise, the count, and a bar of up to 52 '@' scaled to the largest
- * count (truncated, as bpftrace does).  Its layout is that of bpftrace's
- * log-linear hist(x, k), but not its labels: bpftrace's K, M, G are powers
- * of 1024, which beside the summary's decimal us and ms mislead.  The
- * bounds here are exact decimal numbers in the summary's units: each in
- * the largest of ns, us, ms, s that keeps it at least 1 ("[4.096us,
- * 4.608us)", "[1.048576ms, 2.097152ms)"), or all in --time-unit's; the last
- * slot, which ends at 2^64 - 1 inclusive, ends at "18446744073.709551616s".
- * The labels are one column, as wide as the widest (at least 16).  When
- * more than 64 lines would be printed, the slots are merged per power of
- * two, i.e. the lines are those of bpftrace's plain hist(): [0ns], [1ns],
- * [2ns, 4ns), [4ns, 8ns), ...
+ * The summary's units (three significant digits, or exact ns below 1 us,
+ * or every value in --time-unit's unit), a metric without samples, and
+ * the histogram's lines (one per slot from the first non-empty to the
+ * last, exact decimal bounds rather than bpftrace's binary K and M, a bar
+ * of up to 52 '@', merged per power of two beyond 64 lines):
+ * Documentation/clkstat.rst, "The report".
  */
 #include <errno.h>
 #include <inttypes.h>

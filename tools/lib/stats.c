@@ -5,8 +5,23 @@
  * count, min and max are the histogram's own.  The percentiles are
  * clkstat_hist_quantile() of uapi/clkstat_hist_math.h over the dense
  * slots, the function the module's debugfs files use, so that both print
- * the same p99 for the same slots.
+ * the same p99 for the same slots.  The mean is exact, from the slots'
+ * sums; the standard deviation that of the samples taken each at their
+ * slot's mean (cr_slots_moments() says how exact each is).
  *
+ * cr_slots_moments() is that mean and standard deviation on its own, over
+ * dense slots of which only some (idx) may be non-empty: cr_summarize()
+ * and the bootstrap of --compare (bootstrap.c), which evaluates them on every
+ * resample's pooled slots, share it.  Documentation/clkstat.rst, "The
+ * report", says what the summary's numbers are to a reader.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "stats.h"
+
+/*
  * mean: the slots' sums (each scaled back by clkstat_slot_sum_shift())
  * added in 128-bit integers, which cannot overflow (a sum is below 2^64,
  * the shift at most 31, and there are at most CLKSTAT_NSLOTS_MAX slots),
@@ -25,18 +40,7 @@
  * so it is low by at most the widest non-empty slot's half width (times
  * sqrt(n / (n - 1))), give or take the slot means' truncation to whole ns.
  * tools/tests/render_test.c checks both bounds against brute force.
- *
- * cr_slots_moments() is that mean and standard deviation on its own, over
- * dense slots of which only some (idx) may be non-empty: cr_summarize()
- * and the bootstrap of --compare (bootstrap.c), which evaluates them on every
- * resample's pooled slots, share it.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
-#include "../../kmod/uapi/clkstat_hist_math.h"
-#include "stats.h"
-
 void cr_slots_moments(const struct clkstat_slot *s, const uint32_t *idx,
 		      unsigned int n, unsigned int frac_bits, uint64_t count,
 		      uint64_t min, uint64_t max, double *mean_out,
