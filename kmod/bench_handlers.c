@@ -4,50 +4,18 @@
  * cost per event, measured on their real handlers, called in the order
  * the kernel calls them, on the current task:
  *
- *   pair    the wakeup hook's handler (try_to_wake_up()'s entry), then
- *           the enqueue hook's (enqueue_task() with ENQUEUE_WAKEUP from
- *           6.12 on, ttwu_do_activate() before): one ttwu_enqueue sample,
- *           what the default probes (ttwu alone) do: tkread's part of a
- *           wakeup is off meanwhile (ttwu_tkread stopped, then started
- *           again if it was recording), else each wakeup would open a
- *           part that no read closes and the next wakeup would count it
- *           replaced
+ *   pair    the wakeup hook's handler, then the enqueue hook's: one
+ *           ttwu_enqueue sample, as the default probes (ttwu alone) do
  *   triple  the pair, then the first read's handler (ktime_get()'s entry
  *           hook of tkread): one ttwu_tkread sample more
  *   pair0, triple0  the same calls, the same way, to empty handlers: the
  *           loop and the calls, which the figures above include
  *
- * The handlers are the hooks' entry handlers, which the direct, ftrace
- * and kprobe variants call; this file calls them through pointers, as a
- * dispatcher does, and the empty ones the same way, so that the
- * difference between a mode and its baseline is the handlers' own work.
- *
- * The wakeup handler records only a wakeup that wakes its task (the
- * state test of ttwu_state_match()): the task must be asleep as
- * try_to_wake_up() sees it.  Each iteration sets the current task's state
- * to TASK_INTERRUPTIBLE with __set_current_state() (no barrier: nothing
- * else reads it here), calls the handler with TASK_NORMAL, and sets it
- * back to TASK_RUNNING, with preemption off throughout: the task cannot
- * be scheduled out while it looks asleep.  A real wakeup of the task in
- * between (a signal) finds it on its runqueue and only sets it running
- * again, which the loop does anyway.  Calling the inner function instead
- * would skip the state test, which is part of the handler's cost.
- *
- * The enqueue handler gets the runqueue of the current CPU as the probe
- * learnt it at a real enqueue (rq_clock.c), so that it passes that check
- * without a new one; before any was learnt it gets none, as the
- * tracepoint's handler does.  It reads that rq's clock without its lock,
- * as any reader but the enqueue does: nothing is written but the probes'
- * own tables and metrics.
- *
- * The probes, their variant and their metrics are held as they are for
- * the whole run (clkstat_probes_hold()): no switch, trace or unload can
- * change what the handlers use.  While it runs, the task filter is
- * narrowed to the bench's own thread group (and set back afterwards): the
- * real wakeups of other tasks, which the attached variant records into
- * the same metrics meanwhile, would otherwise add to its hits.  Setting
- * them back begins a new epoch if ttwu_tkread was stopped for a pair:
- * wakeups pending then are not matched.
+ * The handlers are called through pointers, as a dispatcher does, with
+ * the task made to look asleep for the wakeup's state test and the
+ * runqueue the probe learnt for the enqueue, the probes held and the task
+ * filter narrowed to the bench's thread group meanwhile.  How, and why:
+ * Documentation/clkstat-overhead.rst, "The handler modes".
  */
 #include <linux/export.h>
 #include <linux/preempt.h>

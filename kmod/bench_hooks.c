@@ -8,50 +8,17 @@
  * The target is clkstat_bench_target(), a noinline function of this
  * module with a tracepoint inside.  /sys/kernel/debug/clkstat_hookbench/:
  *
- *   attach  none, direct, ftrace, kprobe, kprobe-int3, tracepoint (the
- *           variants of clkstat.ko, with the same minimal handler: one
- *           per-CPU increment, which also proves the hook fired) or
- *           kretprobe (entry handler counting, empty return handler).
- *           "none" is what a BPF program attached from userspace needs:
- *           the module's own hooks off.  Anything else: -EINVAL and
- *           nothing changes.  Reading gives the attached one.
- *   run     "hot N": N back-to-back calls, timed as a whole (the caller's
- *           whole loop, in chunks of HB_CHUNK with preemption off, so that
- *           the dispatch into any hook is inside the figure);
- *           "cold N": N calls, each after streaming through an evict_kb
- *           buffer to push the target, the hook path and their data out
- *           of the caches, each timed on its own with the TSC;
- *           "record N": N __clkstat_record() calls into a metric of
- *           clkstat.ko, the bare cost a probe adds per sample;
- *           "loop N": the hot loop with no call in it (the baseline of
- *           the loop itself); "inc N": the same loop with one per-CPU
- *           increment per iteration and no call (with "none", the limit
- *           of any hook: a bare call plus one per-CPU add);
- *           "clock N": N clkstat_now() reads, the probes' timestamp;
- *           "pair N", "triple N", "pair0 N", "triple0 N": N runs of the
- *           ttwu and tkread probes' real handlers, or of empty ones the
- *           same way, by clkstat.ko (clkstat_bench_handlers(),
- *           bench_handlers.c; the probes must be loaded); hits are the
- *           samples the real metrics got (0 for the empty handlers).
- *           Reading gives the last result: "mode M calls N ns T hits H
- *           cpu C migrated 0|1 attached V", then for the handler modes
- *           " enqueue E tkread K" (samples of ttwu_enqueue and
- *           ttwu_tkread; "attached" stays this module's own hook).
- *   targets the test targets of user-defined probes (bench_targets.c).
+ *   attach     none, a variant of clkstat.ko or kretprobe, each with the
+ *              same minimal handler (one per-CPU increment)
+ *   run        "hot N", "cold N", "record N", "loop N", "inc N",
+ *              "clock N", and the handler modes "pair N", "triple N",
+ *              "pair0 N", "triple0 N" (bench_handlers.c); reading gives
+ *              the last result
+ *   targets    the test targets of user-defined probes (bench_targets.c)
+ *   btf_proto  a function's calling convention from BTF (btf_func.c)
  *
- *   btf_proto  a function's name: its calling convention as clkstat
- *           reads it from the running kernel's BTF (clkstat_btf_func_proto(),
- *           the module's split BTF for a module's function, found by the
- *           address a kprobe resolves).  The write fails with the lookup's
- *           error; reading gives the last answer: "name N arg_regs A
- *           ret_regs R stack S varargs V nfuncs F wrappable W", or
- *           "name N error E".
- *
- * hits are this module's handler runs during the run; a BPF program
- * counts its own.  The caller pins itself to one CPU: "migrated 1" says a
- * chunk ran elsewhere than the first.  Under TCG the caches are the
- * host's, holding the emulator's translated code and the guest's memory:
- * "cold" there says how the emulated path reacts to a cold host cache.
+ * What each file takes and answers, and what each run mode times:
+ * Documentation/clkstat-overhead.rst, "The hookbench".
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>

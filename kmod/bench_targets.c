@@ -6,10 +6,7 @@
  * sec:A-B, sec:A-B:exit, sec:A-B:cpu, tp:X-Y) in every variant of
  * clkstat.ko and in the BPF twin.
  *
- * The functions are global, noinline and __noclone (so that the compiler
- * keeps each call, its name and its prototype: kallsyms, ftrace's
- * available_filter_functions and the module's BTF all list them), and
- * traceable (no notrace):
+ * The functions (global, noinline, __noclone, traceable):
  *
  *   clkstat_tt_delay(ns)       busy-waits at least ns on the TSC
  *   clkstat_tt_sec_begin()     a section's first marker
@@ -21,44 +18,13 @@
  *
  * and the tracepoints clkstat_tt_a_tp and clkstat_tt_b_tp
  * (bench_targets_trace.h).  /sys/kernel/debug/clkstat_hookbench/targets
- * runs them; one command per write:
- *
- *   delay N NS        N calls of clkstat_tt_delay(NS)
- *   sec N SLEEP_US    N times: clkstat_tt_sec_begin(), a sleep of SLEEP_US
- *                     (an hrtimer, no slack), clkstat_tt_sec_end()
- *   seccpu N          N times, preemption off: clkstat_tt_sec_begin(),
- *                     clkstat_tt_sec_end(), back to back
- *   tp N SLEEP_US     N times: clkstat_tt_a_tp(i), a sleep of SLEEP_US as
- *                     above, clkstat_tt_b_tp(i), i = 0..N-1
- *   recurse N DEPTH   N calls of clkstat_tt_recurse(DEPTH)
- *   args7 N           N calls of clkstat_tt_args7(i, 1, 2, 3, 4, 5, 6)
- *   ret16 N           N calls of clkstat_tt_ret16(i, ~i)
- *
- * with N in 1..1000000, NS in 1..10000000 (10 ms), SLEEP_US in
- * 1..1000000, DEPTH in 1..64, decimal.  Anything else: -EINVAL and
- * nothing runs; no TSC (tsc_khz 0): -EOPNOTSUPP.  A fatal signal stops a
- * run (-EINTR); a wrong return value fails it (-EIO, and a log line: the
- * hook in place broke the call).  A failed run leaves the last result.
- *
- * Reading gives the last successful run, "op none" before any:
- *
- *   op OP calls C elapsed_ns T min_ns A max_ns B sum_ns S
- *
- * C is the number of calls of each target the op calls: N for every op
- * (delay, args7, ret16: N calls of the function; sec and seccpu: N of
- * clkstat_tt_sec_begin() and N of clkstat_tt_sec_end(); tp: N hits of
- * each tracepoint), except recurse: N * DEPTH calls of
- * clkstat_tt_recurse(), the N outer ones included.  T is the whole run,
- * ktime_get_ns() around it.  A, B and S are the minimum, maximum and sum
- * of the N iterations, each timed by this module with rdtsc_ordered()
- * right around it, outside the targets: the call for delay, recurse,
- * args7 and ret16, begin's call to end's return for sec and seccpu (the
- * sleep included), the first tracepoint to the second for tp.  That is
- * an independent measure of what clkstat's histogram of the same targets
- * says (plus the few cycles of the two TSC reads and the call itself).
- * Every iteration but those of sec and tp (which sleep) runs with
- * preemption off; interrupts stay on and can land inside any.  Between
- * iterations the run yields (cond_resched()).
+ * runs them, one command per write ("delay N NS", "sec N SLEEP_US",
+ * "seccpu N", "tp N SLEEP_US", "recurse N DEPTH", "args7 N", "ret16 N"),
+ * and reading gives the last successful run, timed by this module with
+ * the TSC from outside the targets.  The commands, their limits and
+ * errors, and what each figure of the result times:
+ * Documentation/clkstat.rst, "Test targets of known duration and call
+ * count".
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>

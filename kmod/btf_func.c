@@ -6,24 +6,11 @@
  * variants' exit hooks did, before they moved to the kernel's return
  * path; the hookbench's btf_proto file still reports it), forwarding the
  * six argument registers and the two return registers, is right only
- * where nothing of the call is on
- * the stack: no argument beyond the registers, no variable arguments, no
- * value wider than two registers.  BPF's fexit has the same limit and
- * reads it from BTF (btf_distill_func_proto()); so does this, by the
- * x86-64 System V rules:
- *
- *  - typedef, const, volatile, restrict and type tags are looked through;
- *  - an integer, enum or pointer of up to 8 bytes takes one register;
- *  - a struct or union of up to 16 bytes (or a 16-byte integer) takes
- *    one or two registers, or goes on the stack whole if fewer are left
- *    (later arguments can still take the registers left);
- *  - a struct or union over 16 bytes, or with a member off its natural
- *    alignment (packed), goes on the stack;
- *  - a floating-point value anywhere (SSE registers, which the wrapper
- *    does not forward) is refused with -EOPNOTSUPP;
- *  - a struct returned that does not fit in rax:rdx is written through a
- *    hidden pointer the caller passes in rdi (one argument register), and
- *    that pointer comes back in rax.
+ * where nothing of the call is on the stack: no argument beyond the
+ * registers, no variable arguments, no value wider than two registers.
+ * BPF's fexit has the same limit and reads it from BTF
+ * (btf_distill_func_proto()); so does this, by the x86-64 System V rules
+ * (at btf_merge_func()).
  *
  * It also says which arguments are struct task_struct pointers: the wakeup
  * probe's handlers read the woken task from try_to_wake_up()'s and the
@@ -420,7 +407,23 @@ static bool btf_task_ptr(const struct btf_ctx *c, u32 id)
 	return name && !strcmp(name, "task_struct");
 }
 
-/* FUNC @fn's prototype, merged into *p as the worst case so far. */
+/*
+ * FUNC @fn's prototype, merged into *p as the worst case so far, by the
+ * x86-64 System V rules:
+ *
+ *  - typedef, const, volatile, restrict and type tags are looked through;
+ *  - an integer, enum or pointer of up to 8 bytes takes one register;
+ *  - a struct or union of up to 16 bytes (or a 16-byte integer) takes
+ *    one or two registers, or goes on the stack whole if fewer are left
+ *    (later arguments can still take the registers left);
+ *  - a struct or union over 16 bytes, or with a member off its natural
+ *    alignment (packed), goes on the stack;
+ *  - a floating-point value anywhere (SSE registers, which the wrapper
+ *    does not forward) is refused with -EOPNOTSUPP;
+ *  - a struct returned that does not fit in rax:rdx is written through a
+ *    hidden pointer the caller passes in rdi (one argument register), and
+ *    that pointer comes back in rax.
+ */
 static int btf_merge_func(struct btf_ctx *c, const struct btf_type *fn,
 			  struct clkstat_btf_proto *p)
 {

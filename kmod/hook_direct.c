@@ -13,20 +13,9 @@
  * (hook_return.c): a direct call cannot see a return without clkstat's
  * text on the stack for the whole call.
  *
- * Every attached entry hook takes a slot, which holds its ftrace_ops and
- * says which function it sits on.  Each slot has an ftrace_ops of its
- * own, filtered to its one site:
- * ftrace's bookkeeping only (alone on a site, the site calls the
- * trampoline directly), as BPF trampolines use it.  Not 6.1's single-site
- * register_ftrace_direct(ip, addr): its unregister allocates (a filter
- * without the site), and when that fails it warns, drops the site's entry
- * and leaves the filter holding it, after which ftrace's next update finds
- * a direct site without a direct call and shuts ftrace down for good (seen
- * with fail-nth on a variant switch).  Unregistering an ops allocates
- * nothing.
- *
  * A function takes one direct call at a time: while clkstat sits on it, a
  * BPF fentry/fexit program cannot attach there, and the other way round.
+ * Documentation/clkstat.rst, "Hook variants".
  *
  * Callers serialize attach, detach and sync (module init and exit, the
  * control file's mutex).
@@ -39,6 +28,18 @@
 #include "hook.h"
 
 /*
+ * Every attached entry hook takes a slot, which holds its ftrace_ops and
+ * says which function it sits on.  Each slot has an ftrace_ops of its
+ * own, filtered to its one site: ftrace's bookkeeping only (alone on a
+ * site, the site calls the trampoline directly), as BPF trampolines use
+ * it.  Not 6.1's single-site register_ftrace_direct(ip, addr): its
+ * unregister allocates (a filter without the site), and when that fails
+ * it warns, drops the site's entry and leaves the filter holding it, after
+ * which ftrace's next update finds a direct site without a direct call and
+ * shuts ftrace down for good (seen with fail-nth on a variant switch;
+ * Documentation/clkstat-hardening.rst, "What the faults found").
+ * Unregistering an ops allocates nothing.
+ *
  * ret_ip (the hooked site plus MCOUNT_INSN_SIZE) is set while a hook is
  * attached and until the next sync after its detach, when ftrace is done
  * with the slot's ops: only then can the slot be reused.  The trampoline

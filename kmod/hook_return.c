@@ -3,37 +3,23 @@
  * hook_return.c - exit hooks (a function's return, for a duration) for
  * the direct and ftrace variants, on the kernel's own return path.
  *
- * Neither a direct call nor an ftrace_ops sees a function return.  The
- * kernel has one mechanism that does, and owns the code a hooked return
- * runs through: fprobe, whose exit handlers run from the kernel's return
- * trampoline (rethook on 6.12, the function graph tracer's shadow stack
- * from 6.14 on), as BPF's kprobe_multi links use it.  Where the kernel
- * has no fprobe (Debian's 6.1: CONFIG_FPROBE is off) a kretprobe does the
- * same through the same rethook (hook_kprobe.c).  Either way:
+ * Neither a direct call nor an ftrace_ops sees a function return, so the
+ * exit hooks are an fprobe, whose exit handlers run from the kernel's
+ * return trampoline (rethook on 6.12, the function graph tracer's shadow
+ * stack from 6.14 on), as BPF's kprobe_multi links use it; where the
+ * kernel has no fprobe (Debian's 6.1: CONFIG_FPROBE is off) a kretprobe
+ * does the same through the same rethook (hook_kprobe.c).  The per-call
+ * state (the cookie enter returned) is the kernel's: fprobe's entry data,
+ * a kretprobe instance's data.  Both handlers begin with
+ * clkstat_reentered() (reentry.h), on top of fprobe's own ftrace
+ * recursion lock.
  *
- * - No call is ever "inside" clkstat's text while the hooked function
- *   runs: a task that sleeps in a traced do_nanosleep() for ten minutes,
- *   or never returns, returns through the kernel's trampoline, which
- *   finds the hook gone and goes back to the caller.  So untrace and
- *   rmmod finish at once whatever tasks still sleep there: unregistering
- *   waits only for handlers that are running (they run with preemption
- *   off).
- * - The per-call state (the cookie enter returned) is the kernel's
- *   (fprobe's entry data, a kretprobe instance's data), per call: a
- *   recursive call gets its own.  The function's prototype does not
- *   matter: nothing calls its body on its behalf.
- * - When the kernel runs out of return slots (6.12's rethook pool, a
- *   kretprobe's maxactive) a call is not timed and the kernel counts it
- *   (nmissed), which the variant's missed reports.
- * - Recursion: both handlers begin with clkstat_reentered() (reentry.h),
- *   on top of fprobe's own ftrace recursion lock.
- *
- * The cost, against the exit wrappers this replaced (clkstat's own
- * wrapper, entered by RET from the fentry site, which held clkstat's text
- * for the whole call): fprobe's ftrace_ops callback plus the rethook
- * (6.12) or fgraph (7.x) push and pop, on the exit hooks only (csread,
- * csswitch, traces' returns); the default probes' entry hooks do not
- * change.
+ * Why (no call is ever inside clkstat's text while the hooked function
+ * runs, so untrace and rmmod finish at once; calls the kernel had no
+ * return slot for are counted missed) and what it costs against the
+ * wrappers it replaced: Documentation/clkstat.rst, "Exit hooks", and
+ * Documentation/clkstat-kernels.rst, "Exits, and what they add to the
+ * interval".
  */
 #include <linux/kprobes.h>
 #include <linux/slab.h>

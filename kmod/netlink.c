@@ -10,29 +10,19 @@
  * GET_HIST (dump): every metric is copied when the dump starts, so all its
  * messages describe the same instant; then one message per (metric, CPU
  * with samples, and the all-CPU sum), the slots split over as many
- * messages as it takes, at most CLKSTAT_NL_SLOTS per message (3 KB, so
- * that a message fits a page, and so that the tests see histograms span
- * messages).  CTRL (do): the debugfs control commands.  GET_EVENTS (dump):
- * the event log, copied when the dump starts as debugfs "events" copies it
- * at open(), its counts in the first message, then as many events per
- * message as fit; -ENODATA without an event log.
+ * messages as it takes.  CTRL (do): the debugfs control commands.
+ * GET_EVENTS (dump): the event log, copied when the dump starts, its
+ * counts in the first message; -ENODATA without an event log.
  *
- * Every request attribute is validated by the family's policy (strict:
- * unknown attributes are rejected).  Reads need CAP_PERFMON or
- * CAP_SYS_ADMIN, control needs CAP_SYS_ADMIN: it attaches probes to any
- * function, which is no lesser power than loading them.  GENL_ADMIN_PERM
- * would ask CAP_NET_ADMIN, which grants nothing of the kind, so the
- * handler checks for itself, after the policy: a malformed CTRL is
- * -EINVAL (or -ERANGE) to anyone, a well-formed one -EPERM to the
- * unprivileged, and neither changes anything.  Both are checked with
- * netlink_capable(): the socket's opener must hold the capability as
- * well as the sender, so that a privileged program cannot be made to
- * act on a socket someone else opened (as the debugfs control file,
- * which checks the writer's capable(CAP_SYS_ADMIN) besides its mode).
- * Under kernel lockdown at "integrity" or above, which closes debugfs,
- * the CTRL operations that hook functions (trace, variant) are refused
- * here too (-EPERM, with the reason): one privilege model on both doors,
- * as tracefs' kprobe_events refuses under lockdown.
+ * Every request attribute is validated by the family's policy (strict).
+ * Reads need CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN, both
+ * checked here with netlink_capable() after the policy, not with
+ * GENL_ADMIN_PERM (CAP_NET_ADMIN, which grants nothing of the kind): a
+ * malformed CTRL is -EINVAL (or -ERANGE) to anyone, a well-formed one
+ * -EPERM to the unprivileged.  Under kernel lockdown at "integrity" or
+ * above the CTRL operations that hook functions (trace, variant) are
+ * refused.  Documentation/clkstat.rst, "Generic netlink" and "Safety"
+ * ("One privilege model").
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
@@ -51,6 +41,10 @@
 #include "uapi/clkstat_netlink.h"
 #include "uapi/clkstat_version.h"
 
+/*
+ * Slots per GET_HIST message: 3 KB, so that a message fits a page, and so
+ * that the tests see histograms span messages.
+ */
 #define CLKSTAT_NL_SLOTS	128
 
 static struct netlink_range_validation clkstat_nl_tgid_range = {

@@ -11,50 +11,17 @@
  *   ktime_get, ktime_get_with_offset (real, boot and TAI ktime),
  *   ktime_get_raw, ktime_get_ts64, ktime_get_real_ts64,
  *   ktime_get_raw_ts64       the ktime_get family that reads the clocksource
- * Not hooked: the coarse variants (no clocksource read; every file time
- * update calls one), the NMI-safe fast accessors (notrace).
- *
  * Only reads in task context count: a read from an interrupt is not the
  * interrupted task's.
  *
- * Metrics:
- *   tkread                counters only: task-context reads per function
- *   ttwu_tkread           (with ttwu) wakeup to first read, every pair
- *   ttwu_tkread_migrated  the same, wakeups that moved the task to another
- *                         CPU (as ttwu_enqueue_migrated decides it)
- *   ttwu_tkread_local     the same, wakeups that did not
- *   enqueue_tkread        (with ttwu) enqueue to first read, the second
- *                         part of the same interval
- *   ttwu_tkread_rqclock   (with ttwu) the advance of the runqueue clock
- *                         (rq->clock, rq_clock.c) from the enqueue to the
- *                         first read, one sample per ttwu_tkread pair
- *   ttwu_tkread_rqclock_migrated, ttwu_tkread_rqclock_local  the same,
- *                         split as ttwu_tkread is
- *
- * The rq clock's interval starts at the enqueue, not at the wakeup: the
- * enqueue reads the target CPU's rq->clock just brought up to date for it
- * (update_rq_clock() under the rq's lock), and the first read runs on
- * that CPU, so both ends are one CPU's clock.  At the wakeup the clock is
- * that of the task's previous CPU, which for a migrated wakeup is another
- * CPU's, and on an idle CPU with its tick stopped has stood still since
- * the CPU went idle: the difference would measure that idle time.  The
- * wakeup's rq clock is in the event log (wakeup events) for whoever wants
- * it.  A pair whose wakeup found the task still queued (no_enqueue) has
- * no enqueue: its start is the wakeup's rq clock of the task's CPU, which
- * is busy (the task is queued there), so that clock is at most a tick old.
- * A pair with an end whose rq clock is unknown (rq clock off, no enqueue
- * seen yet on the CPU) records no rq clock sample.
- * Counters on ttwu_tkread:
- *   migrated    pairs whose wakeup migrated
- *   no_enqueue  pairs whose wakeup found the task still queued: recorded
- *               in ttwu_tkread and _local, not in enqueue_tkread
- *   stale       first reads whose wakeup began before the last start or
- *               reset, or before clkstat left the TSC: nothing recorded
- *   replaced    a pending wakeup of the same task with no read yet,
- *               replaced by the task's next wakeup
- *   evicted     another task's pending wakeup lost on a table collision
- *   busy        table entry in use by another CPU at that instant: dropped
- *   switch_lost wakeups pending when the variant was switched to this one
+ * Metrics: tkread (counters only: task-context reads per function); with
+ * ttwu, ttwu_tkread (wakeup to first read) and its _migrated and _local
+ * parts, enqueue_tkread (enqueue to the same read), ttwu_tkread_rqclock
+ * and its parts (the runqueue clock's advance from the enqueue to the
+ * read, rq_clock.c).  Counters on ttwu_tkread: migrated, no_enqueue,
+ * stale, replaced, evicted, busy, switch_lost.  What each means, what is
+ * not hooked and why the rq clock's interval starts at the enqueue:
+ * Documentation/clkstat.rst, "The tkread probe".
  */
 #include <linux/pid.h>
 #include <linux/preempt.h>

@@ -12,27 +12,12 @@
  * found the task still queued and nothing was enqueued): a slightly
  * different interval, which is why the variant is part of the metric.
  *
- * Metrics:
- *   ttwu_enqueue           every matched wakeup
- *   ttwu_enqueue_migrated  the task lands on a CPU other than the one it was
- *                          on when the wakeup began (the WF_MIGRATED case)
- *   ttwu_enqueue_local     it stays on that CPU
- * Counters, on ttwu_enqueue:
- *   wakeups    try_to_wake_up() calls whose task was in a state the call
- *              wakes from (the calls that go on to fire sched_waking)
- *   migrated   matched wakeups that migrated
- *   unmatched  enqueues with no pending wakeup, or with one that began
- *              before the last start or reset (it would span the stopped
- *              time) or before clkstat left the TSC (clock.h), or that
- *              was lost from the table
- *   replaced   a pending wakeup of the same task that never reached an
- *              enqueue (it found the task still on a runqueue) and was
- *              replaced by the task's next wakeup
- *   evicted    another task's pending wakeup overwritten on a table
- *              collision: that wakeup then counts as unmatched too
- *   busy       table entry in use by another CPU at that instant: dropped
- *   switch_lost  wakeups pending when the variant was switched to this
- *              one: their enqueue, if any, is not matched
+ * Metrics: ttwu_enqueue (every matched wakeup), ttwu_enqueue_migrated
+ * (the task lands on a CPU other than the one it was on when the wakeup
+ * began: the WF_MIGRATED case) and ttwu_enqueue_local.  Counters, on
+ * ttwu_enqueue: wakeups, migrated, unmatched, replaced, evicted, busy,
+ * switch_lost.  What each counts: Documentation/clkstat.rst, "The ttwu
+ * probe".
  */
 #include <linux/pid.h>
 #include <linux/sched.h>

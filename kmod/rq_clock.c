@@ -7,28 +7,14 @@
  * time since the last update, and on an idle CPU whose tick is stopped it
  * stands still for the whole idle period.
  *
- * The module cannot name struct rq (kernel/sched/sched.h is private) nor
- * the per-CPU runqueues (not exported).  The offsets of rq->clock and
- * rq->cpu come from the target kernel's BTF at build time
+ * The module cannot name struct rq nor the per-CPU runqueues: the offsets
+ * of rq->clock and rq->cpu come from the target kernel's BTF at build time
  * (gen_rq_offsets.sh, generated/rq_offsets.h; main.c passes them here),
- * and a CPU's rq pointer is learnt from probe ttwu's enqueue hook, whose
- * first argument is the rq the task goes on (ttwu_do_activate() before
- * 6.12, enqueue_task() from 6.12: kmod/compat.h).  The runqueues are
- * static per-CPU data: a pointer stays valid for the kernel's lifetime.
- *
- * The check of the offsets: at an enqueue the task's CPU is the rq's
- * (set_task_cpu() precedes activate_task(), and enqueue_task() runs on
- * task_rq(p) with its lock held), whether the enqueue runs on that CPU
- * (the wakelist, a local wakeup) or on the waker's with the target's lock
- * held (ttwu_queue()'s remote enqueue).  So rq->cpu must equal task_cpu(p):
- * checked for every rq pointer before it is cached; a mismatch turns the
- * rq clock off for good with one warning.
- *
- * Reads are racy: rq->clock is written under the rq's lock, which the
- * readers here do not take (a wakeup's or a read's CPU), or hold already
- * (the enqueue).  An aligned u64 load is atomic on x86-64, the only
- * architecture clkstat builds for (kmod/Kbuild), so a read sees the clock
- * before or after an update, never a torn value.
+ * and a CPU's rq pointer is learnt from probe ttwu's enqueue hook, checked
+ * (rq->cpu must equal task_cpu(p)) before it is cached; a mismatch turns
+ * the rq clock off for good with one warning.  Reads are racy but never
+ * torn (an aligned u64 load on x86-64).  Why each of these holds:
+ * Documentation/clkstat.rst, "The runqueue clock".
  */
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
