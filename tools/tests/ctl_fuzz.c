@@ -7,62 +7,20 @@
  *   ctl_fuzz --self-test
  *
  * Writes N inputs to CONTROL_FILE, each in one write(2): valid commands,
- * mutations of them (bytes flipped, inserted, deleted, NULs, control
- * characters, 0xa0, extra words, numbers negative, huge or overflowing,
- * blanks of every kind, no trailing newline), soups of tokens, random
- * bytes, lengths around the 160-byte limit, and huge writes of 4 KiB to
- * 1 MiB.  The tokens are the commands, the metric names and identities and
- * the variants that the control file itself lists, the documented variant
- * names, and near misses of all of these.
+ * mutations of them, soups of tokens (the commands, the metrics and
+ * variants the control file lists, near misses), random bytes, lengths
+ * around the 160-byte limit, and huge writes of 4 KiB to 1 MiB.  The
+ * oracle is the grammar as Documentation/clkstat.rst ("Control file")
+ * documents it, written independently of kmod/control.c, with a model of
+ * the state the control file shows: an input it refuses must fail with
+ * EINVAL and change nothing, one it accepts must have its documented
+ * effect.  At most K switches to another variant (default 20).
  *
- * The oracle is the grammar as Documentation/clkstat.rst ("Control file")
- * documents it, written independently of kmod/control.c:
- *
- *   - one command per write, at most 160 bytes (newline included);
- *   - words are separated by, and may be surrounded with, white space:
- *     space, \t, \n, \v, \f, \r; any other byte (a NUL included) is not
- *     white space, and a NUL byte is never part of a command;
- *   - start|stop|reset [METRIC]: METRIC is NAME.VARIANT or NAME of a metric
- *     that exists; for start, one of the attached variant's; each acts on
- *     the family of the metric it names (a total and its parts,
- *     CLKSTAT_METRIC_FAMILIES) once;
- *   - tgid N: N is decimal digits, 0..4194304 (PID_MAX_LIMIT);
- *   - variant NAME: direct, ftrace, kprobe, kprobe-int3, tracepoint or off,
- *     and tracepoint only if no enabled probe lacks a tracepoint (tkread,
- *     csread, csswitch);
- *   - trace SPEC, untrace SPEC: a user-defined probe.  The fuzz's words
- *     name no kernel function, so each is refused: EINVAL, or ENOENT for
- *     a spec naming a function that does not exist.
- *
- * An input the oracle refuses must fail with EINVAL and leave the control
- * file's text byte for byte as it was.  An input it accepts must return
- * its length and have its documented effect on what the control file
- * shows, as the oracle's model of the state predicts: which metrics
- * record, the tgid filter, the attached variant and the switch count (a
- * switch creates the new variant's metrics, named as the old one's, and
- * starts those whose namesake recorded).  reset shows in no line of the
- * control file but in the "resets N" of each metric file's header (in the
- * control file's folder): after the last input, every metric's count must
- * be what it was at the start plus the resets the model applied to it.
- *
- * Valid switches to another variant are slow (hooks are detached and
- * attached): at most K of them (--switches, default 20), spread over the
- * run; a generated input that would be one more is replaced.
- *
- * The enabled probes come from /sys/module/clkstat/parameters/probes
- * unless --probes gives them.  With --dry-run nothing is written: the
- * inputs are printed, escaped, with the oracle's verdict, as a run from
- * the same starting state would send them (the control file is read once).
- *
- * --self-test checks the oracle against inputs whose verdict the
- * documentation states (no module needed; tools/tests/unit.sh runs it).
- *
- * Every run is reproducible from its seed (GSL's mt19937): the same seed,
- * N and starting state (a freshly loaded module with the same parameters)
- * send the same inputs.  Prints "inputs N accepted A rejected R mismatches
- * M huge H nul Z switches S resets T" and exits 0, or 1 at the first mismatch
- * (after printing the seed, the input's number and the input escaped), 2
- * for a usage error, 3 if the control file cannot be used.
+ * Prints "inputs N accepted A rejected R mismatches M huge H nul Z
+ * switches S resets T" and exits 0, or 1 at the first mismatch, 2 for a
+ * usage error, 3 if the control file cannot be used.  The inputs, the
+ * oracle's rules, --dry-run, --self-test and reproducing a run:
+ * Documentation/clkstat-hardening.rst, "The control file".
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -13,43 +13,15 @@
  *                                         N = FROM, FROM+STEP, ... in turn
  *                                         (FAULT_STEP, default 1)
  *
- * The kernel counts down fail-nth at every fault-injection point this
- * thread passes and fails the one where it reaches 0.  So everything the
- * call needs is opened and made resident first (the module file, the
- * fail-nth file, mlockall() against page faults of our own), then N is
- * written and the call made at once in the same thread, then fail-nth is
- * read back: 0 means the N-th point was reached and failed, nonzero that
- * the call passed fewer than N points (and nothing was injected).  It is
- * reset to 0 before anything else happens.
- *
  * The first two print one line:
  *   nth N injected 0|1 points P ret R errno E NAME
  * where P is the number of injection points the call passed (N when the
  * N-th failed; N minus what is left of fail-nth otherwise: with a large
  * N, how many points a call has), errno 0 and NAME "-" when the call
  * succeeded.  Exits 0 if the call succeeded, 1 if it failed, 2 if the
- * tool itself could not run.
- *
- * --sweep loads module NAME with the N-th point failing for N = FROM,
- * FROM + STEP, ... until a load passes all its points, in one process
- * (STEP from the environment's FAULT_STEP, default 1: every point; more
- * samples the points, for a shorter run): a process per load
- * cost the debug kernel a second before the load even began, and a sweep
- * is a thousand loads and more.  Between loads it checks what
- * tools/tests/guest/hardening_faults.sh would: after a failed load, that
- * the errno is one of FAULT_ERRNOS (environment, comma-separated names,
- * default ENOMEM) and that nothing is left: no /sys/module/NAME, no
- * NAME in /proc/modules, no /sys/kernel/debug/NAME, no generic netlink
- * family NAME, /sys/kernel/tracing/enabled_functions and
- * /sys/kernel/debug/kprobes/list as they were before the sweep; after a
- * load that succeeded (a fault the load survived, or none), that the
- * module works (debugfs's control file reads "variant ...", or if the
- * control file is missing, the netlink family is there), that its
- * reference count is 0, and that it unloads (delete_module(2)) leaving
- * nothing.  FAULT_VERBOSE=1 prints each load's line.  It ends with
- *   sweep loads L injected I survived S points P errnos NAME:COUNT,...
- * (P: the points of the load that passed them all), exit status 0, or a
- * line "FAIL nth N: ..." and exit status 1.
+ * tool itself could not run.  How the N-th point is made to fail is at
+ * main(), what a sweep checks at sweep(); the tests that use it:
+ * Documentation/clkstat-hardening.rst, "Faults".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -282,6 +254,28 @@ static int errno_allowed(const char *allowed, const char *name)
 	return 0;
 }
 
+/*
+ * --sweep loads module NAME with the N-th point failing for N = FROM,
+ * FROM + STEP, ... until a load passes all its points, in one process
+ * (STEP from the environment's FAULT_STEP, default 1: every point; more
+ * samples the points, for a shorter run): a process per load
+ * cost the debug kernel a second before the load even began, and a sweep
+ * is a thousand loads and more.  Between loads it checks what
+ * tools/tests/guest/hardening_faults.sh would: after a failed load, that
+ * the errno is one of FAULT_ERRNOS (environment, comma-separated names,
+ * default ENOMEM) and that nothing is left: no /sys/module/NAME, no
+ * NAME in /proc/modules, no /sys/kernel/debug/NAME, no generic netlink
+ * family NAME, /sys/kernel/tracing/enabled_functions and
+ * /sys/kernel/debug/kprobes/list as they were before the sweep; after a
+ * load that succeeded (a fault the load survived, or none), that the
+ * module works (debugfs's control file reads "variant ...", or if the
+ * control file is missing, the netlink family is there), that its
+ * reference count is 0, and that it unloads (delete_module(2)) leaving
+ * nothing.  FAULT_VERBOSE=1 prints each load's line.  It ends with
+ *   sweep loads L injected I survived S points P errnos NAME:COUNT,...
+ * (P: the points of the load that passed them all), exit status 0, or a
+ * line "FAIL nth N: ..." and exit status 1.
+ */
 static int sweep(int argc, char **argv)
 {
 	const char *allowed = getenv("FAULT_ERRNOS");
@@ -383,6 +377,16 @@ static int sweep(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The kernel counts down fail-nth at every fault-injection point this
+ * thread passes and fails the one where it reaches 0.  So everything the
+ * call needs is opened and made resident first (the module file, the
+ * fail-nth file, mlockall() against page faults of our own), then N is
+ * written and the call made at once in the same thread, then fail-nth is
+ * read back: 0 means the N-th point was reached and failed, nonzero that
+ * the call passed fewer than N points (and nothing was injected).  It is
+ * reset to 0 before anything else happens.
+ */
 int main(int argc, char **argv)
 {
 	char params[4096] = "", nth[32], *end;

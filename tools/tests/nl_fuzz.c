@@ -6,57 +6,20 @@
  *
  *   nl_fuzz [--control FILE] N SEED
  *
- * Half of the requests are random: every command of the ABI (the GET_HIST
- * and GET_EVENTS dumps included, and two past the last) and flags, random
- * attribute types (every attribute of the top-level space and three past
- * the last), lengths (some past the message's end) and payloads.
+ * Half of the requests are random, the other half hostile by
+ * construction, one kind each (strings without a NUL or too long, u32
+ * attributes of the wrong length or out of range, unknown attribute
+ * types, nests that lie about their length, truncated headers, bad header
+ * fields, CTRL requests the handler must refuse).  The oracle judges each
+ * as the netlink core and the family's policy (Documentation/clkstat.rst,
+ * "Generic netlink") say, in their order, and predicts its answer or that
+ * it is dropped; a hostile CTRL must change nothing (the control file's
+ * text with --control, else GET_INFO's state).
  *
- * The other half are hostile by construction, one kind each:
- *   - string attributes without a NUL (CLKSTAT_A_METRIC_ID, _VARIANT,
- *     _TRACE),
- *     short, at the policy's limit, or up to 64 KiB;
- *   - terminated strings longer than the policy's maximum, up to 64 KiB,
- *     and strings whose NUL comes early, with bytes after it;
- *   - strings exactly at the limit, or with a NUL inside: valid (on a
- *     GET_HIST dump, which ignores them), so that the fuzzer also sees
- *     the policy accept what it should;
- *   - u32 attributes of every wrong length up to 64 KiB, and out of range
- *     (a control operation past the last, a tgid past 4194304);
- *   - unknown attribute types, reply-only ones, type 0;
- *   - nests that lie about their length: NLA_F_NESTED attributes (the
- *     policy has no nest) whose inner attributes claim more than the
- *     outer holds, or less than a header;
- *   - truncated headers: fewer bytes than a netlink header, a nlmsg_len
- *     past the bytes sent (both dropped by the netlink core without an
- *     answer), a generic netlink header cut short, attribute headers cut
- *     short or bytes left over after the last attribute;
- *   - header fields: a nonzero reserved field, unknown flags, unknown
- *     commands, a dump of a do-only command and the reverse;
- *   - CTRL requests the handler must refuse (no operation, no argument, an
- *     unknown variant or metric, a trace or untrace of a random spec, which
- *     names no kernel function).
- *
- * The oracle: the request is judged as the netlink core and the family's
- * policy (Documentation/clkstat.rst, "Generic netlink") say, in their
- * order: dropped unanswered; -EINVAL for a short generic header, a
- * nonzero reserved field or unknown flags; -EOPNOTSUPP for an unknown
- * command or the wrong kind (do, dump); a policy refusal (-EINVAL or
- * -ERANGE) for any attribute the policy refuses, or bytes left over; then
- * what the handler does (GET_INFO and GET_HIST answer, GET_EVENTS gets
- * -ENODATA without an event log, a CTRL that lacks what it needs gets
- * -EINVAL).  Every answer must be the predicted one, a request predicted
- * to be dropped must get none, and a hostile CTRL request must change
- * nothing: with --control the debugfs control file's text is the same
- * byte for byte before and after it, else GET_INFO's state (every CTRL
- * the handler refuses, one in 20 of those the policy refuses).  Every
- * 1000 requests, and at the end, a well-formed GET_INFO must get a
- * well-formed reply: the family still answers.
- *
- * Prints "sent N errors E replies R dropped D mismatches M" (dropped: no
- * answer, as predicted) and exits 0; 1 at the first mismatch or
- * unanswered request, after printing the seed, the request's number and
- * what differed.  Runs are reproducible from the seed (GSL's mt19937).
- * Uses libnl only to find the family's id.
+ * Prints "sent N errors E replies R dropped D mismatches M" and exits 0;
+ * 1 at the first mismatch or unanswered request.  Reproducible from the
+ * seed (GSL's mt19937).  Every kind of request and what the oracle
+ * predicts: Documentation/clkstat-hardening.rst, "The netlink family".
  */
 #define _GNU_SOURCE
 #include <errno.h>
