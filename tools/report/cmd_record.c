@@ -9,39 +9,17 @@
  * metadata go to one snapshot file, written atomically at the end.  The
  * variant and recording state found at the start are restored.
  *
- * A bpf-* variant is a run of the BPF twin (tools/bpf/twin.h) instead:
- * the module, if loaded, is switched to its variant "off" for the run
- * (unless --keep-module), the twin is loaded with the module's probes,
- * frac_bits and tgid filter (or --probes, --frac-bits), started, the
- * workload run, the twin stopped, read into the run and unloaded.  With
- * the module loaded, the twin's window is the module's: the twin follows
- * its start, stop, reset and tgid (its clkstat_control trace event), and
- * the run starts and stops the module around the workload as a module
- * run does, so that a workload that narrows the module's window (writes
- * to its control file) narrows the twin's alike.  With every variant a
- * bpf-* one, the module need not be loaded at all; without it the twin
- * records from its start to its stop.
+ * A bpf-* variant is a run of the BPF twin instead (cr_record_bpf_run()).
+ * With --events N each run also keeps its event log, between record's
+ * own "run_start" and "run_end" markers; --probes may name user-defined
+ * probes, traced before the first module run and untraced after the last
+ * however the recording ends; --cstates and --load hold each run in its
+ * condition (record_cond.c) and tag it.
  *
- * With --events N, each run also keeps its event log (the module's rings,
- * emptied by the run's reset, or the twin's ring buffer): the first N
- * events, plus record's own "run_start" and "run_end" markers around the
- * workload, and a CLOCK_MONOTONIC/CLOCK_REALTIME pair at each end of the
- * run.  The workload finds the marker file to write in $CLKSTAT_MARKER.
- *
- * --probes may name user-defined probes (kmod/uapi/clkstat_trace.h: func:F,
- * sec:A-B, tp:X-Y; any entry that is not a built-in probe's name): for the
- * module's runs, record traces those the module does not have yet before
- * the first run (refusing up front, with the module's reason, and leaving
- * none of them behind) and untraces exactly those after the last, however
- * the recording ends; their metrics are recorded as any other.  The list
- * goes to the twin whole.
- *
- * Conditions (--cstates, --load; record_cond.c): run i has variant
- * i % nv and condition (i / nv) % nc; each run is held in its condition
- * (cr_cond_enter()) from before the variant switch to after the read-back,
- * and tagged with it.
- *
- * At the end, record's options (cli.h) and their checks.
+ * What each option does: Documentation/clkstat.rst, "Recording runs",
+ * "Conditions: C-states and load" and "With clkstat-report" (the
+ * user-defined probes); the twin's runs: Documentation/clkstat-bpf.rst,
+ * "Running it".  At the end, record's options (cli.h) and their checks.
  */
 #define _GNU_SOURCE		/* pipe2(), sched_getcpu() */
 #include <errno.h>
@@ -530,7 +508,20 @@ static int cr_add_run(struct cr_snapshot *s, struct cr_run *tmp,
 	return CR_OK;
 }
 
-/* One run of the BPF twin into s (see the top of the file). */
+/*
+ * One run of the BPF twin (tools/bpf/twin.h) into s: the module, if
+ * loaded, is switched to its variant "off" for the run (unless
+ * --keep-module), the twin is loaded with the module's probes, frac_bits
+ * and tgid filter (or --probes, --frac-bits), started, the workload run,
+ * the twin stopped, read into the run and unloaded.  With the module
+ * loaded, the twin's window is the module's: the twin follows its start,
+ * stop, reset and tgid (its clkstat_control trace event), and the run
+ * starts and stops the module around the workload as a module run does,
+ * so that a workload that narrows the module's window (writes to its
+ * control file) narrows the twin's alike.  With every variant a bpf-*
+ * one, the module need not be loaded at all; without it the twin records
+ * from its start to its stop.
+ */
 static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 			     struct cr_snapshot *s,
 			     const struct cr_twin_cfg *base,
@@ -597,7 +588,7 @@ static int cr_record_bpf_run(struct cr_nl *nl, const struct cr_record_opts *o,
 	if (nl)
 		cr_nl_ctrl(nl, "stop", NULL);
 	cr_twin_stop(t);
-	/* The twin fills run->events when cfg.events > 0 (i18-twinev). */
+	/* The twin fills run->events when cfg.events > 0. */
 	if (!st)
 		st = cr_twin_read(t, &tmp);
 	cr_twin_close(t);

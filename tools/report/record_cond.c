@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record_cond.c - record's conditions (issue 18): --cstates and --load,
+ * record_cond.c - record's conditions: --cstates and --load,
  * alternated run by run as the variants are (cmd_record.c): run i has variant
  * i % nv and condition (i / nv) % nc, condition k being cstate k % ncs
  * and load (k / ncs) % nld.  Each run is tagged with its condition (run

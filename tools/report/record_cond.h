@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * record_cond.h - record's conditions (issue 18): --cstates and --load,
+ * record_cond.h - record's conditions: --cstates and --load,
  * alternated as the variants are (record_cond.c says how each is held and
  * restored; Documentation/clkstat.rst, "Conditions").
  */
