@@ -7,34 +7,18 @@
  * module's handlers: no hook, no statistics).
  *
  * A BPF program's cost is what the kernel's run-time statistics say
- * (bpf_enable_stats(BPF_STATS_RUN_TIME): run_time_ns / run_cnt).  That
- * figure leaves out the hook that enters the program (the trampoline,
- * kprobe or tracepoint: the dispatch section has those), but carries what
- * the module's figures do not: the statistics' own clock reads around
- * each run, and the call into the program and its return.  So each run
- * attaches, beside the twin, an empty program of the same attach type on
- * the wakeup hook (overhead_floor.bpf.c), and subtracts its cost per run,
- * the floor, from every program of the twin: the body is left.
+ * (bpf_enable_stats(BPF_STATS_RUN_TIME): run_time_ns / run_cnt), less the
+ * floor: the cost per run of an empty program of the same attach type on
+ * the wakeup hook (overhead_floor.bpf.c), attached beside the twin, which
+ * carries the statistics' own clock reads and the call into the program.
+ * The workload is a ping-pong of two SCHED_BATCH threads of this process
+ * over two pipes, each reading CLOCK_MONOTONIC through the syscall right
+ * after its wakeup.  Runs: each twin variant with ttwu alone (the pair)
+ * and with ttwu,tkread (the triple: the pair and the first read's
+ * program, cr_ovh_hd_first_read()); bpf-tp has ttwu only.
  *
- * The workload is a ping-pong of two threads of this process over two
- * pipes, on the CPU the command is pinned to, each reading
- * CLOCK_MONOTONIC through the syscall right after its wakeup (as
- * clkstat-pingpong --reads 1 does).  Both are SCHED_BATCH, which a wakeup
- * does not let preempt the waker: so the waker blocks before its peer runs
- * and wakes it back, and a round is two wakeups, two enqueues and two
- * first reads, but for the first round (B has not run yet when A first
- * writes, and finds the byte there) and a round where the tick preempted
- * the waker in between (none in 6000 under QEMU's icount, 2 in 400 under
- * plain TCG).  As SCHED_OTHER, a woken thread that ran at once found its
- * peer still running, and about every other round had one wakeup.  A program's figure is its average
- * over every run in the workload (other tasks' wakeups and enqueues that
- * are not wakeups included; each clock_gettime() also passes
- * ktime_get_ts64(), with nothing left open there).
- *
- * Runs: each twin variant with ttwu alone (the pair: wakeup and enqueue
- * programs, as the hookbench's pair with clkstat.ko's default probes) and
- * with ttwu,tkread (the triple: the pair and the first read's program,
- * cr_ovh_hd_first_read()); bpf-tp has ttwu only.
+ * Why the floor, why SCHED_BATCH, and how to read the figures:
+ * Documentation/clkstat-overhead.rst, "The handlers table".
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -14,33 +14,13 @@
  * The handlers below the programs are shared, so the variants differ only
  * in how they are entered.
  *
- * Differences from the module, the exact list in
- * Documentation/clkstat-bpf.rst ("What differs from the module"):
- *  - one pending state per task (struct twin_pend, ttwu's and tkread's,
- *    as the module's merged entry, one compare-and-swap per event), in
- *    task-local storage (bpf-fentry, bpf-tp: no limit, "evicted" never
- *    counts) or a hash map keyed by the task's address (bpf-kprobe: a
- *    full map drops the NEW wakeup, "evicted", where the module
- *    overwrites the old one), not the module's direct-mapped table;
- *  - per-CPU histograms with plain adds only where no other program of
- *    ours can write the same word in between, atomic adds elsewhere
- *    ("Which adds are plain" below): BPF has no one-instruction add;
- *  - one recording flag and one epoch for every metric (.bss);
- *  - "switch_lost" never counts: the twin is loaded fresh for each run,
- *    it never switches variants under a recording;
- *  - a sample of ttwu_enqueue or ttwu_tkread is recorded once, into its
- *    migrated or local part, and twin.c adds the parts up at read, as the
- *    module does: the total's own value keeps its counters only;
- *  - the event log (with_events) is one BPF ring buffer for every CPU, not
- *    a ring per CPU: when full it drops the NEW record (counted in
- *    ev_lost), where the module's rings overwrite their oldest;
- *  - csread is timed with local_clock() (a BPF program cannot rdtsc), read
- *    through a perf cpu-clock event (twin_local_clock()), and clockoff's
- *    local_clock() is read the same way, a helper call later than the
- *    module reads it;
- *  - the twin's own clock reads are never csread samples (with_csread:
- *    now_ns() raises cs_nest around them, as the module's cs_now_nested()
- *    does for the reads its read hooks make).
+ * Where it differs from the module (one pending state per task in
+ * task-local storage or a hash map, plain adds only where no other
+ * program of ours can write the same word in between ("Which adds are
+ * plain" below), one recording flag and epoch for every metric, one ring
+ * buffer for the event log, local_clock() through a perf event, no
+ * switch_lost), the exact list: Documentation/clkstat-bpf.rst, "What
+ * differs from the module".
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

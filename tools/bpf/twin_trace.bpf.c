@@ -16,26 +16,12 @@
  * with fe_/fx_ (fentry/fexit, bpf-fentry), kp_/kr_ (kprobe/kretprobe,
  * bpf-kprobe) and tp_ (tp_btf, bpf-tp) as the attach type.
  *
- * Differences from the module (Documentation/clkstat-bpf.rst):
- *  - func: BPF has no cookie from a call's entry to its return on these
- *    kernels (6.1 has no session kprobes), so each task keeps a stack of
- *    its entry times (a hash map keyed by the task's address), pushed at
- *    entry and popped at return; recursion (and an interrupt calling F
- *    inside F on the same task) nests on it.  TWIN_TRACE_DEPTH calls deep
- *    at most: a deeper call is counted as missed (and its return pops
- *    nothing).  A return the kernel does not run for us (a kretprobe out
- *    of instances, a program skipped for recursion) leaves its entry
- *    under those of later calls, which still pop their own; an entry it
- *    does not run lets that call's return pop its caller's entry.  The
- *    kernel counts both in the programs' misses, which twin_trace.c adds
- *    to missed where it reports them (fentry, fexit, tp_btf).
- *  - sec, tp: the pending starts live in a hash map keyed by the task, as
- *    the twin's wakeups: a full map drops the NEW start (evicted), a
- *    bucket lock held on this CPU fails with busy.
- *  - recording, epoch and the tgid filter are this object's own, set by
- *    twin_trace.c together with the twin's, or, with the module loaded,
- *    following the module's window as the twin does (tt_control,
- *    twin_window.bpf.h).
+ * Where it differs from the module (func: keeps a per-task stack of entry
+ * times, TWIN_TRACE_DEPTH deep, for want of a cookie from entry to
+ * return; sec and tp keep their starts in a hash map keyed by the task;
+ * recording, epoch and tgid filter are this object's own, or follow the
+ * module's window, tt_control, twin_window.bpf.h): what each means and
+ * its limits, Documentation/clkstat-bpf.rst, "User-defined probes".
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -7,33 +7,15 @@
  * peer, each thread waits until the peer has blocked (its voluntary
  * context-switch count in /proc went up), so every write wakes a task that
  * is off the runqueue: each round is exactly two wakeups, each followed by
- * exactly one enqueue.  With --migrate, B moves A's affinity to the other
- * CPU before each wakeup of A, so every wakeup of A migrates and every
- * wakeup of B stays local.
+ * exactly one enqueue.  With --migrate every wakeup of A migrates and
+ * every wakeup of B stays local.
  *
- * The recording window is opened and closed by the workload itself, right
- * around the rounds, while both threads are provably asleep or spinning:
- *   --control PATH  writes "tgid <own pid>", "reset", "start" before and
- *                   "stop", "tgid 0" after (clkstat's debugfs control file)
- *   --tracing DIR   writes 1 and 0 to DIR/tracing_on at the same points
- * With --marker[=PATH], A writes "pp_begin" to PATH right after the window
- * opens, before the first round, and "pp_end" after the last round, before
- * the window closes: clkstat's marker file (debugfs "marker") or ftrace's
- * trace_marker.  Without PATH it writes to $CLKSTAT_MARKER, which
- * clkstat-report record --events sets for its workload.  The file is opened
- * before the window, so that only the two writes happen inside it.
- * With --reads K, each thread calls clock_gettime(CLOCK_MONOTONIC) K times
- * through syscall() right after each wakeup (the vDSO would not enter the
- * kernel), so every wakeup is followed by a timekeeping read.
- *
- * It prints the truth as "key value" lines: rounds, wakeups, migrated,
- * local, reads (clock_gettime syscalls in the window), tid_a and tid_b
- * (the threads' ids, as the kernel's pid of each), and max_round_ns, the
- * longest round seen by A: from its write waking B to the end of its own
- * reads after B woke it back, which spans both wakeup-to-first-read
- * intervals of the round.  Rounds are timed with the TSC, calibrated
- * against CLOCK_MONOTONIC outside the window, so that timing them reads no
- * kernel clock (the guest's hpet has no vDSO path).
+ * The workload opens and closes the recording window itself (--control,
+ * --tracing), marks it (--marker), reads the clock after each wakeup
+ * (--reads K), and prints the truth as "key value" lines (rounds,
+ * wakeups, migrated, local, reads, tid_a, tid_b, max_round_ns).  Each
+ * option and line: Documentation/clkstat.rst, "The test workload:
+ * clkstat-pingpong".
  */
 #define _GNU_SOURCE
 #include <errno.h>
