@@ -1,28 +1,14 @@
 #!/bin/bash
 # The Debian packages (debian/, `make deb`), built, installed and used,
-# never on this machine itself:
-#   - `make deb`: dpkg-buildpackage's packages in build/deb/, lintian with
-#     no error and no warning; what each package holds (the unit, the man
-#     page, the conffiles, the DKMS tree under /usr/src/clkstat-VERSION);
-#   - a bookworm chroot (tools/vm/bookworm-root.sh: debootstrap minbase,
-#     cached in CLKSTAT_CACHE/deb/, with bookworm-backports as tools/vm/apt
-#     says, the packages' dependencies, systemd, man-db and the headers of
-#     the guest's kernel, LINE below): a copy of it gets the packages
-#     with apt-get; DKMS built and installed
-#     clkstat.ko for that kernel (its version, vermagic and struct rq's
-#     layout), the unit is enabled and passes `systemd-analyze verify`;
-#   - a QEMU guest on that kernel with the chroot as its root
-#     (run-guest.sh --root): modprobe loads the installed module with the
-#     parameters of the conffile /etc/modprobe.d/clkstat.conf, the
-#     installed clkstat-report reads it (`info`, and the wakeups of a
-#     workload counted), then rmmod;
-#   - the same chroot booted with its own systemd as init (run-guest.sh
-#     --init), with a user's /etc/default/clkstat-exporter: the unit at
-#     boot (the module's parameters, the dynamic user and its
-#     capabilities, where it listens, a scrape, stop/rmmod/start, its
-#     journal), checked by tools/tests/deb_boot.sh in the guest;
-#   - `apt-get remove` (module, DKMS tree and programs gone, conffiles
-#     kept) and `apt-get purge` (every file as before the install).
+# never on this machine itself: `make deb` and lintian; the packages
+# installed with apt-get into a copy of a bookworm chroot (with the
+# headers of the guest's kernel, LINE below), where DKMS builds
+# clkstat.ko and the unit passes `systemd-analyze verify`; a QEMU guest on
+# that kernel with the chroot as its root, which loads and reads the
+# installed module; the same chroot booted with its own systemd as init,
+# the unit checked at boot (tools/tests/deb_boot.sh); then `apt-get
+# remove` and `apt-get purge`.  What each stage checks is said at its
+# marker below; the packages: README.md, "Installing".
 # usage: deb.sh [LINE]   LINE: the guest's kernel line (tools/vm/kernels.sh;
 #                        6.12 unless CLKSTAT_KVER says otherwise; 7.3 has no
 #                        bookworm headers)
@@ -67,6 +53,9 @@ work=$top/build/deb-test
 mkdir -p "$work" "$cache/deb"
 
 # --- make deb ------------------------------------------------------------
+# `make deb`: dpkg-buildpackage's packages in build/deb/, lintian with
+# no error and no warning; what each package holds (the unit, the man
+# page, the conffiles, the DKMS tree under /usr/src/clkstat-VERSION).
 
 # Build-Depends name the package of every library the Makefile asks
 # pkg-config for: a clean build (sbuild, a buildd) has nothing else, and
@@ -158,6 +147,13 @@ deps_ok() { grep -qE '(^|, )dkms( |,|$)' <<< "$dep" && grep -qE '(^|, )dwarves( 
 check "clkstat-dkms depends on dkms and dwarves (pahole): $dep" deps_ok
 
 # --- the chroot ------------------------------------------------------------
+# A bookworm chroot (tools/vm/bookworm-root.sh: debootstrap minbase,
+# cached in CLKSTAT_CACHE/deb/, with bookworm-backports as tools/vm/apt
+# says, the packages' dependencies, systemd, man-db and the headers of
+# the guest's kernel, LINE below): a copy of it gets the packages
+# with apt-get; DKMS built and installed
+# clkstat.ko for that kernel (its version, vermagic and struct rq's
+# layout), the unit is enabled and passes `systemd-analyze verify`.
 
 eval "$(tools/vm/kernels.sh info "$line")" || { not_ok "tools/vm/kernels.sh info $line"; finish; }
 # shellcheck disable=SC2154  # kver: from kernels.sh info
@@ -274,6 +270,11 @@ out=$(in_root "$root" man -w clkstat-report 2>&1)
 check "man finds the installed man page: $out" test "$out" = /usr/share/man/man1/clkstat-report.1.gz
 
 # --- the guest ---------------------------------------------------------------
+# A QEMU guest on that kernel with the chroot as its root
+# (run-guest.sh --root): modprobe loads the installed module with the
+# parameters of the conffile /etc/modprobe.d/clkstat.conf, the
+# installed clkstat-report reads it (`info`, and the wakeups of a
+# workload counted), then rmmod.
 
 # The module's parameters come from the conffile, as at boot.
 echo "options clkstat probes=ttwu,tkread events=64" >> "$root/etc/modprobe.d/clkstat.conf"
@@ -332,6 +333,11 @@ bad=$(grep -E 'BUG:|WARNING:|Oops|Call Trace' "$gout/console.log" | head -5)
 check "the guest's console has no kernel complaint${bad:+: $bad}" [ -z "$bad" ]
 
 # --- the unit at boot -----------------------------------------------------------
+# The same chroot booted with its own systemd as init (run-guest.sh
+# --init), with a user's /etc/default/clkstat-exporter: the unit at
+# boot (the module's parameters, the dynamic user and its
+# capabilities, where it listens, a scrape, stop/rmmod/start, its
+# journal), checked by tools/tests/deb_boot.sh in the guest.
 
 # The chroot boots with its own systemd as init (run-guest.sh --init), as
 # a machine with the packages installed does, with a user's settings:
@@ -382,6 +388,8 @@ bad=$(grep -E 'BUG:|WARNING:|Oops|Call Trace' "$bout/console.log" | head -5)
 check "the booted guest's console has no kernel complaint${bad:+: $bad}" [ -z "$bad" ]
 
 # --- remove and purge ---------------------------------------------------------
+# `apt-get remove` (module, DKMS tree and programs gone, conffiles
+# kept) and `apt-get purge` (every file as before the install).
 
 t0=$(now_ms)
 if in_root "$root" apt-get remove -y clkstat-dkms clkstat-tools > "$work/remove.log" 2>&1; then

@@ -19,19 +19,10 @@
 #        debug.sh SCRIPT [TEST...] one suite of tools/tests/guest/
 # Last line: "N passed, N failed".
 #
-# Why a part by default: everything runs 3 to 10 times slower on this
-# kernel under TCG (a module load and unload takes 4.5 s, 0.8 s on
-# Debian's; kmemleak's tracking of every allocation is half of it), the
-# whole of module_tests.sh takes about an hour there, and this kernel ran
-# 2.3 to 3.5 times slower again in CI than on the machines we measure
-# on, while Debian's did not; `make check` has 90 minutes for
-# everything.  The part: every hook variant attached, switched and
-# detached, the exit hooks of csswitch, reset; the KUnit suites (two
-# CPUs), the hostile-input suite at full length, a sample of the trace
-# sweep (Documentation/clkstat.rst, "Safety": CLKSTAT_SWEEP_N functions
-# of the call graph and as many sampled, 3 each unless given;
-# CLKSTAT_SWEEP_TP tracepoint pairs, 2), the fault sweeps sampled, a
-# short soak (Documentation/clkstat-hardening.rst).
+# Why a part by default (everything runs 3 to 10 times slower on this
+# kernel under TCG, and `make check` has 90 minutes for everything), and
+# what each part runs: Documentation/clkstat-hardening.rst, "The debug
+# kernel".
 # CLKSTAT_DEBUG_TIMEOUT: the guest's limit in seconds (3600; --full
 # 36000).
 set -uo pipefail
@@ -73,6 +64,9 @@ PART_INPUT="module_tests.sh:t_load_files,t_variant_hooks,t_variant_switch,t_cssw
 	suite_usertrace.sh:t_trace_targets,t_trace_sleeper,t_trace_own_clock,t_trace_churn
 	suite_netlink.sh:t_trace_dump_pause suite_sweep.sh:t_sweep
 	hardening_kunit.sh hardening_input.sh"
+# A sample of the trace sweep (Documentation/clkstat.rst, "Safety"):
+# CLKSTAT_SWEEP_N functions of the call graph and as many sampled, 3 each
+# unless given; CLKSTAT_SWEEP_TP tracepoint pairs, 2.
 export CLKSTAT_SWEEP_N=${CLKSTAT_SWEEP_N:-3}
 export CLKSTAT_SWEEP_GRAPH=${CLKSTAT_SWEEP_GRAPH:-$CLKSTAT_SWEEP_N}
 export CLKSTAT_SWEEP_TP=${CLKSTAT_SWEEP_TP:-2}

@@ -17,22 +17,14 @@
 #                                             fault hooks (fault-modules.sh)
 # --kver LINE: the kernel line (tools/vm/kernels.sh: 6.1, 6.12, 7.3);
 # without it, the one CLKSTAT_KVER names (`make check` sets it from its
-# KVER), else kernels.sh's default.  The modules are built for that line
-# (tools/vm/kernels.sh build) unless CLKSTAT_KMOD names modules already
-# built for it, once for every stage of a line: in build/kmod/LINE (with
-# the fault hooks build/kmod/LINE-fault), reused while the sources are
-# the same (kernels.sh build --reuse; kernel-builds.sh builds the same).
-# The guest's output goes to build/LINE/ (guest-tests*, guest-SUITE*),
-# so that two lines can run at once.
-# The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*,
+# KVER), else kernels.sh's default.  The guest's output goes to
+# build/LINE/ (guest-tests*, guest-SUITE*), so that two lines can run at
+# once.  The hardening suites' knobs (CLKSTAT_SOAK_*, CLKSTAT_FAULT_*,
 # CLKSTAT_RACE_*) reach the guest through run-guest.sh.
 # CLKSTAT_GUEST_TIMEOUT: the guest's limit in seconds (default 1500).
 # CLKSTAT_GUEST_APPEND: more kernel command line for the guest
 # (run-guest.sh --append), e.g. tsc=reliable for the clock tests.
-# CLKSTAT_VALGRIND: 1 (default) the tool under valgrind where a test
-# says so, 0 the same commands without it (lib.sh's valgrind()); the
-# commands that only read a snapshot run under it here, after the guest
-# (lib.sh's read_valgrind).
+# CLKSTAT_VALGRIND, CLKSTAT_KMOD: below.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 suite=module_tests.sh
@@ -47,6 +39,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cd "$top"
+# CLKSTAT_VALGRIND: 1 (default) the tool under valgrind where a test
+# says so, 0 the same commands without it (lib.sh's valgrind()); the
+# commands that only read a snapshot run under it here, after the guest
+# (lib.sh's read_valgrind).
 case "${CLKSTAT_VALGRIND:-1}" in
 0|1) ;;
 *) echo "guest: CLKSTAT_VALGRIND='$CLKSTAT_VALGRIND': 0 (without valgrind) or 1 (under it)"
@@ -67,6 +63,11 @@ tools/vm/kernels.sh lines | grep -qxF -- "$kline" || {
 mkdir -p "build/$kline"
 out=$top/build/$kline/guest-tests${1:+-$1}
 [ "$suite" = module_tests.sh ] || out=$top/build/$kline/guest-${suite%.sh}${1:+-$1}
+# The modules are built for the line (tools/vm/kernels.sh build) unless
+# CLKSTAT_KMOD names modules already built for it, once for every stage of
+# a line: in build/kmod/LINE (with the fault hooks build/kmod/LINE-fault),
+# reused while the sources are the same (kernels.sh build --reuse;
+# kernel-builds.sh builds the same).
 if [ -z "${CLKSTAT_KMOD:-}" ]; then
 	vars=() kout=$top/build/kmod/$kline
 	[ $fault_hooks = 0 ] || { vars=(CLKSTAT_FAULT_HOOKS=1); kout=$kout-fault; }

@@ -9,6 +9,26 @@
 #        kernels.sh info LINE        kver= image= moddir= kdir= chroot=
 #        kernels.sh build [--strict] [--kunit] [--reuse] LINE|TREE OUT [VAR=VALUE...]
 #
+# The lines: 6.1 (Debian 12's own), 6.12 (bookworm-backports, the default)
+# and 7.3 (trixie-backports' newest, built in a trixie chroot kept in the
+# cache, CLKSTAT_CACHE, default /var/cache/clkstat).  Where each comes
+# from: Documentation/clkstat.rst, "Kernel lines"; what each subcommand
+# does: the comment at its function in this script (fetch, info, build).
+# shellcheck disable=SC2016  # single quotes: for the shell in the chroot, dpkg and apt
+set -euo pipefail
+here=$(dirname "$(realpath "$0")")
+top=$(realpath "$here/../..")
+# Cache (CLKSTAT_CACHE, default /var/cache/clkstat):
+#   apt/lists, apt/sources.list.d  bookworm-backports' lists, and the
+#                                  machine's own sources gathered beside it
+#   kernels/LINE.env, LINE.lock    the fetched version; the line's lock
+#   kernels/7.3/chroot             the trixie chroot, headers installed
+#   kernels/7.3/KVER               the unpacked image and modules
+#   kernels/vmlinux-KVER           the ELF image (module BTF on 6.1)
+cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
+kcache=$cache/kernels
+mirror=http://deb.debian.org/debian
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # The lines:
 #   6.1   Debian 12's own: linux-image-amd64 and linux-headers-amd64 from
 #         bookworm, installed system-wide (tools/install-deps.sh does).
@@ -22,58 +42,6 @@
 #         packages (dpkg-deb -x) into the cache, never installed.  Should
 #         trixie-backports move on to 7.4, the line follows (with a note)
 #         until it is renamed here.
-#
-# fetch: idempotent; for 6.12 and 7.3 it asks Debian's mirror for the
-# line's newest version each time and gets it if it is not there yet (a
-# new version replaces the old one in the cache; system-wide packages stay
-# installed, as apt leaves old kernels); 6.1 is whatever version the
-# machine's linux-headers-amd64 depends on (apt upgrade moves it).  Needs
-# root.  Safe to run concurrently: one fetch of a line at a time (flock),
-# and builds in the 7.3 chroot keep a fetch from replacing it under them.
-# Times here (fast mirror, 2 cores): 7.3 cold about 1 minute, 6.12 cold
-# about 35 s (its initramfs included), warm 1 to 3 s each.
-#
-# info: prints shell-sourceable lines for the fetched version: kver (the
-# full version, `uname -r` in a guest), image (bootable), moddir (its
-# lib/modules/KVER folder), kdir (the build tree; inside the chroot when
-# chroot is set) and chroot (empty: builds on the host).  It never
-# changes the system: a line never fetched fails with the command that
-# fetches it, except 7.3, which lives only in the cache and is fetched
-# on first use (about a minute).
-#
-# build: copies Kbuild and kmod/ (with --kunit, kunit/ too) without
-# objects into OUT and builds the modules there against LINE's tree (on
-# the host, or in the chroot with OUT bind-mounted into it), or against
-# the kernel tree TREE (any argument with a slash, e.g. the debug
-# kernel's source with VAR O=its build folder).  VAR=VALUE go to make
-# (CLKSTAT_FAULT_HOOKS=1, ...).  --kunit builds the KUnit suites after
-# the modules (OUT/kunit/clkstat_test.ko).  Modules land in OUT/kmod, the
-# whole log in OUT.log.  Where the headers carry no vmlinux (6.1), kbuild
-# skips the modules' BTF: it is added with pahole against the line's own
-# image, as kbuild does on the other lines; the same image's BTF gives the
-# module struct rq's layout (CLKSTAT_BTF, kmod/gen_rq_offsets.sh).  --strict fails the build on
-# any compiler, objtool or modpost warning in the log.  --reuse keeps
-# what OUT holds when it was built from the same sources (their content,
-# not their times), for the same kernel and with the same VARs, by an
-# earlier build of this run or another: make check's stages of one line
-# share one build so (tools/tests/guest.sh); builders of one OUT take
-# turns (OUT.lock), so the second waits for the first and reuses.
-#
-# Cache (CLKSTAT_CACHE, default /var/cache/clkstat):
-#   apt/lists, apt/sources.list.d  bookworm-backports' lists, and the
-#                                  machine's own sources gathered beside it
-#   kernels/LINE.env, LINE.lock    the fetched version; the line's lock
-#   kernels/7.3/chroot             the trixie chroot, headers installed
-#   kernels/7.3/KVER               the unpacked image and modules
-#   kernels/vmlinux-KVER           the ELF image (module BTF on 6.1)
-# shellcheck disable=SC2016  # single quotes: for the shell in the chroot, dpkg and apt
-set -euo pipefail
-here=$(dirname "$(realpath "$0")")
-top=$(realpath "$here/../..")
-cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
-kcache=$cache/kernels
-mirror=http://deb.debian.org/debian
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 LINES="6.1 6.12 7.3"
 DEFAULT_LINE=6.12
 
@@ -305,6 +273,15 @@ fetch_7_3() {
 	note "7.3: $kver"
 }
 
+# fetch: idempotent; for 6.12 and 7.3 it asks Debian's mirror for the
+# line's newest version each time and gets it if it is not there yet (a
+# new version replaces the old one in the cache; system-wide packages stay
+# installed, as apt leaves old kernels); 6.1 is whatever version the
+# machine's linux-headers-amd64 depends on (apt upgrade moves it).  Needs
+# root.  Safe to run concurrently: one fetch of a line at a time (flock),
+# and builds in the 7.3 chroot keep a fetch from replacing it under them.
+# Times here (fast mirror, 2 cores): 7.3 cold about 1 minute, 6.12 cold
+# about 35 s (its initramfs included), warm 1 to 3 s each.
 fetch() {
 	local line
 	for line in "$@"; do check_line "$line"; done
@@ -357,6 +334,13 @@ info_vars() {
 	[ -f "$chroot$kdir/Makefile" ] || die "$line: no build tree $chroot$kdir: run tools/vm/kernels.sh fetch $line"
 }
 
+# info: prints shell-sourceable lines for the fetched version: kver (the
+# full version, `uname -r` in a guest), image (bootable), moddir (its
+# lib/modules/KVER folder), kdir (the build tree; inside the chroot when
+# chroot is set) and chroot (empty: builds on the host).  It never
+# changes the system: a line never fetched fails with the command that
+# fetches it, except 7.3, which lives only in the cache and is fetched
+# on first use (about a minute).
 info() {
 	[ $# = 1 ] || die "usage: kernels.sh info LINE"
 	local kver image moddir kdir chroot v
@@ -382,6 +366,23 @@ vmlinux_elf() {
 	echo "$f"
 }
 
+# build: copies Kbuild and kmod/ (with --kunit, kunit/ too) without
+# objects into OUT and builds the modules there against LINE's tree (on
+# the host, or in the chroot with OUT bind-mounted into it), or against
+# the kernel tree TREE (any argument with a slash, e.g. the debug
+# kernel's source with VAR O=its build folder).  VAR=VALUE go to make
+# (CLKSTAT_FAULT_HOOKS=1, ...).  --kunit builds the KUnit suites after
+# the modules (OUT/kunit/clkstat_test.ko).  Modules land in OUT/kmod, the
+# whole log in OUT.log.  Where the headers carry no vmlinux (6.1), kbuild
+# skips the modules' BTF: it is added with pahole against the line's own
+# image, as kbuild does on the other lines; the same image's BTF gives the
+# module struct rq's layout (CLKSTAT_BTF, kmod/gen_rq_offsets.sh).  --strict fails the build on
+# any compiler, objtool or modpost warning in the log.  --reuse keeps
+# what OUT holds when it was built from the same sources (their content,
+# not their times), for the same kernel and with the same VARs, by an
+# earlier build of this run or another: make check's stages of one line
+# share one build so (tools/tests/guest.sh); builders of one OUT take
+# turns (OUT.lock), so the second waits for the first and reuses.
 build() {
 	local strict=0 kunit=0 reuse=0 target out kver="" image="" moddir kdir chroot="" v ko rc=0 key
 	while [ $# -gt 0 ]; do

@@ -4,6 +4,31 @@
 # usage: run-guest.sh [options] --out DIR -- COMMAND [ARG...]
 #        run-guest.sh [options] --out DIR --root DIR --init PROG
 #        run-guest.sh [options] --out DIR --payload PAYLOAD_DIR
+# The options are listed where they are parsed, below.
+#
+# The default mode runs COMMAND with bash in the host's own userspace
+# (mounted read-only over 9p, like virtme-ng), in the current folder, with
+# DIR (a host folder) writable at the same path; COMMAND finds DIR's path
+# in the guest in $CLKSTAT_GUEST_OUT.  --payload runs a self-contained
+# PAYLOAD_DIR/run.sh from the initramfs instead (for kernels without 9p);
+# its results are read from the console.  The console goes to
+# DIR/console.log and to stdout.  The guest caches what it reads of the
+# host's root (9p cache=loose: execs a third faster): a file the host
+# changes while the guest runs may keep its old content there, so what the
+# host hands a running guest goes through DIR, which is not cached.  The
+# guest mounts tmpfs on /tmp, /run and /var/tmp; DIR and the current
+# folder may still be below them (a clone in /tmp): guest-init mounts them
+# again on top.  In 9p mode the initramfs (cached in build/vm per kernel
+# version) carries the kernel's own virtio and 9p modules.  Every guest
+# runs TCG single-threaded (--accel below).  Documentation/clkstat.rst,
+# "Testing in QEMU".
+#
+# Exit status: the command's (in --payload mode QEMU's), 124 on timeout,
+# 125 if the guest ended without reporting one (a crash).
+set -euo pipefail
+here=$(dirname "$(realpath "$0")")
+top=$(realpath "$here/../..")
+
 # Options:
 #   --kver LINE      boot that kernel line's image (tools/vm/kernels.sh:
 #                    6.1, 6.12, 7.3) with its own virtio and 9p modules
@@ -34,35 +59,15 @@
 # Environment: CLKSTAT_QEMU_ARGS adds QEMU options (split on spaces), e.g.
 # "-monitor unix:/path/mon.sock,server,nowait" to inspect a hung guest.
 #
-# The default mode runs COMMAND with bash in the host's own userspace
-# (mounted read-only over 9p, like virtme-ng), in the current folder, with
-# DIR (a host folder) writable at the same path.  --payload runs a
-# self-contained PAYLOAD_DIR/run.sh from the initramfs instead (for kernels
-# without 9p); its results are read from the console.  The console goes to
-# DIR/console.log and to stdout.  COMMAND finds DIR's path in the guest in
-# $CLKSTAT_GUEST_OUT.  The guest caches what it reads of the host's
-# root (9p cache=loose: execs a third faster): a file the host changes
-# while the guest runs may keep its old content there, so what the host
-# hands a running guest goes through DIR, which is not cached.  The
-# guest mounts tmpfs on /tmp, /run and
-# /var/tmp; DIR and the current folder may still be below them (a clone in
-# /tmp): guest-init mounts them again on top.  In 9p mode the initramfs
-# (cached in build/vm per kernel version) carries the kernel's own virtio
-# and 9p modules.
-# Why single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can
-# keep executing a stale translation of code the guest kernel has patched.
+# Why single-threaded TCG (the default of --accel): with QEMU 7.2's
+# multi-threaded TCG, a vCPU can keep executing a stale translation of
+# code the guest kernel has patched.
 # Caught in the act (Documentation/clkstat.rst, "QEMU and code patching"):
 # both vCPUs trapping forever on an int3 at try_to_wake_up+0 that
 # text_poke_bp() had already replaced with the final nop; the kernel's
 # int3 handler sees no int3 in memory and rewinds to re-execute, the vCPU
 # runs its stale copy again.  Every hook attach and detach patches code
 # that the other vCPU runs, so every guest here runs single-threaded.
-# Exit status: the command's (in --payload mode QEMU's), 124 on timeout,
-# 125 if the guest ended without reporting one (a crash).
-set -euo pipefail
-here=$(dirname "$(realpath "$0")")
-top=$(realpath "$here/../..")
-
 accel=tcg,thread=single kernel="" line="" builtin9p=0 smp=2 mem=1024 timeout=1800 append="" out="" payload="" root="" init=""
 while [ $# -gt 0 ]; do
 	case "$1" in

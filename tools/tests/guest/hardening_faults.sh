@@ -1,5 +1,6 @@
 #!/bin/bash
-# hardening_faults.sh - clkstat.ko under failure (issue 7, "Faults"):
+# hardening_faults.sh - clkstat.ko under failure
+# (Documentation/clkstat-hardening.rst, "Faults"):
 #  - t_fault_load: every allocation of a load failed in turn, the
 #    systematic way syzkaller does it (/proc/thread-self/fail-nth, with
 #    failslab and fail_page_alloc counting every allocation): each failed

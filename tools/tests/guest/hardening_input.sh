@@ -1,5 +1,5 @@
 #!/bin/bash
-# hardening_input.sh - hostile input (issue 7): the debugfs control file
+# hardening_input.sh - hostile input: the debugfs control file
 # and the generic netlink family fed 10^5 random inputs each (ctl_fuzz,
 # nl_fuzz: each input checked against an oracle of the documented
 # grammar or policy) while a workload records, then the module still

@@ -1,6 +1,7 @@
 #!/bin/bash
 # hardening_race.sh - readers racing with resets, stops, starts and
-# recording (issue 7): debugfs reads and netlink dumps in loops while a
+# recording (Documentation/clkstat-hardening.rst, "Readers, resets and
+# recording"): debugfs reads and netlink dumps in loops while a
 # wakeup storm records and other loops reset and stop/start the metrics.
 # What a reader sees must never be negative, never more than was recorded,
 # and never a mix of two resets.  Runs on any kernel; tools/tests/debug.sh

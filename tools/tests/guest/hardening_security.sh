@@ -1,5 +1,6 @@
 #!/bin/bash
-# hardening_security.sh - what clkstat shows and to whom (issue 7): no
+# hardening_security.sh - what clkstat shows and to whom
+# (Documentation/clkstat-hardening.rst, "Security"): no
 # kernel pointer in any output, files and commands gated as documented
 # (Documentation/clkstat.rst: debugfs files root-only, netlink reads need
 # CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN), and EPERM for an

@@ -1,5 +1,6 @@
 #!/bin/bash
-# hardening_soak.sh - clkstat.ko soaked (issue 7, "Soak"): load/unload
+# hardening_soak.sh - clkstat.ko soaked (Documentation/clkstat-hardening.rst,
+# "Soak"): load/unload
 # cycles and variant switches by the thousand while a wakeup storm keeps
 # every CPU busy and the clocksource is switched every second.
 #  - t_soak_cycles: CLKSTAT_SOAK_CYCLES (default 1000) insmod/rmmod cycles

@@ -1,8 +1,19 @@
 #!/bin/bash
 # module_tests.sh - clkstat.ko in the guest, on Debian's stock kernel: every
-# area suite below, in one guest boot (tools/tests/guest.sh's default, make
-# check's stage guest), their tests in one run with one closing line.
+# area suite (suite_*.sh, listed below where each is sourced), in one
+# guest boot (tools/tests/guest.sh's default, make check's stage guest),
+# their tests in one run with one closing line.
 #
+# lib.sh holds what more than one of them uses; each runs alone too:
+# tools/tests/guest.sh --suite suite_netlink.sh [TEST...].  A clean kernel
+# log (t_dmesg_clean, lib.sh) closes every run.
+# usage: module_tests.sh [TEST...], tests of any of the suites (as
+# run-all.sh's GUEST_61 and SMOKE_73 name them); without, all of them.
+# Prints TAP-like lines and ends with "N passed, N failed".
+set -u
+here=$(dirname "${BASH_SOURCE[0]}")
+. "$here/lib.sh"
+# The area suites:
 #   suite_load.sh         load with good and bad parameters, control file
 #                         stop, start, reset and errors, unload under load,
 #                         load/unload cycles, leaks
@@ -23,16 +34,6 @@
 #                         variant, refusals, clkstat-report trace, record
 #                         --probes
 #   suite_exporter.sh     clkstat-report serve on the live module
-
-# lib.sh holds what more than one of them uses; each runs alone too:
-# tools/tests/guest.sh --suite suite_netlink.sh [TEST...].  A clean kernel
-# log (t_dmesg_clean, lib.sh) closes every run.
-# usage: module_tests.sh [TEST...], tests of any of the suites (as
-# run-all.sh's GUEST_61 and SMOKE_73 name them); without, all of them.
-# Prints TAP-like lines and ends with "N passed, N failed".
-set -u
-here=$(dirname "${BASH_SOURCE[0]}")
-. "$here/lib.sh"
 . "$here/suite_load.sh"
 . "$here/suite_ttwu.sh"
 . "$here/suite_tkread.sh"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# suite_conditions.sh - record's conditions (issue 18): --cstates held
+# suite_conditions.sh - record's conditions: --cstates held
 # through /dev/cpu_dma_latency and --load's spinners, alternated after the
 # variants, each run tagged; the machine's setting restored and no spinner
 # left whatever happens to record (a normal end, a failing workload,

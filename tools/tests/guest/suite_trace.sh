@@ -1,5 +1,5 @@
 #!/bin/bash
-# suite_trace.sh - user-defined probes (issue 19): for now, the test
+# suite_trace.sh - user-defined probes: for now, the test
 # targets of clkstat_hookbench.ko (kmod/bench_targets.c) checked against
 # the kernel's own tracing, independent of clkstat: every target
 # traceable and in the module's BTF, each op of

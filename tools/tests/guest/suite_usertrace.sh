@@ -1,5 +1,5 @@
 #!/bin/bash
-# suite_usertrace.sh - user-defined probes (issue 19): trace and untrace
+# suite_usertrace.sh - user-defined probes: trace and untrace
 # through the control file, counts against clkstat_hookbench's known
 # number of calls, in every variant that reaches a function; refusals.
 # usage: suite_usertrace.sh [TEST...]; last line "N passed, N failed".
