@@ -18,18 +18,17 @@ it; tools/tests/guest/suite_exporter.sh serves a live module in a guest).
   (VmRSS, VmHWM) printed and within the connection limit's bound, and
   none kept per scrape (500 one at a time); slow clients (stalled requests,
   unread responses) do not stop others, and idle ones are closed;
-- malformed requests get a 4xx and the exporter lives on;
-- bad input: a port in use, an address that cannot be bound, malformed
-  --listen (a signed or spaced port, [::1] without one), --grid, missing
-  --listen/--textfile: one line, exit status; the address bound said
+- malformed requests get a 4xx and the exporter lives on; bad input (a
+  port in use, an address that cannot be bound, malformed --listen: a
+  signed or spaced port, [::1] without one; --grid, missing
+  --listen/--textfile): one line, exit status; the address bound said
   (:0's port), every address on IPv4 alone where IPv6 is missing;
   no module: 503 with the reason, said once on stderr;
 - the textfile mode: atomic (a reader never sees a partial file), valid
   for promtool, removed while the module is missing;
 - valgrind: a session of scrapes and bad requests, then SIGTERM, clean.
-
-Prints ok / not ok lines and "N passed, N failed"; exit 1 on failure.
-usage: serve_test.py [TOP]
+usage: serve_test.py [TOP]; ok / not ok lines, "N passed, N failed", exit
+1 on failure.  In detail: Documentation/clkstat-prometheus.rst, "Tests".
 """
 import asyncio
 import http.client

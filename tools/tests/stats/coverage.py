@@ -5,53 +5,20 @@ simulated studies where the truth is known.
 
 Each study (simstudy.py): two variants, "base" with a true population
 median of 20 us and "alt" with 18 us (true delta median -2000 ns), RUNS
-runs each, alternated, SAMPLES samples per run, log x = mu_v + u_run +
-eps with a substantial run-level random effect (tau = 0.3, sigma = 0.5:
-an intra-class correlation of 0.26 on the log scale, a design effect of
-1 + (SAMPLES - 1) * ICC, about 53 at 200 samples per run).  For every
-study the tool runs twice on the same snapshot:
+runs each, alternated, SAMPLES samples per run, with a substantial
+run-level random effect (tau = 0.3, sigma = 0.5).  For every study the
+tool runs twice on the same snapshot:
 
   --unit run --resamples 2000    does the 95% CI of delta median cover
                                  -2000 ns?  The pass criterion.
   --unit sample --resamples 2000 the naive per-sample bootstrap, printed
-                                 only, on the first 200 studies (its SE
-                                 there is 3% at most): with samples
-                                 correlated inside a run it must cover
-                                 far less than 95%.
+                                 only, on the first 200 studies: with
+                                 samples correlated inside a run it must
+                                 cover far less than 95%.
 
-2000 resamples instead of the default 10000 keep the runtime down; a
-percentile endpoint from 2000 resamples has a Monte Carlo error of about
-0.06 bootstrap standard deviations, which moves the coverage of a 95%
-interval by well under 0.5 percentage point.
-
-Pass criterion: the run-unit coverage is within 93-97%.  With S studies
-the binomial standard error of a coverage near 95% is sqrt(.95 * .05 /
-S): 1.5% for S = 200, so 93-97% would be only +-1.3 SE there, and a
-correct tool would fail about one time in five by chance alone.  The
-test therefore runs S = 1000 studies (SE 0.69%: the band is +-2.9 SE
-around 95%).
-
-Runs per variant: the percentile bootstrap itself undercovers with few
-runs: its variance is the plug-in one, low by (n - 1) / n, and the
-interval is a z interval where a t one would be right.  With 30 runs per
-variant (300 samples per run) the run bootstrap covered 93.7% +- 0.5% in
-the reference implementation (simstudy.ref_compare, 2000 studies) and
-94.5% +- 0.7% in the tool (1000 studies, --runs 30 --samples 300): about
-94%, at the lower edge of the band, a property of the method, not of the
-tool; a 200-study test would then fail about one time in four, a
-1000-study one about one time in ten.  The test uses 100 runs per variant
-(the spec's study had 100-300), where the reference covers 95.0% +- 0.7%
-(1000 studies; printed again with --reference, which doubles the
-runtime).
-
-Also printed: the bias of the estimated delta median (mean of the
-estimates minus the truth, with its standard error) and each variant's
-median bias, which come from the histogram (frac_bits 5: slots 1.6-3%
-wide, the quantile interpolated inside the slot) and from the estimator;
-the histogram's part alone, the tool's median minus the nearest-rank
-median of the same raw samples (paired, so far more precise than the
-bias against the truth); the CIs' mean width; the split of the misses
-(truth below the CI / above).
+Pass criterion: the run-unit coverage is within 93-97% over 1000 studies
+of 100 runs per variant.  Why these numbers, and what else is printed:
+Documentation/clkstat-compare.rst, "Coverage".
 
 Everything is seeded (study i: simulation seed 100000 + i, tool seed
 i + 1), so the result is the same on every run.  Runtime: about 1.5 min

@@ -25,24 +25,10 @@ And that the host level matters: on the paired fleet (host offsets of SD
 least 1.5 times as wide as the run-level one, and host-fixed's, which
 keeps the hosts, is narrower than the host-level one.
 
-Tolerance (scipy_check.tolerance(), the same argument as there): the tool
-and the reference estimate the same percentile interval of the same
-bootstrap distribution, each by Monte Carlo with its own random numbers;
-an endpoint, the q-quantile of B draws, has the Monte Carlo standard error
-sqrt(q (1 - q) / B) / f(xi_q), 1/f estimated from the reference's own
-bootstrap distribution (the larger of the order-statistic spacing and a
-kernel density estimate); the two being independent, their difference
-is accepted within 4 sqrt(2) SE + the largest spacing of order
-statistics near the endpoint (definitions of a sample quantile differ by
-at most one) + 1 ns (quantiles are whole ns; 0 for shares).  4 combined
-SEs: a false alarm about 6e-5 per endpoint for a normal error, while an
-interval of another level (0.80 against 0.95 is about 0.7 bootstrap SDs
-at each end) or of the run unit (here 1.5 to 3 times narrower) fails: checked, the
-host-level interval of the paired fleet's base median against the
-reference's run-level one must be rejected, and the partly paired
-fleet's Δ median interval against a reference that draws each side's
-hosts apart (no host shared: the pairing dropped) must be rejected too.
-Fixed seeds: the same result every time.  Exit 1 on any failure.
+Tolerance: scipy_check.tolerance(); why, and the intervals it must
+reject (checked here): Documentation/clkstat-compare.rst, "Against scipy
+and numpy".  Fixed seeds: the same result every time.  Exit 1 on any
+failure.
 """
 import math
 import os

@@ -3,20 +3,14 @@
 """Simulated fleets for clkstat-report --compare --unit host, and a numpy
 reference of its two-level bootstrap (tools/lib/bootstrap.c).
 
-The model, simstudy.py's with the machine as one more level:
+The model, simstudy.py's with the machine as one more level
+(Documentation/clkstat-compare.rst, "The simulated studies"):
 
     log x = mu_v + a_host + g_host,v + u_run + eps
 
-a_host ~ N(0, host_sd^2), the host's own offset, shared by its runs of
-every variant; g_host,v ~ N(0, inter_sd^2), how the variant's effect
-differs from host to host; u_run ~ N(0, tau^2), eps ~ N(0, sigma^2) as in
-simstudy.py.  log x is N(mu_v, host_sd^2 + inter_sd^2 + tau^2 + sigma^2)
-over the population of machines, so the median of the samples of all
-machines of this kind pooled (the fleet-wide median, over the population,
-not only the hosts simulated) is exactly exp(mu_v): the truth the
-host-level interval is a confidence interval for.  It is not a range for
-one machine's own median, which varies around it with the machine's
-offset (a_host + g_host,v) and is not what the interval covers.
+so that the fleet-wide median, over the population of machines, is
+exactly exp(mu_v): the truth the host-level interval is a confidence
+interval for (not a range for one machine's own median).
 
 Library:
     simulate_fleet(...)    -> Fleet: per variant, the hosts' runs

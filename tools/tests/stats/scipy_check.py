@@ -6,112 +6,26 @@ scipy.stats.bootstrap (method='percentile', Debian's python3-scipy).
 What is checked, one "ok N - ..." or "not ok N - ..." line each; the last
 line is "N passed, N failed"; the exit status is 1 if anything failed:
 
-1. The Python port of the bucket math and of the histogram quantile
-   (simstudy.py) against the C headers themselves, compiled into a small
-   program: every slot's lower and upper bound and sum shift for frac_bits
-   0-5, value_to_slot of edge and random 64-bit values, and
-   clkstat_hist_quantile of random histograms (counts up to 2^40, every
-   rank case: first, last, inside a slot, exact slots).  The reference
-   statistic below is only as good as this port.
-2. On three simulated studies (simstudy.py: 20-40 runs per variant, a few
-   hundred samples per run, a run-level random effect; unequal run sizes
-   and run counts in one) with --unit run --resamples 10000:
-   - the schema of --json, and the echoed unit, seed, resamples, level,
-     base and variant; the runs and samples of each stratum;
-   - the point estimates, exactly: each variant's median, p90, p99, IQR
-     (clkstat_hist_quantile of the pooled runs), mean and standard
-     deviation (as stats.c: sums, slot means) and risk above the
-     threshold; the differences variant - base;
-   - the CIs: scipy.stats.bootstrap with the run indices of a variant as
-     the one sample (the statistic pools the chosen runs' histograms and
-     applies the ported quantile: exactly the tool's run bootstrap), and
-     for the differences the two variants' run indices as two samples,
-     paired=False (each resampled within its variant, the tool's
-     stratification); n_resamples = the tool's B, confidence_level = the
-     tool's level.  Required by the spec: every variant's median and the
-     delta median.  Also checked the same way: p90, p99, mean, stddev and
-     IQR of each variant, delta stddev, delta IQR, risk difference, risk
-     ratio (the percentile interval of log RR, mapped back: the same as
-     the percentile interval of RR up to interpolation between two order
-     statistics);
-   - the p-value of delta median against the tool's documented rule
-     ("bootstrap, inverted percentile interval") applied to scipy's
-     bootstrap distribution, within its binomial Monte Carlo error;
-   - without --threshold: the threshold is the base's p90 and the risk
-     (the threshold now inside a slot) the documented linear share;
-   - the outlier shares, against the raw simulated samples, within the
-     ambiguity of the histogram (the share of samples in the slots that
-     the cut-off can fall into);
-   - bit-for-bit determinism for one seed; another seed gives another
-     output; --csv and the text output exit 0.
-3. --unit sample on one small study against scipy.stats.bootstrap of the
-   samples expanded from the pooled histogram (each sample its slot; the
-   statistic bins the resampled samples and applies the ported quantile):
-   each variant's median and the delta median.
-4. The spec's edge cases: a variant with one run (a warning, a point
-   interval), every sample in one slot (everything inside the slot),
-   counts near 2^40 (exact median; the same seed's CI within a slot of
-   the unscaled data's), runs with empty histograms (same point
-   estimates), a variant with no sample (no crash), snapshots with
-   different frac_bits (refused, naming frac_bits: two files, one file).
-5. That the comparison can fail: the tool's CI at --level 0.80 compared
-   with scipy's 0.95 must be rejected (always run; --self-test runs only
-   this).
-6. Factors (issue 18), each against the same runs renamed by hand to
-   two variants (exactly: the same histograms in the same order on each
-   side give the same resamples) and its Δ median against the raw
-   samples' within the two medians' slot widths: tag:K=V over two files;
-   run tags (record --cstates) over the file's tag; meta:machine=... over
-   two files; migrated against local (each run's NAME_migrated and
-   NAME_local, one run without migrated wakeups), whose median CI of each
-   side and Δ median CI are also checked against scipy.stats.bootstrap
-   as in 2 (sides resampled independently: paired=False).  An unknown
-   factor (meta:nosuchfield=1, tag:nokey=1) exits 2 with one line
-   listing the input's factors.
+1. the Python port of the bucket math and of the histogram quantile
+   (simstudy.py) against the C headers themselves;
+2. on three simulated studies with --unit run: the --json schema, the
+   point estimates exactly, every interval against scipy's, the p-value,
+   the default threshold, the outlier shares, determinism;
+3. --unit sample against scipy on the samples expanded from the pooled
+   histogram;
+4. edge cases: one run, one slot, counts near 2^40, empty runs, no
+   sample, mixed frac_bits;
+5. that the comparison can fail: an interval at --level 0.80 against
+   scipy's 0.95 is rejected (--self-test runs only this);
+6. the factors (tag:, run tags, meta:, migrated), each against the same
+   runs renamed by hand to two variants; an unknown factor refused.
+Each section below says exactly what it checks.
 
-Tolerance.  Both the tool and scipy estimate the same thing, the
-percentile interval of the exact bootstrap distribution of the same
-statistic on the same data, each by Monte Carlo with B resamples and its
-own random numbers.  An endpoint is the q-quantile of B draws (q =
-(1 - level) / 2 or 1 - (1 - level) / 2), whose Monte Carlo standard error
-is asymptotically
-
-    SE = sqrt(q (1 - q) / B) / f(xi_q)
-
-with f the density of the bootstrap distribution at the endpoint.  1/f
-is estimated from scipy's own bootstrap_distribution in two ways, the
-spacing of order statistics around rank qB (Siddiqui: (x_(qB+h) -
-x_(qB-h)) * B / 2h, h = sqrt(B)) and a Gaussian kernel density, and the
-larger of the two is used (the kernel estimate oversmooths the tail and
-the spacing estimate is noisy; taking the larger avoids false alarms from
-a low estimate).  The two endpoints being independent estimates, their
-difference has SE * sqrt(2); the check accepts
-
-    |tool - scipy| <= 4 sqrt(2) SE + gap + 1 ns
-
-4 standard errors: a false alarm rate of 6e-5 per endpoint for a
-normal error (about 0.4 % for the ~70 endpoints checked here) while a
-CI of the wrong level is still rejected (check 4: at B = 10000 the 0.80
-and 0.95 endpoints are about 0.68 bootstrap SDs apart, the tolerance
-about 0.15).  gap: the largest spacing between adjacent order statistics
-within h ranks of the endpoint, since implementations define the
-q-quantile of B draws differently (scipy interpolates linearly between
-order statistics, numpy's default; the tool may take one order
-statistic), a difference of at most one spacing.  1 ns: the statistics
-are whole nanoseconds (clkstat_hist_quantile) and may be printed rounded.
-No allowance for the histogram resolution: both sides compute the same
-statistic of the same histograms, exactly (the point estimates are
-checked for equality).  Point estimates: quantiles, equal exactly;
-doubles (mean, stddev, risk), relative 1e-9.
-
-The SE estimate was checked empirically: over 960 endpoint comparisons
-(--seed 21 to 28, which changes every random number of both sides but not
-the data), |tool - scipy| / (sqrt(2) SE) had mean 0.74 and RMS 0.94, where
-a correct SE gives a half-normal's 0.80 and 1.00; 3.2% were beyond 2 (4.6%
-expected), none beyond 3.  The SE is right, if anything a little large,
-and 4 of them leave a wide margin (no failure in 16 seeds x 114 checks).
-
-Runtime: about 12 s (one core; scipy's statistic is vectorized).
+The tolerance (4 combined Monte Carlo standard errors of the two
+endpoints, plus the order statistics' spacing and 1 ns), why it is right,
+and how the SE estimate was checked: Documentation/clkstat-compare.rst,
+"Against scipy and numpy".  Runtime: about 12 s (one core; scipy's
+statistic is vectorized).
 """
 import argparse
 import math
@@ -154,6 +68,14 @@ class Checker:
 
 # ---------------------------------------------------------------------------
 # 1. the port against the C headers
+#
+# The Python port of the bucket math and of the histogram quantile
+# (simstudy.py) against the C headers themselves, compiled into a small
+# program: every slot's lower and upper bound and sum shift for frac_bits
+# 0-5, value_to_slot of edge and random 64-bit values, and
+# clkstat_hist_quantile of random histograms (counts up to 2^40, every
+# rank case: first, last, inside a slot, exact slots).  The reference
+# statistic below is only as good as this port.
 
 C_HELPER = r"""
 #include <stdio.h>
@@ -324,6 +246,9 @@ def check_port(chk, tmp):
 
 # ---------------------------------------------------------------------------
 # scipy and the tolerance
+#
+# Why this tolerance, and how its SE was checked:
+# Documentation/clkstat-compare.rst, "Against scipy and numpy".
 
 def tolerance(dist, q, b, quantum=1.0):
     """4 sqrt(2) SE of a q-quantile of b draws + gap + quantum (1 ns for
@@ -386,6 +311,38 @@ def same(a, b, exact):
 
 # ---------------------------------------------------------------------------
 # 2. run unit
+#
+# On three simulated studies (simstudy.py: 20-40 runs per variant, a few
+# hundred samples per run, a run-level random effect; unequal run sizes
+# and run counts in one) with --unit run --resamples 10000:
+#  - the schema of --json, and the echoed unit, seed, resamples, level,
+#    base and variant; the runs and samples of each stratum;
+#  - the point estimates, exactly: each variant's median, p90, p99, IQR
+#    (clkstat_hist_quantile of the pooled runs), mean and standard
+#    deviation (as stats.c: sums, slot means) and risk above the
+#    threshold; the differences variant - base;
+#  - the CIs: scipy.stats.bootstrap with the run indices of a variant as
+#    the one sample (the statistic pools the chosen runs' histograms and
+#    applies the ported quantile: exactly the tool's run bootstrap), and
+#    for the differences the two variants' run indices as two samples,
+#    paired=False (each resampled within its variant, the tool's
+#    stratification); n_resamples = the tool's B, confidence_level = the
+#    tool's level.  Required: every variant's median and the delta median.
+#    Also checked the same way: p90, p99, mean, stddev and IQR of each
+#    variant, delta stddev, delta IQR, risk difference, risk ratio (the
+#    percentile interval of log RR, mapped back: the same as the
+#    percentile interval of RR up to interpolation between two order
+#    statistics);
+#  - the p-value of delta median against the tool's documented rule
+#    ("bootstrap, inverted percentile interval") applied to scipy's
+#    bootstrap distribution, within its binomial Monte Carlo error;
+#  - without --threshold: the threshold is the base's p90 and the risk
+#    (the threshold now inside a slot) the documented linear share;
+#  - the outlier shares, against the raw simulated samples, within the
+#    ambiguity of the histogram (the share of samples in the slots that
+#    the cut-off can fall into);
+#  - bit-for-bit determinism for one seed; another seed gives another
+#    output; --csv and the text output exit 0.
 
 class Data:
     """A study, written, with its variants as RunMatrix over common slots."""
@@ -474,7 +431,7 @@ def check_run_unit(chk, d, seed):
             res = scipy_ci((np.arange(d.m[v].nruns),), d.run_stat(v, stat),
                            seed=seed * 1000 + 20 * j +
                            (which == "variant"))
-            req = " (spec)" if stat == "median" else ""
+            req = " (required)" if stat == "median" else ""
             ci_agrees(chk, f"{d.name}: {v}: {stat} CI, run unit, vs "
                       f"scipy{req}", s.get(stat) or {}, res,
                       quantum=0.0 if stat == "risk" else 1.0)
@@ -502,7 +459,7 @@ def check_run_unit(chk, d, seed):
         fb, fv = d.run_stat(d.base, stat), d.run_stat(d.variant, stat)
         res = scipy_ci((ib, iv), lambda x, y, axis=-1: fv(y) - fb(x),
                        seed=seed * 1000 + 500 + len(key))
-        req = " (spec)" if stat == "median" else ""
+        req = " (required)" if stat == "median" else ""
         ci_agrees(chk, f"{d.name}: delta {stat} CI, run unit, vs "
                   f"scipy{req}", dd.get(key) or {}, res,
                   quantum=0.0 if stat == "risk" else 1.0)
@@ -614,7 +571,7 @@ def check_outliers(chk, d, doc):
         got = s.get("outliers_3mad")
         if got is None or not (lo3 - 1e-12 <= got <= hi3 + 1e-12):
             bad.append(f"3 MAD {got} not in [{lo3:.5f}, {hi3:.5f}]")
-        # JSON's MAD (issue 18): the raw samples' MAD within the
+        # JSON's MAD: the raw samples' MAD within the
         # histogram's ambiguity (two slot widths' relative error of the
         # median and of the deviations).
         got = s.get("mad")
@@ -630,6 +587,11 @@ def check_outliers(chk, d, doc):
 
 # ---------------------------------------------------------------------------
 # 3. sample unit
+#
+# --unit sample on one small study against scipy.stats.bootstrap of the
+# samples expanded from the pooled histogram (each sample its slot; the
+# statistic bins the resampled samples and applies the ported quantile):
+# each variant's median and the delta median.
 
 def check_sample_unit(chk, d, seed):
     doc = S.run_compare(d.path, d.variant, d.base, unit="sample",
@@ -670,7 +632,14 @@ def check_sample_unit(chk, d, seed):
 
 
 # ---------------------------------------------------------------------------
-# edge cases of the spec
+# 4. edge cases
+#
+# A variant with one run (a warning, a point interval), every sample in
+# one slot (everything inside the slot), counts near 2^40 (exact median;
+# the same seed's CI within a slot of the unscaled data's), runs with
+# empty histograms (same point estimates), a variant with no sample (no
+# crash), snapshots with different frac_bits (refused, naming frac_bits:
+# two files, one file).
 
 def tool(args):
     return subprocess.run([S.TOOL] + args, capture_output=True, text=True)
@@ -842,7 +811,10 @@ def check_edges(chk, tmp, a_data):
 
 
 # ---------------------------------------------------------------------------
-# 4. the check can fail
+# 5. the check can fail
+#
+# The tool's CI at --level 0.80 compared with scipy's 0.95 must be
+# rejected (always run; --self-test runs only this).
 
 def check_rejects_wrong_level(chk, d, seed):
     doc = S.run_compare(d.path, d.variant, d.base, unit="run", resamples=B,
@@ -905,8 +877,23 @@ def make(tmp, spec, runs=None):
     return Data(name, st, path)
 
 
+# ---------------------------------------------------------------------------
+# 6. factors
+#
+# Each against the same runs renamed by hand to two variants (exactly: the
+# same histograms in the same order on each side give the same resamples)
+# and its delta median against the raw samples' within the two medians'
+# slot widths: tag:K=V over two files; run tags (record --cstates) over
+# the file's tag; meta:machine=... over two files; migrated against local
+# (each run's NAME_migrated and NAME_local, one run without migrated
+# wakeups), whose median CI of each side and delta median CI are also
+# checked against scipy.stats.bootstrap as in 2 (sides resampled
+# independently: paired=False).  An unknown factor (meta:nosuchfield=1,
+# tag:nokey=1) exits 2 with one line listing the input's factors.
+
+
 def check_factors(chk, tmp):
-    """Issue 18, end to end through the files: two recordings of variant
+    """Factors, end to end through the files: two recordings of variant
     d tagged cstate=1 and cstate=free, compared with --compare tag:..., give
     the numbers of one file whose runs were renamed to variants c1 and cf
     (the old workaround); the median difference also against the raw
@@ -968,7 +955,7 @@ def check_factors(chk, tmp):
 
 
 def check_run_tags(chk, tmp):
-    """Issue 18, record --cstates: one file (format 2) whose runs alternate
+    """Run tags, record --cstates: one file (format 2) whose runs alternate
     the run tag cstate=qos0 and cstate=free, the file's own meta tag
     cstate=other beneath them: --compare tag:cstate=qos0 takes each run's
     own tag first, and gives the numbers of the hand-renamed variants; the
@@ -1057,7 +1044,7 @@ def _hand_file(doc, groups):
 
 
 def check_meta_factor(chk, tmp):
-    """Issue 18, meta:FIELD=VALUE: two recordings of variant d, one on a
+    """Factors, meta:FIELD=VALUE: two recordings of variant d, one on a
     vm and one on bare metal (meta.machine, the only field that differs),
     compared with --compare meta:machine=bare-metal --base meta:machine=vm
     give the numbers of one file whose runs were renamed to variants bm
@@ -1112,7 +1099,7 @@ def check_meta_factor(chk, tmp):
 
 
 def check_migrated(chk, tmp, seed):
-    """Issue 18, --compare migrated: each run of one file holds
+    """Factors, --compare migrated: each run of one file holds
     ttwu_tkread_local (true median 20 us), ttwu_tkread_migrated (24 us)
     and their union ttwu_tkread; the last run has no migrated wakeup (no
     ttwu_tkread_migrated), so the sides have 20 and 19 runs.  What the
@@ -1232,7 +1219,7 @@ def check_migrated(chk, tmp, seed):
 
 
 def check_unknown_factors(chk, tmp):
-    """Issue 18: an unknown factor is refused, exit 2, nothing on stdout,
+    """Factors: an unknown factor is refused, exit 2, nothing on stdout,
     one line on stderr naming it and listing the factors the input has
     (variant with its values, the tag keys, the meta fields, migrated
     --base local when the input has both sides).  A field that does not

@@ -3,52 +3,32 @@
 """Simulated clkstat studies, written as snapshot files, and a reference
 implementation of the statistics that clkstat-report --compare computes.
 
-The model (one metric, several variants, runs alternating between them as
-``clkstat-report record --variants A,B`` takes them):
-
-    log x = mu_v + u_run + eps,   u_run ~ N(0, tau^2),  eps ~ N(0, sigma^2)
-
-x in nanoseconds, truncated to an integer (the module records whole ns).
-u_run is the run-level random effect, shared by every sample of a run, so
-samples inside a run are correlated (intra-class correlation
-tau^2 / (tau^2 + sigma^2) on the log scale).  log x is N(mu_v, tau^2 +
-sigma^2) marginally, so the population median of variant v is exactly
-exp(mu_v) = the median given with ``--variant NAME:MEDIAN_NS``; the true
-difference of medians between two variants is known.  (Truncation to whole
-ns lowers every median by less than 1 ns, the same for both variants.)
-
-Each run's samples are binned exactly as the module bins them
-(kmod/uapi/clkstat_buckets.h, ported below and checked against the C header
-by scipy_check.py): [slot, count, sum] with the sum of (sample >> shift),
-min and max the smallest and largest sample.  The snapshot
-(Documentation/clkstat-snapshot.rst) keeps only the totals (``cpus`` empty,
-which the format allows); every member of ``meta`` is written.
+The model: log x = mu_v + u_run + eps, a run-level random effect u_run ~
+N(0, tau^2) and eps ~ N(0, sigma^2), so that the population median of
+variant v is exactly exp(mu_v) (--variant NAME:MEDIAN_NS); the samples
+are binned exactly as the module bins them (Documentation/
+clkstat-compare.rst, "The simulated studies").
 
 Library:
     simulate(...)            -> Study (per run: variant, slots, min, max)
     Study.snapshot() / write_snapshot(path)
     load_snapshot(path)      -> Study (a snapshot file's runs, one metric)
     value_to_slot, slot_lower, slot_upper, slot_sum_shift, hist_quantile:
-                             exact ports of the C headers (Python integers;
-                             scipy_check.py checks them against the C)
+                             exact ports of the C headers (scipy_check.py
+                             checks them against the C)
     share_above              the risk's share above a threshold, as
-                             tools/lib/bootstrap.c documents it
-    RunMatrix, Pooled, STATS a variant's runs as dense run x slot count and
-                             sum matrices; the statistics of pooled
-                             histograms (quantiles, mean, stddev as
-                             stats.c), vectorized over resamples
+                             Documentation/clkstat-compare.rst defines it
+    RunMatrix, Pooled, STATS a variant's runs as dense run x slot matrices;
+                             pooled statistics, vectorized over resamples
     ref_compare(...)         a reference run- or sample-unit percentile
                              bootstrap of median and delta median (numpy)
     run_compare, schema_errors: clkstat-report --compare --json, run and
                              parsed; its schema
 CLKSTAT_REPORT in the environment names another clkstat-report binary.
-
-CLI:
-    simstudy.py -o FILE [--runs N] [--samples M] [--tau T] [--sigma S]
-                [--seed N] [--frac-bits K] [--variant NAME:MEDIAN_NS ...]
-                [--metric NAME] [--check]
---runs is per variant; --check runs ``clkstat-report -i FILE info`` on the
-file and fails if it does not exit 0.
+CLI: simstudy.py -o FILE [--runs N] [--samples M] [--tau T] [--sigma S]
+[--seed N] [--frac-bits K] [--variant NAME:MEDIAN_NS ...] [--metric NAME]
+[--check]; --runs is per variant, --check fails unless clkstat-report -i
+FILE info exits 0.
 """
 import argparse
 import json
