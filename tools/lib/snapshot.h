@@ -12,9 +12,9 @@
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
 /*
- * Written: 4 (2: the optional keys of issue 18: a run's "events" and
- * "tags", meta "events" and "conditions"; 3: meta "clock", issue 20;
- * 4: meta "host", issue 21); read: 1 to 4.
+ * Written: 4 (2: the optional keys, a run's "events" and "tags", meta
+ * "events" and "conditions"; 3: meta "clock"; 4: meta "host"); read: 1 to
+ * 4.  Documentation/clkstat-snapshot.rst, "Top level", has the history.
  */
 #define CR_SNAPSHOT_VERSION	4
 #define CR_SNAPSHOT_VERSION_MIN	1

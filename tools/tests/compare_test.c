@@ -20,7 +20,7 @@
  * one slot, counts near 2^40 (both units), counts too large to pool,
  * frac_bits that differ, a missing variant, no base, nonsense parameters.
  * Determinism: the same seed gives the same bytes, another seed other
- * intervals.  The host unit (issue 21): one run per host is the run unit
+ * intervals.  The host unit: one run per host is the run unit
  * bit for bit; redone from its description, paired, unpaired, partly
  * paired and host-fixed, with hosts of one to four runs; pairing
  * (identical sides give Δ = 0 in every resample, also with the variant's
@@ -1584,7 +1584,7 @@ static void test_text(void **state)
 }
 
 /*
- * Issue 18's output warnings.  2 runs against 2: 3 x 3 = 9 distinct
+ * --compare's output warnings.  2 runs against 2: 3 x 3 = 9 distinct
  * resamples, so the p line says p is not meaningful (text, JSON, CSV);
  * 5 against 5 (126 x 126 >= 10000) does not.  Medians near 3000 and 3100 ns
  * (84 ns apart) read from frac_bits 0 slots (2048 ns wide): Δ median and its interval
@@ -1670,7 +1670,7 @@ static void test_output_warnings(void **state)
 	cr_snapshot_free(&t);
 }
 
-/* ---- factors (issue 18) ---- */
+/* ---- factors ---- */
 
 /* diff.median's value, lo, hi and p of a JSON output, and runs of each. */
 static void json_diff(const char *out, double v[6])
@@ -1990,7 +1990,7 @@ static void test_factor_migrated(void **state)
 	cr_snapshot_free(&hand);
 }
 
-/* ---- the host unit (issue 21) ---- */
+/* ---- the host unit ---- */
 
 /* Runs of variant v, metric "lat", frac_bits 3: nruns on each host. */
 static void add_host_runs(struct cr_snapshot *s, const char *v,

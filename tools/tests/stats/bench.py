@@ -8,13 +8,13 @@ variant (frac_bits 5; the runs' slots pooled) and about 100 per run; both
 counts are printed.
 
 clkstat-report: ``--compare alt --base base --resamples 10000 --json``
-(run unit, every statistic of the spec: median, p90, p99, mean, stddev,
+(run unit, every statistic --compare gives: median, p90, p99, mean, stddev,
 IQR, risk, per variant and their differences, outliers, p-value), pinned
 to one CPU (taskset -c 0), REPEAT times; printed: the wall time of the
 process (reading the snapshot included; best and median), its user+sys
 CPU time and its peak memory (/usr/bin/time -v, "Maximum resident set
 size").  The snapshot's reading alone (``info``) is timed too, for the
-breakdown.  The 1 s target (spec, issue 5) is for the whole process.
+breakdown.  The target, 1 s, is for the whole process.
 
 scipy.stats.bootstrap on the same data expanded to raw samples (each
 sample at its slot's mean, clkstat_slot_mean()): two samples, the runs of
