@@ -2,7 +2,8 @@
 # Kernel style: checkpatch.pl (from Debian's linux-source-6.12) on every
 # kernel source file, and sparse over the module build for each kernel
 # whose headers are installed; README.md's Layout against the tree
-# (layout_check.py).  One test each.
+# (layout_check.py); source heads of at most 30 lines and no tracker
+# references (heads_check.py).  One test each.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
@@ -59,6 +60,11 @@ if python3 tools/tests/layout_check.py; then
 	pass=$((pass + 1)); echo "ok - README.md's Layout names every file"
 else
 	fail=$((fail + 1)); echo "not ok - README.md's Layout names every file"
+fi
+if python3 tools/tests/heads_check.py; then
+	pass=$((pass + 1)); echo "ok - heads of at most 30 lines, no tracker references"
+else
+	fail=$((fail + 1)); echo "not ok - heads of at most 30 lines, no tracker references"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
