@@ -1,42 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * clock.c - which clock clkstat_now() reads, chosen at load.
+ * clock.c - which clock clkstat_now() reads, chosen at load (clock=auto,
+ * tsc or mono), and the epoch (clock.h).
  *
  *   tsc   where the kernel keeps time with the TSC clocksource and the TSC
  *         is stable: rdtsc() converted with the timekeeper's own readout
- *         of CLOCK_MONOTONIC (cycle_last, base, mult, shift of its
- *         tkr_mono), so that a timestamp is what ktime_get_mono_fast_ns()
- *         would have returned (to 1 ns), NTP adjustments included, for
- *         about a third of its cost (no indirect call to the clocksource's
- *         read, no LFENCE);
- *   mono  anywhere else: ktime_get_mono_fast_ns(), as before.
+ *         of CLOCK_MONOTONIC, which the pvclock_gtod notifier (the hook KVM
+ *         follows the timekeeper with) copies here at every update, into
+ *         a latch of two copies read without a lock, NMI-safe;
+ *   mono  anywhere else: ktime_get_mono_fast_ns().
  *
- * The readout comes from the kernel's pvclock_gtod notifier, the exported
- * hook KVM keeps its copy of the timekeeper with: the timekeeper calls it
- * at every update (each tick, clocksource switches, settimeofday, NTP),
- * under its lock, with the timekeeper whose tkr_mono holds the current
- * clocksource and its mult and shift.  The callback copies the readout
- * into a latch of two copies (clock.h reads it without a lock, NMI-safe,
- * as the kernel's own fast timekeeper does).  Registering the notifier
- * calls it once at once: that first call says which clocksource the
- * kernel runs on.  The TSC's clocksource is the one named "tsc"
- * (arch/x86/kernel/tsc.c's clocksource_tsc; CSID_X86_TSC is not in 6.1),
- * continuous and 64 bits wide.
- *
- * The parameter clock=auto|tsc|mono picks: auto (default) takes the TSC
- * where it can, tsc fails the load saying why where it cannot, mono never
- * reads the TSC.
- *
- * Leaving the TSC: when the watchdog marks the TSC unstable, or the
- * clocksource changes (a write to current_clocksource), the next update
- * of the timekeeper (at the latest the next tick) writes a readout with
- * mult 0, and clkstat_now() reads ktime_get_mono_fast_ns() from then on:
- * both are CLOCK_MONOTONIC, so an interval spanning the change is still
- * right.  A work item then switches the static key off for good (clkstat
- * stays on mono until reloaded), logs it, and the clock's metadata says
- * "mono (tsc until ...)".  No printk and no wakeup under the
- * timekeeper's lock: the callback only queues an irq_work, which queues
- * the work.
+ * When the kernel leaves the TSC, clkstat_now() falls back to mono at the
+ * next update, and a work item turns the TSC off for good (see
+ * clock_left_work_fn()).  Why and how: Documentation/clkstat.rst, "The
+ * probes' clock".
  */
 #include <linux/clocksource.h>
 #include <linux/debugfs.h>
@@ -135,6 +112,18 @@ static u64 tk_last_ns, tk_left_ns;
 /* The TSC was chosen at load (the notifier stays registered). */
 static bool clock_registered;
 
+/*
+ * Leaving the TSC: when the watchdog marks the TSC unstable, or the
+ * clocksource changes (a write to current_clocksource), the next update
+ * of the timekeeper (at the latest the next tick) writes a readout with
+ * mult 0, and clkstat_now() reads ktime_get_mono_fast_ns() from then on:
+ * both are CLOCK_MONOTONIC, so an interval spanning the change is still
+ * right.  This work item then switches the static key off for good
+ * (clkstat stays on mono until reloaded), logs it, and the clock's
+ * metadata says "mono (tsc until ...)".  No printk and no wakeup under
+ * the timekeeper's lock: the notifier only queues an irq_work, which
+ * queues this work.
+ */
 static void clock_left_work_fn(struct work_struct *w)
 {
 	static_branch_disable(&clkstat_clock_tsc);

@@ -4,7 +4,8 @@
  * function's duration, on a section between two functions, or between two
  * tracepoints, added and removed at run time (probes= at load, the control
  * file's trace and untrace, netlink).  The grammar and what each kind
- * measures: uapi/clkstat_trace.h.
+ * measures: uapi/clkstat_trace.h; how the ends are matched: below, at
+ * clkstat_trace_start().
  *
  * A trace lives in one of CLKSTAT_TRACE_MAX static slots.  Each slot has
  * handlers of its own, generated below, that know their slot without a
@@ -12,28 +13,13 @@
  * Its metric is named after its canonical spec and the variant, like any
  * other (func:do_nanosleep.kprobe), and so goes wherever metrics go.
  *
- * How the ends are matched:
- *   func      the variant's exit hook carries the entry time to the
- *             return of the same call (fprobe's entry data or a
- *             kretprobe instance: hook_return.c), so recursion and
- *             sleeping inside are handled call by call.  A call that
- *             began before the window's start (or a reset) is dropped at
- *             its return.
- *   sec, tp   a start is remembered per task in a pending table like
- *             ttwu's (pending.c), or per CPU with :cpu; the next end on
- *             that task (CPU) takes it.
- *
- * Which variant reaches what: functions through direct, ftrace, kprobe
- * and kprobe-int3; tracepoints only through the tracepoint variant.  A
- * trace the attached variant cannot reach is refused, and so is a switch
- * to a variant that cannot reach an existing trace.
- *
- * Refused targets, besides those the kernel refuses to hook: clkstat's
- * own code, what tracing itself runs on, and the return of a function
- * that never returns (trace_targets.c).  A handler entered from inside
- * clkstat (a trace on read_hpet() whose stamp reads the HPET) skips its
- * work and counts it as missed (reentry.h).  A function of another
- * module holds that module while traced.
+ * Functions are reached through direct, ftrace, kprobe and kprobe-int3,
+ * tracepoints only through the tracepoint variant; a trace the attached
+ * variant cannot reach is refused, and so is a switch to a variant that
+ * cannot reach an existing trace.  Refused targets: trace_targets.c.  A
+ * handler entered from inside clkstat skips its work and counts it as
+ * missed (reentry.h).  A function of another module holds that module
+ * while traced.  Documentation/clkstat.rst, "User-defined probes".
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -117,6 +103,18 @@ static __always_inline bool clkstat_trace_reentered(struct clkstat_trace *t)
 	return true;
 }
 
+/*
+ * How the ends are matched:
+ *   func      the variant's exit hook carries the entry time to the
+ *             return of the same call (fprobe's entry data or a
+ *             kretprobe instance: hook_return.c), so recursion and
+ *             sleeping inside are handled call by call.  A call that
+ *             began before the window's start (or a reset) is dropped at
+ *             its return.
+ *   sec, tp   a start is remembered per task in a pending table like
+ *             ttwu's (pending.c), or per CPU with :cpu; the next end on
+ *             that task (CPU) takes it.
+ */
 static void notrace clkstat_trace_start(struct clkstat_trace *t)
 {
 	struct clkstat_pending_val v = { .epoch = clkstat_current_epoch() };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record.c - clkstat-report record.
+ * cmd_record.c - clkstat-report record.
  *
  * Each run: switch to the run's variant (variants alternate A B A B ...,
  * so that a drift of the machine over time hits both alike), stop, reset,

@@ -1,17 +1,13 @@
 #!/bin/bash
-# Every clkstat test: userspace unit tests (cmocka; again in a chroot
-# with only the userspace build dependencies), clkstat-report on files,
-# the statistics of
-# --compare against scipy and by simulation, kernel style (checkpatch.pl,
-# sparse), a warning-free build for each kernel line (6.1, 6.12, 7.3),
-# the installs (dkms, make install) for every kernel with headers, KUnit
-# on the debug test kernel (ours), the integration tests in a guest on
-# Debian's 6.12 (all of them), 6.1 (a part) and 7.3 (a smoke suite), a
-# short soak, the security, race and missing-target suites on 6.12, the
-# Debian packages (built, installed in a chroot, used in a guest, purged),
-# and the hardening suites on a debug kernel
-# of our own (KASAN, kmemleak, lockdep, UBSAN, fault injection); then the
-# printed benchmarks.  Each stage ends with "N passed, N failed"; the last
+# Every clkstat test: the unit tests (cmocka; again in a chroot with only
+# the userspace build dependencies), clkstat-report on files, the
+# statistics of --compare against scipy and by simulation, kernel style,
+# a warning-free build for each kernel line (6.1, 6.12, 7.3), the
+# installs, KUnit on the debug test kernel, the integration tests in a
+# guest on Debian's 6.12 (all), 6.1 (a part) and 7.3 (a smoke suite), a
+# short soak, the security, race and missing-target suites, the Debian
+# packages, and the hardening suites on a debug kernel (KASAN, kmemleak,
+# lockdep, UBSAN, fault injection); then the printed benchmarks.  Each stage ends with "N passed, N failed"; the last
 # line adds them up.  Exit status 0 only if nothing failed.
 #
 # usage: run-all.sh                 everything (make check)
@@ -20,25 +16,8 @@
 #        run-all.sh --list          the stages, one a line, with what each
 #                                   waits for
 #
-# Time: `make check` must end within 60 minutes with the test kernel
-# cached and 75 on a fresh machine (CI gives .ci/run 90 on 2 cores, the
-# packages' installation included).  Every stage keeps one core busy (a
-# QEMU guest under single-threaded TCG, or a host test), so the work is
-# laid out for two:
-#   - the debug test kernel builds (both cores) from the first second (and
-#     the two chroots install-deps.sh makes, if it did not), while the
-#     host-only stages run one after the other;
-#   - two workers take the guest stages from one queue, in its order
-#     (longest first): the first as soon as the host stages are done,
-#     the second once the test kernel is built (with the kernel
-#     cached, at once, beside the host stages; on a fresh machine its
-#     build has both cores until then).  A stage that
-#     needs a test kernel not built yet is passed over until it is: the
-#     stages on Debian's kernels go first meanwhile.  How long each takes
-#     depends on the machine: the debug kernel's guests ran 2.3 to 3.5
-#     times slower in CI than here while Debian's did not, and the queue
-#     balances itself either way;
-#   - the benchmarks run last and alone, since they print timings.
+# How the stages are laid out for the time budget: below, before the
+# run (and Documentation/clkstat-hardening.rst, "Run time").
 # Each stage's wall time is printed with it, and all of them at the end.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
@@ -51,8 +30,7 @@ HOST_STAGES="unit unit-chroot cli stats exporter style builds dkms"
 # The guest stages, longest first, as measured beside another guest on
 # a 2-core machine (Documentation/clkstat-hardening.rst, "Run time"):
 # guest 1460 s, guest-6.1 570, the debug kernel's parts about 510 each,
-# smoke-7.3 450 (both with the BPF twin's exact agreement since issue
-# 32), soak 270, deb 210 (its chroot made by install-deps.sh),
+# smoke-7.3 450 (both with the BPF twin's exact agreement), soak 270, deb 210 (its chroot made by install-deps.sh),
 # trace-churn 180, race 100, then a minute or less each.
 # A long stage taken last leaves the other worker idle meanwhile (deb,
 # late, once kept one core idle for 7 minutes).
@@ -453,6 +431,25 @@ case "${1:-}" in
 *) echo "usage: run-all.sh [--only STAGE... | --list]" >&2; exit 2 ;;
 esac
 
+# Time: `make check` must end within 60 minutes with the test kernel
+# cached and 75 on a fresh machine (CI gives .ci/run 90 on 2 cores, the
+# packages' installation included).  Every stage keeps one core busy (a
+# QEMU guest under single-threaded TCG, or a host test), so the work is
+# laid out for two:
+#   - the debug test kernel builds (both cores) from the first second (and
+#     the chroots install-deps.sh makes, if it did not), while the
+#     host-only stages run one after the other;
+#   - two workers take the guest stages from one queue, in its order
+#     (longest first): the first as soon as the host stages are done,
+#     the second once the test kernel is built (with the kernel
+#     cached, at once, beside the host stages; on a fresh machine its
+#     build has both cores until then).  A stage that
+#     needs a test kernel not built yet is passed over until it is: the
+#     stages on Debian's kernels go first meanwhile.  How long each takes
+#     depends on the machine: the debug kernel's guests ran 2.3 to 3.5
+#     times slower in CI than here while Debian's did not, and the queue
+#     balances itself either way;
+#   - the benchmarks run last and alone, since they print timings.
 t_all=$SECONDS
 : > build/queue.taken
 rm -f build/kernel-*.ready build/kernel-*.failed build/kernels.done
