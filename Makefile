@@ -123,7 +123,7 @@ tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 	$(CC) $(CFLAGS) -pthread -o $@ $<
 
 # The userspace tools, by job; the includes point one way, each directory
-# to those before it (and to kmod/uapi/):
+# to those before it (and to kmod/uapi/ and kmod/shared/):
 #   tools/lib/     the library: model, statistics, snapshot files, metadata,
 #                  netlink, renderers, --compare's bootstrap and outputs
 #   tools/bpf/     the BPF twin (loader, kernel-free part, programs)
@@ -134,7 +134,7 @@ tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 # build/tools/libclkstat-twin.a, the twin's loaders, which need the BPF
 # objects' skeletons (clang, bpftool and a kernel image's BTF) and which
 # only clkstat-report links.  Objects are built once, in build/tools/,
-# with their header dependencies (-MMD: kmod/uapi's, the catalog's too).
+# with their header dependencies (-MMD: kmod/uapi/ and kmod/shared/ headers too).
 TOOLS_OBJ = build/tools
 LIB_SRC = $(wildcard tools/lib/*.c) tools/bpf/twin_model.c
 TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_trace.c
@@ -216,7 +216,7 @@ build/bpf/vmlinux.h: build/bpf/vmlinux-$(KRELEASE)
 
 # -mcpu=v3: atomic compare-and-swap for min and max (kernel 5.12 and on).
 build/bpf/twin.bpf.o: tools/bpf/twin.bpf.c tools/bpf/twin_shared.h kmod/uapi/clkstat_buckets.h \
-		     kmod/uapi/clkstat_wakeup.h kmod/uapi/clkstat_catalog.h build/bpf/vmlinux.h
+		     kmod/shared/clkstat_wakeup.h kmod/uapi/clkstat_catalog.h build/bpf/vmlinux.h
 	$(CLANG) $(BPF_CLANG_FLAGS) -mcpu=v3 -c $< -o $@
 
 build/bpf/twin.skel.h: build/bpf/twin.bpf.o
@@ -224,7 +224,7 @@ build/bpf/twin.skel.h: build/bpf/twin.bpf.o
 
 # The user-defined probes: one object per spec (tools/bpf/twin_trace.c).
 build/bpf/twin_trace.bpf.o: tools/bpf/twin_trace.bpf.c tools/bpf/twin_shared.h \
-			   kmod/uapi/clkstat_buckets.h kmod/uapi/clkstat_trace.h \
+			   kmod/uapi/clkstat_buckets.h kmod/shared/clkstat_trace.h \
 			   kmod/uapi/clkstat_events.h kmod/uapi/clkstat_catalog.h build/bpf/vmlinux.h
 	$(CLANG) $(BPF_CLANG_FLAGS) -mcpu=v3 -c $< -o $@
 

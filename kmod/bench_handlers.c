@@ -24,7 +24,7 @@
 #include <linux/timekeeping.h>
 #include "bench_handlers.h"
 #include "compat.h"
-#include "control.h"
+#include "control_lang.h"
 #include "hist.h"
 #include "hook.h"
 #include "probe_tkread.h"

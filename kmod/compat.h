@@ -48,7 +48,7 @@
 #include <linux/tracepoint.h>
 #include <linux/types.h>
 #include <asm/nospec-branch.h>
-#include "uapi/clkstat_wakeup.h"
+#include "shared/clkstat_wakeup.h"
 
 /*
  * CALL_DEPTH_ACCOUNT as a string for top-level assembly (the direct
@@ -123,7 +123,7 @@ static inline int clkstat_unregister_direct(struct ftrace_ops *ops,
 #endif
 
 /*
- * Where probe ttwu ends a wakeup (uapi/clkstat_wakeup.h says what and why,
+ * Where probe ttwu ends a wakeup (shared/clkstat_wakeup.h says what and why,
  * for the BPF twin too): ttwu_do_activate() before 6.12, enqueue_task()
  * for a wakeup from 6.12 on, where delayed dequeue re-enqueues some woken
  * tasks without ttwu_do_activate().  No header macro marks that change,

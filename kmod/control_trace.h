@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * control_trace.h - the clkstat:clkstat_control trace event: a start,
- * stop, reset or tgid command carried out (command.c), whichever way it
+ * stop, reset or tgid command carried out (control_run.c), whichever way it
  * came (debugfs, netlink, the module's own).  It marks the module's
  * recording window for anyone tracing (perf, ftrace, BPF), and the BPF
  * twin follows it (tools/bpf/twin.bpf.c, tw_control: a raw tracepoint on

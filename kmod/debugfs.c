@@ -28,8 +28,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "clock.h"
-#include "command.h"
-#include "control.h"
+#include "control_run.h"
+#include "control_lang.h"
 #include "debugfs.h"
 #include "evlog.h"
 #include "hist.h"

@@ -18,7 +18,7 @@
 #include <linux/list.h>
 #include "uapi/clkstat_buckets.h"
 #include "uapi/clkstat_catalog.h"
-#include "uapi/clkstat_hist_math.h"
+#include "shared/clkstat_hist_math.h"
 
 /* A metric's identity: "name.variant", e.g. "ttwu_enqueue.direct". */
 #define CLKSTAT_ID_MAX		(CLKSTAT_NAME_MAX + CLKSTAT_VARIANT_MAX)
@@ -256,7 +256,7 @@ static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 }
 
 /*
- * The frac_bits of every probe's metric (main.c's parameter), and whether
+ * The frac_bits of every probe's metric (init.c's parameter), and whether
  * it is not the default: the probes' records take the slot with constant
  * shifts behind a static key instead of a load and a compare.
  */

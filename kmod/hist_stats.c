@@ -5,7 +5,7 @@
  *
  * A pure function over one CPU's slots (no locks, no I/O), so that KUnit
  * can feed it made-up histograms.  The quantiles and slot means are
- * uapi/clkstat_hist_math.h's, which clkstat-report uses too.
+ * shared/clkstat_hist_math.h's, which clkstat-report uses too.
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>

@@ -29,9 +29,9 @@
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include "command.h"
+#include "control_run.h"
 #include "compat.h"
-#include "control.h"
+#include "control_lang.h"
 #include "reentry.h"
 #include "evlog.h"
 #include "hist.h"

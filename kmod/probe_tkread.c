@@ -26,7 +26,7 @@
 #include <linux/pid.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
-#include "control.h"
+#include "control_lang.h"
 #include "direct_tramp.h"
 #include "pending.h"
 #include "evlog.h"

@@ -4,7 +4,7 @@
  * function's duration, on a section between two functions, or between two
  * tracepoints, added and removed at run time (probes= at load, the control
  * file's trace and untrace, netlink).  The grammar and what each kind
- * measures: uapi/clkstat_trace.h; how the ends are matched: below, at
+ * measures: shared/clkstat_trace.h; how the ends are matched: below, at
  * clkstat_trace_start().
  *
  * A trace lives in one of CLKSTAT_TRACE_MAX static slots.  Each slot has
@@ -28,7 +28,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "clock.h"
-#include "control.h"
+#include "control_lang.h"
 #include "direct_tramp.h"
 #include "evlog.h"
 #include "hist.h"
@@ -476,7 +476,7 @@ static int clkstat_trace_parse_log(const char *spec,
 
 /**
  * clkstat_trace_add() - add a user-defined probe and attach it
- * @spec: its spec (uapi/clkstat_trace.h)
+ * @spec: its spec (shared/clkstat_trace.h)
  * @b: the variant attached now, which attaches the trace too
  * @cfg: frac_bits and the pending table's size
  * @why: set to why it is refused, a static string (netlink's extack)

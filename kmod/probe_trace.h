@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * probe_trace.h - user-defined probes ("traces", uapi/clkstat_trace.h):
+ * probe_trace.h - user-defined probes ("traces", shared/clkstat_trace.h):
  * added and removed at run time, fed by whatever variant the probes are
  * attached with.  probes.c calls these under its lock, so that a trace
  * and a variant switch never cross; they know probes.c only by the
@@ -12,7 +12,7 @@
 #include <linux/seq_file.h>
 #include "hook.h"
 #include "probe_cfg.h"
-#include "uapi/clkstat_trace.h"
+#include "shared/clkstat_trace.h"
 
 int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		      const struct clkstat_probe_cfg *cfg, const char **why);

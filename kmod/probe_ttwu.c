@@ -24,7 +24,7 @@
 #include <linux/timekeeping.h>
 #include "btf_func.h"
 #include "compat.h"
-#include "control.h"
+#include "control_lang.h"
 #include "direct_tramp.h"
 #include "pending.h"
 #include "evlog.h"

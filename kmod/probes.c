@@ -497,7 +497,7 @@ out:
  * @switches: set to the number of switches since load, unless NULL
  *
  * The one record of which variant is attached: the control commands
- * (command.c) and the exports ask here.
+ * (control_run.c) and the exports ask here.
  *
  * Return: the variant's name ("none" before the probes start).
  */
@@ -564,7 +564,7 @@ void clkstat_probes_names(char *buf, size_t len)
 
 /**
  * clkstat_probes_trace() - add or remove a user-defined probe
- * @spec: its spec (uapi/clkstat_trace.h)
+ * @spec: its spec (shared/clkstat_trace.h)
  * @add: add it (trace), or remove it (untrace)
  * @why: set to why not, a static string, on failure
  *

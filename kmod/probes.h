@@ -15,7 +15,7 @@
 #include "hook.h"
 #include "probe_cfg.h"
 #include "uapi/clkstat_catalog.h"
-#include "uapi/clkstat_trace.h"
+#include "shared/clkstat_trace.h"
 
 struct seq_file;
 
@@ -54,7 +54,7 @@ struct clkstat_probe {
 extern const char *const clkstat_metric_names[CLKSTAT_NMETRICS];
 #define CLKSTAT_MNAME(id)	clkstat_metric_names[CLKSTAT_METRIC_##id]
 
-/* The frac_bits parameter (main.c). */
+/* The frac_bits parameter (init.c). */
 extern unsigned int clkstat_frac_bits;
 
 int clkstat_probes_select(const char *list);

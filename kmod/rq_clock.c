@@ -9,7 +9,7 @@
  *
  * The module cannot name struct rq nor the per-CPU runqueues: the offsets
  * of rq->clock and rq->cpu come from the target kernel's BTF at build time
- * (gen_rq_offsets.sh, generated/rq_offsets.h; main.c passes them here),
+ * (gen_rq_offsets.sh, generated/rq_offsets.h; init.c passes them here),
  * and a CPU's rq pointer is learnt from probe ttwu's enqueue hook, checked
  * (rq->cpu must equal task_cpu(p)) before it is cached; a mismatch turns
  * the rq clock off for good with one warning.  Reads are racy but never

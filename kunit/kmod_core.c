@@ -10,7 +10,7 @@
 #include "../kmod/hist.c"
 #include "../kmod/hist_stats.c"
 #include "../kmod/pending.c"
-#include "../kmod/control.c"
+#include "../kmod/control_lang.c"
 #include "../kmod/evlog.c"
 #include "../kmod/rq_clock.c"
 #include "../kmod/btf_func.c"

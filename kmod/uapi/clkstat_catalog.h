@@ -148,7 +148,7 @@
 
 /*
  * The control operations, X(ID, word): the words of the control file
- * (kmod/control.h) and netlink's CLKSTAT_CTRL_ID (clkstat_netlink.h,
+ * (kmod/control_lang.h) and netlink's CLKSTAT_CTRL_ID (clkstat_netlink.h,
  * whose values they are: append only).  start, stop and reset take an
  * optional metric (CLKSTAT_A_METRIC_ID), tgid a number (CLKSTAT_A_TGID,
  * at most CLKSTAT_TGID_MAX), variant a name (CLKSTAT_A_VARIANT), trace

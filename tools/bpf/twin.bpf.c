@@ -27,7 +27,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../../kmod/uapi/clkstat_wakeup.h"
+#include "../../kmod/shared/clkstat_wakeup.h"
 /* clkstat_events.h's <linux/types.h>: vmlinux.h has the types already. */
 #define _LINUX_TYPES_H
 #include "../../kmod/uapi/clkstat_events.h"
@@ -188,7 +188,7 @@ const volatile __u32 pcpu_hot_pc_off;
  * kmod/compat.h's clkstat_wakeup_enqueue(): on 6.12 and later the twin, as
  * the module, closes a wakeup at enqueue_task(), which delayed dequeue's
  * re-enqueue reaches and ttwu_do_activate() does not
- * (kmod/uapi/clkstat_wakeup.h).
+ * (kmod/shared/clkstat_wakeup.h).
  */
 
 struct sched_entity___clkstat {

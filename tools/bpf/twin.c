@@ -39,7 +39,7 @@
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
-#include "../../kmod/uapi/clkstat_wakeup.h"
+#include "../../kmod/shared/clkstat_wakeup.h"
 #include "../lib/status.h"
 #include "twin.h"
 #include "twin_model.h"

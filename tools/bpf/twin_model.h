@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../../kmod/uapi/clkstat_trace.h"
+#include "../../kmod/shared/clkstat_trace.h"
 #include "../lib/model.h"
 #include "twin_shared.h"
 
@@ -38,7 +38,7 @@ int twin_variant_parse(const char *name);
  * the variant cannot run (bpf-tp: ttwu and clockoff only), or clockoff
  * without a probe whose events it samples at (ttwu, tkread, csswitch).
  * A word with a ':' is a user-defined probe's spec
- * (kmod/uapi/clkstat_trace.h), checked as twin_probes_parse_traces()
+ * (kmod/shared/clkstat_trace.h), checked as twin_probes_parse_traces()
  * does; *mask may then be 0.
  */
 int twin_probes_parse(enum twin_variant v, const char *list, unsigned int *mask);

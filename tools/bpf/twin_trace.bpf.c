@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * twin_trace.bpf.c - the BPF twin's user-defined probes (specs of
- * kmod/uapi/clkstat_trace.h: func:F, sec:A-B[:exit][:cpu], tp:X-Y[:cpu]),
+ * kmod/shared/clkstat_trace.h: func:F, sec:A-B[:exit][:cpu], tp:X-Y[:cpu]),
  * as kmod/probe_trace.c measures them: the same intervals, counters,
  * bucket math and event.
  *
@@ -30,7 +30,7 @@
 /* clkstat_events.h's <linux/types.h>: vmlinux.h has the types already. */
 #define _LINUX_TYPES_H
 #include "../../kmod/uapi/clkstat_events.h"
-#include "../../kmod/uapi/clkstat_trace.h"
+#include "../../kmod/shared/clkstat_trace.h"
 #include "twin_shared.h"
 #include "twin_hist.bpf.h"
 

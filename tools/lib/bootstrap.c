@@ -31,7 +31,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
-#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../../kmod/shared/clkstat_hist_math.h"
 #include "bootstrap.h"
 #include "stats.h"
 

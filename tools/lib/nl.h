@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <netlink/handlers.h>
-#include "../../kmod/uapi/clkstat_trace.h"
+#include "../../kmod/shared/clkstat_trace.h"
 #include "model.h"
 #include "status.h"
 

@@ -3,7 +3,7 @@
  * stats.c - the summary of one histogram (stats.h).
  *
  * count, min and max are the histogram's own.  The percentiles are
- * clkstat_hist_quantile() of uapi/clkstat_hist_math.h over the dense
+ * clkstat_hist_quantile() of shared/clkstat_hist_math.h over the dense
  * slots, the function the module's debugfs files use, so that both print
  * the same p99 for the same slots.  The mean is exact, from the slots'
  * sums; the standard deviation that of the samples taken each at their
@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../../kmod/shared/clkstat_hist_math.h"
 #include "stats.h"
 
 /*

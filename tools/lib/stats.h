@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stats.h - the summary clkstat-report prints for a histogram.  The
- * percentiles are uapi/clkstat_hist_math.h's, the very function the module
+ * percentiles are shared/clkstat_hist_math.h's, the very function the module
  * uses for debugfs, so both print the same numbers for the same slots.
  */
 #ifndef CLKSTAT_REPORT_STATS_H
@@ -26,7 +26,7 @@ int cr_summarize(const struct cr_hist *h, unsigned int frac_bits,
 
 /*
  * cr_summarize()'s mean and standard deviation (stats.c) of a histogram
- * held as dense slots s[] (uapi/clkstat_hist_math.h): idx lists, in
+ * held as dense slots s[] (shared/clkstat_hist_math.h): idx lists, in
  * ascending order, the n slots that may be non-empty (every other one must
  * be empty), or is NULL for the n slots 0 .. n - 1.  count is their total,
  * [min, max] the range the mean is clamped to.  Both 0 when count is 0;

@@ -23,7 +23,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
-#include "../../kmod/uapi/clkstat_trace.h"
+#include "../../kmod/shared/clkstat_trace.h"
 #include "xcorr.h"
 
 /* trace's filter f (of selector s): a number, or a spec. */

@@ -35,7 +35,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../../kmod/uapi/clkstat_trace.h"
+#include "../../kmod/shared/clkstat_trace.h"
 #include "../bpf/twin.h"
 #include "../bpf/twin_model.h"
 #include "../lib/meta.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_trace.c - clkstat-report trace add SPEC... | del SPEC... | list: the
- * module's user-defined probes (kmod/uapi/clkstat_trace.h) over netlink,
+ * module's user-defined probes (kmod/shared/clkstat_trace.h) over netlink,
  * CTRL trace and untrace, and GET_INFO's list.  No options of its own
  * (list takes --format text or json).
  *
@@ -14,7 +14,7 @@
  */
 #include <string.h>
 #include <json-c/json.h>
-#include "../../kmod/uapi/clkstat_trace.h"
+#include "../../kmod/shared/clkstat_trace.h"
 #include "../lib/nl.h"
 #include "../lib/status.h"
 #include "args.h"

@@ -24,7 +24,7 @@
 #include <sys/resource.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../../kmod/shared/clkstat_hist_math.h"
 #include "../lib/bootstrap.h"
 
 #define K	5

@@ -41,7 +41,7 @@
 #include <gsl/gsl_rng.h>
 #include <json.h>
 
-#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../../kmod/shared/clkstat_hist_math.h"
 #include "../lib/bootstrap.h"
 #include "../lib/compare.h"
 #include "../lib/compare_render.h"

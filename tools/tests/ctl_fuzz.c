@@ -11,7 +11,7 @@
  * variants the control file lists, near misses), random bytes, lengths
  * around the 160-byte limit, and huge writes of 4 KiB to 1 MiB.  The
  * oracle is the grammar as Documentation/clkstat.rst ("Control file")
- * documents it, written independently of kmod/control.c, with a model of
+ * documents it, written independently of kmod/control_lang.c, with a model of
  * the state the control file shows: an input it refuses must fail with
  * EINVAL and change nothing, one it accepts must have its documented
  * effect.  At most K switches to another variant (default 20).

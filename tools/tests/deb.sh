@@ -137,7 +137,7 @@ check "clkstat-report does not name the folder it was built in ($n times)" [ "$n
 rm -rf "$x"
 src=/usr/src/clkstat-$ver
 check "clkstat-dkms: the DKMS tree $src (dkms.conf, Kbuild, kmod/, kmod/uapi/)" \
-	has "$dkms_deb" "$src/dkms.conf" "$src/Kbuild" "$src/kmod/Kbuild" "$src/kmod/main.c" \
+	has "$dkms_deb" "$src/dkms.conf" "$src/Kbuild" "$src/kmod/Kbuild" "$src/kmod/init.c" \
 	"$src/kmod/gen_rq_offsets.sh" "$src/kmod/uapi/clkstat_version.h"
 junk=$(dpkg-deb -c "$dkms_deb" | awk '{ print $6 }' |
 	grep -E '\.(o|ko|cmd|mod)$|/generated/|^\./(lib|etc|usr/bin)/' || true)

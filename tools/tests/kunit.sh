@@ -45,7 +45,7 @@ chmod +x "$out/payload/run.sh"
 # suites follow as subtests without a plan of their own.  Give kunit.py the
 # module's part under a plan naming every suite in kunit/, so that a suite
 # that never reported counts as a failure.
-nsuites=$(cat "$top"/kunit/*_test.c | grep -c '^kunit_test_suite(')
+nsuites=$(cat "$top"/kunit/*_kunit.c | grep -c '^kunit_test_suite(')
 {
 	echo "KTAP version 1"
 	echo "1..$nsuites"

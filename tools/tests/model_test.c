@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../../kmod/shared/clkstat_hist_math.h"
 #include "../lib/meta.h"
 #include "../lib/model.h"
 

@@ -23,7 +23,7 @@
 #include <cmocka.h>
 #include <json.h>
 
-#include "../../kmod/uapi/clkstat_hist_math.h"
+#include "../../kmod/shared/clkstat_hist_math.h"
 #include "../lib/grid.h"
 #include "../lib/render.h"
 #include "../lib/render_common.h"

@@ -9,7 +9,7 @@ top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
 src=$(tools/vm/build-test-kernel.sh --extract-only)
 pass=0 fail=0
-files=$(ls kmod/*.c kmod/*.h kmod/*.S kmod/uapi/*.h kunit/*.c kunit/*.h |
+files=$(ls kmod/*.c kmod/*.h kmod/*.S kmod/uapi/*.h kmod/shared/*.h kunit/*.c kunit/*.h |
 	grep -v "\.mod\.c$" | grep -v '^kmod/compat\.h$' |
 	grep -v '^kmod/uapi/clkstat_catalog\.h$' |
 	grep -v '^kmod/uapi/clkstat_buckets\.h$')

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace_spec_test.c - cmocka tests of the user-defined probes' grammar
- * (kmod/uapi/clkstat_trace.h), the one parser the module, the twin's
+ * (kmod/shared/clkstat_trace.h), the one parser the module, the twin's
  * loader and the tools share: every kind and option, canonical forms,
  * and each reason for a refusal.
  */
@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../kmod/uapi/clkstat_trace.h"
+#include "../../kmod/shared/clkstat_trace.h"
 
 static const char *const errtext[CLKSTAT_TRACE_NERRORS] =
 	CLKSTAT_TRACE_ERROR_TEXTS_INIT;

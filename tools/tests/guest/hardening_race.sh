@@ -6,7 +6,7 @@
 # What a reader sees must never be negative, never more than was recorded,
 # and never a mix of two resets.  Runs on any kernel; tools/tests/debug.sh
 # runs it on the debug kernel.  The exact bound per reset is KUnit's
-# hist_reset_race (kunit/hist_test.c), which needs two CPUs: it runs in
+# hist_reset_race (kunit/hist_kunit.c), which needs two CPUs: it runs in
 # the debug kernel's guest too (hardening_kunit.sh).
 set -u
 . "$(dirname "$0")/lib.sh"

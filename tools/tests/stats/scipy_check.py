@@ -133,7 +133,7 @@ def build_c_helper(tmp):
     with open(src, "w") as f:
         f.write(C_HELPER)
     subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-I",
-                    os.path.join(S.TOP, "kmod", "uapi"), "-o", exe, src],
+                    os.path.join(S.TOP, "kmod", "shared"), "-o", exe, src],
                    check=True)
     return exe
 

@@ -103,7 +103,7 @@ def values_to_slots(values, k):
 
 
 # ---------------------------------------------------------------------------
-# kmod/uapi/clkstat_hist_math.h: clkstat_hist_quantile(), exactly.
+# kmod/shared/clkstat_hist_math.h: clkstat_hist_quantile(), exactly.
 
 def hist_quantile(slots, k, vmin, vmax, num, den):
     """slots: [(slot, count), ...] ascending (extra members ignored)."""

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pending_test.c - the per-task pending-event table: put, take, replace,
+ * pending_kunit.c - the per-task pending-event table: put, take, replace,
  * evict on collision, busy entries, events of another epoch; the wake
  * table of ttwu and tkread: claims, parts, release.
  */

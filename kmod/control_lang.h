@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * control.h - the control language shared by debugfs (and later netlink):
+ * control_lang.h - the control language shared by debugfs (and later netlink):
  *
  *   start [METRIC]   record (all metrics, or one)
  *   stop [METRIC]    stop recording
@@ -9,8 +9,8 @@
  *                    N is decimal digits, 0..CLKSTAT_TGID_MAX (4194304)
  *   variant NAME     feed the probes through another hook variant
  *                    (carried out by probes.c, not clkstat_control_exec():
- *                    command.c dispatches)
- *   trace SPEC       add a user-defined probe (uapi/clkstat_trace.h; a
+ *                    control_run.c dispatches)
+ *   trace SPEC       add a user-defined probe (shared/clkstat_trace.h; a
  *                    bare function name F means func:F), carried out by
  *                    probes.c too
  *   untrace SPEC     remove one
@@ -19,8 +19,8 @@
  * may also surround the command.  One write() is one command: a NUL byte
  * in it, or more than CLKSTAT_CONTROL_MAX bytes, makes it invalid.
  */
-#ifndef _CLKSTAT_CONTROL_H
-#define _CLKSTAT_CONTROL_H
+#ifndef _CLKSTAT_CONTROL_LANG_H
+#define _CLKSTAT_CONTROL_LANG_H
 
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -55,4 +55,4 @@ static inline bool clkstat_task_selected(const struct task_struct *p)
 	return !want || p->tgid == want;
 }
 
-#endif /* _CLKSTAT_CONTROL_H */
+#endif /* _CLKSTAT_CONTROL_LANG_H */

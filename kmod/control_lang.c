@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * control.c - parse and carry out control commands (see control.h).
+ * control_lang.c - the control language (control_lang.h): parse a command,
+ * and carry out what it does to the metrics (start, stop, reset, tgid).
  *
  * Parsing is separate from execution and has no side effect, so that a
  * malformed command changes nothing and KUnit can test the grammar alone.
@@ -8,7 +9,7 @@
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "control.h"
+#include "control_lang.h"
 #include "evlog.h"
 #include "uapi/clkstat_netlink.h"
 
@@ -51,7 +52,7 @@ static size_t clkstat_next_word(const char **s, char *buf, size_t size)
  * @cmd: filled in on success
  *
  * Return: 0, or -EINVAL for anything that is not exactly one command of the
- * grammar in control.h (unknown word, missing or extra argument, a metric
+ * grammar in control_lang.h (unknown word, missing or extra argument, a metric
  * or variant name too long, a tgid that is not decimal digits or is above
  * CLKSTAT_TGID_MAX).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * buckets_test.c - uapi/clkstat_buckets.h against the naive reference in
+ * buckets_kunit.c - uapi/clkstat_buckets.h against the naive reference in
  * bucket_ref.h, for every frac_bits, every slot, and values at and around
  * every power of two up to U64_MAX.
  */

@@ -6,10 +6,10 @@
  * for the same slots.  Integer arithmetic only: the kernel has no floating
  * point.  The bucket layout itself is clkstat_buckets.h.
  */
-#ifndef _UAPI_CLKSTAT_HIST_MATH_H
-#define _UAPI_CLKSTAT_HIST_MATH_H
+#ifndef _CLKSTAT_SHARED_HIST_MATH_H
+#define _CLKSTAT_SHARED_HIST_MATH_H
 
-#include "clkstat_buckets.h"
+#include "../uapi/clkstat_buckets.h"
 
 #ifdef __KERNEL__
 #include <linux/math64.h>
@@ -143,4 +143,4 @@ static inline __u64 clkstat_hist_quantile(const struct clkstat_slot *slot,
 	return max;
 }
 
-#endif /* _UAPI_CLKSTAT_HIST_MATH_H */
+#endif /* _CLKSTAT_SHARED_HIST_MATH_H */

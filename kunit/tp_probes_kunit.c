@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tp_probes_test.c - which probe the tracepoint variant registers
+ * tp_probes_kunit.c - which probe the tracepoint variant registers
  * (kmod/tp_probes.c): a tracepoint clkstat knows gets the probe of its
  * own type, only from the module named for it; any other gets the
  * generic probe where indirect calls go unchecked, and none on a kCFI

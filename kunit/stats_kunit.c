@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats_test.c - totals, slot means, quantiles and the summary, against
+ * stats_kunit.c - totals, slot means, quantiles and the summary, against
  * exact values computed from the raw samples.
  */
 #include <kunit/test.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * btf_func_test.c - a function's calling convention from hand-built BTF
+ * btf_func_kunit.c - a function's calling convention from hand-built BTF
  * blobs: registers, the stack, structs by value, hidden return pointers,
  * varargs, modifier chains, FUNCs of one name merged, task pointer
  * arguments, split BTF on a base,

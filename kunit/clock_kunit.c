@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * clock_test.c - the probes' stamps (kmod/clock.h): the interval of two
+ * clock_kunit.c - the probes' stamps (kmod/clock.h): the interval of two
  * TSC stamps converted at once with the timekeeper's mult and shift, as
  * mul_u64_u32_shr() would; a negative one as 0; a start in cycles not
  * valid once the clock left the TSC; a stamp older than the readout

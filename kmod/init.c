@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - clkstat module init and exit: parameters, probe selection, and
+ * init.c - clkstat module init and exit: parameters, probe selection, and
  * the order in which everything is set up and torn down.
  *
  * Setup: metrics and tables (probe init), hooks, debugfs, then recording
@@ -13,8 +13,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "clock.h"
-#include "command.h"
-#include "control.h"
+#include "control_run.h"
+#include "control_lang.h"
 #include "debugfs.h"
 #include "evlog.h"
 #include "hist.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hist_test.c - the metric store: create, record, count, start, stop,
+ * hist_kunit.c - the metric store: create, record, count, start, stop,
  * reset, snapshot.
  */
 #include <kunit/test.h>

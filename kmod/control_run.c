@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * command.c - where every control command is carried out, whether it came
+ * control_run.c - where every control command is carried out, whether it came
  * through debugfs's control file, netlink or the module's own load and
  * unload: one at a time, a variant switch to probes.c, the others to the
- * metrics (control.c) with the attached variant as probes.c knows it.
+ * metrics (control_lang.c) with the attached variant as probes.c knows it.
  * Each start, stop, reset and tgid done is a clkstat:clkstat_control
  * trace event (control_trace.h), the window the BPF twin follows.
  */
 #include <linux/mutex.h>
-#include "command.h"
-#include "control.h"
+#include "control_run.h"
+#include "control_lang.h"
 #include "probes.h"
 #define CREATE_TRACE_POINTS
 #include "control_trace.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * control_test.c - the control language: what parses, what does not, and
+ * control_lang_kunit.c - the control language: what parses, what does not, and
  * that a command naming an unknown metric changes nothing.
  */
 #include <kunit/test.h>
-#include "../kmod/control.h"
+#include "../kmod/control_lang.h"
 #include "../kmod/uapi/clkstat_netlink.h"
 
 static void control_parse_good(struct kunit *test)

@@ -13,8 +13,8 @@
  * on every line (ENQUEUE_DELAYED is not: 0x200 on 6.12, 0x20 on 7.x).
  * Documentation/clkstat-kernels.rst, "What changed between the lines".
  */
-#ifndef _UAPI_CLKSTAT_WAKEUP_H
-#define _UAPI_CLKSTAT_WAKEUP_H
+#ifndef _CLKSTAT_SHARED_WAKEUP_H
+#define _CLKSTAT_SHARED_WAKEUP_H
 
 #define CLKSTAT_ENQUEUE_FUNC_OLD	"ttwu_do_activate"
 #define CLKSTAT_ENQUEUE_FUNC_NEW	"enqueue_task"
@@ -23,4 +23,4 @@
 #define CLKSTAT_ENQUEUE_RESTORE		0x02
 #define CLKSTAT_TASK_ON_RQ_QUEUED	1
 
-#endif /* _UAPI_CLKSTAT_WAKEUP_H */
+#endif /* _CLKSTAT_SHARED_WAKEUP_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rq_clock_test.c - the rq clock without struct rq (kmod/rq_clock.c): a
+ * rq_clock_kunit.c - the rq clock without struct rq (kmod/rq_clock.c): a
  * fake runqueue laid out as the offsets say, learnt at an enqueue whose
  * rq->cpu matches, read through the cache, turned off for good by a
  * mismatch; layouts that cannot be struct rq's; the advance of two reads.

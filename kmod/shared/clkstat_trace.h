@@ -28,10 +28,10 @@
  * No includes but the catalog (which has none): the parser is plain C for
  * the kernel, the tools and the twin's loader alike.
  */
-#ifndef _UAPI_CLKSTAT_TRACE_H
-#define _UAPI_CLKSTAT_TRACE_H
+#ifndef _CLKSTAT_SHARED_TRACE_H
+#define _CLKSTAT_SHARED_TRACE_H
 
-#include "clkstat_catalog.h"
+#include "../uapi/clkstat_catalog.h"
 
 /* User-defined probes that can exist at once. */
 #define CLKSTAT_TRACE_MAX	16
@@ -205,4 +205,4 @@ static inline int clkstat_trace_parse(const char *s,
 	return CLKSTAT_TRACE_E_OK;
 }
 
-#endif /* _UAPI_CLKSTAT_TRACE_H */
+#endif /* _CLKSTAT_SHARED_TRACE_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * evlog_test.c - the event log: a ring that keeps the newest events and
+ * evlog_kunit.c - the event log: a ring that keeps the newest events and
  * counts the overwritten ones, the reader's copy in time order, text cut
  * to fit, an empty log.
  */
