@@ -137,7 +137,7 @@ tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 # with their header dependencies (-MMD: kmod/uapi/ and kmod/shared/ headers too).
 TOOLS_OBJ = build/tools
 LIB_SRC = $(wildcard tools/lib/*.c) tools/bpf/twin_model.c
-TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_trace.c
+TWIN_SRC = tools/bpf/twin.c tools/bpf/twin_trace.c tools/bpf/twin_maps.c
 BENCH_SRC = $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
 REPORT_SRC = $(wildcard tools/report/*.c)
 tools_obj = $(patsubst tools/%.c,$(TOOLS_OBJ)/%.o,$(1))

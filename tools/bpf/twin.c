@@ -42,6 +42,7 @@
 #include "../../kmod/shared/clkstat_wakeup.h"
 #include "../lib/status.h"
 #include "twin.h"
+#include "twin_maps.h"
 #include "twin_model.h"
 #include "twin_trace.h"
 #include "twin.skel.h"
@@ -683,33 +684,6 @@ int cr_twin_prog_stats(struct cr_twin *t, struct cr_twin_prog_stat *out,
 	return CR_OK;
 }
 
-/* Empty a pending-wakeup hash map (recording is off). */
-static int twin_clear_hash(struct bpf_map *m)
-{
-	uint64_t key, next;
-
-	while (!bpf_map__get_next_key(m, NULL, &next, sizeof(next))) {
-		key = next;
-		if (bpf_map__delete_elem(m, &key, sizeof(key), 0) &&
-		    errno != ENOENT)
-			return -1;
-	}
-	return 0;
-}
-
-/* Zero a one-entry per-CPU u64 array. */
-static int twin_zero_percpu(struct bpf_map *m, unsigned int ncpus)
-{
-	uint64_t *zero = calloc(ncpus, sizeof(*zero));
-	uint32_t k = 0;
-	int err = !zero ||
-		  bpf_map__update_elem(m, &k, sizeof(k), zero,
-				       ncpus * sizeof(*zero), 0);
-
-	free(zero);
-	return err;
-}
-
 int cr_twin_start(struct cr_twin *t)
 {
 	size_t sz = TWIN_HIST_STRIDE * t->ncpus;
@@ -723,15 +697,16 @@ int cr_twin_start(struct cr_twin *t)
 					   zero, sz, 0);
 	free(zero);
 	if (!err)
-		err = twin_clear_hash(t->skel->maps.pend_hash) ||
-		      twin_clear_hash(t->skel->maps.csr_start);
+		err = twin_map_clear(t->skel->maps.pend_hash) ||
+		      twin_map_clear(t->skel->maps.csr_start);
 	if (!err && t->events) {
 		/* Nothing from before this run, no losses. */
 		twin_reader_stop(t);
 		ring_buffer__consume(t->rb);
 		cr_events_free(&t->ev);
 		t->ev_err = 0;
-		err = twin_zero_percpu(t->skel->maps.ev_lost, t->ncpus);
+		err = twin_map_zero_percpu(t->skel->maps.ev_lost,
+					   sizeof(uint64_t), t->ncpus);
 	}
 	if (err) {
 		fprintf(stderr, "clkstat-report: %s: cannot reset the maps: %s\n",

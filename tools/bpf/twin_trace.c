@@ -26,6 +26,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "../lib/status.h"
+#include "twin_maps.h"
 #include "twin_trace.h"
 #include "twin_trace.skel.h"
 
@@ -337,34 +338,6 @@ static uint64_t twin_trace_misses(const struct twin_trace_one *o)
 	return n;
 }
 
-/* Empty a hash map keyed by u64. */
-static int twin_trace_clear(struct bpf_map *m)
-{
-	uint64_t key, next;
-
-	while (!bpf_map__get_next_key(m, NULL, &next, sizeof(next))) {
-		key = next;
-		if (bpf_map__delete_elem(m, &key, sizeof(key), 0) &&
-		    errno != ENOENT)
-			return -1;
-	}
-	return 0;
-}
-
-/* Zero entry 0 of a per-CPU array of value_size bytes per CPU. */
-static int twin_trace_zero(struct bpf_map *m, size_t value_size,
-			   unsigned int ncpus)
-{
-	size_t stride = (value_size + 7) & ~(size_t)7;
-	void *zero = calloc(ncpus, stride);
-	uint32_t k = 0;
-	int err = !zero ||
-		  bpf_map__update_elem(m, &k, sizeof(k), zero, ncpus * stride, 0);
-
-	free(zero);
-	return err;
-}
-
 int twin_traces_start(struct twin_trace_set *s)
 {
 	struct twin_trace_one *o;
@@ -375,13 +348,13 @@ int twin_traces_start(struct twin_trace_set *s)
 	for (i = 0; i < s->n; i++) {
 		o = &s->one[i];
 		o->skel->bss->recording = 0;
-		if (twin_trace_zero(o->skel->maps.hist, sizeof(twin_hist_t),
+		if (twin_map_zero_percpu(o->skel->maps.hist, sizeof(twin_hist_t),
 				    s->cfg.ncpus) ||
-		    twin_trace_zero(o->skel->maps.cpu_start,
+		    twin_map_zero_percpu(o->skel->maps.cpu_start,
 				    bpf_map__value_size(o->skel->maps.cpu_start),
 				    s->cfg.ncpus) ||
-		    twin_trace_clear(o->skel->maps.pending) ||
-		    twin_trace_clear(o->skel->maps.stacks)) {
+		    twin_map_clear(o->skel->maps.pending) ||
+		    twin_map_clear(o->skel->maps.stacks)) {
 			fprintf(stderr, "clkstat-report: %s: probe %s: cannot reset the maps: %s\n",
 				twin_variant_names[s->cfg.variant],
 				o->spec->name, strerror(errno));

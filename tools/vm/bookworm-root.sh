@@ -27,8 +27,6 @@ kver=$1; shift
 top=$(realpath "$(dirname "$0")/../..")
 cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
 base=$cache/deb/bookworm
-mirror=http://deb.debian.org/debian
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 mkdir -p "$cache/deb"
 
 # in_root COMMAND...: COMMAND in the chroot (in-root.sh: /proc, a mount
@@ -37,23 +35,7 @@ in_root() { "$top/tools/vm/in-root.sh" "$base" "$@"; }
 
 exec 8> "$cache/deb/bookworm.lock"
 flock 8
-if [ ! -f "$base/.clkstat-done" ]; then
-	rm -rf "$base" "$base.new"
-	mkdir -p "$base.new"
-	unshare -m -- debootstrap --variant=minbase --keyring="$keyring" \
-		bookworm "$base.new" "$mirror"
-	touch "$base.new/.clkstat-done"
-	mv "$base.new" "$base"
-fi
-{
-	echo "deb [signed-by=$keyring] $mirror bookworm main"
-	echo "deb [signed-by=$keyring] $mirror bookworm-updates main"
-	echo "deb [signed-by=$keyring] http://deb.debian.org/debian-security bookworm-security main"
-	grep '^deb ' "$top/tools/vm/apt/sources.list"
-} > "$base/etc/apt/sources.list"
-printf '#!/bin/sh\nexit 101\n' > "$base/usr/sbin/policy-rc.d"
-chmod 755 "$base/usr/sbin/policy-rc.d"
-cp -L /etc/resolv.conf "$base/etc/resolv.conf" 2>/dev/null || true
+"$top/tools/vm/bookworm-base.sh" "$base" --backports
 
 # The libraries' packages: for each library the Makefile asks pkg-config
 # for, the first non-dev package its -dev package depends on (libgsl-dev:

@@ -3,7 +3,7 @@
 # check-unit` in: a C compiler, make, the userspace libraries' -dev
 # packages, cmocka, valgrind, python3-yaml and man-db, and nothing of a
 # kernel, clang or bpftool, so that the unit tests are shown to need
-# none of them.  Made once (debootstrap minbase, cached in
+# none of them.  Made once (bookworm-base.sh, cached in
 # CLKSTAT_CACHE/unit/bookworm), brought up to date on every call, under
 # a lock.  tools/install-deps.sh makes it; make check too when missing.
 #
@@ -14,8 +14,6 @@ set -euo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
 base=$cache/unit/bookworm
-mirror=http://deb.debian.org/debian
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # What building and running the unit tests takes (Makefile: UNIT_CFLAGS,
 # UNIT_LDLIBS; tools/tests/unit.sh): the libraries libclkstat.a links.
 pkgs=(make gcc libc6-dev pkg-config libcmocka-dev valgrind
@@ -27,22 +25,7 @@ in_root() { "$top/tools/vm/in-root.sh" "$base" "$@"; }
 
 exec 8> "$cache/unit/bookworm.lock"
 flock 8
-if [ ! -f "$base/.clkstat-done" ]; then
-	rm -rf "$base" "$base.new"
-	mkdir -p "$base.new"
-	unshare -m -- debootstrap --variant=minbase --keyring="$keyring" \
-		bookworm "$base.new" "$mirror"
-	touch "$base.new/.clkstat-done"
-	mv "$base.new" "$base"
-fi
-{
-	echo "deb [signed-by=$keyring] $mirror bookworm main"
-	echo "deb [signed-by=$keyring] $mirror bookworm-updates main"
-	echo "deb [signed-by=$keyring] http://deb.debian.org/debian-security bookworm-security main"
-} > "$base/etc/apt/sources.list"
-printf '#!/bin/sh\nexit 101\n' > "$base/usr/sbin/policy-rc.d"
-chmod 755 "$base/usr/sbin/policy-rc.d"
-cp -L /etc/resolv.conf "$base/etc/resolv.conf" 2>/dev/null || true
+"$top/tools/vm/bookworm-base.sh" "$base"
 missing=()
 for p in "${pkgs[@]}"; do
 	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
