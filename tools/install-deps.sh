@@ -28,8 +28,9 @@ pkgs=(
 	# --compare: GSL's random numbers and quantiles; scipy and numpy as the
 	# independent implementation its tests compare against
 	libgsl-dev python3-scipy python3-numpy
-	# the man page's render check; the benchmark's peak memory
-	man-db time
+	# the man page's render check; the benchmark's peak memory; the
+	# documents' reStructuredText check (rst2html)
+	man-db time python3-docutils
 	# checking the netlink spec (YAML) against the C header
 	python3-yaml
 	# workloads and the independent counts in the guest
