@@ -16,7 +16,7 @@
 #include "clock.h"
 #include "hist.h"
 
-unsigned int clkstat_probe_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
+unsigned int clkstat_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
 DEFINE_STATIC_KEY_FALSE(clkstat_frac_custom);
 static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
@@ -309,15 +309,15 @@ struct list_head *clkstat_registry(void)
 }
 
 /**
- * clkstat_hist_set_probe_frac_bits() - the frac_bits of the probes' metrics
+ * clkstat_set_frac_bits() - the frac_bits of the probes' metrics
  * @k: the load's frac_bits, at most CLKSTAT_FRAC_BITS_MAX
  *
  * Before the probes create their metrics (module init): their records
  * (__clkstat_record_probe()) take @k without reading it from the metric.
  */
-void clkstat_hist_set_probe_frac_bits(unsigned int k)
+void clkstat_set_frac_bits(unsigned int k)
 {
-	clkstat_probe_frac_bits = k;
+	clkstat_frac_bits = k;
 	if (k != CLKSTAT_FRAC_BITS_DEFAULT)
 		static_branch_enable(&clkstat_frac_custom);
 	else

@@ -128,7 +128,7 @@ void clkstat_metric_set_parts(struct clkstat_metric *total,
 			      struct clkstat_metric *a, struct clkstat_metric *b);
 void clkstat_metric_add_counter(struct clkstat_metric *m, unsigned int idx,
 				u64 n);
-void clkstat_hist_set_probe_frac_bits(unsigned int k);
+void clkstat_set_frac_bits(unsigned int k);
 size_t clkstat_metric_cpu_bytes(unsigned int frac_bits);
 
 /* What a metric notifier is told, with the metric as its data. */
@@ -256,16 +256,17 @@ static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
 }
 
 /*
- * The frac_bits of every probe's metric (init.c's parameter), and whether
- * it is not the default: the probes' records take the slot with constant
- * shifts behind a static key instead of a load and a compare.
+ * The load's frac_bits (the parameter frac_bits, init.c), every probe's
+ * metrics' and the one name for it; and whether it is not the default:
+ * the probes' records take the slot with constant shifts behind a static
+ * key instead of a load and a compare.
  */
-extern unsigned int clkstat_probe_frac_bits;
+extern unsigned int clkstat_frac_bits;
 DECLARE_STATIC_KEY_FALSE(clkstat_frac_custom);
 
 /**
  * __clkstat_record_checked() - record into a probe's metric known to record
- * @m: the metric, of clkstat_probe_frac_bits
+ * @m: the metric, of clkstat_frac_bits
  * @v: the sample, in ns
  *
  * __clkstat_record() without the recording check, for a probe that made
@@ -277,14 +278,14 @@ static __always_inline void __clkstat_record_checked(struct clkstat_metric *m,
 						     u64 v)
 {
 	if (static_branch_unlikely(&clkstat_frac_custom))
-		__clkstat_add(m, v, clkstat_probe_frac_bits);
+		__clkstat_add(m, v, clkstat_frac_bits);
 	else
 		__clkstat_add(m, v, CLKSTAT_FRAC_BITS_DEFAULT);
 }
 
 /**
  * __clkstat_record_probe() - __clkstat_record() for a probe's metric
- * @m: the metric, of clkstat_probe_frac_bits
+ * @m: the metric, of clkstat_frac_bits
  * @v: the sample, in ns
  */
 static __always_inline void __clkstat_record_probe(struct clkstat_metric *m,

@@ -33,7 +33,7 @@ static char *variant = "direct";
 module_param(variant, charp, 0444);
 MODULE_PARM_DESC(variant, "hook variant: direct, ftrace, kprobe, kprobe-int3, tracepoint or off (default direct)");
 
-unsigned int clkstat_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
+/* Into the probes' one frac_bits, clkstat_frac_bits (hist.h). */
 module_param_named(frac_bits, clkstat_frac_bits, uint, 0444);
 MODULE_PARM_DESC(frac_bits, "sub-buckets per power of two = 2^frac_bits, 0..5 (default 3)");
 
@@ -150,9 +150,8 @@ static int __init clkstat_init(void)
 		return ret;
 	}
 	clkstat_rq_setup();
-	clkstat_hist_set_probe_frac_bits(clkstat_frac_bits);
+	clkstat_set_frac_bits(clkstat_frac_bits);
 	ret = clkstat_probes_start(&(struct clkstat_probe_cfg){
-		.frac_bits = clkstat_frac_bits,
 		.pending_entries = corr_entries,
 		.variant = clkstat_load_variant,
 #ifdef CLKSTAT_FAULT_HOOKS

@@ -11,7 +11,6 @@
 struct clkstat_variant;
 
 struct clkstat_probe_cfg {
-	unsigned int frac_bits;
 	unsigned int pending_entries;	/* per-task table size, power of two */
 	bool with_ttwu;			/* the ttwu probe is enabled too */
 	bool with_csread;		/* the csread probe is enabled too */

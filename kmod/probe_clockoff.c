@@ -23,7 +23,6 @@
 
 struct clkstat_metric *clkstat_clockoff;
 static struct clkstat_metric *clockoff_neg;
-static unsigned int clockoff_frac_bits;
 
 /**
  * clkstat_clockoff_record() - record one offset sample
@@ -54,11 +53,11 @@ static int clockoff_bind(const char *variant,
 {
 	struct clkstat_metric *pos, *neg;
 
-	pos = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF), variant, clockoff_frac_bits,
+	pos = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF), variant, clkstat_frac_bits,
 				 NULL, 0);
 	if (IS_ERR(pos))
 		return PTR_ERR(pos);
-	neg = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF_NEG), variant, clockoff_frac_bits,
+	neg = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF_NEG), variant, clkstat_frac_bits,
 				 NULL, 0);
 	if (IS_ERR(neg))
 		return PTR_ERR(neg);
@@ -76,7 +75,6 @@ static int clockoff_init(const struct clkstat_probe_cfg *cfg)
 		pr_err("clkstat: probe clockoff samples at the events of ttwu, tkread or csswitch: enable one of them too\n");
 		return -EINVAL;
 	}
-	clockoff_frac_bits = cfg->frac_bits;
 	ret = clockoff_bind(cfg->variant->name, NULL);
 	if (ret)
 		clockoff_exit();

@@ -57,7 +57,6 @@ static const char *const csw_counter_names[CLKSTAT_CSW_NCOUNTERS] = {
 
 static struct clkstat_metric *csr_metric[CSR_N];
 static struct clkstat_metric *csw_metric, *csw_first_read;
-static unsigned int cs_frac_bits;
 static bool csw_with_csread;
 /* clkstat_now() at the return of the last switch, until a read takes it. */
 static atomic64_t csw_pending_exit;
@@ -217,7 +216,7 @@ static int csread_bind(const char *variant,
 
 	for (i = 0; i < CSR_N; i++) {
 		m[i] = clkstat_metric_get(clkstat_metric_names[csr_metric_ids[i]], variant,
-					  cs_frac_bits, NULL, 0);
+					  clkstat_frac_bits, NULL, 0);
 		if (IS_ERR(m[i]))
 			return PTR_ERR(m[i]);
 	}
@@ -234,7 +233,6 @@ static int csread_init(const struct clkstat_probe_cfg *cfg)
 		pr_err("clkstat: probe csread needs the TSC frequency (tsc_khz is 0)\n");
 		return -EOPNOTSUPP;
 	}
-	cs_frac_bits = cfg->frac_bits;
 	ret = csread_bind(cfg->variant->name, NULL);
 	if (ret) {
 		csread_exit();
@@ -268,13 +266,13 @@ static int csswitch_bind(const char *variant,
 {
 	struct clkstat_metric *m, *first = NULL;
 
-	m = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH), variant, cs_frac_bits,
+	m = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH), variant, clkstat_frac_bits,
 			       csw_counter_names, CLKSTAT_CSW_NCOUNTERS);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	if (csw_with_csread) {
 		first = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH_FIRST_READ), variant,
-					   cs_frac_bits, NULL, 0);
+					   clkstat_frac_bits, NULL, 0);
 		if (IS_ERR(first))
 			return PTR_ERR(first);
 	}
@@ -289,7 +287,6 @@ static int csswitch_init(const struct clkstat_probe_cfg *cfg)
 {
 	int ret;
 
-	cs_frac_bits = cfg->frac_bits;
 	csw_with_csread = cfg->with_csread;
 	ret = csswitch_bind(cfg->variant->name, NULL);
 	if (ret)

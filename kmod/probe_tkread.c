@@ -49,7 +49,6 @@ static const char *const tkw_counter_names[CLKSTAT_TKW_NCOUNTERS] = {
 static struct clkstat_metric *tk_reads, *tkw_all;
 static struct clkstat_metric *tkw_migrated, *tkw_local, *tkw_enqueue;
 static struct clkstat_metric *tkw_rq, *tkw_rq_migrated, *tkw_rq_local;
-static unsigned int tk_frac_bits;
 static bool tk_with_ttwu;
 
 /* Published while ttwu feeds wakeups in (both probes enabled). */
@@ -248,25 +247,25 @@ static int tkread_bind(const char *variant,
 	unsigned long lost;
 	int ret;
 
-	reads = clkstat_metric_get(CLKSTAT_MNAME(TKREAD), variant, tk_frac_bits,
+	reads = clkstat_metric_get(CLKSTAT_MNAME(TKREAD), variant, clkstat_frac_bits,
 				   tk_func_names, CLKSTAT_TK_NFUNCS);
 	ret = PTR_ERR_OR_ZERO(reads);
 	if (ret || !tk_with_ttwu)
 		goto out;
-	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD), variant, tk_frac_bits,
+	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD), variant, clkstat_frac_bits,
 				 tkw_counter_names, CLKSTAT_TKW_NCOUNTERS);
 	mig = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED), variant,
-				 tk_frac_bits, NULL, 0);
-	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL), variant, tk_frac_bits,
+				 clkstat_frac_bits, NULL, 0);
+	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL), variant, clkstat_frac_bits,
 				 NULL, 0);
-	enq = clkstat_metric_get(CLKSTAT_MNAME(ENQUEUE_TKREAD), variant, tk_frac_bits,
+	enq = clkstat_metric_get(CLKSTAT_MNAME(ENQUEUE_TKREAD), variant, clkstat_frac_bits,
 				 NULL, 0);
 	rq = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK), variant,
-				tk_frac_bits, NULL, 0);
+				clkstat_frac_bits, NULL, 0);
 	rqm = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_MIGRATED),
-				 variant, tk_frac_bits, NULL, 0);
+				 variant, clkstat_frac_bits, NULL, 0);
 	rql = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_LOCAL),
-				 variant, tk_frac_bits, NULL, 0);
+				 variant, clkstat_frac_bits, NULL, 0);
 	/* What did get created stays registered until exit. */
 	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:
 	      PTR_ERR_OR_ZERO(loc) ?: PTR_ERR_OR_ZERO(enq) ?:
@@ -306,7 +305,6 @@ static int tkread_init(const struct clkstat_probe_cfg *cfg)
 
 	for (i = 0; i < CLKSTAT_TK_NFUNCS; i++)
 		tk_hooks[i].func = tk_func_names[i];
-	tk_frac_bits = cfg->frac_bits;
 	/* With ttwu, its wake table holds tkread's part of each wakeup. */
 	tk_with_ttwu = cfg->with_ttwu;
 	ret = tkread_bind(cfg->variant->name, NULL);

@@ -541,7 +541,7 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		if (ret)
 			goto err_free;
 	}
-	t->frac_bits = cfg->frac_bits;
+	t->frac_bits = clkstat_frac_bits;
 	*why = "out of memory";
 	if (s.percpu) {
 		t->pcpu = alloc_percpu(struct clkstat_trace_pcpu);

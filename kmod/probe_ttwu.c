@@ -40,7 +40,6 @@ static const char *const ttwu_counter_names[CLKSTAT_TTWU_NCOUNTERS] = {
 };
 
 static struct clkstat_metric *ttwu_all, *ttwu_migrated, *ttwu_local;
-static unsigned int ttwu_frac_bits;
 
 /*
  * The event log's records, out of line: the handlers' own frames stay
@@ -434,12 +433,12 @@ static int ttwu_bind(const char *variant,
 	unsigned long lost;
 	int ret;
 
-	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE), variant, ttwu_frac_bits,
+	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE), variant, clkstat_frac_bits,
 				 ttwu_counter_names, CLKSTAT_TTWU_NCOUNTERS);
 	mig = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE_MIGRATED), variant,
-				 ttwu_frac_bits, NULL, 0);
+				 clkstat_frac_bits, NULL, 0);
 	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE_LOCAL), variant,
-				 ttwu_frac_bits, NULL, 0);
+				 clkstat_frac_bits, NULL, 0);
 	/* What did get created stays registered until exit. */
 	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:
 	      PTR_ERR_OR_ZERO(loc);
@@ -520,7 +519,6 @@ static int ttwu_init(const struct clkstat_probe_cfg *cfg)
 	ret = ttwu_check_protos();
 	if (ret)
 		return ret;
-	ttwu_frac_bits = cfg->frac_bits;
 	ret = clkstat_wake_init(&clkstat_wake_pending, cfg->pending_entries);
 	if (!ret)
 		ret = ttwu_bind(cfg->variant->name, NULL);

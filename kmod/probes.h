@@ -54,9 +54,6 @@ struct clkstat_probe {
 extern const char *const clkstat_metric_names[CLKSTAT_NMETRICS];
 #define CLKSTAT_MNAME(id)	clkstat_metric_names[CLKSTAT_METRIC_##id]
 
-/* The frac_bits parameter (init.c). */
-extern unsigned int clkstat_frac_bits;
-
 int clkstat_probes_select(const char *list);
 const char *clkstat_probes_unsupported(const struct clkstat_variant *b);
 int clkstat_probes_start(const struct clkstat_probe_cfg *cfg);

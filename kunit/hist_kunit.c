@@ -571,7 +571,7 @@ static void hist_record_checked_frac(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(ks); i++) {
 		k = ks[i];
-		clkstat_hist_set_probe_frac_bits(k);
+		clkstat_set_frac_bits(k);
 		m = clkstat_metric_create("kunit_checked", "test", k, NULL, 0);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
 		clkstat_metric_set_recording(m, true);
