@@ -99,7 +99,6 @@ static int cr_record_one(const struct cr_rec_backend *b, struct cr_rec_run *r,
 	const struct cr_record_opts *o = r->o;
 	struct cr_workload w = { .argv = o->command, .duration = o->duration };
 	struct cr_run tmp = { .exit_status = -1 };
-	const char *marker = b->marker(r);
 	struct cr_run_marks marks;
 	int st, st2, status = -1, gated = b->gates(r);
 	int64_t start, end;
@@ -110,7 +109,8 @@ static int cr_record_one(const struct cr_rec_backend *b, struct cr_rec_run *r,
 		return st;
 	if (gated) {
 		/* The held child takes its environment at the fork. */
-		cr_rec_marker_env(o, marker);
+		if (o->events)
+			cr_rec_marker_env(o, b->marker(r));
 		st = cr_workload_hold(&w);
 		if (!st)
 			r->tgid = w.pid;
@@ -123,7 +123,8 @@ static int cr_record_one(const struct cr_rec_backend *b, struct cr_rec_run *r,
 		return st;
 	}
 	start = cr_rec_now_ns();
-	cr_marks_begin(o, &marks, marker);
+	/* Asked once the run started: the twin's says why it has none. */
+	cr_marks_begin(o, &marks, b->marker(r));
 	st = cr_workload_run(&w, &status);
 	cr_marks_end(o, &marks);
 	end = cr_rec_now_ns();
