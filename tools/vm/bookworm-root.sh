@@ -35,8 +35,6 @@ in_root() { "$top/tools/vm/in-root.sh" "$base" "$@"; }
 
 exec 8> "$cache/deb/bookworm.lock"
 flock 8
-"$top/tools/vm/bookworm-base.sh" "$base" --backports
-
 # The libraries' packages: for each library the Makefile asks pkg-config
 # for, the first non-dev package its -dev package depends on (libgsl-dev:
 # libgsl27), as the built package's shlibs will say.
@@ -51,23 +49,17 @@ libs() {
 	done
 }
 
-missing=()
-for p in "$@" dkms dwarves kmod $(libs) systemd man-db "linux-headers-$kver"; do
-	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-		grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	in_root apt-get update
-	in_root apt-get install -y --no-install-recommends "${missing[@]}"
-	# Another kernel's headers go (their kbuild and common with them).
-	old=$(in_root dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
-		'linux-headers-*-amd64' 2>/dev/null | awk '$1 ~ /^.i/ { print $2 }' |
-		grep -vxF "linux-headers-$kver" || true)
-	if [ -n "$old" ]; then
-		# shellcheck disable=SC2086
-		in_root apt-get purge -y $old
-		in_root apt-get autoremove --purge -y
-	fi
+# shellcheck disable=SC2046  # libs(): one package a word
+"$top/tools/vm/bookworm-base.sh" "$base" --backports "$@" dkms dwarves kmod \
+	$(libs) systemd man-db "linux-headers-$kver"
+# Another kernel's headers go (their kbuild and common with them).
+old=$(in_root dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
+	'linux-headers-*-amd64' 2>/dev/null | awk '$1 ~ /^.i/ { print $2 }' |
+	grep -vxF "linux-headers-$kver" || true)
+if [ -n "$old" ]; then
+	# shellcheck disable=SC2086
+	in_root apt-get purge -y $old
+	in_root apt-get autoremove --purge -y
 	in_root apt-get clean
 fi
 # The install's depmod changes these files, the purge's puts them back.

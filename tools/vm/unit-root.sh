@@ -9,7 +9,6 @@
 #
 # usage: unit-root.sh          make it, print its path on the last line
 # The log goes to stdout; exit status 0 when the chroot is ready.
-# shellcheck disable=SC2016  # single quotes: dpkg-query's formats
 set -euo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cache=${CLKSTAT_CACHE:-/var/cache/clkstat}
@@ -21,20 +20,9 @@ pkgs=(make gcc libc6-dev pkg-config libcmocka-dev valgrind
       python3 python3-yaml python3-docutils man-db)
 mkdir -p "$cache/unit"
 
-in_root() { "$top/tools/vm/in-root.sh" "$base" "$@"; }
 
 exec 8> "$cache/unit/bookworm.lock"
 flock 8
-"$top/tools/vm/bookworm-base.sh" "$base"
-missing=()
-for p in "${pkgs[@]}"; do
-	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-		grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	in_root apt-get update
-	in_root apt-get install -y --no-install-recommends "${missing[@]}"
-	in_root apt-get clean
-fi
+"$top/tools/vm/bookworm-base.sh" "$base" "${pkgs[@]}"
 echo "unit-root: ready"
 echo "$base"
