@@ -36,7 +36,6 @@ EXPORT_SYMBOL_GPL(clkstat_tsc_clock);
 DEFINE_STATIC_KEY_FALSE(clkstat_clock_tsc);
 EXPORT_SYMBOL_GPL(clkstat_clock_tsc);
 u64 clkstat_tsc_scale;
-EXPORT_SYMBOL_GPL(clkstat_tsc_scale);
 
 enum { CLOCK_REQ_AUTO, CLOCK_REQ_TSC, CLOCK_REQ_MONO };
 

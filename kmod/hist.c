@@ -456,7 +456,6 @@ void clkstat_metric_reset(struct clkstat_metric *m)
 			clkstat_metric_reset_one(m->parts[i], now);
 	mutex_unlock(&clkstat_reset_lock);
 }
-EXPORT_SYMBOL_GPL(clkstat_metric_reset);
 
 /**
  * clkstat_metric_add_counter() - add to a counter from process context
