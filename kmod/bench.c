@@ -78,7 +78,7 @@ static int __init bench_init(void)
 		       CHUNK);
 		return -EINVAL;
 	}
-	m = clkstat_metric_create("bench_record", "bench", 3, NULL, 0);
+	m = clkstat_metric_create("bench_record", "bench", NULL, 0);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	clkstat_metric_set_recording(m, true);

@@ -17,7 +17,6 @@
  * filter narrowed to the bench's thread group meanwhile.  How, and why:
  * Documentation/clkstat-overhead.rst, "The handler modes".
  */
-#include <linux/export.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -167,4 +166,3 @@ int clkstat_bench_handlers(enum clkstat_hbench_mode mode, unsigned int n,
 	clkstat_probes_release();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(clkstat_bench_handlers);

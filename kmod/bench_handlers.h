@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench_handlers.h - the handler benchmark of clkstat.ko
- * (bench_handlers.c), run by clkstat_hookbench.ko's "pair" and "triple"
+ * bench_handlers.h - the handler benchmark of clkstat_hookbench.ko
+ * (bench_handlers.c): clkstat.ko's handlers, timed by its "pair" and "triple"
  * modes.
  */
 #ifndef _CLKSTAT_BENCH_HANDLERS_H

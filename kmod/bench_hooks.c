@@ -272,7 +272,7 @@ static int hb_run_record(struct hb_result *r, unsigned int n)
 	int ret = 0;
 	u64 t0;
 
-	m = clkstat_metric_create("hookbench_record", "bench", 3, NULL, 0);
+	m = clkstat_metric_create("hookbench_record", "bench", NULL, 0);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	clkstat_metric_set_recording(m, true);

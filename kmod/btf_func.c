@@ -31,6 +31,7 @@
 #include <linux/vmalloc.h>
 #include <uapi/linux/btf.h>
 #include "btf_func.h"
+#include "test_exports.h"
 
 /* Modifier chains and nested members deeper than this are malformed. */
 #define BTF_MAX_DEPTH	32
@@ -659,7 +660,7 @@ out:
 	vfree(vmlinux);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(clkstat_btf_func_proto);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_btf_func_proto);
 
 /**
  * clkstat_btf_vmlinux_protos() - several kernel functions' conventions
@@ -708,4 +709,4 @@ bool clkstat_btf_wrappable(const struct clkstat_btf_proto *p)
 	return !p->stack_args && !p->varargs &&
 	       p->arg_regs <= CLKSTAT_BTF_ARG_REGS && p->ret_regs <= 2;
 }
-EXPORT_SYMBOL_GPL(clkstat_btf_wrappable);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_btf_wrappable);

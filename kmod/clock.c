@@ -30,11 +30,12 @@
 #include <linux/workqueue.h>
 #include "clock.h"
 #include "uapi/clkstat_events.h"
+#include "test_exports.h"
 
 struct clkstat_tsc_clock clkstat_tsc_clock;
-EXPORT_SYMBOL_GPL(clkstat_tsc_clock);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_tsc_clock);
 DEFINE_STATIC_KEY_FALSE(clkstat_clock_tsc);
-EXPORT_SYMBOL_GPL(clkstat_clock_tsc);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_clock_tsc);
 u64 clkstat_tsc_scale;
 
 enum { CLOCK_REQ_AUTO, CLOCK_REQ_TSC, CLOCK_REQ_MONO };

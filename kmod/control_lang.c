@@ -12,8 +12,10 @@
 #include "control_lang.h"
 #include "evlog.h"
 #include "uapi/clkstat_netlink.h"
+#include "test_exports.h"
 
 pid_t clkstat_filter_tgid;
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_filter_tgid);
 
 static const char *const clkstat_op_names[] = CLKSTAT_CTRL_WORDS_INIT;
 

@@ -232,6 +232,8 @@ static int clkstat_control_show(struct seq_file *sf, void *unused)
 	seq_printf(sf, "tgid %d\n", READ_ONCE(clkstat_filter_tgid));
 	/* Handlers that skipped their work: entered from inside clkstat. */
 	seq_printf(sf, "reentered %lu\n", clkstat_reentries_total());
+	/* Calls the variant itself could not hand to the handlers. */
+	clkstat_probes_missed_show(sf);
 	clkstat_registry_lock();
 	list_for_each_entry(m, clkstat_registry(), node)
 		seq_printf(sf, "metric %s variant %s recording %s\n", m->name,

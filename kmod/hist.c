@@ -15,9 +15,12 @@
 #include <linux/timekeeping.h>
 #include "clock.h"
 #include "hist.h"
+#include "test_exports.h"
 
 unsigned int clkstat_frac_bits = CLKSTAT_FRAC_BITS_DEFAULT;
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_frac_bits);
 DEFINE_STATIC_KEY_FALSE(clkstat_frac_custom);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_frac_custom);
 static LIST_HEAD(clkstat_metrics);
 static DEFINE_MUTEX(clkstat_metrics_lock);
 /*
@@ -77,7 +80,7 @@ size_t clkstat_metric_cpu_bytes(unsigned int frac_bits)
 	return struct_size((struct clkstat_cpu_hist *)NULL, slot,
 			   CLKSTAT_NSLOTS(frac_bits));
 }
-EXPORT_SYMBOL_GPL(clkstat_metric_cpu_bytes);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_metric_cpu_bytes);
 
 /* CPU cpu's entry in an array of per-CPU histograms stride bytes apart. */
 static struct clkstat_cpu_hist *clkstat_hist_at(void *base, size_t stride,
@@ -98,26 +101,26 @@ static void clkstat_metric_free(struct clkstat_metric *m)
  * @name: what it measures, at most CLKSTAT_NAME_MAX - 1 characters
  * @variant: name of the hook variant that feeds it (kept by reference), at
  *	most CLKSTAT_VARIANT_MAX - 1 characters; name.variant must be unique
- * @frac_bits: fractional bits, 0..CLKSTAT_FRAC_BITS_MAX
  * @counter_names: names of its event counters (kept by reference), or NULL
  * @ncounters: number of counters, at most CLKSTAT_MAX_COUNTERS
  *
- * The metric starts stopped; clkstat_metric_set_recording() starts it.
+ * Its slots are of the load's frac_bits (clkstat_frac_bits), the one
+ * __clkstat_record() takes.  The metric starts stopped;
+ * clkstat_metric_set_recording() starts it.
  *
  * Return: the metric, or an ERR_PTR: -EINVAL for bad arguments, -EEXIST for
  * a name.variant in use, -ENOMEM.
  */
 struct clkstat_metric *clkstat_metric_create(const char *name,
 					     const char *variant,
-					     unsigned int frac_bits,
 					     const char *const *counter_names,
 					     unsigned int ncounters)
 {
+	unsigned int frac_bits = clkstat_frac_bits;
 	struct clkstat_metric *m;
 	unsigned int cpu;
 
-	if (frac_bits > CLKSTAT_FRAC_BITS_MAX ||
-	    ncounters > CLKSTAT_MAX_COUNTERS ||
+	if (ncounters > CLKSTAT_MAX_COUNTERS ||
 	    strlen(name) >= CLKSTAT_NAME_MAX || !name[0] ||
 	    strlen(variant) >= CLKSTAT_VARIANT_MAX || !variant[0])
 		return ERR_PTR(-EINVAL);
@@ -156,13 +159,12 @@ struct clkstat_metric *clkstat_metric_create(const char *name,
 	clkstat_metric_notify(CLKSTAT_METRIC_ADDED, m);
 	return m;
 }
-EXPORT_SYMBOL_GPL(clkstat_metric_create);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_metric_create);
 
 /**
  * clkstat_metric_get() - the metric name.variant, created if need be
  * @name: as for clkstat_metric_create()
  * @variant: as for clkstat_metric_create()
- * @frac_bits: as for clkstat_metric_create(), used only when creating
  * @counter_names: as for clkstat_metric_create(), used only when creating
  * @ncounters: as for clkstat_metric_create(), used only when creating
  *
@@ -174,7 +176,6 @@ EXPORT_SYMBOL_GPL(clkstat_metric_create);
  */
 struct clkstat_metric *clkstat_metric_get(const char *name,
 					  const char *variant,
-					  unsigned int frac_bits,
 					  const char *const *counter_names,
 					  unsigned int ncounters)
 {
@@ -183,8 +184,8 @@ struct clkstat_metric *clkstat_metric_get(const char *name,
 	mutex_lock(&clkstat_metrics_lock);
 	m = clkstat_metric_find_in(name, variant);
 	mutex_unlock(&clkstat_metrics_lock);
-	return m ?: clkstat_metric_create(name, variant, frac_bits,
-					  counter_names, ncounters);
+	return m ?: clkstat_metric_create(name, variant, counter_names,
+					  ncounters);
 }
 
 /*
@@ -217,7 +218,7 @@ void clkstat_metric_destroy(struct clkstat_metric *m)
 	mutex_unlock(&clkstat_metrics_lock);
 	clkstat_metric_free(m);
 }
-EXPORT_SYMBOL_GPL(clkstat_metric_destroy);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_metric_destroy);
 
 /**
  * clkstat_metric_destroy_name() - destroy a metric in every variant
@@ -281,6 +282,7 @@ struct clkstat_metric *clkstat_metric_find_in(const char *name,
 			return m;
 	return NULL;
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_metric_find_in);
 
 /**
  * clkstat_registry_lock() - hold the registry stable for iteration
@@ -289,6 +291,7 @@ void clkstat_registry_lock(void)
 {
 	mutex_lock(&clkstat_metrics_lock);
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_registry_lock);
 
 /**
  * clkstat_registry_unlock() - release clkstat_registry_lock()
@@ -297,6 +300,7 @@ void clkstat_registry_unlock(void)
 {
 	mutex_unlock(&clkstat_metrics_lock);
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_registry_unlock);
 
 /**
  * clkstat_registry() - the list of all metrics, in creation order
@@ -309,11 +313,11 @@ struct list_head *clkstat_registry(void)
 }
 
 /**
- * clkstat_set_frac_bits() - the frac_bits of the probes' metrics
+ * clkstat_set_frac_bits() - the frac_bits of every metric created after
  * @k: the load's frac_bits, at most CLKSTAT_FRAC_BITS_MAX
  *
- * Before the probes create their metrics (module init): their records
- * (__clkstat_record_probe()) take @k without reading it from the metric.
+ * Before any metric is created (module init): records
+ * (__clkstat_record()) take @k without reading it from the metric.
  */
 void clkstat_set_frac_bits(unsigned int k)
 {
@@ -334,8 +338,8 @@ void clkstat_set_frac_bits(unsigned int k)
  * and readers sum (see &clkstat_metric.parts).  The three are one family
  * from then on: starting, stopping or resetting any of them does so to
  * all three, so that the total is always the sum of its parts and a
- * probe that checked the total records into a part without checking it
- * again (__clkstat_record_part()).  Called at bind, before any hook can
+ * probe counts into the total what its part took (__clkstat_record()'s
+ * return).  Called at bind, before any hook can
  * record; the parts must live as long as the total.
  */
 void clkstat_metric_set_parts(struct clkstat_metric *total,
@@ -358,7 +362,7 @@ static struct clkstat_metric *clkstat_family(struct clkstat_metric *m)
  * @m: the metric; a total's part or total starts or stops the family
  * @on: true to record, false to ignore samples
  *
- * A sample already past the check in clkstat_record() still lands.
+ * A sample already past the check in __clkstat_record() still lands.
  * Starting begins a new epoch (clock.h, clkstat_epoch_restart()).
  *
  * Context: process context; starting takes a mutex.
@@ -377,7 +381,7 @@ void clkstat_metric_set_recording(struct clkstat_metric *m, bool on)
 			WRITE_ONCE(m->parts[i]->recording, on);
 	WRITE_ONCE(m->recording, on);
 }
-EXPORT_SYMBOL_GPL(clkstat_metric_set_recording);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_metric_set_recording);
 
 /* One metric's part of clkstat_metric_reset(), under its lock. */
 static void clkstat_metric_reset_one(struct clkstat_metric *m, u64 now)
@@ -584,6 +588,7 @@ int clkstat_snapshot_take(struct clkstat_snapshot *s,
 	mutex_unlock(&clkstat_reset_lock);
 	return 0;
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_snapshot_take);
 
 /**
  * clkstat_snapshot_free() - free what clkstat_snapshot_take() allocated
@@ -596,3 +601,4 @@ void clkstat_snapshot_free(struct clkstat_snapshot *s)
 	kfree(s->meta.counter_names);
 	s->meta.counter_names = NULL;
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_snapshot_free);

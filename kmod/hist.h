@@ -37,7 +37,7 @@ struct clkstat_metric {
 	char id[CLKSTAT_ID_MAX];	/* name.variant: unique, the file name */
 	const char *const *counter_names;
 	unsigned int ncounters;
-	unsigned int frac_bits;
+	unsigned int frac_bits;		/* clkstat_frac_bits when created */
 	unsigned int nslots;
 	bool recording;			/* read locklessly by the hot path */
 	struct clkstat_cpu_hist __percpu *cpu;
@@ -109,12 +109,10 @@ struct clkstat_summary {
 
 struct clkstat_metric *clkstat_metric_create(const char *name,
 					     const char *variant,
-					     unsigned int frac_bits,
 					     const char *const *counter_names,
 					     unsigned int ncounters);
 struct clkstat_metric *clkstat_metric_get(const char *name,
 					  const char *variant,
-					  unsigned int frac_bits,
 					  const char *const *counter_names,
 					  unsigned int ncounters);
 void clkstat_metric_destroy(struct clkstat_metric *m);
@@ -226,73 +224,48 @@ static __always_inline void __clkstat_add(struct clkstat_metric *m, u64 v,
 	__clkstat_add_at(m, v, slot, clkstat_record_sum(v, slot, k));
 }
 
-/**
- * __clkstat_record() - record one sample into a metric, preemption off
- * @m: the metric
- * @v: the sample, in ns
- *
- * For callers whose context already keeps them on one CPU: under a
- * runqueue's lock, in a tracepoint's or an ftrace callback's handler, or
- * inside preempt_disable_notrace() taken once for a whole event.  Any
- * such context, hard IRQ and NMI included.  On x86 each this_cpu
- * operation below is one instruction, so an interrupt or NMI that records
- * into the same slot between them adds its own sample whole and loses
- * nothing; min and max are updated with this_cpu_cmpxchg (not locked:
- * one CPU's data) for the same reason.  What can tear is a reader on
- * another CPU: it may see a sample's count without its sum, for the few
- * instructions in between.  Only this CPU ever writes its slots and
- * counters (a reset leaves them alone, see &clkstat_metric.base), so they
- * only grow.
- */
-static __always_inline void __clkstat_record(struct clkstat_metric *m, u64 v)
-{
-	if (!READ_ONCE(m->recording))
-		return;
-	/* Every metric of a load shares its frac_bits, mostly the default. */
-	if (likely(m->frac_bits == CLKSTAT_FRAC_BITS_DEFAULT))
-		__clkstat_add(m, v, CLKSTAT_FRAC_BITS_DEFAULT);
-	else
-		__clkstat_add(m, v, m->frac_bits);
-}
-
 /*
- * The load's frac_bits (the parameter frac_bits, init.c), every probe's
- * metrics' and the one name for it; and whether it is not the default:
- * the probes' records take the slot with constant shifts behind a static
- * key instead of a load and a compare.
+ * The load's frac_bits (the parameter frac_bits, init.c), every metric's
+ * and the one name for it; and whether it is not the default: records
+ * take the slot with constant shifts behind a static key instead of a
+ * load and a compare.
  */
 extern unsigned int clkstat_frac_bits;
 DECLARE_STATIC_KEY_FALSE(clkstat_frac_custom);
 
 /**
- * __clkstat_record_checked() - record into a probe's metric known to record
- * @m: the metric, of clkstat_frac_bits
+ * __clkstat_record() - record one sample into a metric, preemption off
+ * @m: the metric
  * @v: the sample, in ns
  *
- * __clkstat_record() without the recording check, for a probe that made
- * it for this event: a part whose total it checked records when its total
- * does (clkstat_metric_set_parts()).  A stop after that check lets this
- * sample land, as one after the check in __clkstat_record() does.
+ * The probes' one way to record.  For callers whose context already
+ * keeps them on one CPU: under a runqueue's lock, in a tracepoint's or an
+ * ftrace callback's handler, or inside preempt_disable_notrace() taken
+ * once for a whole event.  Any such context, hard IRQ and NMI included.
+ * On x86 each this_cpu operation below is one instruction, so an
+ * interrupt or NMI that records into the same slot between them adds its
+ * own sample whole and loses nothing; min and max are updated with
+ * this_cpu_cmpxchg (not locked: one CPU's data) for the same reason.
+ * What can tear is a reader on another CPU: it may see a sample's count
+ * without its sum, for the few instructions in between.  Only this CPU
+ * ever writes its slots and counters (a reset leaves them alone, see
+ * &clkstat_metric.base), so they only grow.
+ *
+ * A probe that counts what it recorded in a total's counter (a migrated
+ * wakeup) counts only when this returns true, so that the counter and
+ * the part's samples agree whatever stop races with them.
+ *
+ * Return: true if @m was recording and took the sample.
  */
-static __always_inline void __clkstat_record_checked(struct clkstat_metric *m,
-						     u64 v)
+static __always_inline bool __clkstat_record(struct clkstat_metric *m, u64 v)
 {
+	if (!READ_ONCE(m->recording))
+		return false;
 	if (static_branch_unlikely(&clkstat_frac_custom))
 		__clkstat_add(m, v, clkstat_frac_bits);
 	else
 		__clkstat_add(m, v, CLKSTAT_FRAC_BITS_DEFAULT);
-}
-
-/**
- * __clkstat_record_probe() - __clkstat_record() for a probe's metric
- * @m: the metric, of clkstat_frac_bits
- * @v: the sample, in ns
- */
-static __always_inline void __clkstat_record_probe(struct clkstat_metric *m,
-						   u64 v)
-{
-	if (READ_ONCE(m->recording))
-		__clkstat_record_checked(m, v);
+	return true;
 }
 
 /**

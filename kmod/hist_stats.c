@@ -11,6 +11,7 @@
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include "hist.h"
+#include "test_exports.h"
 
 /**
  * clkstat_hist_summarize() - count, min, mean, percentiles and max
@@ -53,3 +54,4 @@ void clkstat_hist_summarize(const struct clkstat_cpu_hist *h,
 	sum->p999 = Q(999, 1000);
 #undef Q
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_hist_summarize);

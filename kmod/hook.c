@@ -12,6 +12,7 @@
 #include <asm/ftrace.h>
 #include <asm/nops.h>
 #include "hook.h"
+#include "test_exports.h"
 
 /*
  * "off": nothing attached.  The probes stay loaded and every other
@@ -95,7 +96,7 @@ const struct clkstat_variant *clkstat_variant_find(const char *name)
 			return clkstat_variants[i];
 	return NULL;
 }
-EXPORT_SYMBOL_GPL(clkstat_variant_find);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_variant_find);
 
 /**
  * clkstat_variant_names() - every variant's name, for messages
@@ -140,7 +141,7 @@ int clkstat_hooks_attach(const struct clkstat_variant *b,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(clkstat_hooks_attach);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_hooks_attach);
 
 /**
  * clkstat_hooks_detach() - detach what clkstat_hooks_attach() attached
@@ -160,7 +161,7 @@ void clkstat_hooks_detach(const struct clkstat_variant *b,
 	if (n)
 		b->sync();
 }
-EXPORT_SYMBOL_GPL(clkstat_hooks_detach);
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_hooks_detach);
 
 /**
  * clkstat_hooks_supported() - can this variant attach all of these hooks?

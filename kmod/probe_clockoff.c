@@ -53,11 +53,10 @@ static int clockoff_bind(const char *variant,
 {
 	struct clkstat_metric *pos, *neg;
 
-	pos = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF), variant, clkstat_frac_bits,
-				 NULL, 0);
+	pos = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF), variant, NULL, 0);
 	if (IS_ERR(pos))
 		return PTR_ERR(pos);
-	neg = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF_NEG), variant, clkstat_frac_bits,
+	neg = clkstat_metric_get(CLKSTAT_MNAME(CLOCKOFF_NEG), variant,
 				 NULL, 0);
 	if (IS_ERR(neg))
 		return PTR_ERR(neg);

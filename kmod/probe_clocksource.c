@@ -215,8 +215,8 @@ static int csread_bind(const char *variant,
 	unsigned int i;
 
 	for (i = 0; i < CSR_N; i++) {
-		m[i] = clkstat_metric_get(clkstat_metric_names[csr_metric_ids[i]], variant,
-					  clkstat_frac_bits, NULL, 0);
+		m[i] = clkstat_metric_get(clkstat_metric_names[csr_metric_ids[i]],
+					  variant, NULL, 0);
 		if (IS_ERR(m[i]))
 			return PTR_ERR(m[i]);
 	}
@@ -266,13 +266,13 @@ static int csswitch_bind(const char *variant,
 {
 	struct clkstat_metric *m, *first = NULL;
 
-	m = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH), variant, clkstat_frac_bits,
+	m = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH), variant,
 			       csw_counter_names, CLKSTAT_CSW_NCOUNTERS);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	if (csw_with_csread) {
-		first = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH_FIRST_READ), variant,
-					   clkstat_frac_bits, NULL, 0);
+		first = clkstat_metric_get(CLKSTAT_MNAME(CSSWITCH_FIRST_READ),
+					   variant, NULL, 0);
 		if (IS_ERR(first))
 			return PTR_ERR(first);
 	}

@@ -36,6 +36,7 @@
 #include "probes.h"
 #include "rq_clock.h"
 #include "uapi/clkstat_catalog.h"
+#include "test_exports.h"
 
 /* tkread's counters: one per hooked function, named after it. */
 static const char *const tk_func_names[CLKSTAT_TK_NFUNCS] = {
@@ -53,6 +54,7 @@ static bool tk_with_ttwu;
 
 /* Published while ttwu feeds wakeups in (both probes enabled). */
 struct clkstat_metric *clkstat_ttwu_tkread;
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_ttwu_tkread);
 
 /* The event log's record, out of line as ttwu's (probe_ttwu.c). */
 static noinline void notrace tkw_log_read(struct task_struct *p, u64 st,
@@ -117,22 +119,20 @@ static __always_inline void tkw_first_read(struct task_struct *p, u64 st,
 	delta = clkstat_stamp_ns_at(ts, st, scale);
 	/*
 	 * Totals of their migrated and local parts: see tkread_bind().  The
-	 * caller found clkstat_ttwu_tkread recording.
+	 * migrated counter counts what its part took.
 	 */
-	if (migrated) {
+	if (!migrated)
+		__clkstat_record(tkw_local, delta);
+	else if (__clkstat_record(tkw_migrated, delta))
 		__clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_MIGRATED);
-		__clkstat_record_checked(tkw_migrated, delta);
-	} else {
-		__clkstat_record_checked(tkw_local, delta);
-	}
 	if (clkstat_rq_advance(rq0, rqc, &adv))
-		__clkstat_record_probe(migrated ? tkw_rq_migrated :
-					 tkw_rq_local, adv);
+		__clkstat_record(migrated ? tkw_rq_migrated : tkw_rq_local,
+				 adv);
 	if (unlikely(id))
 		tkw_log_read(p, st, id, delta, rqc, migrated);
 	if (ts2)
-		__clkstat_record_probe(tkw_enqueue,
-				       clkstat_stamp_ns_at(ts2, st, scale));
+		__clkstat_record(tkw_enqueue,
+				 clkstat_stamp_ns_at(ts2, st, scale));
 	else
 		__clkstat_count(clkstat_ttwu_tkread, CLKSTAT_TKW_NO_ENQUEUE);
 }
@@ -247,25 +247,23 @@ static int tkread_bind(const char *variant,
 	unsigned long lost;
 	int ret;
 
-	reads = clkstat_metric_get(CLKSTAT_MNAME(TKREAD), variant, clkstat_frac_bits,
+	reads = clkstat_metric_get(CLKSTAT_MNAME(TKREAD), variant,
 				   tk_func_names, CLKSTAT_TK_NFUNCS);
 	ret = PTR_ERR_OR_ZERO(reads);
 	if (ret || !tk_with_ttwu)
 		goto out;
-	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD), variant, clkstat_frac_bits,
+	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD), variant,
 				 tkw_counter_names, CLKSTAT_TKW_NCOUNTERS);
 	mig = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_MIGRATED), variant,
-				 clkstat_frac_bits, NULL, 0);
-	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL), variant, clkstat_frac_bits,
 				 NULL, 0);
-	enq = clkstat_metric_get(CLKSTAT_MNAME(ENQUEUE_TKREAD), variant, clkstat_frac_bits,
-				 NULL, 0);
-	rq = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK), variant,
-				clkstat_frac_bits, NULL, 0);
+	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_LOCAL), variant, NULL, 0);
+	enq = clkstat_metric_get(CLKSTAT_MNAME(ENQUEUE_TKREAD), variant, NULL, 0);
+	rq = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK), variant, NULL,
+				0);
 	rqm = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_MIGRATED),
-				 variant, clkstat_frac_bits, NULL, 0);
+				 variant, NULL, 0);
 	rql = clkstat_metric_get(CLKSTAT_MNAME(TTWU_TKREAD_RQCLOCK_LOCAL),
-				 variant, clkstat_frac_bits, NULL, 0);
+				 variant, NULL, 0);
 	/* What did get created stays registered until exit. */
 	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:
 	      PTR_ERR_OR_ZERO(loc) ?: PTR_ERR_OR_ZERO(enq) ?:
@@ -321,3 +319,4 @@ struct clkstat_probe clkstat_probe_tkread = {
 	.hooks = tk_hooks,
 	.nhooks = CLKSTAT_TK_NFUNCS,
 };
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_probe_tkread);

@@ -50,7 +50,6 @@ struct clkstat_trace {
 	bool attached;
 	bool armed;			/* holds a clkstat_reentry_arm() */
 	struct module *mods[2];		/* the targets' modules, held */
-	unsigned int frac_bits;
 	struct clkstat_metric *m;	/* the bound variant's */
 	struct clkstat_pending pending;	/* task-matched starts */
 	struct clkstat_trace_pcpu __percpu *pcpu;	/* :cpu starts */
@@ -447,7 +446,7 @@ static int clkstat_trace_bind(struct clkstat_trace *t, const char *variant)
 {
 	struct clkstat_metric *m;
 
-	m = clkstat_metric_get(t->spec.name, variant, t->frac_bits,
+	m = clkstat_metric_get(t->spec.name, variant,
 			       clkstat_trace_counter_names,
 			       CLKSTAT_TRC_NCOUNTERS);
 	if (IS_ERR(m))
@@ -478,7 +477,7 @@ static int clkstat_trace_parse_log(const char *spec,
  * clkstat_trace_add() - add a user-defined probe and attach it
  * @spec: its spec (shared/clkstat_trace.h)
  * @b: the variant attached now, which attaches the trace too
- * @cfg: frac_bits and the pending table's size
+ * @cfg: the pending table's size
  * @why: set to why it is refused, a static string (netlink's extack)
  *
  * The new metric records at once (stop, start and reset act on it as on
@@ -541,7 +540,6 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		if (ret)
 			goto err_free;
 	}
-	t->frac_bits = clkstat_frac_bits;
 	*why = "out of memory";
 	if (s.percpu) {
 		t->pcpu = alloc_percpu(struct clkstat_trace_pcpu);

@@ -34,6 +34,7 @@
 #include "probes.h"
 #include "rq_clock.h"
 #include "uapi/clkstat_catalog.h"
+#include "test_exports.h"
 
 static const char *const ttwu_counter_names[CLKSTAT_TTWU_NCOUNTERS] = {
 	CLKSTAT_TTWU_COUNTERS(CLKSTAT_CAT_NAME)
@@ -304,15 +305,13 @@ static __always_inline void __ttwu_enqueued(struct task_struct *p,
 	/* set_task_cpu() has already moved p to the target CPU. */
 	migrated = task_cpu(p) != cpu;
 	/*
-	 * ttwu_all, found recording, is the total of these two
-	 * (clkstat_metric_set_parts()).
+	 * ttwu_all is the total of these two (clkstat_metric_set_parts()):
+	 * its migrated counter counts what its part took.
 	 */
-	if (migrated) {
+	if (!migrated)
+		__clkstat_record(ttwu_local, delta);
+	else if (__clkstat_record(ttwu_migrated, delta))
 		__clkstat_count(ttwu_all, CLKSTAT_TTWU_MIGRATED);
-		__clkstat_record_checked(ttwu_migrated, delta);
-	} else {
-		__clkstat_record_checked(ttwu_local, delta);
-	}
 	if (slow && id)
 		ttwu_log_enqueue(p, st, id, delta, rqc, migrated);
 }
@@ -433,12 +432,12 @@ static int ttwu_bind(const char *variant,
 	unsigned long lost;
 	int ret;
 
-	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE), variant, clkstat_frac_bits,
+	all = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE), variant,
 				 ttwu_counter_names, CLKSTAT_TTWU_NCOUNTERS);
 	mig = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE_MIGRATED), variant,
-				 clkstat_frac_bits, NULL, 0);
+				 NULL, 0);
 	loc = clkstat_metric_get(CLKSTAT_MNAME(TTWU_ENQUEUE_LOCAL), variant,
-				 clkstat_frac_bits, NULL, 0);
+				 NULL, 0);
 	/* What did get created stays registered until exit. */
 	ret = PTR_ERR_OR_ZERO(all) ?: PTR_ERR_OR_ZERO(mig) ?:
 	      PTR_ERR_OR_ZERO(loc);
@@ -535,3 +534,4 @@ struct clkstat_probe clkstat_probe_ttwu = {
 	.hooks = ttwu_hooks,
 	.nhooks = ARRAY_SIZE(ttwu_hooks),
 };
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_probe_ttwu);

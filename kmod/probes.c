@@ -21,9 +21,11 @@
 #include "probe_trace.h"
 #include "probes.h"
 #include "uapi/clkstat_netlink.h"
+#include "test_exports.h"
 
 const char *const clkstat_metric_names[CLKSTAT_NMETRICS] =
 	CLKSTAT_METRIC_NAMES_INIT;
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_metric_names);
 
 static struct clkstat_probe *const clkstat_known_probes[] = {
 	&clkstat_probe_ttwu,
@@ -527,6 +529,7 @@ const struct clkstat_variant *clkstat_probes_hold(void)
 	mutex_lock(&clkstat_probes_lock);
 	return clkstat_attached;
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_probes_hold);
 
 /**
  * clkstat_probes_release() - undo clkstat_probes_hold()
@@ -535,6 +538,7 @@ void clkstat_probes_release(void)
 {
 	mutex_unlock(&clkstat_probes_lock);
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_probes_release);
 
 /**
  * clkstat_probe_enabled() - is a probe enabled (probes=)?
@@ -551,6 +555,7 @@ bool clkstat_probe_enabled(const struct clkstat_probe *p)
 			return true;
 	return false;
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_probe_enabled);
 
 /**
  * clkstat_probes_names() - the enabled probes, comma-separated
@@ -614,6 +619,35 @@ void clkstat_probes_traces_show(struct seq_file *m)
 {
 	mutex_lock(&clkstat_probes_lock);
 	clkstat_trace_show(m);
+	mutex_unlock(&clkstat_probes_lock);
+}
+
+/**
+ * clkstat_probes_missed_show() - each enabled probe's missed calls, for
+ * debugfs's control file
+ * @m: the seq_file: a line "probe NAME missed N" per enabled probe
+ *
+ * N is what the attached variant could not hand to the probe's handlers
+ * since it attached them (hook.h's missed: a kprobe hit while another
+ * kprobe ran, as an interrupt inside a kprobe's handler does; a return
+ * hook out of slots).  Those calls are in no metric of the probe.
+ */
+void clkstat_probes_missed_show(struct seq_file *m)
+{
+	const struct clkstat_variant *b;
+	unsigned long n;
+	unsigned int i, j;
+
+	mutex_lock(&clkstat_probes_lock);
+	b = clkstat_attached;
+	for (i = 0; i < clkstat_nactive; i++) {
+		const struct clkstat_probe *p = clkstat_active[i];
+
+		for (n = 0, j = 0; b && b->missed && j < p->nhooks; j++)
+			if (p->hooks[j].priv)
+				n += b->missed(&p->hooks[j]);
+		seq_printf(m, "probe %s missed %lu\n", p->name, n);
+	}
 	mutex_unlock(&clkstat_probes_lock);
 }
 

@@ -65,6 +65,7 @@ int clkstat_probes_trace(const char *spec, bool add, const char **why);
 unsigned int clkstat_probes_traces(char specs[][CLKSTAT_NAME_MAX],
 				   unsigned int *ids, unsigned int max);
 void clkstat_probes_traces_show(struct seq_file *m);
+void clkstat_probes_missed_show(struct seq_file *m);
 void clkstat_probes_refresh(void);
 const struct clkstat_variant *clkstat_probes_hold(void);
 void clkstat_probes_release(void);

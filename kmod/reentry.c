@@ -9,10 +9,11 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include "reentry.h"
+#include "test_exports.h"
 
 DEFINE_PER_CPU(unsigned int, clkstat_outcall_ctx);
 /* clock.h's clkstat_now() marks it in clkstat_hookbench.ko too. */
-EXPORT_PER_CPU_SYMBOL_GPL(clkstat_outcall_ctx);
+CLKSTAT_EXPORT_PER_CPU_FOR_TESTS(clkstat_outcall_ctx);
 DEFINE_PER_CPU(unsigned long, clkstat_reentries);
 DEFINE_STATIC_KEY_FALSE(clkstat_reentry_armed);
 

@@ -21,6 +21,7 @@
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include "rq_clock.h"
+#include "test_exports.h"
 
 bool clkstat_rq_on;
 static bool rq_warned;
@@ -160,3 +161,4 @@ const void *clkstat_rq_learnt(int cpu)
 		return NULL;
 	return READ_ONCE(per_cpu(clkstat_rq, cpu));
 }
+CLKSTAT_EXPORT_FOR_TESTS(clkstat_rq_learnt);

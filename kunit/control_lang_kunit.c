@@ -158,9 +158,9 @@ static void control_exec(struct kunit *test)
 	const char *attached = NULL;	/* until set: any metric starts */
 	struct clkstat_cmd c;
 
-	m = clkstat_metric_create("kunit_ctl", "test", 3, NULL, 0);
+	m = clkstat_metric_create("kunit_ctl", "test", NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
-	m2 = clkstat_metric_create("kunit_ctl", "test2", 3, NULL, 0);
+	m2 = clkstat_metric_create("kunit_ctl", "test2", NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m2);
 	/* name.variant: that one metric */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl.test2", &c),

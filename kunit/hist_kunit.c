@@ -17,7 +17,9 @@ static struct clkstat_metric *make_metric(struct kunit *test, unsigned int k)
 {
 	struct clkstat_metric *m;
 
-	m = clkstat_metric_create("kunit_metric", "test", k, test_counters, 2);
+	/* A metric takes the load's frac_bits: this test's. */
+	clkstat_set_frac_bits(k);
+	m = clkstat_metric_create("kunit_metric", "test", test_counters, 2);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
 	return m;
 }
@@ -128,27 +130,25 @@ static void hist_create_errors(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_metric.test"), m);
 	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_metric"));
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("kunit_metric",
-			"test", 3, NULL, 0)), (long)-EEXIST);
+			"test", NULL, 0)), (long)-EEXIST);
 	/* The same name from another variant is another metric. */
-	other = clkstat_metric_create("kunit_metric", "other", 3, NULL, 0);
+	other = clkstat_metric_create("kunit_metric", "other", NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
 	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_find("kunit_metric.other"),
 			    other);
 	clkstat_metric_destroy(other);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "",
-			3, NULL, 0)), (long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "", NULL, 0)),
+			(long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x",
-			"abcdefghijklmnop", 3, NULL, 0)), (long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "test",
-			CLKSTAT_FRAC_BITS_MAX + 1, NULL, 0)), (long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("", "test", 3,
-			NULL, 0)), (long)-EINVAL);
+			"abcdefghijklmnop", NULL, 0)), (long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("", "test", NULL, 0)),
+			(long)-EINVAL);
 	/* 64 characters: one past the longest name. */
 	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create(
 			"abcdefghijklmnopqrstuvwxyz012345abcdefghijklmnopqrstuvwxyz012345",
-			"test", 3, NULL, 0)), (long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "test", 3,
-			NULL, CLKSTAT_MAX_COUNTERS + 1)), (long)-EINVAL);
+			"test", NULL, 0)), (long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(clkstat_metric_create("x", "test", NULL,
+			CLKSTAT_MAX_COUNTERS + 1)), (long)-EINVAL);
 	clkstat_metric_destroy(m);
 	KUNIT_EXPECT_NULL(test, clkstat_metric_find("kunit_metric.test"));
 }
@@ -183,13 +183,12 @@ static void hist_get_and_destroy_name(struct kunit *test)
 {
 	struct clkstat_metric *a, *b;
 
-	a = clkstat_metric_get("kunit_get", "va", 3, NULL, 0);
+	a = clkstat_metric_get("kunit_get", "va", NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
 	clkstat_metric_set_recording(a, true);
 	clkstat_record(a, 100);
-	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_get("kunit_get", "va", 3,
-						     NULL, 0), a);
-	b = clkstat_metric_get("kunit_get", "vb", 3, NULL, 0);
+	KUNIT_EXPECT_PTR_EQ(test, clkstat_metric_get("kunit_get", "va", NULL, 0), a);
+	b = clkstat_metric_get("kunit_get", "vb", NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
 	KUNIT_EXPECT_PTR_NE(test, a, b);
 	clkstat_registry_lock();
@@ -436,9 +435,9 @@ static void hist_created(struct kunit *test)
 	u64 t0, t1, t2, t3, created;
 
 	t0 = ktime_get_real_ns();
-	t = clkstat_metric_create("kunit_total", "test", 3, test_counters, 2);
-	a = clkstat_metric_create("kunit_part_a", "test", 3, NULL, 0);
-	b = clkstat_metric_create("kunit_part_b", "test", 3, NULL, 0);
+	t = clkstat_metric_create("kunit_total", "test", test_counters, 2);
+	a = clkstat_metric_create("kunit_part_a", "test", NULL, 0);
+	b = clkstat_metric_create("kunit_part_b", "test", NULL, 0);
 	t1 = ktime_get_real_ns();
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
@@ -486,9 +485,9 @@ static void hist_total_of_parts(struct kunit *test)
 	struct clkstat_snapshot s;
 	u32 s5 = clkstat_value_to_slot(5, 3), s900 = clkstat_value_to_slot(900, 3);
 
-	t = clkstat_metric_create("kunit_total", "test", 3, test_counters, 2);
-	a = clkstat_metric_create("kunit_part_a", "test", 3, NULL, 0);
-	b = clkstat_metric_create("kunit_part_b", "test", 3, NULL, 0);
+	t = clkstat_metric_create("kunit_total", "test", test_counters, 2);
+	a = clkstat_metric_create("kunit_part_a", "test", NULL, 0);
+	b = clkstat_metric_create("kunit_part_b", "test", NULL, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
@@ -558,32 +557,37 @@ static void hist_total_of_parts(struct kunit *test)
 }
 
 /*
- * A probe's record with the load's frac_bits behind the static key:
- * the slot and sum of the metric's own frac_bits, default or not.
+ * __clkstat_record() with the load's frac_bits behind the static key: the
+ * slot and sum of the metric's own frac_bits, default or not; nothing
+ * taken once stopped, and its return says which.
  */
-static void hist_record_checked_frac(struct kunit *test)
+static void hist_record_frac(struct kunit *test)
 {
 	static const unsigned int ks[] = { 5, 0, CLKSTAT_FRAC_BITS_DEFAULT };
 	struct clkstat_metric *m;
 	struct clkstat_cpu_hist *all;
 	struct clkstat_snapshot s;
 	unsigned int i, k;
+	bool took[4];
 
 	for (i = 0; i < ARRAY_SIZE(ks); i++) {
 		k = ks[i];
 		clkstat_set_frac_bits(k);
-		m = clkstat_metric_create("kunit_checked", "test", k, NULL, 0);
+		m = clkstat_metric_create("kunit_frac", "test", NULL, 0);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+		KUNIT_EXPECT_EQ(test, m->frac_bits, k);
 		clkstat_metric_set_recording(m, true);
 		preempt_disable();
-		__clkstat_record_checked(m, 1000);
-		__clkstat_record_checked(m, 77);
-		__clkstat_record_probe(m, 3);
+		took[0] = __clkstat_record(m, 1000);
+		took[1] = __clkstat_record(m, 77);
+		took[2] = __clkstat_record(m, 3);
 		preempt_enable();
 		clkstat_metric_set_recording(m, false);
 		preempt_disable();
-		__clkstat_record_probe(m, 5000);	/* stopped: dropped */
+		took[3] = __clkstat_record(m, 5000);	/* stopped: dropped */
 		preempt_enable();
+		KUNIT_EXPECT_TRUE(test, took[0] && took[1] && took[2]);
+		KUNIT_EXPECT_FALSE(test, took[3]);
 		all = all_of(test, &s, m);
 		KUNIT_EXPECT_EQ(test, clkstat_hist_total(all->slot, m->nslots), 3ULL);
 		KUNIT_EXPECT_EQ(test,
@@ -643,13 +647,21 @@ static struct kunit_case hist_cases[] = {
 	KUNIT_CASE(hist_reset_baseline),
 	KUNIT_CASE(hist_total_of_parts),
 	KUNIT_CASE(hist_created),
-	KUNIT_CASE(hist_record_checked_frac),
+	KUNIT_CASE(hist_record_frac),
 	KUNIT_CASE(hist_reset_race),
 	{}
 };
 
+/* Each test begins with the default frac_bits, whatever the last set. */
+static int hist_test_init(struct kunit *test)
+{
+	clkstat_set_frac_bits(CLKSTAT_FRAC_BITS_DEFAULT);
+	return 0;
+}
+
 static struct kunit_suite hist_suite = {
 	.name = "clkstat_hist",
+	.init = hist_test_init,
 	.test_cases = hist_cases,
 };
 kunit_test_suite(hist_suite);

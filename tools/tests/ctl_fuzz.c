@@ -154,6 +154,17 @@ static bool parse_state(const char *text, struct state *s, const char **why)
 		} else if (!strncmp(line, "# ", 2)) {
 			seen_comment = true;
 			continue;
+		} else if (!strncmp(line, "probe ", 6)) {
+			/* Misses the hot path counts: parsed, not compared. */
+			unsigned long missed;
+
+			if (s->nm || sscanf(line, "probe %71s missed %lu", a,
+					    &missed) != 2) {
+				*why = "bad probe line";
+				return false;
+			}
+			snprintf(back, sizeof(back), "probe %s missed %lu", a,
+				 missed);
 		} else {
 			struct metric *m;
 
@@ -1082,6 +1093,7 @@ static int self_test(void)
 	if (!parse_state("variant kprobe switches 1\n"
 			 "tgid 0\n"
 			 "reentered 0\n"
+			 "probe ttwu missed 1\n"
 			 "metric ttwu_enqueue variant direct recording off\n"
 			 "metric ttwu_enqueue_local variant direct recording off\n"
 			 "metric tkread variant direct recording off\n"

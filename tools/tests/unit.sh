@@ -26,6 +26,7 @@ done
 # the same twice from one seed.
 ctl=$(mktemp)
 printf '%s\n' 'variant direct switches 0' 'tgid 0' 'reentered 0' \
+	'probe ttwu missed 0' 'probe tkread missed 3' \
 	'metric ttwu_enqueue variant direct recording on' \
 	'metric tkread variant direct recording on' '# commands' > "$ctl"
 if valgrind -q --error-exitcode=99 --leak-check=full tools/tests/ctl_fuzz --self-test &&

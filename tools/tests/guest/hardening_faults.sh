@@ -211,7 +211,7 @@ t_fault_load() {
 fault_switch() {
 	local from=$1 to=$2 expect=$3; shift 3
 	local start=$((1 + FAULT_OFFSET)) hit=0
-	local n=$((start - FAULT_STEP)) rc out inj err name what v res off=0 t0=$SECONDS
+	local n=$((start - FAULT_STEP)) rc out inj err name what v res off=0 t0=$SECONDS got missed
 	insmod "$KO" variant="$from" "$@" || fail "switch $from -> $to: insmod"
 	while :; do
 		n=$((n + FAULT_STEP))
@@ -259,8 +259,16 @@ fault_switch() {
 	# The variant attached through all that records.
 	echo reset > "$D/control"
 	"$PINGPONG" -n 20 --control "$D/control" > /tmp/truth || fail "$from -> $to: workload"
-	[ "$(V=$from field ttwu_enqueue count)" -ge 40 ] ||
-		fail "$from -> $to: $from recorded $(V=$from field ttwu_enqueue count) of 40 wakeups"
+	# Every wakeup recorded, or missed by the variant and counted so: a
+	# kprobe hit while another kprobe runs (an IPI's enqueue inside
+	# tkread's handler) is dropped by the kernel, and the control file's
+	# "probe ttwu missed N" says how many since the switch back.
+	got=$(V=$from field ttwu_enqueue count)
+	missed=$(awk '$1 == "probe" && $2 == "ttwu" { print $4 }' "$D/control")
+	[ -n "$missed" ] || fail "$from -> $to: no 'probe ttwu missed' line: $(cat "$D/control")"
+	[ $((got + missed)) -ge 40 ] && [ "$got" -le 42 ] ||
+		fail "$from -> $to: $from recorded $got of 40 wakeups, $missed counted missed"
+	[ "$missed" = 0 ] || note "$from -> $to: $from recorded $got of 40 wakeups, $missed counted missed"
 	expect_eq "$from -> $to: refcnt" "$(cat /sys/module/clkstat/refcnt)" 0
 	rmmod clkstat || fail "$from -> $to: rmmod"
 	nothing_left "$from -> $to"
