@@ -168,6 +168,19 @@ for i in range(0, len(args), 4):
             banded.append("p%g %d in the module's %d plus %d to %d" % (
                 pc / 10, q[j], v0, d10, d90))
             sl[j] = 1
+        else:
+            # The bound every pairing obeys: with all but 1% of the pairs
+            # apart by d1 to d99 (their 1st and 99th percentiles), the
+            # twin's quantile lies between the module's one point below
+            # plus d1 and one point above plus d99 (a tail of migrated
+            # wakeups whose pairs spread widest is where it is needed).
+            d1, d99 = d[len(d) // 100], d[min(len(d) * 99 // 100, len(d) - 1)]
+            lo1 = m0[min(max(-(-len(m0) * (pc - 10) // 1000) - 1, 0), len(m0) - 1)] + d1
+            hi1 = m0[min(max(-(-len(m0) * (pc + 10) // 1000) - 1, 0), len(m0) - 1)] + d99
+            if value_to_slot(max(lo1, 0), k) - 1 <= st <= value_to_slot(max(hi1, 0), k) + 1:
+                banded.append("p%g %d in the module's p%g plus d1 %d to p%g plus d99 %d: %d to %d" % (
+                    pc / 10, q[j], (pc - 10) / 10, d1, (pc + 10) / 10, d99, lo1, hi1))
+                sl[j] = 1
     notes.append("%s offset %s (all: p10 %d, p90 %d of %d pairs), slots apart %s%s" % (
         name, "/".join("%s %d" % ("migrated" if g else "local", o) for g, o in sorted(off.items())),
         d10, d90, len(d), sl,
