@@ -473,6 +473,15 @@ echo "=== benchmarks (printed, not pass/fail)"
 t0=$SECONDS
 tools/tests/bench.sh ns || echo "benchmarks could not run"
 times="$times bench-ns $((SECONDS - t0))s"
+# The failures again, at the end: a CI that keeps only the tail of the
+# output keeps why each test failed.
+if [ "$total_fail" != 0 ]; then
+	echo "=== failures (each stage's FAIL and not ok lines; its log: build/stage-NAME.log)"
+	for f in build/stage-*.log; do
+		tr -d '\r' < "$f" | grep -E '^ *FAIL|^not ok|ended without' | head -20 |
+			sed "s|^|$(basename "$f" .log | sed 's/^stage-//'): |"
+	done
+fi
 echo "=== wall time per stage:$times; all $((SECONDS - t_all)) s"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" = 0 ]
