@@ -477,9 +477,9 @@ times="$times bench-ns $((SECONDS - t0))s"
 # output keeps why each test failed.
 if [ "$total_fail" != 0 ]; then
 	echo "=== failures (each stage's FAIL and not ok lines; its log: build/stage-NAME.log)"
-	for f in build/stage-*.log; do
-		tr -d '\r' < "$f" | grep -E '^ *FAIL|^not ok|ended without' | head -20 |
-			sed "s|^|$(basename "$f" .log | sed 's/^stage-//'): |"
+	for name in $(echo "$times" | awk '{ for (i = 1; i <= NF; i += 2) print $i }'); do
+		tr -d '\r' < "build/stage-$name.log" 2>/dev/null |
+			grep -E '^ *FAIL|^not ok' | head -20 | sed "s|^|$name: |"
 	done
 fi
 echo "=== wall time per stage:$times; all $((SECONDS - t_all)) s"
