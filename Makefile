@@ -61,7 +61,7 @@ TEST_PROGS = tools/tests/nl_fuzz tools/tests/nl_dump_pause tools/tests/ctl_fuzz 
 	     tools/tests/fault_load \
 	     tools/tests/render_demo tools/tests/compare_bench
 
-.PHONY: all module tools unit-tests check check-debug check-guest soak sweep demo bench clean deb list-unit-tests
+.PHONY: all module tools unit-tests check check-debug check-guest soak sweep demo bench clean deb list-unit-tests netlink-gen
 all: module tools
 
 # struct rq's layout comes from the kernel's BTF (kmod/gen_rq_offsets.sh):
@@ -118,6 +118,14 @@ unit-tests: $(UNIT_TESTS) tools/tests/ctl_fuzz
 
 list-unit-tests:
 	@echo $(UNIT_TESTS)
+
+# The netlink family's C, made again from its spec
+# (Documentation/netlink/specs/clkstat.yaml) by the kernel's ynl-gen-c.py
+# of the 6.12 source in CLKSTAT_CACHE: kmod/uapi/clkstat_netlink.h and
+# kmod/netlink_gen.[ch], committed; tools/tests/unit.sh checks they are
+# current.  Run after changing the spec.
+netlink-gen: | $(EXTRACT_VMLINUX)
+	CLKSTAT_CACHE=$(CLKSTAT_CACHE) tools/netlink-gen.sh
 
 tools/workload/clkstat-pingpong: tools/workload/clkstat-pingpong.c
 	$(CC) $(CFLAGS) -pthread -o $@ $<

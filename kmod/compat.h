@@ -48,6 +48,8 @@
 #include <linux/tracepoint.h>
 #include <linux/types.h>
 #include <asm/nospec-branch.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
 #include "shared/clkstat_wakeup.h"
 
 /*
@@ -196,6 +198,32 @@ static inline void clkstat_extack_msg(struct netlink_ext_ack *extack,
 	if (extack)
 		extack->_msg = msg;
 }
+
+/*
+ * The generic netlink family's operations (netlink_gen.[ch], which the
+ * 6.12 kernel's ynl-gen-c.py makes) are a table of split operations,
+ * struct genl_split_ops, the family's .split_ops, which came in 6.2.
+ * Each of clkstat's commands has a do or a dump, never both: one entry
+ * each, and before 6.2 the same table is one of struct genl_ops, the
+ * family's .ops (the GENL_CMD_CAP_DO or _DUMP in each entry's flags is
+ * what 6.1 reports for it anyway).  The policy's integer ranges are
+ * const from 6.2 on, as the generated ones are; 6.1's policy points to
+ * them without const and never writes through the pointer.
+ */
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
+#define CLKSTAT_GENL_FAMILY_OPS(table)					\
+	.split_ops = (table), .n_split_ops = ARRAY_SIZE(table)
+#else
+#define genl_split_ops			genl_ops
+#define CLKSTAT_GENL_FAMILY_OPS(table)					\
+	.ops = (table), .n_ops = ARRAY_SIZE(table)
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
+#endif
 
 #endif /* __ASSEMBLY__ */
 

@@ -11,7 +11,7 @@
 #include <linux/string.h>
 #include "control_lang.h"
 #include "evlog.h"
-#include "uapi/clkstat_netlink.h"
+#include "uapi/clkstat_netlink_ext.h"
 #include "test_exports.h"
 
 pid_t clkstat_filter_tgid;

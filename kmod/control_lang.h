@@ -25,7 +25,7 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 #include "hist.h"
-#include "uapi/clkstat_netlink.h"
+#include "uapi/clkstat_netlink_ext.h"
 
 /* Longest control command accepted, newline included. */
 #define CLKSTAT_CONTROL_MAX	160

@@ -7,7 +7,7 @@
  * twin follows it (tools/bpf/twin.bpf.c, tw_control: a raw tracepoint on
  * a module's trace event needs no BTF), so that a twin run opens and
  * closes where a module run does.  op is a CLKSTAT_CTRL_* value of
- * uapi/clkstat_netlink.h; metric the one named, "" for every metric.
+ * uapi/clkstat_netlink_ext.h; metric the one named, "" for every metric.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM clkstat
@@ -18,7 +18,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "hist.h"
-#include "uapi/clkstat_netlink.h"
+#include "uapi/clkstat_netlink_ext.h"
 
 /* The ops' names in the format file, for perf and trace-cmd. */
 TRACE_DEFINE_ENUM(CLKSTAT_CTRL_START);

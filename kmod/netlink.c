@@ -2,7 +2,9 @@
 /*
  * netlink.c - the "clkstat" generic netlink family: what debugfs shows, for
  * programs (tools/clkstat-report reads it with libnl).  The ABI is
- * kmod/uapi/clkstat_netlink.h.
+ * kmod/uapi/clkstat_netlink_ext.h; the request policy and the operations
+ * table, which name the handlers below, are generated from the spec
+ * (netlink_gen.c, Documentation/netlink/specs/clkstat.yaml).
  *
  * GET_INFO (do): module version, ABI, frac_bits, probes, attached variant,
  * current clocksource, possible CPUs, whether anything records, switches,
@@ -14,7 +16,9 @@
  * GET_EVENTS (dump): the event log, copied when the dump starts, its
  * counts in the first message; -ENODATA without an event log.
  *
- * Every request attribute is validated by the family's policy (strict).
+ * Every request is validated by its command's policy (strict): CTRL's
+ * attributes, ranges and lengths as the spec's checks say; the reads take
+ * no attribute.
  * Reads need CAP_PERFMON or CAP_SYS_ADMIN, control CAP_SYS_ADMIN, both
  * checked here with netlink_capable() after the policy, not with
  * GENL_ADMIN_PERM (CAP_NET_ADMIN, which grants nothing of the kind): a
@@ -38,7 +42,8 @@
 #include "netlink.h"
 #include "clock.h"
 #include "probes.h"
-#include "uapi/clkstat_netlink.h"
+#include "netlink_gen.h"
+#include "uapi/clkstat_netlink_ext.h"
 #include "uapi/clkstat_version.h"
 
 /*
@@ -46,22 +51,6 @@
  * that the tests see histograms span messages.
  */
 #define CLKSTAT_NL_SLOTS	128
-
-static struct netlink_range_validation clkstat_nl_tgid_range = {
-	.max = CLKSTAT_TGID_MAX,
-};
-
-static const struct nla_policy clkstat_nl_policy[CLKSTAT_A_MAX + 1] = {
-	[CLKSTAT_A_CTRL_OP] = NLA_POLICY_MAX(NLA_U32, CLKSTAT_CTRL_MAX),
-	[CLKSTAT_A_METRIC_ID] = { .type = NLA_NUL_STRING,
-				  .len = CLKSTAT_ID_MAX - 1 },
-	[CLKSTAT_A_VARIANT] = { .type = NLA_NUL_STRING,
-				.len = CLKSTAT_VARIANT_MAX - 1 },
-	[CLKSTAT_A_TGID] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						 &clkstat_nl_tgid_range),
-	[CLKSTAT_A_TRACE] = { .type = NLA_NUL_STRING,
-			      .len = CLKSTAT_TRACE_ARG_MAX },
-};
 
 static struct genl_family clkstat_nl_family;
 
@@ -145,7 +134,7 @@ static bool clkstat_nl_locked_down(struct genl_info *info)
 	return true;
 }
 
-static int clkstat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
+int clkstat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	char probes[128], cs[32], clock[80];
 	unsigned long switches;
@@ -191,7 +180,7 @@ err:
 	return -EMSGSIZE;
 }
 
-static int clkstat_nl_ctrl(struct sk_buff *skb, struct genl_info *info)
+int clkstat_nl_ctrl_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct clkstat_cmd cmd = {};
@@ -250,7 +239,7 @@ struct clkstat_nl_dump {
 	struct clkstat_snapshot snap[];
 };
 
-static int clkstat_nl_hist_done(struct netlink_callback *cb)
+int clkstat_nl_hist_done(struct netlink_callback *cb)
 {
 	struct clkstat_nl_dump *d = (struct clkstat_nl_dump *)cb->args[0];
 	unsigned int i;
@@ -263,7 +252,7 @@ static int clkstat_nl_hist_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int clkstat_nl_hist_start(struct netlink_callback *cb)
+int clkstat_nl_hist_start(struct netlink_callback *cb)
 {
 	struct clkstat_nl_dump *d;
 	struct clkstat_metric *m;
@@ -402,8 +391,8 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int clkstat_nl_hist_dump(struct sk_buff *skb,
-				struct netlink_callback *cb)
+int clkstat_nl_get_hist_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb)
 {
 	struct clkstat_nl_dump *d = (struct clkstat_nl_dump *)cb->args[0];
 	const struct clkstat_snapshot *s;
@@ -437,14 +426,14 @@ static int clkstat_nl_hist_dump(struct sk_buff *skb,
  * GET_EVENTS: cb->args[0] is the copy (struct clkstat_evview), args[1] the
  * next event to send, args[2] nonzero once the first message is out.
  */
-static int clkstat_nl_events_done(struct netlink_callback *cb)
+int clkstat_nl_events_done(struct netlink_callback *cb)
 {
 	clkstat_evlog_release((void *)cb->args[0]);
 	cb->args[0] = 0;
 	return 0;
 }
 
-static int clkstat_nl_events_start(struct netlink_callback *cb)
+int clkstat_nl_events_start(struct netlink_callback *cb)
 {
 	void *view;
 	int ret;
@@ -491,8 +480,8 @@ static int clkstat_nl_put_event(struct sk_buff *skb,
 }
 
 /* One message per call: the counts if first, then as many events as fit. */
-static int clkstat_nl_events_dump(struct sk_buff *skb,
-				  struct netlink_callback *cb)
+int clkstat_nl_get_events_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
 {
 	const struct clkstat_evview *v = (void *)cb->args[0];
 	size_t from = cb->args[1], i;
@@ -526,37 +515,17 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static const struct genl_ops clkstat_nl_ops[] = {
-	{
-		.cmd = CLKSTAT_CMD_GET_INFO,
-		.doit = clkstat_nl_get_info,
-	},
-	{
-		.cmd = CLKSTAT_CMD_GET_HIST,
-		.start = clkstat_nl_hist_start,
-		.dumpit = clkstat_nl_hist_dump,
-		.done = clkstat_nl_hist_done,
-	},
-	{
-		.cmd = CLKSTAT_CMD_CTRL,
-		.doit = clkstat_nl_ctrl,
-	},
-	{
-		.cmd = CLKSTAT_CMD_GET_EVENTS,
-		.start = clkstat_nl_events_start,
-		.dumpit = clkstat_nl_events_dump,
-		.done = clkstat_nl_events_done,
-	},
-};
-
+/*
+ * The operations and their policies are netlink_gen.c's; the family is
+ * written here: no netnsok (the initial network namespace alone) and no
+ * parallel_ops (the requests run one at a time, under genl_mutex), which
+ * a generated one would set.
+ */
 static struct genl_family clkstat_nl_family __ro_after_init = {
 	.name = CLKSTAT_GENL_NAME,
 	.version = CLKSTAT_GENL_VERSION,
-	.maxattr = CLKSTAT_A_MAX,
-	.policy = clkstat_nl_policy,
 	.module = THIS_MODULE,
-	.ops = clkstat_nl_ops,
-	.n_ops = ARRAY_SIZE(clkstat_nl_ops),
+	CLKSTAT_GENL_FAMILY_OPS(clkstat_nl_ops),
 	/* resv_start_op 0: every command is validated strictly. */
 };
 

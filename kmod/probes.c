@@ -20,7 +20,7 @@
 #include "hist.h"
 #include "probe_trace.h"
 #include "probes.h"
-#include "uapi/clkstat_netlink.h"
+#include "uapi/clkstat_netlink_ext.h"
 #include "test_exports.h"
 
 const char *const clkstat_metric_names[CLKSTAT_NMETRICS] =

@@ -5,7 +5,7 @@
  */
 #include <kunit/test.h>
 #include "../kmod/control_lang.h"
-#include "../kmod/uapi/clkstat_netlink.h"
+#include "../kmod/uapi/clkstat_netlink_ext.h"
 
 static void control_parse_good(struct kunit *test)
 {

@@ -31,8 +31,9 @@ pkgs=(
 	# the man page's render check; the benchmark's peak memory; the
 	# documents' reStructuredText check (rst2html)
 	man-db time python3-docutils
-	# checking the netlink spec (YAML) against the C header
-	python3-yaml
+	# the netlink family's C from its spec (tools/netlink-gen.sh: the
+	# kernel's ynl-gen-c.py reads YAML and checks it against the schema)
+	python3-yaml python3-jsonschema
 	# workloads and the independent counts in the guest
 	rt-tests procps util-linux
 	# dkms.conf's builds (tools/tests/dkms.sh: add, build, install, remove)

@@ -149,7 +149,8 @@
 /*
  * The control operations, X(ID, word): the words of the control file
  * (kmod/control_lang.h) and netlink's CLKSTAT_CTRL_ID (clkstat_netlink.h,
- * whose values they are: append only).  start, stop and reset take an
+ * generated from the spec's ctrl-op, whose values they are: append
+ * only, here and in the spec).  start, stop and reset take an
  * optional metric (CLKSTAT_A_METRIC_ID), tgid a number (CLKSTAT_A_TGID,
  * at most CLKSTAT_TGID_MAX), variant a name (CLKSTAT_A_VARIANT), trace
  * and untrace a user-defined probe's spec (CLKSTAT_A_TRACE, the grammar of
@@ -281,8 +282,17 @@ enum clkstat_csw_counter {
 #define CLKSTAT_CAT_VARIANT_NAME(id)		CLKSTAT_VNAME(id),
 #define CLKSTAT_CAT_METRIC_NAME(id, name, probe)	#name,
 
-/* netlink's enum clkstat_nl_ctrl_op (clkstat_netlink.h) is made with it. */
+/*
+ * The BPF twin's copy of netlink's enum clkstat_nl_ctrl_op is made with
+ * it.  That enum, generated from the netlink spec (clkstat_netlink.h),
+ * lists the same operations in the same order: clkstat_netlink_ext.h
+ * checks it with the other two, an enum of the list's positions and a
+ * test that each operation's value is its position.
+ */
 #define CLKSTAT_CAT_CTRL_ENUM(id, word)	CLKSTAT_CTRL_##id,
+#define CLKSTAT_CAT_CTRL_POS(id, word)	CLKSTAT_CTRL_POS_##id,
+#define CLKSTAT_CAT_CTRL_SAME(id, word)					\
+	(int)CLKSTAT_CTRL_POS_##id == (int)CLKSTAT_CTRL_##id &&
 
 /* enum clkstat_event_type (clkstat_events.h) is made with it. */
 #define CLKSTAT_CAT_EV_ENUM(id, name)	CLKSTAT_EV_##id,

@@ -22,7 +22,10 @@
 #ifndef CLKSTAT_BPF_TWIN_WINDOW_H
 #define CLKSTAT_BPF_TWIN_WINDOW_H
 
-/* CLKSTAT_CTRL_*: the values of kmod/uapi/clkstat_netlink.h's enum. */
+/*
+ * CLKSTAT_CTRL_*: the values of kmod/uapi/clkstat_netlink.h's enum (the
+ * spec's ctrl-op).
+ */
 enum twin_ctrl_op { CLKSTAT_CTRL_OPS(CLKSTAT_CAT_CTRL_ENUM) };
 
 /*

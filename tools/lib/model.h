@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../../kmod/uapi/clkstat_events.h"
-#include "../../kmod/uapi/clkstat_netlink.h"
+#include "../../kmod/uapi/clkstat_netlink_ext.h"
 
 #define CR_NAME_MAX	CLKSTAT_NAME_MAX
 #define CR_VARIANT_MAX	CLKSTAT_VARIANT_MAX

@@ -18,7 +18,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
-#include "../../kmod/uapi/clkstat_netlink.h"
+#include "../../kmod/uapi/clkstat_netlink_ext.h"
 #include "nl.h"
 
 /* cr_nl_capture()'s buffer: the last error line goes there, not to stderr. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nl.h - clkstat-report's side of the "clkstat" generic netlink family
- * (kmod/uapi/clkstat_netlink.h), through libnl-genl-3.  Every function
+ * (kmod/uapi/clkstat_netlink_ext.h), through libnl-genl-3.  Every function
  * prints one line on stderr when it fails and returns an exit status
  * (status.h).
  */

@@ -14,7 +14,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
-#include "../../kmod/uapi/clkstat_netlink.h"
+#include "../../kmod/uapi/clkstat_netlink_ext.h"
 #include "nl.h"
 
 struct cr_ev_ctx {

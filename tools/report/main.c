@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../kmod/uapi/clkstat_netlink.h"
+#include "../../kmod/uapi/clkstat_netlink_ext.h"
 #include "../lib/snapshot.h"
 #include "../lib/status.h"
 #include "../lib/version.h"

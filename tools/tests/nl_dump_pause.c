@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
-#include "../../kmod/uapi/clkstat_netlink.h"
+#include "../../kmod/uapi/clkstat_netlink_ext.h"
 
 enum { READ_SIZE = 4096 };
 

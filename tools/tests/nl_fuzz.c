@@ -38,7 +38,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <gsl/gsl_rng.h>
-#include "../../kmod/uapi/clkstat_netlink.h"
+#include "../../kmod/uapi/clkstat_netlink_ext.h"
 
 #define MSG_CAP		(160 * 1024)	/* under the socket's send buffer */
 #define ATTR_HUGE	65535		/* nla_len is a u16 */
@@ -186,8 +186,12 @@ struct expect {
 	bool changes_state;	/* a CTRL that may change something */
 };
 
-/* The family's policy for one attribute; NULL if it passes. */
-static const char *policy_refuses(const struct nlattr *a)
+/*
+ * The command's policy for one attribute; NULL if it passes.  CTRL's is
+ * the spec's; the reads take no attribute (the netlink core's
+ * reject-all policy of a command without one).
+ */
+static const char *policy_refuses(const struct nlattr *a, unsigned int cmd)
 {
 	unsigned int type = a->nla_type & NLA_TYPE_MASK;
 	size_t n = a->nla_len - NLA_HDRLEN, max;
@@ -196,6 +200,8 @@ static const char *policy_refuses(const struct nlattr *a)
 
 	if (type == 0 || type > CLKSTAT_A_MAX)
 		return "unknown attribute type";
+	if (cmd != CLKSTAT_CMD_CTRL)
+		return "an attribute in a read, which takes none";
 	if (type != CLKSTAT_A_CTRL_OP && type != CLKSTAT_A_TGID &&
 	    type != CLKSTAT_A_METRIC_ID && type != CLKSTAT_A_VARIANT &&
 	    type != CLKSTAT_A_TRACE)
@@ -286,7 +292,7 @@ static struct expect predict(const struct msg *m)
 	rem = nh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
 	a = (const struct nlattr *)(m->b + NLMSG_HDRLEN + GENL_HDRLEN);
 	for (; attr_ok(a, rem); a = attr_next(a, &rem)) {
-		const char *why = policy_refuses(a);
+		const char *why = policy_refuses(a, gh->cmd);
 
 		if (why)
 			return EXPECT(E_POLICY, 0, why);
@@ -459,9 +465,9 @@ static void h_too_long(struct msg *m)
 }
 
 /*
- * Strings the policy takes: at the limit, or a NUL inside; on a GET_HIST
- * dump, which ignores them (and answers far sooner than GET_INFO, which
- * opens a sysfs file each time).
+ * Strings the policy takes: at the limit, or a NUL inside; on a CTRL
+ * tgid 0, which ignores them (and answers far sooner than GET_INFO, which
+ * opens a sysfs file each time): its success shows the policy took them.
  */
 static void h_strings_ok(struct msg *m)
 {
@@ -470,7 +476,9 @@ static void h_strings_ok(struct msg *m)
 	struct nlattr *a;
 	unsigned char *p;
 
-	start(m, CLKSTAT_CMD_GET_HIST, NLM_F_DUMP);
+	start(m, CLKSTAT_CMD_CTRL, 0);
+	attr_u32(m, CLKSTAT_A_CTRL_OP, CLKSTAT_CTRL_TGID);
+	attr_u32(m, CLKSTAT_A_TGID, 0);
 	n = 1 + rnd(max + 1);		/* with its NUL: 1 .. max + 1 */
 	if (chance(50))
 		n = max + 1;

@@ -28,11 +28,15 @@ fi
 rm -rf "$root/src" && mkdir -p "$root/src"
 git ls-files -z --cached --others --exclude-standard | grep -zv '^build/' |
 	xargs -0 cp -P --parents -t "$root/src"
-out=$(tools/vm/in-root.sh "$root" /bin/bash -c 'cd /src && make -j2 check-unit' 2>&1)
+# CLKSTAT_UNIT_CHROOT=1: unit.sh skips, and says so, the one check that
+# needs the kernel source (the generated netlink C), which the host's unit
+# stage runs.
+out=$(tools/vm/in-root.sh "$root" /bin/bash -c 'cd /src && CLKSTAT_UNIT_CHROOT=1 make -j2 check-unit' 2>&1)
 rc=$?
 sed 's/^/    /' <<< "$out"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' <<< "$out" | tail -1)
-if [ "$rc" = 0 ] && [ -n "$line" ] && [ "${line#* passed, }" = "0 failed" ] &&
+rest=${line#* passed, }
+if [ "$rc" = 0 ] && [ -n "$line" ] && [ "${rest%%,*}" = "0 failed" ] &&
    [ "${line%% *}" -gt 0 ]; then
 	ok "make check-unit in the chroot: $line"
 else
