@@ -134,6 +134,22 @@ static bool clkstat_nl_locked_down(struct genl_info *info)
 	return true;
 }
 
+/*
+ * The reads take no attribute.  6.1's netlink core refuses any, with the
+ * reject-all policy it gives a command that has none; 6.12's, for a split
+ * operation without a policy, leaves them unparsed.  So they are refused
+ * here, before the privilege check as a policy's refusal comes: -EINVAL
+ * to anyone, on every kernel.
+ */
+static int clkstat_nl_no_attrs(const struct nlmsghdr *nlh,
+			       struct netlink_ext_ack *extack)
+{
+	if (!nlmsg_attrlen(nlh, GENL_HDRLEN))
+		return 0;
+	NL_SET_ERR_MSG(extack, "clkstat: this request takes no attribute");
+	return -EINVAL;
+}
+
 int clkstat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	char probes[128], cs[32], clock[80];
@@ -142,6 +158,8 @@ int clkstat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
+	if (clkstat_nl_no_attrs(info->nlhdr, info->extack))
+		return -EINVAL;
 	if (!clkstat_nl_may_read(skb))
 		return -EPERM;
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -259,6 +277,8 @@ int clkstat_nl_hist_start(struct netlink_callback *cb)
 	unsigned int n = 0;
 	int ret = 0;
 
+	if (clkstat_nl_no_attrs(cb->nlh, cb->extack))
+		return -EINVAL;
 	if (!clkstat_nl_may_read(cb->skb))
 		return -EPERM;
 	clkstat_probes_refresh();
@@ -438,6 +458,8 @@ int clkstat_nl_events_start(struct netlink_callback *cb)
 	void *view;
 	int ret;
 
+	if (clkstat_nl_no_attrs(cb->nlh, cb->extack))
+		return -EINVAL;
 	if (!clkstat_nl_may_read(cb->skb))
 		return -EPERM;
 	ret = clkstat_evlog_open(&view);

@@ -188,8 +188,8 @@ struct expect {
 
 /*
  * The command's policy for one attribute; NULL if it passes.  CTRL's is
- * the spec's; the reads take no attribute (the netlink core's
- * reject-all policy of a command without one).
+ * the spec's; the reads take no attribute (kmod/netlink.c refuses any,
+ * as 6.1's core does for a command without a policy).
  */
 static const char *policy_refuses(const struct nlattr *a, unsigned int cmd)
 {
