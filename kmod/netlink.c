@@ -150,6 +150,14 @@ static int clkstat_nl_no_attrs(const struct nlmsghdr *nlh,
 	return -EINVAL;
 }
 
+/**
+ * clkstat_nl_get_info_doit() - GET_INFO: the module and its state
+ * @skb: the request
+ * @info: its attributes (none allowed) and extended ACK
+ *
+ * Return: 0 with the reply sent, -EINVAL for an attribute, -EPERM without
+ * CAP_PERFMON or CAP_SYS_ADMIN, -ENOMEM or -EMSGSIZE.
+ */
 int clkstat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	char probes[128], cs[32], clock[80];
@@ -198,6 +206,15 @@ err:
 	return -EMSGSIZE;
 }
 
+/**
+ * clkstat_nl_ctrl_doit() - CTRL: one control command, as the control file's
+ * @skb: the request
+ * @info: its attributes, validated by the spec's policy, and extended ACK,
+ *	which carries the reason of a refusal
+ *
+ * Return: 0, -EPERM without CAP_SYS_ADMIN (or under lockdown for hooking),
+ * -EINVAL for a missing attribute, or the command's error.
+ */
 int clkstat_nl_ctrl_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
@@ -257,6 +274,12 @@ struct clkstat_nl_dump {
 	struct clkstat_snapshot snap[];
 };
 
+/**
+ * clkstat_nl_hist_done() - GET_HIST dump's end: free the copy
+ * @cb: the dump, cb->args[0] the copy
+ *
+ * Return: 0.
+ */
 int clkstat_nl_hist_done(struct netlink_callback *cb)
 {
 	struct clkstat_nl_dump *d = (struct clkstat_nl_dump *)cb->args[0];
@@ -270,6 +293,12 @@ int clkstat_nl_hist_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/**
+ * clkstat_nl_hist_start() - GET_HIST dump's start: copy every metric
+ * @cb: the dump; cb->args[0] is set to the copy
+ *
+ * Return: 0, -EINVAL for an attribute, -EPERM, or -ENOMEM.
+ */
 int clkstat_nl_hist_start(struct netlink_callback *cb)
 {
 	struct clkstat_nl_dump *d;
@@ -411,6 +440,13 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/**
+ * clkstat_nl_get_hist_dumpit() - GET_HIST: the copy, a message per call
+ * @skb: the message to fill
+ * @cb: the dump, its copy and where it stopped
+ *
+ * Return: the message's length, 0 at the end, or -EMSGSIZE.
+ */
 int clkstat_nl_get_hist_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb)
 {
@@ -446,6 +482,12 @@ int clkstat_nl_get_hist_dumpit(struct sk_buff *skb,
  * GET_EVENTS: cb->args[0] is the copy (struct clkstat_evview), args[1] the
  * next event to send, args[2] nonzero once the first message is out.
  */
+/**
+ * clkstat_nl_events_done() - GET_EVENTS dump's end: release the copy
+ * @cb: the dump, cb->args[0] the copy
+ *
+ * Return: 0.
+ */
 int clkstat_nl_events_done(struct netlink_callback *cb)
 {
 	clkstat_evlog_release((void *)cb->args[0]);
@@ -453,6 +495,13 @@ int clkstat_nl_events_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/**
+ * clkstat_nl_events_start() - GET_EVENTS dump's start: copy the event log
+ * @cb: the dump; cb->args[0] is set to the copy
+ *
+ * Return: 0, -EINVAL for an attribute, -EPERM, -ENODATA without an event
+ * log, or -ENOMEM.
+ */
 int clkstat_nl_events_start(struct netlink_callback *cb)
 {
 	void *view;
@@ -501,7 +550,15 @@ static int clkstat_nl_put_event(struct sk_buff *skb,
 	return 0;
 }
 
-/* One message per call: the counts if first, then as many events as fit. */
+/**
+ * clkstat_nl_get_events_dumpit() - GET_EVENTS: the copy, a message per call
+ * @skb: the message to fill
+ * @cb: the dump, its copy and where it stopped
+ *
+ * One message per call: the counts if first, then as many events as fit.
+ *
+ * Return: the message's length, 0 at the end, or -EMSGSIZE.
+ */
 int clkstat_nl_get_events_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
