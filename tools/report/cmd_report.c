@@ -15,7 +15,9 @@
 #include "../lib/nl.h"
 #include "../lib/render.h"
 #include "../lib/snapshot.h"
+#include "../lib/render_common.h"
 #include "../lib/status.h"
+#include "../lib/suggest.h"
 #include "args.h"
 #include "cli.h"
 #include "input.h"
@@ -178,8 +180,49 @@ static void print_info(FILE *out, const struct cr_info *i)
 			i->traces[k].spec);
 }
 
+/*
+ * --metric naming no metric of what is read: one line naming the nearest
+ * and the metrics there are, exit status 2, before anything is printed.
+ */
+static int check_metric(const struct cr_run *r)
+{
+	const struct cr_render_opts *o = cr_output_render();
+	const char **names;
+	size_t i, j, n = 0;
+
+	if (!o->metric)
+		return CR_OK;
+	for (i = 0; i < r->nmetrics; i++)
+		if (cr_render_wanted(&r->metrics[i], o))
+			return CR_OK;
+	names = calloc(r->nmetrics + 1, sizeof(*names));
+	if (!names) {
+		fprintf(stderr, "clkstat-report: out of memory\n");
+		return CR_ERR;
+	}
+	for (i = 0; i < r->nmetrics; i++) {
+		for (j = 0; j < n && strcmp(names[j], r->metrics[i].name); j++)
+			;
+		if (j == n)
+			names[n++] = r->metrics[i].name;
+	}
+	fprintf(stderr, "clkstat-report: --metric %s: no such metric in %s",
+		o->metric, o->source ? o->source : "the input");
+	cr_suggest(stderr, o->metric, names, n);
+	fputs("; there:", stderr);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+	fputs(n ? "\n" : " none\n", stderr);
+	free(names);
+	return CR_USAGE;
+}
+
 static int render(const struct cr_cli *cli, const struct cr_run *r)
 {
+	int st = check_metric(r);
+
+	if (st)
+		return st;
 	if (!strcmp(cli->cmd, "raw"))
 		return cr_render_raw(stdout, r, cr_output_render());
 	if (!strcmp(cli->format, "json"))

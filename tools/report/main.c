@@ -18,6 +18,7 @@
 #include "../../kmod/uapi/clkstat_netlink_ext.h"
 #include "../lib/snapshot.h"
 #include "../lib/status.h"
+#include "../lib/suggest.h"
 #include "../lib/version.h"
 #include "args.h"
 #include "cli.h"
@@ -302,9 +303,16 @@ int main(int argc, char **argv)
 	if (at) {
 		cmd = cr_find(argv[at]);
 		if (!cmd) {
-			fprintf(stderr, "clkstat-report: unknown command '%s'\n",
+			const char *names[CR_NCMDS];
+
+			for (i = 0; i < (int)CR_NCMDS; i++)
+				names[i] = cr_cmds[i]->name;
+			fprintf(stderr, "clkstat-report: unknown command '%s'",
 				argv[at]);
-			return cr_usage(stderr);
+			cr_suggest(stderr, argv[at], names, CR_NCMDS);
+			fputs("; clkstat-report --help lists the commands\n",
+			      stderr);
+			return CR_USAGE;
 		}
 	}
 	cli.cmd = cmd->name;

@@ -145,5 +145,47 @@ else
 	fail=$((fail + 1)); echo "not ok - each command's --help is its own; options of another command refused, naming whose they are"
 	echo "    $bad"
 fi
+# A typo is an error, before anything is printed, naming the nearest
+# known word: a command, a metric of the recording (report, raw, any
+# format, -i or --run).  Exit status 2, one line on stderr, nothing on
+# stdout.
+bad=""
+snap=$(mktemp --suffix=.json)
+/usr/bin/python3 - "$snap" <<'PY'
+import sys
+sys.path.insert(0, "tools/tests/stats")
+from simstudy import simulate
+simulate([("kprobe", 40000), ("bpf-kprobe", 42000)], runs=2, samples=50,
+         metric="ttwu_tkread").write_snapshot(sys.argv[1])
+PY
+typo() {	# typo WANT_LINE COMMAND...
+	local want=$1 out err rc; shift
+	out=$("$@" 2> /tmp/cli-typo.err); rc=$?
+	err=$(cat /tmp/cli-typo.err)
+	{ [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "$want" ]; } ||
+		bad="$bad [$*: status $rc, stdout '${out:0:80}', stderr '$err']"
+}
+typo "clkstat-report: unknown command 'reocrd' (did you mean record?); clkstat-report --help lists the commands" \
+	$R reocrd
+typo "clkstat-report: unknown command 'frobnicate'; clkstat-report --help lists the commands" \
+	$R -i "$snap" frobnicate
+for f in text json csv openmetrics; do
+	typo "clkstat-report: --metric ttwu_tkred: no such metric in $snap (did you mean ttwu_tkread?); there: ttwu_tkread" \
+		$R -i "$snap" --format $f report --metric ttwu_tkred
+done
+typo "clkstat-report: --metric ttwu_tkred: no such metric in $snap (did you mean ttwu_tkread?); there: ttwu_tkread" \
+	$R -i "$snap" --run 1 raw --metric ttwu_tkred
+typo "clkstat-report: --metric hackbench: no such metric in $snap; there: ttwu_tkread" \
+	$R -i "$snap" report --metric hackbench
+# The right name still renders, by name or name.variant.
+$R -i "$snap" report --metric ttwu_tkread | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread renders nothing]"
+$R -i "$snap" --run 0 report --metric ttwu_tkread.kprobe | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread.kprobe renders nothing]"
+rm -f "$snap" /tmp/cli-typo.err
+if [ -z "$bad" ]; then
+	pass=$((pass + 1)); echo "ok - a mistyped command or metric: one line naming the nearest, exit status 2, nothing printed"
+else
+	fail=$((fail + 1)); echo "not ok - a mistyped command or metric: one line naming the nearest, exit status 2, nothing printed"
+	echo "    $bad"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
