@@ -134,3 +134,24 @@ out_fail:
 	errno = e;
 	return -1;
 }
+
+int cr_file_writable(const char *path)
+{
+	char *tmp, *dir;
+	int fd, e;
+
+	if (cr_temp_names(path, &tmp, &dir)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(dir);
+	errno = e;
+	return fd >= 0 ? 0 : -1;
+}

@@ -25,4 +25,11 @@
 int cr_file_replace(const char *path, const void *data, size_t len,
 		    const char **step);
 
+/*
+ * Could cr_file_replace() write path?  Its temporary file made and removed
+ * again, before any work whose result would go there (record).  Return 0,
+ * or -1 with errno (EROFS, EACCES, ENOENT: no such folder, ...).
+ */
+int cr_file_writable(const char *path);
+
 #endif

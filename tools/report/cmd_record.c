@@ -24,7 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
+#include "../../kmod/uapi/clkstat_catalog.h"
+#include "../lib/file_replace.h"
 #include "../lib/status.h"
+#include "../lib/suggest.h"
 #include "args.h"
 #include "cli.h"
 #include "record.h"
@@ -62,6 +65,75 @@ static int cr_split_variants(const char *list, char names[][CR_VARIANT_MAX],
 		return -1;
 	}
 	return 0;
+}
+
+/* Every variant record knows: the module's and the BPF twin's. */
+static const char *const cr_known_variants[] = {
+	CLKSTAT_VARIANTS(CLKSTAT_CAT_VARIANT_NAME)
+	CLKSTAT_TWIN_VARIANTS(CLKSTAT_CAT_VARIANT_NAME)
+};
+#define CR_NKNOWN_VARIANTS \
+	(sizeof(cr_known_variants) / sizeof(cr_known_variants[0]))
+
+/* Is the workload a program execvp() would find? */
+static int cr_workload_found(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+
+	if (strchr(prog, '/'))
+		return !access(prog, X_OK);
+	for (p = path ? path : "/usr/bin:/bin"; ; p = e + 1) {
+		e = strchr(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s",
+			 (int)(e ? e - p : (long)strlen(p)),
+			 e == p || !*p ? "." : p, prog);
+		if (!access(buf, X_OK))
+			return 1;
+		if (!e)
+			return 0;
+	}
+}
+
+/*
+ * What can be known wrong before run 1 is said before it, in one line,
+ * and nothing is recorded: a variant no one knows (the nearest named),
+ * a workload not found, an output that cannot be written.
+ */
+static int cr_record_preflight(const struct cr_record_opts *o,
+			       char names[][CR_VARIANT_MAX], unsigned int nv)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < nv; i++) {
+		for (j = 0; j < CR_NKNOWN_VARIANTS &&
+		     strcmp(names[i], cr_known_variants[j]); j++)
+			;
+		if (j < CR_NKNOWN_VARIANTS)
+			continue;
+		fprintf(stderr, "clkstat-report: record: --variants: no variant '%s'",
+			names[i]);
+		cr_suggest(stderr, names[i], cr_known_variants,
+			   CR_NKNOWN_VARIANTS);
+		fputs("; the variants:", stderr);
+		for (j = 0; j < CR_NKNOWN_VARIANTS; j++)
+			fprintf(stderr, "%s %s", j ? "," : "",
+				cr_known_variants[j]);
+		fputs("\n", stderr);
+		return CR_USAGE;
+	}
+	if (o->command && !cr_workload_found(o->command[0])) {
+		fprintf(stderr, "clkstat-report: record: %s: %s (nothing recorded)\n",
+			o->command[0], strchr(o->command[0], '/') ?
+			"not an executable file" : "no such program in PATH");
+		return CR_USAGE;
+	}
+	if (cr_file_writable(o->output)) {
+		fprintf(stderr, "clkstat-report: record: -o %s: cannot write there: %s (nothing recorded)\n",
+			o->output, strerror(errno));
+		return CR_ERR;
+	}
+	return CR_OK;
 }
 
 /* Move tmp's metrics into a new run of s. */
@@ -237,6 +309,9 @@ static int cr_record(struct cr_record_opts *o)
 
 	if (o->variants && cr_split_variants(o->variants, names, 16, &nv))
 		return CR_USAGE;
+	st = cr_record_preflight(o, names, o->variants ? nv : 0);
+	if (st)
+		return st;
 	if (cr_rec_traces_parse(o->probes, &traces))
 		return CR_USAGE;
 	/* Before anything can fail: the warning is about the options. */

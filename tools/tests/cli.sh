@@ -180,11 +180,26 @@ typo "clkstat-report: --metric hackbench: no such metric in $snap; there: ttwu_t
 # The right name still renders, by name or name.variant.
 $R -i "$snap" report --metric ttwu_tkread | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread renders nothing]"
 $R -i "$snap" --run 0 report --metric ttwu_tkread.kprobe | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread.kprobe renders nothing]"
+# record: before run 1, before it needs the module (none is loaded
+# here): a variant no one knows, a workload not found, an output it cannot
+# write; nothing written.
+typo "clkstat-report: record: --variants: no variant 'bpf-kprob' (did you mean bpf-kprobe?); the variants: direct, ftrace, kprobe, kprobe-int3, tracepoint, off, bpf-kprobe, bpf-fentry, bpf-tp" \
+	$R record --variants kprobe,bpf-kprob -o /tmp/cli-rec.json -- true
+typo "clkstat-report: record: no-such-workload: no such program in PATH (nothing recorded)" \
+	$R record --variants kprobe -o /tmp/cli-rec.json -- no-such-workload
+[ ! -e /tmp/cli-rec.json ] || bad="$bad [record wrote /tmp/cli-rec.json]"
+ro=$(mktemp -d) rdir=$PWD
+chmod 555 "$ro"
+out=$(cd "$ro" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$rdir/$R" record --variants kprobe -- true 2>&1); rc=$?
+[ "$rc" = 1 ] && [ "$out" = "clkstat-report: record: -o clkstat.json: cannot write there: Permission denied (nothing recorded)" ] ||
+	bad="$bad [record in a folder it cannot write: status $rc, '$out']"
+rmdir "$ro"
 rm -f "$snap" /tmp/cli-typo.err
 if [ -z "$bad" ]; then
-	pass=$((pass + 1)); echo "ok - a mistyped command or metric: one line naming the nearest, exit status 2, nothing printed"
+	pass=$((pass + 1)); echo "ok - a mistyped command, metric or variant, a missing workload, an unwritable output: one line before any work, naming the nearest"
 else
-	fail=$((fail + 1)); echo "not ok - a mistyped command or metric: one line naming the nearest, exit status 2, nothing printed"
+	fail=$((fail + 1)); echo "not ok - a mistyped command, metric or variant, a missing workload, an unwritable output: one line before any work, naming the nearest"
 	echo "    $bad"
 fi
 echo "$pass passed, $fail failed"
