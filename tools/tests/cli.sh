@@ -202,5 +202,31 @@ else
 	fail=$((fail + 1)); echo "not ok - a mistyped command, metric or variant, a missing workload, an unwritable output: one line before any work, naming the nearest"
 	echo "    $bad"
 fi
+# The other programs a user types: --help answers (exit status 0, on
+# stdout) with every option each takes; an unknown option is refused
+# (exit status 2), pointing to --help.
+bad=""
+h=$(tools/workload/clkstat-pingpong --help); rc=$?
+[ "$rc" = 0 ] || bad="$bad [clkstat-pingpong --help: status $rc]"
+for o in --rounds --cpus --migrate --reads --control --tracing --marker --help; do
+	grep -q -- "$o" <<< "$h" || bad="$bad [clkstat-pingpong --help lacks $o]"
+done
+out=$(tools/workload/clkstat-pingpong --bogus 2>&1); rc=$?
+{ [ "$rc" = 2 ] && grep -q "clkstat-pingpong --help" <<< "$out"; } || bad="$bad [clkstat-pingpong --bogus: $rc $out]"
+h=$(tools/vm/run-guest.sh --help); rc=$?
+[ "$rc" = 0 ] || bad="$bad [run-guest.sh --help: status $rc]"
+for o in $(sed -n 's/^\t\(--[a-z0-9-]*\)) .*/\1/p' tools/vm/run-guest.sh); do
+	grep -q -- "$o" <<< "$h" || bad="$bad [run-guest.sh --help lacks $o]"
+done
+grep -q "^usage: run-guest.sh" <<< "$h" || bad="$bad [run-guest.sh --help: no usage line]"
+out=$(tools/vm/run-guest.sh --bogus 2>&1); rc=$?
+{ [ "$rc" = 2 ] && [ "$out" = "run-guest: unknown option --bogus (run-guest.sh --help lists them)" ]; } ||
+	bad="$bad [run-guest.sh --bogus: $rc $out]"
+if [ -z "$bad" ]; then
+	pass=$((pass + 1)); echo "ok - clkstat-pingpong --help and run-guest.sh --help list every option; unknown options refused"
+else
+	fail=$((fail + 1)); echo "not ok - clkstat-pingpong --help and run-guest.sh --help list every option; unknown options refused"
+	echo "    $bad"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

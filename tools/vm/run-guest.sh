@@ -41,8 +41,8 @@ top=$(realpath "$here/../..")
 #   --smp N          vCPUs (default 2)     --mem MB  memory (default 1024)
 #   --timeout S      wall-clock limit (default 1800)
 #   --append ARGS    extra kernel command line
-#   --accel ACCEL    QEMU's -accel value (default tcg,thread=single; see
-#                    below)
+#   --accel ACCEL    QEMU's -accel value (default tcg,thread=single: why,
+#                    Documentation/clkstat.rst, "QEMU and code patching")
 #   --root DIR       the guest's userspace is DIR (a Debian tree, e.g. the
 #                    bookworm chroot tools/tests/deb.sh installs the
 #                    packages into) instead of the host's /: COMMAND runs
@@ -84,7 +84,15 @@ while [ $# -gt 0 ]; do
 	--root) root=$2; shift 2 ;;
 	--init) init=$2; shift 2 ;;
 	--) shift; break ;;
-	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
+	-h|--help)
+		# The usage and the options, from the comments above.
+		sed -n -e '4,6s/^# //p' -e '/^# Options:/,/^# Environment:/{/^# Environment:/q;s/^# \{0,1\}//p}' "$0"
+		echo "Example, your own commands in the guest, from a clone with \`make\` run:"
+		echo "  tools/vm/run-guest.sh --kver 6.12 --out /tmp/g -- \\"
+		echo "    sh -c 'insmod kmod/clkstat.ko && tools/workload/clkstat-pingpong -n 100 && tools/clkstat-report'"
+		echo "Documentation/clkstat.rst, \"Testing in QEMU\"."
+		exit 0 ;;
+	*) echo "run-guest: unknown option $1 (run-guest.sh --help lists them)" >&2; exit 2 ;;
 	esac
 done
 [ -n "$out" ] || { echo "run-guest: --out DIR is required" >&2; exit 2; }

@@ -189,13 +189,33 @@ static void *thread_b(void *arg)
 	return NULL;
 }
 
-static void usage(void)
+/* The usage; --help prints it and what each option does, on stdout. */
+static void usage(FILE *f, int status)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: clkstat-pingpong [-n ROUNDS] [-c CPU_A,CPU_B] [--migrate]\n"
 		"                        [--reads K] [--control FILE] [--tracing DIR]\n"
 		"                        [--marker[=FILE]] (FILE: default $CLKSTAT_MARKER)\n");
-	exit(2);
+	if (status) {
+		fputs("clkstat-pingpong --help: what each option does\n", f);
+		exit(status);
+	}
+	fputs("A wakeup workload whose wakeups are known exactly: two threads pass a\n"
+	      "token for ROUNDS rounds, each round exactly two wakeups; at the end it\n"
+	      "prints the truth as \"key value\" lines (rounds, wakeups, migrated, local,\n"
+	      "reads, tid_a, tid_b, max_round_ns).\n"
+	      "  -n, --rounds N    rounds (default 1000)\n"
+	      "  -c, --cpus A,B    the two CPUs the threads are pinned to (default 0,1)\n"
+	      "      --migrate     every wakeup of A migrates, every wakeup of B stays local\n"
+	      "      --reads K     K clock_gettime(CLOCK_MONOTONIC) syscalls after each wakeup\n"
+	      "      --control FILE  open the window in clkstat's control file: tgid, reset,\n"
+	      "                    start before the rounds, stop, tgid 0 after them\n"
+	      "      --tracing DIR 1 and 0 to DIR/tracing_on at the same points\n"
+	      "      --marker[=FILE]  pp_begin and pp_end written to FILE (clkstat's marker\n"
+	      "                    or ftrace's trace_marker) inside the window\n"
+	      "  -h, --help        this text\n"
+	      "Documentation/clkstat.rst, \"The test workload: clkstat-pingpong\".\n", f);
+	exit(0);
 }
 
 int main(int argc, char **argv)
@@ -208,6 +228,7 @@ int main(int argc, char **argv)
 		{ "tracing", required_argument, NULL, 'T' },
 		{ "reads", required_argument, NULL, 'r' },
 		{ "marker", optional_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long long tsc0, tsc1, r0;
@@ -216,14 +237,14 @@ int main(int argc, char **argv)
 	long i;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "n:c:", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "n:c:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'n':
 			g.rounds = strtol(optarg, NULL, 10);
 			break;
 		case 'c':
 			if (sscanf(optarg, "%d,%d", &g.cpu[0], &g.cpu[1]) != 2)
-				usage();
+				usage(stderr, 2);
 			break;
 		case 'm':
 			g.migrate = 1;
@@ -244,13 +265,16 @@ int main(int argc, char **argv)
 				exit(2);
 			}
 			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
 		default:
-			usage();
+			usage(stderr, 2);
 		}
 	}
 	if (g.rounds < 1 || g.reads < 0 || g.cpu[0] == g.cpu[1] ||
 	    optind != argc)
-		usage();
+		usage(stderr, 2);
 
 	/*
 	 * Every page mapped now (the program, libc) and later (B's stack)
