@@ -127,6 +127,38 @@ void cr_fmt_exact(char *buf, size_t len, unsigned __int128 v, enum cr_unit u)
 	cr_fmt_dec(buf, len, v, p, unit[p]);
 }
 
+void cr_fmt_sig(char *buf, size_t len, unsigned __int128 v, unsigned int sig)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	long double x = (long double)v;
+	unsigned int p = 0, ints;
+	int dec;
+
+	if (v < 1000) {
+		snprintf(buf, len, "%uns", (unsigned int)v);
+		return;
+	}
+	if (sig < 3)
+		sig = 3;
+	while (x >= 1000 && p < 3) {
+		x /= 1000;
+		p++;
+	}
+	for (;;) {
+		for (ints = 1; ints < 40 && x >= powl(10, ints); ints++)
+			;
+		dec = sig > ints ? (int)(sig - ints) : 0;
+		/* 999.96us at 3 digits is 1000us: take the next unit. */
+		if (p < 3 && roundl(x * powl(10, dec)) >= 1000 * powl(10, dec)) {
+			x /= 1000;
+			p++;
+			continue;
+		}
+		snprintf(buf, len, "%.*Lf%s", dec, x, unit[p]);
+		return;
+	}
+}
+
 void cr_fmt_unit(char *buf, size_t len, double v, enum cr_unit u)
 {
 	double r;

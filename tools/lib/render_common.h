@@ -50,6 +50,15 @@ uint64_t cr_unit_ns(enum cr_unit u);
 void cr_fmt_exact(char *buf, size_t len, unsigned __int128 v, enum cr_unit u);
 
 /*
+ * An integer number of ns v (up to 2^64) for a person, into buf: below
+ * 1 us exactly ("999ns"); else sig significant digits (at least 3;
+ * more where the integer part has more) in the largest of us, ms, s
+ * that keeps the number at least 1 after rounding ("2.10ms", "1.00ms",
+ * "16140901064s").  The text histogram's labels.
+ */
+void cr_fmt_sig(char *buf, size_t len, unsigned __int128 v, unsigned int sig);
+
+/*
  * A value v in ns in fixed unit u, into buf: v / the unit, rounded to
  * whole ns, trailing zero decimals dropped, the unit's suffix ("4.3us",
  * "0.012ms"); NaN is "n/a".

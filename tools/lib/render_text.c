@@ -30,21 +30,37 @@
 #define CR_HIST_MAX_LINES	64
 #define CR_BAR_WIDTH		52
 
-/* Slot i's label (layout kd): "[v]" or "[lower, upper)", exact. */
+/*
+ * A bound: three significant digits in the default units, which tell
+ * every two bounds of a slot apart up to CLKSTAT_FRAC_BITS_MAX (the
+ * relative width of a slot is at least 1/64, three digits resolve 1%:
+ * render_test.c checks every slot), else exact.
+ */
+static void cr_bound(char *buf, size_t len, unsigned __int128 v,
+		     enum cr_unit u)
+{
+	if (u == CR_UNIT_AUTO)
+		cr_fmt_sig(buf, len, v, 3);
+	else
+		cr_fmt_exact(buf, len, v, u);
+}
+
+/* Slot i's label (layout kd): "[v]" or "[lower, upper)". */
 static void cr_slot_label(char *label, size_t len, unsigned int i,
 			  unsigned int kd, enum cr_unit u)
 {
 	char lo[48], hi[48];
 
-	cr_fmt_exact(lo, sizeof(lo), clkstat_slot_lower(i, kd), u);
+	cr_bound(lo, sizeof(lo), clkstat_slot_lower(i, kd), u);
 	if (i < (2U << kd)) {	/* one value: the exact slots */
 		snprintf(label, len, "[%s]", lo);
 		return;
 	}
-	cr_fmt_exact(hi, sizeof(hi),
-		     (unsigned __int128)clkstat_slot_upper(i, kd) + 1, u);
+	cr_bound(hi, sizeof(hi),
+		 (unsigned __int128)clkstat_slot_upper(i, kd) + 1, u);
 	snprintf(label, len, "[%s, %s)", lo, hi);
 }
+
 
 /* The histogram of h in bpftrace's style; nothing for an empty one. */
 static int cr_text_hist(FILE *out, const struct cr_hist *h, unsigned int k,

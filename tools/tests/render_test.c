@@ -377,9 +377,11 @@ static void test_text_units(void **state)
 }
 
 /*
- * Histogram labels: exact decimal bounds in the summary's units (the
- * largest of ns, us, ms, s that keeps the number at least 1), never
- * binary suffixes; one column as wide as the widest label.
+ * Histogram labels: decimal bounds in the summary's units (the largest of
+ * ns, us, ms, s that keeps the number at least 1), three significant
+ * digits or as many as keep a slot's bounds apart, never binary
+ * suffixes; exact in --time-unit's unit; one column as wide as the
+ * widest label.
  */
 static void test_text_labels(void **state)
 {
@@ -394,9 +396,9 @@ static void test_text_labels(void **state)
 	hb_sample(m, 0, 8192);		/* [8192, 9216) */
 	hb_sample(m, 0, 8192);
 	out = render(cr_render_text, &r, &o);
-	assert_non_null(strstr(out, "\n[4.096us, 4.608us)        1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"));
-	assert_non_null(strstr(out, "\n[7.68us, 8.192us)         0 |"));
-	assert_non_null(strstr(out, "\n[8.192us, 9.216us)        2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
+	assert_non_null(strstr(out, "\n[4.10us, 4.61us)        1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"));
+	assert_non_null(strstr(out, "\n[7.68us, 8.19us)        0 |"));
+	assert_non_null(strstr(out, "\n[8.19us, 9.22us)        2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
 	assert_int_equal(count_lines(out, "["), 9);	/* 4096 .. 9216 */
 	assert_null(strstr(out, "K,"));
 	free(out);
@@ -421,8 +423,13 @@ static void test_text_labels(void **state)
 	hb_sample(m, 0, 0xC000000000000000ULL);
 	hb_sample(m, 0, UINT64_MAX);
 	out = render(cr_render_text, &r, &o);
-	assert_non_null(strstr(out, "\n[13835058055.282163712s, 16140901064.495857664s)        1 |"));
-	assert_non_null(strstr(out, "\n[16140901064.495857664s, 18446744073.709551616s)        1 |"));
+	assert_non_null(strstr(out, "\n[13835058055s, 16140901064s)        1 |"));
+	assert_non_null(strstr(out, "\n[16140901064s, 18446744074s)        1 |"));
+	free(out);
+	o.unit = CR_UNIT_US;
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "\n[16140901064495857.664us, 18446744073709551.616us)        1 |"));
+	o.unit = CR_UNIT_AUTO;
 	free(out);
 	cr_run_free(&r);
 
@@ -433,11 +440,40 @@ static void test_text_labels(void **state)
 	hb_sample(m, 0, 1 << 20);
 	hb_sample(m, 0, (1 << 21) - 1);
 	out = render(cr_render_text, &r, &o);
-	assert_int_equal(count_lines(out, "["), 21);	/* [1ns] .. [1.048576ms, 2.097152ms) */
-	assert_non_null(strstr(out, "\n[1ns]                           1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n[2ns, 4ns)                      0 |"));
-	assert_non_null(strstr(out, "\n[1.048576ms, 2.097152ms)        2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
+	assert_int_equal(count_lines(out, "["), 21);	/* [1ns] .. [1.05ms, 2.10ms) */
+	assert_non_null(strstr(out, "\n[1ns]                   1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n[2ns, 4ns)              0 |"));
+	assert_non_null(strstr(out, "\n[512ns, 1.02us)         0 |"));
+	assert_non_null(strstr(out, "\n[1.05ms, 2.10ms)        2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"));
 	free(out);
 	cr_run_free(&r);
+
+	/*
+	 * Three digits tell every slot's two bounds apart, at every
+	 * frac_bits and in every power of two up to 2^64.
+	 */
+	for (unsigned int k = 0; k <= CLKSTAT_FRAC_BITS_MAX; k++) {
+		for (uint32_t i = 2U << k; i < CLKSTAT_NSLOTS(k); i++) {
+			char lo[48], hi[48];
+
+			cr_fmt_sig(lo, sizeof(lo), clkstat_slot_lower(i, k), 3);
+			cr_fmt_sig(hi, sizeof(hi),
+				   (unsigned __int128)clkstat_slot_upper(i, k) + 1, 3);
+			if (!strcmp(lo, hi))
+				fail_msg("frac_bits %u slot %u: [%s, %s)", k, i, lo, hi);
+		}
+	}
+	{
+		char b[48];
+
+		cr_fmt_sig(b, sizeof(b), 999960, 3);	/* rounds to 1000us */
+		assert_string_equal(b, "1.00ms");
+		cr_fmt_sig(b, sizeof(b), 999, 3);
+		assert_string_equal(b, "999ns");
+		cr_fmt_sig(b, sizeof(b), 1000, 3);
+		assert_string_equal(b, "1.00us");
+		cr_fmt_sig(b, sizeof(b), 2097152, 3);
+		assert_string_equal(b, "2.10ms");
+	}
 }
 
 static void test_wanted(void **state)
