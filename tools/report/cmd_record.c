@@ -214,7 +214,7 @@ static int cr_record_one(const struct cr_rec_backend *b, struct cr_rec_run *r,
 	}
 	st = cr_add_run(s, &tmp, r->variant, start, end, status,
 			workload_failed);
-	/* The module's runs see every task, --workload-only or not. */
+	/* --workload-only with a COMMAND: the run saw its tasks only. */
 	if (!st)
 		s->runs[s->nruns - 1].workload_only = gated;
 	return st;
@@ -248,30 +248,14 @@ static int cr_bpf_only(char names[][CR_VARIANT_MAX], unsigned int nv)
 }
 
 /*
- * --workload-only filters the BPF twin's runs only (the twin's tgid filter
- * on COMMAND's pid): say so when it cannot do what it seems to.  Each
- * run's workload_only in the snapshot says what it did.
+ * --workload-only filters every run by COMMAND's pid (the module's tgid
+ * filter, the twin's): say so when there is no COMMAND to filter by.
+ * Each run's workload_only in the snapshot says what it did.
  */
-static void cr_warn_workload_only(const struct cr_record_opts *o,
-				  char names[][CR_VARIANT_MAX],
-				  unsigned int nv)
+static void cr_warn_workload_only(const struct cr_record_opts *o)
 {
-	unsigned int i, n = 0;
-
-	if (!o->workload_only)
-		return;
-	if (!o->command) {
+	if (o->workload_only && !o->command)
 		fprintf(stderr, "clkstat-report: record: warning: --workload-only without a COMMAND filters nothing: every run sees every task\n");
-		return;
-	}
-	for (i = 0; i < nv; i++) {
-		if (cr_twin_is_variant(names[i]))
-			continue;
-		fprintf(stderr, "%s%s", n++ ? "," : "clkstat-report: record: warning: --workload-only filters the BPF twin's runs only; the module variant runs (",
-			names[i]);
-	}
-	if (n)
-		fprintf(stderr, ") see every task\n");
 }
 
 /*
@@ -316,7 +300,7 @@ static int cr_record(struct cr_record_opts *o)
 		return CR_USAGE;
 	/* Before anything can fail: the warning is about the options. */
 	if (o->variants)
-		cr_warn_workload_only(o, names, nv);
+		cr_warn_workload_only(o);
 	/* bpf-* runs only, and no module: the twin alone. */
 	if (!(cr_bpf_only(names, nv) && access("/sys/module/clkstat", F_OK))) {
 		nl = cr_nl_open(&st);
@@ -331,7 +315,7 @@ static int cr_record(struct cr_record_opts *o)
 		goto out_nl;
 	}
 	if (!o->variants)
-		cr_warn_workload_only(o, names, nv);
+		cr_warn_workload_only(o);
 	st = cr_check_events(o, &info, names, nv);
 	if (st)
 		goto out_nl;

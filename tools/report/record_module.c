@@ -3,8 +3,11 @@
  * record_module.c - a run of a clkstat.ko variant, record's first way to
  * record (record.h): switch to the variant, stop, reset, start, the
  * workload, stop, and every metric of that variant read over netlink
- * (and the event log, which the reset emptied, with --events).
+ * (and the event log, which the reset emptied, with --events).  With
+ * --workload-only the module's tgid filter is the held workload's pid for
+ * the run, as the BPF twin's is: both sides see the same tasks.
  */
+#include <stdio.h>
 #include <string.h>
 #include "../lib/status.h"
 #include "record.h"
@@ -25,8 +28,16 @@ static void cr_keep_variant(struct cr_run *r, const char *v)
 
 static int cr_module_gates(const struct cr_rec_run *r)
 {
-	(void)r;
-	return 0;
+	return r->o->command && r->o->workload_only;
+}
+
+/* The module's tgid filter: the workload's for a gated run, else as found. */
+static int cr_module_tgid(struct cr_rec_run *r, pid_t tgid)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", (int)tgid);
+	return cr_nl_ctrl(r->nl, "tgid", buf);
 }
 
 static const char *cr_module_marker(const struct cr_rec_run *r)
@@ -44,6 +55,8 @@ static int cr_module_start(struct cr_rec_run *r)
 {
 	int st = cr_nl_ctrl(r->nl, "stop", NULL);
 
+	if (!st && r->tgid)
+		st = cr_module_tgid(r, r->tgid);
 	if (!st)
 		st = cr_nl_ctrl(r->nl, "reset", NULL);
 	if (!st)
@@ -68,9 +81,11 @@ static int cr_module_read(struct cr_rec_run *r, struct cr_run *out)
 	return st;
 }
 
+/* However the run ended: the filter as record found it. */
 static void cr_module_close(struct cr_rec_run *r)
 {
-	(void)r;
+	if (r->tgid)
+		cr_module_tgid(r, r->info->tgid);
 }
 
 const struct cr_rec_backend cr_rec_module = {
