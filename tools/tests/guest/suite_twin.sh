@@ -395,6 +395,47 @@ t_bpf_record() {
 	# (one run under valgrind takes 100 s of TCG).
 }
 
+# record --workload-only beside another workload: a module variant's run
+# (the module's tgid filter) and the twin's (its own) both count the
+# workload's wakeups, at least the truth and at most TWIN_EXTRA_PCT more
+# (its exec, thread start and join), not the other workload's; the same
+# module run without it counts those too (the noise was there); the
+# module's filter is put back after each run.
+t_record_workload_only() {
+	local out=/tmp/wo.json i v w got bg
+	warm_workload
+	insmod "$KO" probes=ttwu variant=direct
+	# Two other pingpongs, killed after: more wakeups than the workload's.
+	"$PINGPONG" -n 10000000 > /dev/null &
+	bg=$!
+	"$PINGPONG" -n 10000000 > /dev/null &
+	bg="$bg $!"
+	"$R" record -q -o $out --runs 2 --workload-only --variants ftrace,bpf-fentry -- \
+		"$PINGPONG" -n 300 > /tmp/wo-truths || fail "record --workload-only failed"
+	"$R" record -q -o /tmp/wo-all.json --runs 1 --variants ftrace -- \
+		"$PINGPONG" -n 300 > /tmp/wo-truth-all || fail "record without --workload-only failed"
+	# shellcheck disable=SC2086
+	kill $bg; wait $bg 2> /dev/null
+	"$R" info -i $out > /tmp/wo-meta
+	for i in 0 1; do
+		v=$(awk -v i=$i '$1 == "run" && $2 == i { print $4 }' /tmp/wo-meta)
+		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/wo-truths)
+		got=$(snap_csv $out $i ttwu_enqueue $v 4)
+		note "run $i $v --workload-only beside another pingpong: truth $w, ttwu_enqueue $got"
+		twin_count_ok "run $i $v ttwu_enqueue" "$got" "$w" $TWIN_EXTRA_PCT
+		awk -v i=$i '$1 == "run" && $2 == i' /tmp/wo-meta | grep -q 'workload_only yes$' ||
+			fail "run $i: $(awk -v i=$i '$1 == "run" && $2 == i' /tmp/wo-meta)"
+	done
+	w=$(awk '$1 == "wakeups" { print $2 }' /tmp/wo-truth-all)
+	got=$(snap_csv /tmp/wo-all.json 0 ttwu_enqueue ftrace 4)
+	note "ftrace without --workload-only: truth $w, ttwu_enqueue $got"
+	[ "$got" -gt $(( w + w * TWIN_EXTRA_PCT / 100 + 2 )) ] ||
+		fail "without --workload-only the other pingpong's wakeups were not counted: $got, truth $w"
+	expect_eq "the module's tgid filter after record" "$(awk '$1 == "tgid" { print $2 }' "$D/control")" 0
+	rmmod clkstat
+	expect_no_twin "after record"
+}
+
 # The twin's csswitch, without the module: ten clocksource switches are ten
 # samples and ten switches, none failed, in both attach types that have it.
 t_bpf_csswitch() {
@@ -840,7 +881,7 @@ t_control_event() {
 	rmmod clkstat
 }
 
-TWIN_TESTS="t_control_event t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors
+TWIN_TESTS="t_control_event t_bpf_twin_agree t_bpf_conflict t_bpf_loader_errors t_record_workload_only
 	t_bpf_record t_bpf_csswitch t_bpf_events t_bpf_events_misc
 	t_bpf_events_pruned t_bpf_csread t_bpf_clockoff"
 # Run alone (not sourced): these tests, or those named.
