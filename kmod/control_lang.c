@@ -64,8 +64,13 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 	unsigned int tgid;
 	size_t n, i;
 
+	*cmd = (struct clkstat_cmd){ .why = "unknown command (start, stop, reset, tgid, variant, trace, untrace)" };
 	n = clkstat_next_word(&buf, word, sizeof(word));
-	if (!n || n >= sizeof(word))
+	if (!n) {
+		cmd->why = "no command";
+		return -EINVAL;
+	}
+	if (n >= sizeof(word))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(clkstat_op_names); i++)
 		if (!strcmp(word, clkstat_op_names[i]))
@@ -75,35 +80,49 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 
 	*cmd = (struct clkstat_cmd){ .op = i };
 	n = clkstat_next_word(&buf, arg, sizeof(arg));
-	if (n >= sizeof(arg) || clkstat_next_word(&buf, extra, sizeof(extra)))
+	if (n >= sizeof(arg)) {
+		cmd->why = "argument too long";
 		return -EINVAL;
+	}
+	if (clkstat_next_word(&buf, extra, sizeof(extra))) {
+		cmd->why = "one argument at most";
+		return -EINVAL;
+	}
 
 	if (cmd->op == CLKSTAT_CTRL_TGID) {
+		cmd->why = "tgid takes a number, 0 to 4194304";
 		/* Digits only: kstrtouint() would also take "+5" (and "-0"). */
 		for (i = 0; i < n; i++)
 			if (!isdigit(arg[i]))
 				return -EINVAL;
 		if (!n || kstrtouint(arg, 10, &tgid) || tgid > CLKSTAT_TGID_MAX)
 			return -EINVAL;
+		cmd->why = NULL;
 		cmd->tgid = tgid;
 		return 0;
 	}
 	if (cmd->op == CLKSTAT_CTRL_VARIANT) {
 		/* Whether the variant exists is the switch's to say. */
-		if (!n || n >= sizeof(cmd->variant))
+		if (!n || n >= sizeof(cmd->variant)) {
+			cmd->why = n ? "no variant has so long a name" : "variant takes a name";
 			return -EINVAL;
+		}
 		strscpy(cmd->variant, arg, sizeof(cmd->variant));
 		return 0;
 	}
 	if (cmd->op == CLKSTAT_CTRL_TRACE || cmd->op == CLKSTAT_CTRL_UNTRACE) {
 		/* Whether the spec is one is the trace's to say, and why. */
-		if (!n)
+		if (!n) {
+			cmd->why = "trace and untrace take a spec";
 			return -EINVAL;
+		}
 		strscpy(cmd->trace, arg, sizeof(cmd->trace));
 		return 0;
 	}
-	if (n >= sizeof(cmd->metric))
+	if (n >= sizeof(cmd->metric)) {
+		cmd->why = "no metric has so long a name";
 		return -EINVAL;
+	}
 	if (n)
 		strscpy(cmd->metric, arg, sizeof(cmd->metric));
 	return 0;
@@ -124,8 +143,11 @@ int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd)
 int clkstat_control_parse_write(const char *buf, size_t len,
 				struct clkstat_cmd *cmd)
 {
-	if (len > CLKSTAT_CONTROL_MAX || memchr(buf, '\0', len))
+	if (len > CLKSTAT_CONTROL_MAX || memchr(buf, '\0', len)) {
+		*cmd = (struct clkstat_cmd){ .why = len > CLKSTAT_CONTROL_MAX ?
+			"a command is 160 bytes at most" : "a NUL byte in the command" };
 		return -EINVAL;
+	}
 	return clkstat_control_parse(buf, cmd);
 }
 
@@ -167,7 +189,8 @@ static bool clkstat_startable(const struct clkstat_metric *m,
 
 /**
  * clkstat_control_exec() - carry out a parsed command on the metrics
- * @cmd: from clkstat_control_parse(), anything but a variant switch
+ * @cmd: from clkstat_control_parse(), anything but a variant switch; its
+ *	why is set when it is refused
  * @attached: the variant whose hooks are attached (probes.c's), or NULL
  *	to let any metric start (KUnit, which attaches nothing)
  *
@@ -181,10 +204,10 @@ static bool clkstat_startable(const struct clkstat_metric *m,
  * none of that name, or for start none of the attached variant (nothing
  * is changed then).
  */
-int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached)
+int clkstat_control_exec(struct clkstat_cmd *cmd, const char *attached)
 {
 	struct clkstat_metric *m;
-	bool found = false;
+	bool found = false, named = false;
 
 	if (cmd->op == CLKSTAT_CTRL_TGID) {
 		WRITE_ONCE(clkstat_filter_tgid, cmd->tgid);
@@ -194,6 +217,7 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached)
 	list_for_each_entry(m, clkstat_registry(), node) {
 		if (!clkstat_cmd_names(cmd, m))
 			continue;
+		named = true;
 		if (cmd->op == CLKSTAT_CTRL_START && !clkstat_startable(m, attached))
 			continue;
 		found = true;
@@ -209,5 +233,9 @@ int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached)
 	clkstat_registry_unlock();
 	if (cmd->op == CLKSTAT_CTRL_RESET && !cmd->metric[0])
 		clkstat_evlog_reset();
-	return cmd->metric[0] && !found ? -EINVAL : 0;
+	if (!cmd->metric[0] || found)
+		return 0;
+	cmd->why = named ? "no metric of that name in the attached variant, the only one that can start" :
+		"no metric of that name";
+	return -EINVAL;
 }

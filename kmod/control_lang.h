@@ -37,13 +37,13 @@ struct clkstat_cmd {
 	pid_t tgid;
 	char variant[CLKSTAT_VARIANT_MAX];
 	char trace[CLKSTAT_TRACE_ARG_MAX + 1];	/* a spec, as given */
-	const char *why;	/* set by a failed trace/untrace: why */
+	const char *why;	/* why it was refused, a static string */
 };
 
 int clkstat_control_parse(const char *buf, struct clkstat_cmd *cmd);
 int clkstat_control_parse_write(const char *buf, size_t len,
 				struct clkstat_cmd *cmd);
-int clkstat_control_exec(const struct clkstat_cmd *cmd, const char *attached);
+int clkstat_control_exec(struct clkstat_cmd *cmd, const char *attached);
 
 /* The tgid filter, read locklessly by the probes. */
 extern pid_t clkstat_filter_tgid;

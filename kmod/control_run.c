@@ -20,7 +20,7 @@ static DEFINE_MUTEX(clkstat_command_lock);
  * clkstat_command() - carry out a control command, a variant switch included
  * @cmd: a parsed command (debugfs text, a netlink request, or the module's
  *	 own start and stop of every metric); its why is set to a static
- *	 string saying why a trace or untrace failed
+ *	 string saying why it was refused
  *
  * Return: 0 or a negative errno, as clkstat_control_exec() and
  * clkstat_probes_switch() return.
@@ -31,7 +31,7 @@ int clkstat_command(struct clkstat_cmd *cmd)
 
 	mutex_lock(&clkstat_command_lock);
 	if (cmd->op == CLKSTAT_CTRL_VARIANT)
-		ret = clkstat_probes_switch(cmd->variant);
+		ret = clkstat_probes_switch(cmd->variant, &cmd->why);
 	else if (cmd->op == CLKSTAT_CTRL_TRACE)
 		ret = clkstat_probes_trace(cmd->trace, true, &cmd->why);
 	else if (cmd->op == CLKSTAT_CTRL_UNTRACE)

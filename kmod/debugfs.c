@@ -257,6 +257,36 @@ static int clkstat_control_open(struct inode *inode, struct file *file)
 	return single_open(file, clkstat_control_show, NULL);
 }
 
+/*
+ * The last refused write to control and why ("last_error"): write(2)
+ * returns only an errno, and the kernel log is not every user's to read.
+ * Kept until the next refusal.
+ */
+static DEFINE_MUTEX(clkstat_last_error_lock);
+static char clkstat_last_error[CLKSTAT_CONTROL_MAX * 4 + 256];
+
+static void clkstat_last_error_set(const char *buf, size_t len,
+				   const char *why)
+{
+	/* echo's newline is no part of the command. */
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	mutex_lock(&clkstat_last_error_lock);
+	scnprintf(clkstat_last_error, sizeof(clkstat_last_error),
+		  "%*pE%s: %s\n", (int)len, buf, len ? "" : "(empty)",
+		  why ?: "refused");
+	mutex_unlock(&clkstat_last_error_lock);
+}
+
+static int clkstat_last_error_show(struct seq_file *sf, void *unused)
+{
+	mutex_lock(&clkstat_last_error_lock);
+	seq_puts(sf, clkstat_last_error);
+	mutex_unlock(&clkstat_last_error_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(clkstat_last_error);
+
 static ssize_t clkstat_control_write(struct file *file, const char __user *ubuf,
 				     size_t len, loff_t *ppos)
 {
@@ -270,6 +300,11 @@ static ssize_t clkstat_control_write(struct file *file, const char __user *ubuf,
 	if (len > CLKSTAT_CONTROL_MAX) {
 		pr_warn_ratelimited("clkstat: control: command of %zu bytes rejected (at most %d)\n",
 				    len, CLKSTAT_CONTROL_MAX);
+		mutex_lock(&clkstat_last_error_lock);
+		scnprintf(clkstat_last_error, sizeof(clkstat_last_error),
+			  "(%zu bytes): a command is %d bytes at most\n", len,
+			  CLKSTAT_CONTROL_MAX);
+		mutex_unlock(&clkstat_last_error_lock);
 		return -EINVAL;
 	}
 	buf = memdup_user_nul(ubuf, len);
@@ -278,9 +313,11 @@ static ssize_t clkstat_control_write(struct file *file, const char __user *ubuf,
 	ret = clkstat_control_parse_write(buf, len, &cmd);
 	if (!ret)
 		ret = clkstat_command(&cmd);
-	if (ret)
+	if (ret) {
 		pr_warn_ratelimited("clkstat: control: invalid command \"%*pE\"\n",
 				    (int)len, buf);
+		clkstat_last_error_set(buf, len, cmd.why);
+	}
 	kfree(buf);
 	return ret ?: len;
 }
@@ -385,6 +422,8 @@ void clkstat_debugfs_init(void)
 			    &clkstat_control_fops);
 	debugfs_create_file("traces", 0400, clkstat_dir, NULL,
 			    &clkstat_traces_fops);
+	debugfs_create_file("last_error", 0400, clkstat_dir, NULL,
+			    &clkstat_last_error_fops);
 	clkstat_clock_debugfs_init(clkstat_dir);
 	if (clkstat_evlog_on())
 		debugfs_create_file("events", 0400, clkstat_dir, NULL,

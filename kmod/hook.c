@@ -59,6 +59,8 @@ const struct clkstat_variant clkstat_variant_##sym = {			\
 	.detach = clkstat_off_detach,					\
 	.sync = clkstat_off_sync,					\
 	.needs = option,						\
+	.needs_why = "variant " vname " needs " option			\
+		     ", which this kernel lacks",			\
 }
 
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS

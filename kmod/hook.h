@@ -90,6 +90,8 @@ struct clkstat_variant {
 	 * before anything changes.
 	 */
 	const char *needs;
+	/* Its refusal for a reply (netlink's extack, last_error). */
+	const char *needs_why;
 };
 
 extern const struct clkstat_variant clkstat_variant_direct;

@@ -251,18 +251,18 @@ int clkstat_nl_ctrl_doit(struct sk_buff *skb, struct genl_info *info)
 		if (op == CLKSTAT_CTRL_TRACE && clkstat_nl_locked_down(info))
 			return -EPERM;
 		nla_strscpy(cmd.trace, a[CLKSTAT_A_TRACE], sizeof(cmd.trace));
-		ret = clkstat_command(&cmd);
-		/* The reason, for userspace to print (a static string). */
-		if (ret && cmd.why)
-			clkstat_extack_msg(info->extack, cmd.why);
-		return ret;
+		break;
 	default:
 		if (a[CLKSTAT_A_METRIC_ID])
 			nla_strscpy(cmd.metric, a[CLKSTAT_A_METRIC_ID],
 				    sizeof(cmd.metric));
 		break;
 	}
-	return clkstat_command(&cmd);
+	ret = clkstat_command(&cmd);
+	/* The reason, for userspace to print (a static string). */
+	if (ret && cmd.why)
+		clkstat_extack_msg(info->extack, cmd.why);
+	return ret;
 }
 
 /* A GET_HIST dump's copy of every metric, and where it is. */

@@ -23,6 +23,10 @@
 #include "uapi/clkstat_netlink_ext.h"
 #include "test_exports.h"
 
+/* " direct ftrace ...": every variant's name, for a refusal. */
+#define CLKSTAT_VNAME_SP(id)	" " CLKSTAT_VNAME(id)
+#define CLKSTAT_VARIANT_LIST	CLKSTAT_VARIANTS(CLKSTAT_VNAME_SP)
+
 const char *const clkstat_metric_names[CLKSTAT_NMETRICS] =
 	CLKSTAT_METRIC_NAMES_INIT;
 CLKSTAT_EXPORT_FOR_TESTS(clkstat_metric_names);
@@ -423,13 +427,14 @@ static void clkstat_handover_end(const struct clkstat_handover *h,
 /**
  * clkstat_probes_switch() - feed the probes through another variant
  * @name: the variant
+ * @why: set to why the switch failed
  *
  * Return: 0 (also when @name is the current variant), -EINVAL for an
  * unknown variant, one this kernel lacks or one that cannot run an
  * enabled probe (logged), or the error of a failed attach, after which
- * the old variant is attached again.
+ * the old variant is attached again; *@why says which, a static string.
  */
-int clkstat_probes_switch(const char *name)
+int clkstat_probes_switch(const char *name, const char **why)
 {
 	const struct clkstat_variant *b = clkstat_variant_find(name), *old;
 	struct clkstat_handover handover;
@@ -442,6 +447,7 @@ int clkstat_probes_switch(const char *name)
 		/* Escaped: a name from netlink can hold any byte, '\n' too. */
 		pr_warn_ratelimited("clkstat: control: variant %*pE: unknown variant\n",
 				    (int)strlen(name), name);
+		*why = "unknown variant (the variants:" CLKSTAT_VARIANT_LIST ")";
 		ret = -EINVAL;
 		goto out;
 	}
@@ -450,6 +456,7 @@ int clkstat_probes_switch(const char *name)
 	if (b->needs) {
 		pr_warn_ratelimited("clkstat: control: variant %s needs %s, which this kernel lacks\n",
 				    name, b->needs);
+		*why = b->needs_why;
 		ret = -EINVAL;
 		goto out;
 	}
@@ -457,15 +464,18 @@ int clkstat_probes_switch(const char *name)
 	if (bad) {
 		pr_warn_ratelimited("clkstat: control: variant %s cannot run probe %s (a function probe needs a tracepoint to run in the tracepoint variant; a trace reaches either functions or tracepoints)\n",
 				    name, bad);
+		*why = "the variant cannot run an enabled probe (the kernel log names it): a function probe needs a tracepoint in the tracepoint variant";
 		ret = -EINVAL;
 		goto out;
 	}
 	clkstat_handover_begin(old->name, &handover);
 	clkstat_detach(old, clkstat_nactive);
 	ret = clkstat_bind(b->name, old->name, &handover);
-	if (ret)
+	if (ret) {
 		pr_warn_ratelimited("clkstat: control: variant %s: cannot create its metrics: %d\n",
 				    name, ret);
+		*why = "cannot create the variant's metrics; the old variant is attached again";
+	}
 	if (!ret) {
 		ret = clkstat_attach_all(b);
 		if (!ret) {
@@ -475,6 +485,7 @@ int clkstat_probes_switch(const char *name)
 			goto out;
 		}
 		clkstat_bind(old->name, b->name, NULL);
+		*why = "attaching the variant failed (the kernel log says why); the old variant is attached again";
 	}
 	if (clkstat_attach_all(old)) {
 		/*
@@ -485,6 +496,7 @@ int clkstat_probes_switch(const char *name)
 		 */
 		pr_err("clkstat: variant %s could not be attached again: nothing is hooked (variant off)\n",
 		       old->name);
+		*why = "attaching the variant failed, and the old one again too: nothing is hooked (variant off)";
 		clkstat_attached = &clkstat_variant_off;
 	} else {
 		clkstat_handover_end(&handover, old->name);

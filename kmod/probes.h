@@ -58,7 +58,7 @@ int clkstat_probes_select(const char *list);
 const char *clkstat_probes_unsupported(const struct clkstat_variant *b);
 int clkstat_probes_start(const struct clkstat_probe_cfg *cfg);
 void clkstat_probes_stop(void);
-int clkstat_probes_switch(const char *name);
+int clkstat_probes_switch(const char *name, const char **why);
 void clkstat_probes_names(char *buf, size_t len);
 const char *clkstat_probes_variant(unsigned long *switches);
 int clkstat_probes_trace(const char *spec, bool add, const char **why);

@@ -69,6 +69,35 @@ static void control_parse_strict(struct kunit *test)
 				    -EINVAL, "input \"%s\"", bad[i]);
 }
 
+/* Every refusal says why, in the words a reply or last_error carries. */
+static void control_parse_why(struct kunit *test)
+{
+	static const struct { const char *in, *why; } cases[] = {
+		{ "", "no command" },
+		{ "bogus", "unknown command (start, stop, reset, tgid, variant, trace, untrace)" },
+		{ "stop a b", "one argument at most" },
+		{ "tgid -1", "tgid takes a number, 0 to 4194304" },
+		{ "tgid", "tgid takes a number, 0 to 4194304" },
+		{ "variant", "variant takes a name" },
+		{ "variant abcdefghijklmnop", "no variant has so long a name" },
+		{ "trace", "trace and untrace take a spec" },
+	};
+	struct clkstat_cmd c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, clkstat_control_parse(cases[i].in, &c),
+				    -EINVAL, "input \"%s\"", cases[i].in);
+		KUNIT_EXPECT_STREQ_MSG(test, c.why, cases[i].why,
+				       "input \"%s\"", cases[i].in);
+	}
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse_write("start\0", 6, &c),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, c.why, "a NUL byte in the command");
+	KUNIT_EXPECT_EQ(test, clkstat_control_parse("tgid 5", &c), 0);
+	KUNIT_EXPECT_NULL(test, c.why);
+}
+
 /* One write() is one command: its length and every byte of it count. */
 static void control_parse_write(struct kunit *test)
 {
@@ -176,6 +205,7 @@ static void control_exec(struct kunit *test)
 	/* unknown metric: -EINVAL and nothing changes */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop nosuch", &c), 0);
 	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, c.why, "no metric of that name");
 	KUNIT_EXPECT_TRUE(test, clkstat_metric_recording(m));
 	/* no metric: all of them */
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop", &c), 0);
@@ -194,6 +224,8 @@ static void control_exec(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("start kunit_ctl.test", &c),
 			0);
 	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, c.why,
+			   "no metric of that name in the attached variant, the only one that can start");
 	KUNIT_EXPECT_FALSE(test, clkstat_metric_recording(m));
 	KUNIT_ASSERT_EQ(test, clkstat_control_parse("stop kunit_ctl", &c), 0);
 	KUNIT_EXPECT_EQ(test, clkstat_control_exec(&c, attached), 0);
@@ -206,6 +238,7 @@ static struct kunit_case control_cases[] = {
 	KUNIT_CASE(control_parse_good),
 	KUNIT_CASE(control_parse_bad),
 	KUNIT_CASE(control_parse_strict),
+	KUNIT_CASE(control_parse_why),
 	KUNIT_CASE(control_parse_write),
 	KUNIT_CASE(control_parse_trace),
 	KUNIT_CASE(control_exec),

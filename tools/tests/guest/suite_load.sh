@@ -95,9 +95,16 @@ t_control_bad_writes() {
 	insmod "$KO"
 	echo "stop ttwu_enqueue_migrated" > "$D/control"
 	local before; before=$(cat "$D/control")
-	local bad
+	local bad why i=0 unk="unknown command (start, stop, reset, tgid, variant, trace, untrace)"
+	expect_eq "last_error before any refusal" "$(cat "$D/last_error")" ""
+	# Each refused, the state unchanged, and last_error says why.
+	local -a whys=("bogus: $unk" "start nosuch: no metric of that name"
+		"tgid -1: tgid takes a number, 0 to 4194304" "tgid x: tgid takes a number, 0 to 4194304"
+		"stop a b: one argument at most" "(empty): no command"
+		"$(head -c 100 /dev/zero | tr '\0' a): $unk" "start\\001: $unk"
+		"variant bpf-kprob: unknown variant (the variants: direct ftrace kprobe kprobe-int3 tracepoint off)")
 	for bad in bogus "start nosuch" "tgid -1" "tgid x" "stop a b" $'\n' \
-		   "$(head -c 100 /dev/zero | tr '\0' a)" "$(printf 'start\001')"; do
+		   "$(head -c 100 /dev/zero | tr '\0' a)" "$(printf 'start\001')" "variant bpf-kprob"; do
 		mark
 		if printf '%s' "$bad" > "$D/control" 2>/tmp/err; then
 			fail "write '$bad' accepted"
@@ -105,10 +112,19 @@ t_control_bad_writes() {
 		grep -q 'Invalid argument' /tmp/err || fail "write '$bad': $(cat /tmp/err)"
 		since_mark | grep -q 'clkstat: control: ' || fail "no warning for '$bad'"
 		expect_eq "state after '$bad'" "$(cat "$D/control")" "$before"
+		expect_eq "last_error after '$bad'" "$(cat "$D/last_error")" "${whys[$i]}"
+		i=$((i + 1))
 	done
+	# Over netlink the reply carries the reason, and the tool prints it.
+	why=$("$top/tools/clkstat-report" ctrl variant bpf-kprob 2>&1)
+	expect_eq "ctrl variant bpf-kprob" "$why" \
+		"clkstat-report: ctrl variant bpf-kprob: unknown variant (the variants: direct ftrace kprobe kprobe-int3 tracepoint off)"
+	why=$("$top/tools/clkstat-report" ctrl start nosuch 2>&1)
+	expect_eq "ctrl start nosuch" "$why" "clkstat-report: ctrl start nosuch: no metric of that name"
 	# A write of 1 MiB without a newline, in one call.
 	head -c 1048576 /dev/zero | tr '\0' x | dd of="$D/control" bs=1M 2>/tmp/err && fail "1 MiB write accepted"
 	expect_eq "state after 1 MiB" "$(cat "$D/control")" "$before"
+	expect_eq "last_error after 1 MiB" "$(cat "$D/last_error")" "(1048576 bytes): a command is 160 bytes at most"
 	# Non-root cannot read or write.
 	setpriv --reuid=65534 --regid=65534 --clear-groups cat "$D/ttwu_enqueue.$V" 2>/dev/null &&
 		fail "nobody could read a metric"
