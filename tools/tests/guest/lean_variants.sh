@@ -66,6 +66,8 @@ t_missing_refused_at_switch() {
 			fail "switch to $v: no line naming $opt: $(since_mark | tail -3)"
 		expect_eq "control after the refused switch to $v" "$(cat "$D/control")" "$before"
 		expect_eq "files after the refused switch to $v" "$(ls "$D")" "$files"
+		expect_eq "last_error after the refused switch to $v" "$(cat "$D/last_error")" \
+			"variant $v: variant $v needs $opt, which this kernel lacks"
 	done
 	expect_eq "kprobe count kept" "$(V=kprobe field ttwu_enqueue count)" 100
 	grep -qE " k +try_to_wake_up\+$FENTRY " "$KP" || fail "kprobe gone: $(cat $KP)"

@@ -52,7 +52,7 @@ t_params_at_limits() {
 		rmmod clkstat
 	done
 	insmod "$KO" probes=
-	expect_eq "files with probes=" "$(ls $D | tr '\n' ' ')" "clock control traces "
+	expect_eq "files with probes=" "$(ls $D | tr '\n' ' ')" "clock control last_error traces "
 	rmmod clkstat
 }
 
