@@ -832,6 +832,7 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 	res.resamples = o->resamples;
 	res.seed = o->seed;
 	res.level = o->level;
+	res.summary_only = o->summary_only;
 	bp = (struct cr_boot_params){
 		.resamples = o->resamples, .level = o->level, .seed = o->seed,
 		.unit_sample = o->unit_sample, .unit_host = o->unit_host,

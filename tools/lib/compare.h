@@ -26,6 +26,7 @@ struct cr_compare_opts {
 	int have_threshold;	/* --threshold NS given */
 	uint64_t threshold;	/* ns */
 	const char *format;	/* "text", "json", "csv" */
+	int summary_only;	/* --summary: text, the summary table alone */
 };
 /* Return: an exit status (status.h); errors one line on stderr. */
 int cr_compare(FILE *out, const struct cr_snapshot *s, const struct cr_compare_opts *o);

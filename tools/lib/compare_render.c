@@ -405,6 +405,114 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 		fprintf(out, "    warning: a variant has 1 host: the differences' intervals hold no host-to-host spread of it\n");
 }
 
+/* What the study clkstat was made for measures: the summary's first row. */
+#define CR_HEADLINE_METRIC	"ttwu_tkread"
+
+/* The summary's warnings of one metric, short, "; "-separated. */
+static void cr_summary_warnings(char *buf, size_t len,
+				const struct cr_compare_result *res,
+				const struct cr_boot_result *r)
+{
+	unsigned int w = r->s[0].warnings | r->s[1].warnings;
+	char pw[256];
+	size_t n = 0;
+
+	buf[0] = '\0';
+#define W(s) do {							\
+		if (n < len)						\
+			n += snprintf(buf + n, len - n, "%s%s", n ? "; " : "", s); \
+	} while (0)
+	if (w & CR_BOOT_W_EMPTY)
+		W("a side has no samples");
+	if (w & (CR_BOOT_W_ONE_RUN | CR_BOOT_W_FEW_RUNS | CR_BOOT_W_FIXED_ONE_RUN |
+		 CR_BOOT_W_FIXED_FEW_RUNS))
+		W("too few runs");
+	if (w & (CR_BOOT_W_ONE_HOST | CR_BOOT_W_FEW_HOSTS))
+		W("too few hosts");
+	if (w & CR_BOOT_W_UNDEFINED)
+		W("intervals n/a");
+	if (cr_compare_below_res(&r->diff[CR_BOOT_D_MEDIAN],
+				 cr_compare_d_resolution(r), 1))
+		W("Δ median within a slot");
+	cr_compare_p_warning(pw, sizeof(pw), r, res->resamples);
+	if (*pw)
+		W("p coarse");
+#undef W
+}
+
+/*
+ * What opens the text: one line per metric, Δ median and risk ratio with
+ * their intervals, p, the runs of each side and short warnings (each
+ * metric's block below says them in full).
+ */
+static void cr_text_summary(FILE *out, const struct cr_compare_result *res)
+{
+	const struct cr_boot_result *r;
+	char d[176], iv[112], rr[176], riv[112], p[48], runs[48], w[256];
+	int width = 8;
+	size_t i, k, n;
+
+	for (i = 0; i < res->nmetrics; i++) {
+		n = strlen(res->metrics[i].name);
+		if ((int)n + 2 > width)
+			width = (int)n + 2;
+	}
+	fprintf(out, "\nsummary, %s - %s, %g%% intervals%s:\n", res->variant,
+		res->base, 100 * res->level,
+		res->summary_only ? "" : " (each metric in full below)");
+	fputs("  ", out);
+	cr_pad(out, "metric", width);
+	cr_pad(out, "runs", 9);
+	cr_pad(out, "Δ median", 30);
+	cr_pad(out, "risk ratio", 26);
+	cr_pad(out, "p", 8);
+	fputs("warnings\n", out);
+	/* The study's headline, wakeup to first clock read, first. */
+	for (k = 0; k < 2 * res->nmetrics; k++) {
+		i = k % res->nmetrics;
+		if ((k < res->nmetrics) !=
+		    !strcmp(res->metrics[i].name, CR_HEADLINE_METRIC))
+			continue;
+		r = &res->metrics[i].r;
+		snprintf(runs, sizeof(runs), "%zu/%zu", r->s[1].nruns,
+			 r->s[0].nruns);
+		if (!r->s[0].nsamples && !r->s[1].nsamples) {
+			fputs("  ", out);
+			cr_pad(out, res->metrics[i].name, width);
+			cr_pad(out, runs, 9);
+			fputs("no samples on either side\n", out);
+			continue;
+		}
+		cr_fmt_dur(d, sizeof(d), r->diff[CR_BOOT_D_MEDIAN].value);
+		cr_fmt_interval(iv, sizeof(iv), &r->diff[CR_BOOT_D_MEDIAN],
+				cr_fmt_dur);
+		cr_fmt_num(rr, sizeof(rr), r->diff[CR_BOOT_D_RR].value);
+		if (r->diff[CR_BOOT_D_RR].undefined)
+			snprintf(riv, sizeof(riv), "(interval undefined)");
+		else
+			cr_fmt_interval(riv, sizeof(riv),
+					&r->diff[CR_BOOT_D_RR], cr_fmt_num);
+		if (isnan(r->p_median))
+			snprintf(p, sizeof(p), "n/a");
+		else if (r->p_floor)
+			snprintf(p, sizeof(p), "< %g", r->p_median);
+		else
+			snprintf(p, sizeof(p), "%.4f", r->p_median);
+		cr_summary_warnings(w, sizeof(w), res, r);
+		fputs("  ", out);
+		cr_pad(out, res->metrics[i].name, width);
+		cr_pad(out, runs, 9);
+		snprintf(d + strlen(d), sizeof(d) - strlen(d), " ");
+		strncat(d, iv, sizeof(d) - strlen(d) - 1);
+		cr_pad(out, d, 30);
+		snprintf(rr + strlen(rr), sizeof(rr) - strlen(rr), " ");
+		strncat(rr, riv, sizeof(rr) - strlen(rr) - 1);
+		cr_pad(out, rr, 26);
+		cr_pad(out, p, 8);
+		fprintf(out, "%s\n", *w ? w : "-");
+	}
+}
+
 int cr_compare_text(FILE *out, const struct cr_compare_result *res)
 {
 	size_t i;
@@ -424,7 +532,8 @@ int cr_compare_text(FILE *out, const struct cr_compare_result *res)
 			res->groups ? "group" : "variant");
 	fprintf(out, "resamples: %u  seed: %lu  level: %g (percentile bootstrap intervals)\n",
 		res->resamples, res->seed, res->level);
-	for (i = 0; i < res->nmetrics; i++)
+	cr_text_summary(out, res);
+	for (i = 0; !res->summary_only && i < res->nmetrics; i++)
 		cr_text_metric(out, res, &res->metrics[i]);
 	if (fflush(out) || ferror(out))
 		return CR_ERR;

@@ -26,6 +26,7 @@ struct cr_compare_result {
 	unsigned int resamples;
 	unsigned long seed;
 	double level;
+	int summary_only;		/* text: the summary table alone */
 	size_t nmetrics;
 	struct cr_compare_metric *metrics;
 };

@@ -15,7 +15,7 @@
 #include "report_compare.h"
 
 enum { O_COMPARE = CR_OPT_COMPARE, O_BASE, O_UNIT, O_RESAMPLES, O_SEED,
-	O_LEVEL, O_THRESHOLD };
+	O_LEVEL, O_THRESHOLD, O_SUMMARY };
 
 static struct cr_compare_opts cr_cmp = {
 	.level = 0.95, .resamples = 10000, .seed = 1,
@@ -64,6 +64,9 @@ static int cr_compare_take(int c, const char *v)
 		    !(cr_cmp.level >= 0.5 && cr_cmp.level <= 0.999))
 			return cr_bad_number("--level (0.5 to 0.999)", v);
 		break;
+	case O_SUMMARY:
+		cr_cmp.summary_only = 1;
+		break;
 	default: /* O_THRESHOLD */
 		if (cr_parse_ulong("--threshold (ns)", v, 0, ULONG_MAX, &ul))
 			return CR_USAGE;
@@ -82,6 +85,7 @@ static const struct option cr_compare_table[] = {
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "level", required_argument, NULL, O_LEVEL },
 	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ "summary", no_argument, NULL, O_SUMMARY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -99,7 +103,9 @@ const struct cr_optset cr_compare_opts = {
 	"      --resamples N   bootstrap resamples (default 10000)\n"
 	"      --seed N        random seed (default 1)\n"
 	"      --level L       confidence level (default 0.95)\n"
-	"      --threshold NS  risk threshold (default: the base's p90)\n",
+	"      --threshold NS  risk threshold (default: the base's p90)\n"
+	"      --summary       text: the one line per metric alone, not each\n"
+	"                      metric's statistics after it\n",
 };
 
 int cr_compare_wanted(void)

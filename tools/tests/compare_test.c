@@ -1568,7 +1568,8 @@ static void test_text(void **state)
 	o.resamples = 200;
 	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
 	assert_string_equal(err, "");
-	assert_true(!strncmp(out, "clkstat-report --compare: b against base a\nunit: run (whole runs resampled with replacement within each variant)\nresamples: 200  seed: 1  level: 0.95 (percentile bootstrap intervals)\n\nmetric lat (frac_bits 3)  threshold T = ", 214));
+	assert_true(!strncmp(out, "clkstat-report --compare: b against base a\nunit: run (whole runs resampled with replacement within each variant)\nresamples: 200  seed: 1  level: 0.95 (percentile bootstrap intervals)\n\nsummary, b - a, 95% intervals (each metric in full below):\n  metric  runs     Δ median                      risk ratio                p       warnings\n  lat     9/8      ", 347));
+	assert_true(contains(out, "\n\nmetric lat (frac_bits 3)  threshold T = "));
 	assert_true(contains(out, "(base p90)\n  a (base): 8 runs on 1 host, 3200 samples\n"));
 	assert_true(contains(out, "\n  b: 9 runs on 1 host, 3600 samples\n"));
 	assert_true(contains(out, "\n  b - a:\n    Δ median         "));
@@ -1605,6 +1606,35 @@ static void add_const_runs(struct cr_snapshot *s, const char *v,
 	}
 }
 
+/* The summary: the headline metric first, whatever the order of the runs'. */
+static void test_summary_headline(void **state)
+{
+	struct cr_snapshot s = { 0 };
+	struct cr_compare_opts o = opts("b", "text");
+	char *out, *err, *a, *t;
+	size_t i;
+
+	(void)state;
+	add_const_runs(&s, "a", "lat", 0, 3, 3000);
+	add_const_runs(&s, "b", "lat", 0, 3, 3100);
+	for (i = 0; i < 6; i++) {
+		struct cr_metric *m = add_metric(&s.runs[i], "ttwu_tkread", 3);
+
+		hb_sample(m, 0, i < 3 ? 40000 : 50000);
+	}
+	o.resamples = 200;
+	o.summary_only = 1;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	t = strstr(out, "\n  ttwu_tkread ");
+	a = strstr(out, "\n  lat ");
+	assert_non_null(t);
+	assert_non_null(a);
+	assert_true(t < a);
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
+}
+
 static void test_output_warnings(void **state)
 {
 	struct cr_snapshot s = { 0 }, t = { 0 };
@@ -1628,7 +1658,19 @@ static void test_output_warnings(void **state)
 	assert_true(contains(out, "warning: narrower than the medians' slots (±2048ns, ±2048ns)\n"));
 	assert_true(contains(out, "±2048ns  warning: interval narrower than the slot\n"));
 	assert_true(contains(out, "\nmetric tk (frac_bits 3)  no samples (a: 2 runs, b: 2 runs)\n"));
-	assert_false(contains(out, "\n  tk"));
+	/* The summary: a line each, warnings short. */
+	assert_true(contains(out, "\n  lat     2/2      84ns ["));
+	assert_true(contains(out, "Δ median within a slot; p coarse\n"));
+	assert_true(contains(out, "\n  tk      2/2      no samples on either side\n"));
+	free(out);
+	free(err);
+	/* --summary: the table alone. */
+	o.summary_only = 1;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_true(contains(out, "\nsummary, b - a, 95% intervals:\n"));
+	assert_false(contains(out, "\nmetric "));
+	assert_int_equal(count_lines(out), 3 + 1 + 2 + 2);
+	o.summary_only = 0;
 	free(out);
 	free(err);
 	o.format = "json";
@@ -2675,6 +2717,7 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_output_warnings),
+		cmocka_unit_test(test_summary_headline),
 		cmocka_unit_test(test_factor_tag),
 		cmocka_unit_test(test_factor_run_tag),
 		cmocka_unit_test(test_factor_meta_number),
