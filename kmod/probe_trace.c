@@ -308,14 +308,75 @@ static const struct clkstat_trace_fns clkstat_trace_fns[CLKSTAT_TRACE_MAX] = {
 	CLKSTAT_TRACE_FNS(15),
 };
 
+/* Which of a spec's functions is checked: its reason says so. */
+enum clkstat_trace_role {
+	CLKSTAT_ROLE_FUNC,	/* func:F */
+	CLKSTAT_ROLE_START,	/* sec:A-B's A */
+	CLKSTAT_ROLE_END,	/* sec:A-B's B */
+};
+
+/*
+ * The names GCC gives the copies of a function it specializes (dropped or
+ * constant arguments, a split-off part), tried in this order when the name
+ * itself is not a symbol: finish_task_switch is finish_task_switch.isra.0
+ * in Debian's 6.12.  The hook then sits on the clone, which every caller
+ * of the function calls.
+ */
+static const char *const clkstat_clone_suffixes[] = {
+	".isra.0", ".isra.1", ".constprop.0", ".constprop.1", ".constprop.2",
+	".part.0", ".part.1",
+};
+
+/*
+ * @sym is no symbol: if exactly one clone of it is, make @sym that clone
+ * (it has CLKSTAT_NAME_MAX bytes) and return 0; else -ENOENT, or
+ * -ENOTUNIQ when several are (which one each caller calls is the
+ * compiler's to know).
+ */
+static int clkstat_trace_clone(char *sym, unsigned long *addr)
+{
+	char name[CLKSTAT_NAME_MAX], found[CLKSTAT_NAME_MAX];
+	unsigned long a;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(clkstat_clone_suffixes); i++) {
+		if (snprintf(name, sizeof(name), "%s%s", sym,
+			     clkstat_clone_suffixes[i]) >= sizeof(name))
+			continue;
+		if (clkstat_sym_addr(name, &a))
+			continue;
+		if (!n++) {
+			strscpy(found, name, sizeof(found));
+			*addr = a;
+		}
+	}
+	if (n != 1)
+		return n ? -ENOTUNIQ : -ENOENT;
+	strscpy(sym, found, CLKSTAT_NAME_MAX);
+	return 0;
+}
+
 /*
  * Refuse @sym as a function target (@ret_hooked: its return is hooked
  * too), or hold its module in @mod; 0 or a negative errno (logged).
+ * @role says which of the spec's functions it is, for the reason.  A
+ * name that is no symbol but has one compiler clone is made that clone.
  */
-static int clkstat_trace_check_func(const char *spec, const char *sym,
-				    bool ret_hooked, struct module **mod,
-				    const char **why)
+static int clkstat_trace_check_func(const char *spec, char *sym,
+				    bool ret_hooked, enum clkstat_trace_role role,
+				    struct module **mod, const char **why)
 {
+	static const char *const missing[] = {
+		[CLKSTAT_ROLE_FUNC] = "no such function (or inlined everywhere)",
+		[CLKSTAT_ROLE_START] = "no such function at the start of the section (or inlined everywhere)",
+		[CLKSTAT_ROLE_END] = "no such function at the end of the section (or inlined everywhere)",
+	};
+	static const char *const clones[] = {
+		[CLKSTAT_ROLE_FUNC] = "no such function, and several compiler clones of it (name one: F.isra.0, F.constprop.0, ...)",
+		[CLKSTAT_ROLE_START] = "no such function at the start of the section, and several compiler clones of it",
+		[CLKSTAT_ROLE_END] = "no such function at the end of the section, and several compiler clones of it",
+	};
+	char asked[CLKSTAT_NAME_MAX];
 	unsigned long addr;
 	int ret;
 
@@ -327,10 +388,24 @@ static int clkstat_trace_check_func(const char *spec, const char *sym,
 	}
 	ret = clkstat_sym_addr(sym, &addr);
 	if (ret == -ENOENT) {
-		*why = "no such function (or inlined everywhere)";
-		pr_warn_ratelimited("clkstat: trace %s: %s: no such function (or inlined everywhere)\n",
-				    spec, sym);
-		return ret;
+		strscpy(asked, sym, sizeof(asked));
+		ret = clkstat_trace_clone(sym, &addr);
+		if (!ret) {
+			pr_info("clkstat: trace %s: %s is %s, a compiler clone of it\n",
+				spec, asked, sym);
+			*why = clkstat_trace_denied(sym, ret_hooked);
+			if (*why) {
+				pr_warn_ratelimited("clkstat: trace %s: %s: %s\n",
+						    spec, sym, *why);
+				return -EINVAL;
+			}
+		}
+	}
+	if (ret == -ENOENT || ret == -ENOTUNIQ) {
+		*why = ret == -ENOENT ? missing[role] : clones[role];
+		pr_warn_ratelimited("clkstat: trace %s: %s: %s\n", spec, sym,
+				    *why);
+		return -ENOENT;
 	}
 	if (ret) {
 		*why = "the kernel refuses to probe it (kprobe blacklist)";
@@ -531,11 +606,21 @@ int clkstat_trace_add(const char *spec, const struct clkstat_variant *b,
 		return -EINVAL;
 	}
 	if (s.kind != CLKSTAT_TRACE_TP) {
-		ret = clkstat_trace_check_func(s.name, s.a,
+		/* t->spec's functions: a clone found stands for its name. */
+		struct clkstat_trace_spec *ts = &t->spec;
+		bool one = !ts->b[0] || !strcmp(ts->a, ts->b);
+
+		ret = clkstat_trace_check_func(s.name, ts->a,
 					       s.kind == CLKSTAT_TRACE_FUNC,
+					       s.kind == CLKSTAT_TRACE_FUNC ?
+					       CLKSTAT_ROLE_FUNC : CLKSTAT_ROLE_START,
 					       &t->mods[0], why);
-		if (!ret && s.b[0] && strcmp(s.a, s.b))
-			ret = clkstat_trace_check_func(s.name, s.b, s.b_exit,
+		/* sec:F-F: one function, made its clone once for both. */
+		if (!ret && ts->b[0] && one)
+			strscpy(ts->b, ts->a, sizeof(ts->b));
+		else if (!ret && ts->b[0])
+			ret = clkstat_trace_check_func(s.name, ts->b, s.b_exit,
+						       CLKSTAT_ROLE_END,
 						       &t->mods[1], why);
 		if (ret)
 			goto err_free;

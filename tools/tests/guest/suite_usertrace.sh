@@ -433,6 +433,50 @@ t_trace_churn() {
 # traces and info, counts, the module's reasons on one line each with the
 # tool's exit status (2: refused before sending, 1: by the module), all or
 # nothing, the limit, no leak under valgrind.
+# A function the compiler left only as a clone (finish_task_switch is
+# finish_task_switch.isra.0 on Debian's 6.12): its bare name traces the
+# clone, the log says which, and the section records a context switch's
+# tail; a missing function is named by its place in the section.
+t_trace_clone() {
+	local R=$top/tools/clkstat-report f="" c n rc
+	# finish_task_switch if it is a clone here, else any traceable
+	# function that is only one .isra.0 clone.
+	if ! grep -q ' finish_task_switch$' /proc/kallsyms &&
+	   grep -qx 'finish_task_switch\.isra\.0' "$T/available_filter_functions"; then
+		f=finish_task_switch
+	else
+		for c in $(grep -o '^[a-z_][a-z_0-9]*\.isra\.0$' "$T/available_filter_functions" | head -200); do
+			n=${c%.isra.0}
+			grep -q " $n\$" /proc/kallsyms && continue
+			[ "$(grep -c " $n\.\(isra\|constprop\|part\)\.[0-9]*\$" /proc/kallsyms)" = 1 ] || continue
+			f=$n
+			break
+		done
+	fi
+	[ -n "$f" ] || { note "skip: no function here is only one .isra.0 clone"; return 0; }
+	insmod "$KO" probes=ttwu variant=kprobe
+	mark
+	"$R" trace add "sec:schedule-$f" 2> /tmp/tr.err || fail "trace add sec:schedule-$f: $(cat /tmp/tr.err)"
+	since_mark | grep -q "clkstat: trace sec:schedule-$f: $f is $f.isra.0, a compiler clone of it" ||
+		fail "no note of the clone: $(since_mark | grep clkstat | tail -2)"
+	expect_eq "trace list" "$("$R" trace list)" "1 sec:schedule-$f"
+	if [ $f = finish_task_switch ]; then
+		"$PINGPONG" -n 200 > /dev/null
+		[ "$(V=kprobe field "sec:schedule-$f" count)" -gt 0 ] || fail "sec:schedule-$f recorded nothing"
+		note "sec:schedule-$f: $(V=kprobe field "sec:schedule-$f" count) samples"
+	fi
+	# Which end is missing.
+	rc=0; "$R" trace add sec:schedule-no_such_fn_xyz 2> /tmp/tr.err || rc=$?
+	expect_eq "missing end: exit status" "$rc" 1
+	expect_eq "missing end" "$(cat /tmp/tr.err)" \
+		"clkstat-report: trace add sec:schedule-no_such_fn_xyz: no such function at the end of the section (or inlined everywhere)"
+	rc=0; "$R" trace add sec:no_such_fn_xyz-schedule 2> /tmp/tr.err || rc=$?
+	expect_eq "missing start" "$(cat /tmp/tr.err)" \
+		"clkstat-report: trace add sec:no_such_fn_xyz-schedule: no such function at the start of the section (or inlined everywhere)"
+	"$R" trace del "sec:schedule-$f" || fail "trace del"
+	rmmod clkstat
+}
+
 t_trace_cli() {
 	local R=$top/tools/clkstat-report rc i s SB=clkstat_tt_sec_begin SE=clkstat_tt_sec_end
 	local specs=() fns=(clkstat_tt_delay $SB $SE clkstat_tt_recurse clkstat_tt_args7)
@@ -613,7 +657,7 @@ t_trace_cli_race() {
 
 USERTRACE_TESTS="t_trace_load t_trace_counts t_trace_refusals t_trace_partial t_trace_tp
 	t_trace_targets t_trace_events t_trace_sleeper t_trace_own_clock t_trace_module_held
-	t_trace_cli t_trace_record"
+	t_trace_cli t_trace_record t_trace_clone"
 # The long ones (13 minutes under TCG, 1000 pairs and 200 rounds):
 # run-all's stage trace-churn runs them shortened in a guest of their
 # own, beside the whole suite's; run alone, the suite runs them in full.
