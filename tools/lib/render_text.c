@@ -120,6 +120,42 @@ static int cr_text_hist(FILE *out, const struct cr_hist *h, unsigned int k,
 	return 0;
 }
 
+/* A counter of m by name; 0 when it has none of that name. */
+static uint64_t cr_counter(const struct cr_metric *m, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (!strcmp(m->counters[i].name, name))
+			return m->counters[i].value;
+	return 0;
+}
+
+/*
+ * What ttwu_tkread's first numbers mislead about, said where they
+ * dominate: it ends at the task's first clock read however late that is,
+ * and a wakeup whose task wakes again before reading is dropped.
+ */
+static void cr_text_notes(FILE *out, const struct cr_metric *m,
+			  const struct cr_summary *s)
+{
+	char p99[48], p50[48];
+	uint64_t replaced;
+
+	if (strcmp(m->name, "ttwu_tkread"))
+		return;
+	replaced = cr_counter(m, "replaced");
+	if (s->p99 >= 1000000 && s->p99 >= 100 * s->p50) {
+		cr_fmt_ns(p99, sizeof(p99), (double)s->p99, 3, 1);
+		cr_fmt_ns(p50, sizeof(p50), (double)s->p50, 3, 1);
+		fprintf(out, "  note: p99 %s against p50 %s: the tail is tasks that read the clock long after they woke (ttwu_tkread ends at the first read, however late), not slow wakeups: ttwu_enqueue times the wakeup\n",
+			p99, p50);
+	}
+	if (replaced > s->count)
+		fprintf(out, "  note: replaced %" PRIu64 " > count %" PRIu64 ": most wakeups' tasks woke again before reading the clock, and such a wakeup is dropped, not timed\n",
+			replaced, s->count);
+}
+
 static int cr_text_block(FILE *out, const struct cr_metric *m,
 			 const struct cr_hist *h,
 			 const struct cr_render_opts *o)
@@ -138,9 +174,26 @@ static int cr_text_block(FILE *out, const struct cr_metric *m,
 	if (!s.count && h->cpu != CR_CPU_ALL)
 		return 0;
 	fprintf(out, "\n");
+	if (h->cpu == CR_CPU_ALL && !s.count) {
+		/* One line: the fact, and what its counters saw. */
+		fprintf(out, "%s.%s  (all CPUs)  no samples", m->name,
+			m->variant);
+		for (i = 0; i < m->ncounters; i++)
+			if (m->counters[i].value)
+				break;
+		if (m->ncounters && i == m->ncounters) {
+			fprintf(out, "  (counters all 0)");
+		} else {
+			for (i = 0; i < m->ncounters; i++)
+				fprintf(out, "%s%s %" PRIu64, i ? "  " : ";  ",
+					m->counters[i].name,
+					m->counters[i].value);
+		}
+		fprintf(out, "\n");
+		return 0;
+	}
 	if (h->cpu == CR_CPU_ALL)
-		fprintf(out, "%s.%s  (all CPUs)%s\n", m->name, m->variant,
-			s.count ? "" : "  no samples");
+		fprintf(out, "%s.%s  (all CPUs)\n", m->name, m->variant);
 	else
 		fprintf(out, "%s.%s  (CPU %" PRIu32 ")\n", m->name, m->variant,
 			h->cpu);
@@ -165,6 +218,8 @@ static int cr_text_block(FILE *out, const struct cr_metric *m,
 				m->counters[i].value);
 		fprintf(out, "\n");
 	}
+	if (h->cpu == CR_CPU_ALL && s.count)
+		cr_text_notes(out, m, &s);
 	if (s.count && !o->no_hist &&
 	    cr_text_hist(out, h, m->frac_bits, o->unit))
 		return -ENOMEM;

@@ -278,8 +278,7 @@ static const char tiny_text[] =
 	"  count 4  min 5ns  p50 5ns  p90 5ns  p99 5ns  p99.9 5ns  max 5ns  mean 5.00ns  stddev 0ns\n"
 	"[5ns]                  4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
 	"\n"
-	"idle.direct  (all CPUs)  no samples\n"
-	"  wakeups 0\n";
+	"idle.direct  (all CPUs)  no samples  (counters all 0)\n";
 
 static void test_text_golden(void **state)
 {
@@ -332,15 +331,42 @@ static void test_text_no_samples(void **state)
 	assert_string_equal(out,
 		"source: e  runs pooled: 1\n"
 		"\n"
-		"tkread.direct  (all CPUs)  no samples\n"
-		"  reads 12  unpaired 12\n");
+		"tkread.direct  (all CPUs)  no samples;  reads 12  unpaired 12\n");
 	free(out);
 	o.no_hist = 1;
 	o.per_cpu = 0;
 	out = render(cr_render_text, &r, &o);
 	assert_null(strstr(out, "count"));
 	assert_null(strstr(out, "n/a"));
-	assert_non_null(strstr(out, "  reads 12  unpaired 12\n"));
+	assert_non_null(strstr(out, "no samples;  reads 12  unpaired 12\n"));
+	free(out);
+	cr_run_free(&r);
+
+	/*
+	 * ttwu_tkread's numbers explained where they mislead: a tail of
+	 * late reads (p99 at least 1 ms and 100 times p50), replaced above
+	 * the count; neither note where they do not.
+	 */
+	memset(&r, 0, sizeof(r));
+	m = hb_metric(&r, "ttwu_tkread", "direct", 3);
+	for (unsigned int i = 0; i < 200; i++)
+		hb_sample(m, 0, i < 196 ? 40000 : 800000000);
+	hb_counter(m, "replaced", 39704);
+	o = (struct cr_render_opts){ .no_hist = 1, .source = "e", .nruns = 1 };
+	out = render(cr_render_text, &r, &o);
+	assert_non_null(strstr(out, "\n  note: p99 "));
+	assert_non_null(strstr(out, "ms against p50 "));
+	assert_non_null(strstr(out, "us: the tail is tasks that read the clock long after they woke"));
+	assert_non_null(strstr(out, "\n  note: replaced 39704 > count 200: most wakeups' tasks woke again before reading the clock"));
+	free(out);
+	cr_run_free(&r);
+	memset(&r, 0, sizeof(r));
+	m = hb_metric(&r, "ttwu_tkread", "direct", 3);
+	for (unsigned int i = 0; i < 200; i++)
+		hb_sample(m, 0, 40000 + i);
+	hb_counter(m, "replaced", 3);
+	out = render(cr_render_text, &r, &o);
+	assert_null(strstr(out, "note:"));
 	free(out);
 	cr_run_free(&r);
 }
