@@ -25,6 +25,9 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	set -e
 	R=tools/clkstat-report
 	PP=tools/workload/clkstat-pingpong
+	echo "### Every latency below is this guest'"'"'s: QEMU TCG emulates its CPUs in software,"
+	echo "### so these are emulated time, not this machine'"'"'s hardware (tens of us where"
+	echo "### hardware takes a few)."
 	echo "### insmod kmod/clkstat.ko probes=ttwu,tkread"
 	insmod kmod/clkstat.ko probes=ttwu,tkread
 	echo "### hackbench -g 4 -l 500 (wakeup storm), then 2000 pinned ping-pong rounds,"
@@ -56,7 +59,7 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread --no-hist   (4 runs pooled per variant)"
 	$R -i build/demo/runs.json --metric ttwu_tkread --no-hist
 	echo "### clkstat-report -i build/demo/runs.json --compare kprobe --metric ttwu_tkread"
-	echo "###     (4 runs only: real comparisons need 100 or more per variant)"
+	echo "###     (4 runs only: the tool warns below 10 per variant; a study wants 100 or more)"
 	$R -i build/demo/runs.json --compare kprobe --metric ttwu_tkread
 	echo "### clkstat-report record -o build/demo/bpf.json --runs 4 --variants ftrace,bpf-fentry \\"
 	echo "###     -- clkstat-pingpong -n 500 -c 0,1 --reads 1 --migrate   (the BPF twin: same probes, same buckets)"
