@@ -19,6 +19,8 @@
  * "Running it".  At the end, record's options and their checks.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +138,48 @@ static int cr_record_preflight(const struct cr_record_opts *o,
 	return CR_OK;
 }
 
+/* The headline of a run's progress line: the study's metric, or ttwu's. */
+static const struct cr_metric *cr_progress_metric(const struct cr_run *r)
+{
+	static const char *const pick[] = { "ttwu_tkread", "ttwu_enqueue" };
+	size_t i, j;
+
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < r->nmetrics; i++)
+			if (!strcmp(r->metrics[i].name, pick[j]))
+				return &r->metrics[i];
+	return NULL;
+}
+
+/*
+ * One line a run, after it, on stderr (the workload's output has its
+ * own lines): the headline metric's samples, the same metric whatever
+ * the variant, and the time the runs left will take at this pace.
+ */
+static void cr_progress(const struct cr_snapshot *s, unsigned int done,
+			unsigned int runs, const char *label, int64_t t0)
+{
+	const struct cr_run *r = &s->runs[s->nruns - 1];
+	const struct cr_metric *m = cr_progress_metric(r);
+	double took = (r->end_ns - r->start_ns) / 1e9;
+	double left = (cr_rec_now_ns() - t0) / 1e9 / done * (runs - done);
+	uint64_t n = 0;
+	size_t j;
+
+	if (m)
+		for (j = 0; j < m->total.nslots; j++)
+			n += m->total.slots[j].count;
+	fprintf(stderr, "record: run %u/%u, variant %s: ", done, runs, label);
+	if (m)
+		fprintf(stderr, "%s %" PRIu64 " samples", m->name, n);
+	else
+		fprintf(stderr, "%" PRIu64 " samples", cr_run_samples(r));
+	fprintf(stderr, ", %.1f s", took);
+	if (done < runs)
+		fprintf(stderr, "; about %.0f s left", left);
+	fputc('\n', stderr);
+}
+
 /* Move tmp's metrics into a new run of s. */
 static int cr_add_run(struct cr_snapshot *s, struct cr_run *tmp,
 		      const char *variant, int64_t start, int64_t end,
@@ -169,7 +213,8 @@ static int cr_record_one(const struct cr_rec_backend *b, struct cr_rec_run *r,
 			 struct cr_snapshot *s, int *workload_failed)
 {
 	const struct cr_record_opts *o = r->o;
-	struct cr_workload w = { .argv = o->command, .duration = o->duration };
+	struct cr_workload w = { .argv = o->command, .duration = o->duration,
+				 .out_fd = o->workload_fd };
 	struct cr_run tmp = { .exit_status = -1 };
 	struct cr_run_marks marks;
 	int st, st2, status = -1, gated = b->gates(r);
@@ -281,7 +326,8 @@ static int cr_record(struct cr_record_opts *o)
 	char names[16][CR_VARIANT_MAX], probes[CR_PROBES_MAX];
 	struct cr_snapshot s = { 0 };
 	struct cr_rec_run run = { .o = o };
-	int st, failed = 0, tty = isatty(STDERR_FILENO);
+	int st, failed = 0;
+	int64_t t0;
 	unsigned int nv = 0, i;
 	struct cr_info info = { 0 };
 	struct cr_twin_cfg twin;
@@ -365,6 +411,18 @@ static int cr_record(struct cr_record_opts *o)
 			goto out;
 		}
 	}
+	if (o->workload_output) {
+		o->workload_fd = open(o->workload_output,
+				      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+				      0644);
+		if (o->workload_fd < 0) {
+			fprintf(stderr, "clkstat-report: record: --workload-output %s: %s (nothing recorded)\n",
+				o->workload_output, strerror(errno));
+			st = CR_ERR;
+			goto out;
+		}
+	}
+	t0 = cr_rec_now_ns();
 	/* Ctrl-C ends the recording after the runs done so far. */
 	cr_rec_signals(1);
 	run.nl = nl;
@@ -380,10 +438,6 @@ static int cr_record(struct cr_record_opts *o)
 		char cl[2 * CR_COND_NAME + 32];
 
 		cr_conds_label(conds, k, cl, sizeof(cl));
-		if (!o->quiet)
-			fprintf(stderr, "%srecord: run %u/%u, variant %s%s ...%s",
-				tty ? "\r\033[K" : "", i + 1, o->runs, v, cl,
-				tty ? "" : "\n");
 		st = cr_cond_enter(conds, k, &hold);
 		if (st)
 			break;
@@ -399,14 +453,14 @@ static int cr_record(struct cr_record_opts *o)
 		}
 		if (st)
 			break;
-		if (!o->quiet && tty)
-			fprintf(stderr, "\r\033[Krecord: run %u/%u, variant %s%s: %llu samples",
-				i + 1, o->runs, v, cl,
-				(unsigned long long)cr_run_samples(&s.runs[s.nruns - 1]));
+		if (!o->quiet && s.nruns > had) {
+			char label[CR_VARIANT_MAX + sizeof(cl)];
+
+			snprintf(label, sizeof(label), "%s%s", v, cl);
+			cr_progress(&s, i + 1, o->runs, label, t0);
+		}
 	}
 	cr_rec_signals(0);
-	if (!o->quiet && tty)
-		fputc('\n', stderr);
 	/*
 	 * Leave the module as it was found: its variant and its recording,
 	 * which every run stopped at its end.  But with --keep-module and
@@ -440,6 +494,10 @@ static int cr_record(struct cr_record_opts *o)
 		st = CR_WORKLOAD;
 	}
 out:
+	if (o->workload_fd >= 0) {
+		close(o->workload_fd);
+		o->workload_fd = -1;
+	}
 	cr_snapshot_free(&s);
 out_nl:
 	cr_nl_close(nl);
@@ -449,10 +507,12 @@ out_nl:
 /* ---- the command line ---- */
 
 enum { O_RUNS = CR_OPT_RECORD, O_DURATION, O_VARIANTS, O_PROBES,
-	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY, O_TAG, O_EVENTS };
+	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY, O_TAG, O_EVENTS,
+	O_WORKLOAD_OUTPUT };
 
 static struct cr_record_opts cr_rec = {
 	.output = "clkstat.json", .runs = 1, .duration = 1.0, .frac_bits = -1,
+	.workload_fd = -1,
 };
 static int cr_rec_duration_set;
 
@@ -479,6 +539,9 @@ static int cr_record_take(int c, const char *v)
 		break;
 	case 'q':
 		cr_rec.quiet = 1;
+		break;
+	case O_WORKLOAD_OUTPUT:
+		cr_rec.workload_output = v;
 		break;
 	case O_RUNS:
 		if (cr_parse_ulong("--runs (1 to 1000000)", v, 1, 1000000, &ul))
@@ -539,6 +602,7 @@ static const struct option cr_record_table[] = {
 	{ "tag", required_argument, NULL, O_TAG },
 	{ "events", required_argument, NULL, O_EVENTS },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "workload-output", required_argument, NULL, O_WORKLOAD_OUTPUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -562,13 +626,19 @@ static const struct cr_optset cr_record_opts = {
 	"      --events N      keep each run's event log, at most N events\n"
 	"                      (1 to 10000000; the module needs events=N), with\n"
 	"                      run_start/run_end markers and clock pairs\n"
-	"  -q, --quiet         no progress line\n",
+	"  -q, --quiet         no progress lines (one a run, on stderr)\n"
+	"      --workload-output FILE  the workload's stdout and stderr appended\n"
+	"                      to FILE, apart from record's progress\n",
 };
 
 static int cr_record_check(const struct cr_cli *cli)
 {
 	if (cr_conds_check(&cr_rec.tags))
 		return CR_USAGE;
+	if (!cli->command && cr_rec.workload_output) {
+		fprintf(stderr, "clkstat-report: record: --workload-output is for runs of a COMMAND\n");
+		return CR_USAGE;
+	}
 	if (cli->command && cr_rec_duration_set) {
 		fprintf(stderr, "clkstat-report: record: --duration is for runs without a COMMAND (a run lasts as long as its COMMAND)\n");
 		return CR_USAGE;

@@ -26,6 +26,9 @@ struct cr_record_opts {
 	const char *variants;	/* comma list alternated, NULL: as attached */
 	char **command;		/* NULL-terminated argv, NULL: none */
 	int quiet;		/* no progress line */
+	/* --workload-output: the workload's stdout and stderr go there. */
+	const char *workload_output;
+	int workload_fd;	/* open on it while recording, else -1 */
 	/* The BPF twin's runs (bpf-* variants), see twin.h: */
 	const char *probes;	/* NULL: the module's (those the twin has),
 				 * or ttwu,tkread without the module */
@@ -96,6 +99,7 @@ struct cr_workload {
 	pid_t pid;		/* held: its pid */
 	int go, ex;		/* held: the gate's pipes */
 	int held;
+	int out_fd;		/* its stdout and stderr, or -1: record's */
 };
 
 /* Fork argv held before its exec (its pid known): CR_OK or CR_WORKLOAD. */

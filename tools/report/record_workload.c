@@ -72,12 +72,19 @@ static int cr_wait(pid_t pid, int *status)
 }
 
 /* Spawn and wait; CR_WORKLOAD when it cannot be started. */
-static int cr_spawn(char **argv, int *status)
+static int cr_spawn(char **argv, int out_fd, int *status)
 {
+	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int err;
 
-	err = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	err = posix_spawn_file_actions_init(&fa);
+	if (!err && out_fd >= 0)
+		err = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO) ?:
+		      posix_spawn_file_actions_adddup2(&fa, out_fd, STDERR_FILENO);
+	if (!err)
+		err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
 	if (err) {
 		fprintf(stderr, "clkstat-report: record: cannot run '%s': %s\n",
 			argv[0], strerror(err));
@@ -107,6 +114,9 @@ int cr_workload_hold(struct cr_workload *w)
 		close(go[1]);
 		close(ex[0]);
 		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		if (w->out_fd >= 0 && (dup2(w->out_fd, STDOUT_FILENO) < 0 ||
+				       dup2(w->out_fd, STDERR_FILENO) < 0))
 			_exit(127);
 		execvp(w->argv[0], w->argv);
 		e = errno;
@@ -159,7 +169,7 @@ int cr_workload_run(struct cr_workload *w, int *status)
 	if (w->held)
 		return cr_release(w, status);
 	if (w->argv)
-		return cr_spawn(w->argv, status);
+		return cr_spawn(w->argv, w->out_fd, status);
 	cr_sleep(w->duration);
 	return CR_OK;
 }

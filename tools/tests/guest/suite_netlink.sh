@@ -388,15 +388,23 @@ for m in d["runs"][int(sys.argv[2])]["metrics"]:
 	expect_eq "exit status, workload failed" "$rc" 9
 	expect_eq "its runs' exit statuses" \
 		"$("$R" info -i /tmp/false.json | awk '$1 == "run" { printf "%s ", $10 }')" "1 1 "
-	# No workload at all, and a variant the module refuses: the snapshot
-	# already there stays whole, and no temporary file is left.
+	# No workload at all, a variant no one knows, one the module refuses:
+	# refused before run 1 where the tool can tell, else by the module
+	# with its reason; the snapshot already there stays whole, and no
+	# temporary file is left.
 	cp $out /tmp/rec.before
 	rc=0; "$R" record -q -o $out -- /nonexistent/cmd 2> /tmp/err || rc=$?
-	expect_eq "exit status, no workload" "$rc" 9
-	grep -q "cannot run '/nonexistent/cmd'" /tmp/err || fail "message: $(cat /tmp/err)"
+	expect_eq "exit status, no workload" "$rc" 2
+	expect_eq "no workload" "$(cat /tmp/err)" "clkstat-report: record: /nonexistent/cmd: not an executable file (nothing recorded)"
 	rc=0; "$R" record -q -o $out --runs 2 --duration 0.2 --variants direct,nosuch 2> /tmp/err || rc=$?
+	expect_eq "exit status, unknown variant" "$rc" 2
+	grep -q "record: --variants: no variant 'nosuch'; the variants: direct," /tmp/err ||
+		fail "message: $(cat /tmp/err)"
+	# The tracepoint variant cannot run tkread (loaded here): the module
+	# refuses, and its reply says why.
+	rc=0; "$R" record -q -o $out --runs 2 --duration 0.2 --variants direct,tracepoint 2> /tmp/err || rc=$?
 	expect_eq "exit status, refused variant" "$rc" 1
-	grep -q "ctrl variant nosuch: .*(the kernel log says why)" /tmp/err ||
+	grep -q "ctrl variant tracepoint: the variant cannot run an enabled probe (the kernel log names it)" /tmp/err ||
 		fail "message: $(cat /tmp/err)"
 	cmp -s $out /tmp/rec.before || fail "a failed record changed the snapshot"
 	[ "$(ls /tmp | grep -c '^rec.json.')" = 0 ] || fail "temporary files left: $(ls /tmp | grep rec.json)"
