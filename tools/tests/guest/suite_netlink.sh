@@ -383,6 +383,18 @@ for m in d["runs"][int(sys.argv[2])]["metrics"]:
 	expect_eq "pooled counts" \
 		"$(awk -F, '$1 == "ttwu_enqueue" && $3 == "all" { c[$2] = $4 } END { print c["ftrace"], c["kprobe"] }' /tmp/pooled.csv)" "$want"
 	expect_eq "variant restored" "$(head -1 $D/control | awk '{ print $1, $2 }')" "variant direct"
+	# Progress: a line per run on stderr, after it, with the headline
+	# metric's samples (the same whatever the variant) and the time left;
+	# --workload-output takes the workload's own lines apart.
+	rm -f /tmp/wl.out
+	"$R" record -o /tmp/prog.json --runs 2 --variants ftrace,kprobe --workload-output /tmp/wl.out -- \
+		"$PINGPONG" -n 50 --reads 1 > /tmp/prog.stdout 2> /tmp/prog.err || fail "record with progress failed"
+	[ ! -s /tmp/prog.stdout ] || fail "the workload's output reached stdout: $(head -3 /tmp/prog.stdout)"
+	expect_eq "the workload's output, in its file" "$(awk '$1 == "wakeups" { print $2 }' /tmp/wl.out | tr '\n' ' ')" "100 100 "
+	grep -qE '^record: run 1/2, variant ftrace: ttwu_tkread 100 samples, [0-9.]+ s; about [0-9]+ s left$' /tmp/prog.err ||
+		fail "progress of run 1: $(cat /tmp/prog.err)"
+	grep -qE '^record: run 2/2, variant kprobe: ttwu_tkread 100 samples, [0-9.]+ s$' /tmp/prog.err ||
+		fail "progress of run 2: $(cat /tmp/prog.err)"
 	# The workload fails: the runs are kept, the status says so.
 	rc=0; "$R" record -q -o /tmp/false.json --runs 2 -- false || rc=$?
 	expect_eq "exit status, workload failed" "$rc" 9
