@@ -388,7 +388,7 @@ for m in d["runs"][int(sys.argv[2])]["metrics"]:
 	# --workload-output takes the workload's own lines apart.
 	rm -f /tmp/wl.out
 	"$R" record -o /tmp/prog.json --runs 2 --variants ftrace,kprobe --workload-output /tmp/wl.out -- \
-		"$PINGPONG" -n 50 --reads 1 > /tmp/prog.stdout 2> /tmp/prog.err || fail "record with progress failed"
+		"$PINGPONG" -n 50 --reads 1 --control "$D/control" > /tmp/prog.stdout 2> /tmp/prog.err || fail "record with progress failed"
 	[ ! -s /tmp/prog.stdout ] || fail "the workload's output reached stdout: $(head -3 /tmp/prog.stdout)"
 	expect_eq "the workload's output, in its file" "$(awk '$1 == "wakeups" { print $2 }' /tmp/wl.out | tr '\n' ' ')" "100 100 "
 	grep -qE '^record: run 1/2, variant ftrace: ttwu_tkread 100 samples, [0-9.]+ s; about [0-9]+ s left$' /tmp/prog.err ||
