@@ -344,9 +344,10 @@ check-debug: all
 soak: all
 	CLKSTAT_GUEST_TIMEOUT=14400 tools/tests/guest.sh --suite hardening_soak.sh
 
-# The whole sweep of Documentation/clkstat.rst's "Safety" on Debian's 6.12 (make check runs a sample
-# of it in the guest suite): 2000 sampled functions and every function
-# clkstat's calls out reach, in every variant, and 50 tracepoint pairs.
+# The whole sweep of Documentation/clkstat-traces.rst's "Safety" on Debian's
+# 6.12 (make check runs a sample of it in the guest suite): 2000 sampled
+# functions and every function clkstat's calls out reach, in every variant,
+# and 50 tracepoint pairs.
 # CLKSTAT_SWEEP_N, _GRAPH, _TP and _SEED change it.
 sweep: all
 	CLKSTAT_GUEST_TIMEOUT=86400 tools/tests/guest.sh --kver 6.12 --suite suite_sweep.sh

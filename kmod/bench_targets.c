@@ -23,7 +23,7 @@
  * and reading gives the last successful run, timed by this module with
  * the TSC from outside the targets.  The commands, their limits and
  * errors, and what each figure of the result times:
- * Documentation/clkstat.rst, "Test targets of known duration and call
+ * Documentation/clkstat-traces.rst, "Test targets of known duration and call
  * count".
  */
 #include <linux/debugfs.h>

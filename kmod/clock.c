@@ -12,7 +12,7 @@
  *
  * When the kernel leaves the TSC, clkstat_now() falls back to mono at the
  * next update, and a work item turns the TSC off for good (see
- * clock_left_work_fn()).  Why and how: Documentation/clkstat.rst, "The
+ * clock_left_work_fn()).  Why and how: Documentation/clkstat-probes.rst, "The
  * probes' clock".
  */
 #include <linux/clocksource.h>

@@ -15,7 +15,7 @@
  *
  * A function takes one direct call at a time: while clkstat sits on it, a
  * BPF fentry/fexit program cannot attach there, and the other way round.
- * Documentation/clkstat.rst, "Hook variants".
+ * Documentation/clkstat-probes.rst, "Hook variants".
  *
  * Callers serialize attach, detach and sync (module init and exit, the
  * control file's mutex).

@@ -17,7 +17,7 @@
  * Why (no call is ever inside clkstat's text while the hooked function
  * runs, so untrace and rmmod finish at once; calls the kernel had no
  * return slot for are counted missed) and what it costs against the
- * wrappers it replaced: Documentation/clkstat.rst, "Exit hooks", and
+ * wrappers it replaced: Documentation/clkstat-probes.rst, "Exit hooks", and
  * Documentation/clkstat-kernels.rst, "Exits, and what they add to the
  * interval".
  */

@@ -25,8 +25,8 @@
  * malformed CTRL is -EINVAL (or -ERANGE) to anyone, a well-formed one
  * -EPERM to the unprivileged.  Under kernel lockdown at "integrity" or
  * above the CTRL operations that hook functions (trace, variant) are
- * refused.  Documentation/clkstat.rst, "Generic netlink" and "Safety"
- * ("One privilege model").
+ * refused.  Documentation/clkstat.rst, "Generic netlink", and
+ * Documentation/clkstat-traces.rst, "Safety" ("One privilege model").
  */
 #include <linux/capability.h>
 #include <linux/fs.h>

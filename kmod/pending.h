@@ -19,7 +19,8 @@
 
 /*
  * What is remembered of a pending event: 48 bytes, 56 with the entry's key
- * (Documentation/clkstat.rst gives the table's size from it).
+ * (Documentation/clkstat-probes.rst, "Correlation table", gives the
+ * table's size from it).
  */
 struct clkstat_pending_val {
 	u64 ts;			/* when it happened */
@@ -83,7 +84,8 @@ unsigned long clkstat_pending_pending(const struct clkstat_pending *t,
 
 /*
  * One task's pending wakeup: 64 bytes, one cache line (the table's size
- * is entries times that: Documentation/clkstat.rst).  Every field but key
+ * is entries times that: Documentation/clkstat-probes.rst, "Correlation
+ * table").  Every field but key
  * is written and read only by the CPU that holds the entry.
  */
 struct clkstat_wake_entry {

@@ -21,7 +21,7 @@
  * read, rq_clock.c).  Counters on ttwu_tkread: migrated, no_enqueue,
  * stale, replaced, evicted, busy, switch_lost.  What each means, what is
  * not hooked and why the rq clock's interval starts at the enqueue:
- * Documentation/clkstat.rst, "The tkread probe".
+ * Documentation/clkstat-probes.rst, "The tkread probe".
  */
 #include <linux/pid.h>
 #include <linux/preempt.h>

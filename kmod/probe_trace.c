@@ -19,7 +19,7 @@
  * cannot reach an existing trace.  Refused targets: trace_targets.c.  A
  * handler entered from inside clkstat skips its work and counts it as
  * missed (reentry.h).  A function of another module holds that module
- * while traced.  Documentation/clkstat.rst, "User-defined probes".
+ * while traced.  Documentation/clkstat-traces.rst, "User-defined probes".
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>

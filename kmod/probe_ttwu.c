@@ -16,7 +16,7 @@
  * (the task lands on a CPU other than the one it was on when the wakeup
  * began: the WF_MIGRATED case) and ttwu_enqueue_local.  Counters, on
  * ttwu_enqueue: wakeups, migrated, unmatched, replaced, evicted, busy,
- * switch_lost.  What each counts: Documentation/clkstat.rst, "The ttwu
+ * switch_lost.  What each counts: Documentation/clkstat-probes.rst, "The ttwu
  * probe".
  */
 #include <linux/pid.h>

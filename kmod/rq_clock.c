@@ -14,7 +14,7 @@
  * (rq->cpu must equal task_cpu(p)) before it is cached; a mismatch turns
  * the rq clock off for good with one warning.  Reads are racy but never
  * torn (an aligned u64 load on x86-64).  Why each of these holds:
- * Documentation/clkstat.rst, "The runqueue clock".
+ * Documentation/clkstat-probes.rst, "The runqueue clock".
  */
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>

@@ -16,7 +16,7 @@
  * Any other tracepoint (a user-defined probe's tp:X-Y) gets the generic
  * probe, which reads the first three argument registers, only where
  * indirect calls are not type-checked; a kCFI kernel refuses it with its
- * reason (Documentation/clkstat.rst, "Safety").
+ * reason (Documentation/clkstat-traces.rst, "Safety").
  */
 #include <linux/build_bug.h>
 #include <linux/module.h>

@@ -13,10 +13,11 @@
  * --probes' user-defined probes: record_trace.c; --cstates and --load:
  * record_cond.c.
  *
- * What each option does: Documentation/clkstat.rst, "Recording runs",
- * "Conditions: C-states and load" and "With clkstat-report" (the
- * user-defined probes); the twin's runs: Documentation/clkstat-bpf.rst,
- * "Running it".  At the end, record's options and their checks.
+ * What each option does: Documentation/clkstat-recording.rst, "Recording
+ * runs" and "Conditions: C-states and load"; the user-defined probes:
+ * Documentation/clkstat-traces.rst, "With clkstat-report"; the twin's
+ * runs: Documentation/clkstat-bpf.rst, "Running it".  At the end,
+ * record's options and their checks.
  */
 #include <errno.h>
 #include <fcntl.h>

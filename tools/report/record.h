@@ -5,7 +5,8 @@
  * record_module.c, and the BPF twin, record_twin.c), the workload
  * (record_workload.c), the markers and events around it
  * (record_events.c) and --probes' user-defined probes (record_trace.c).
- * cmd_record.c runs them: Documentation/clkstat.rst, "Recording runs".
+ * cmd_record.c runs them: Documentation/clkstat-recording.rst,
+ * "Recording runs".
  */
 #ifndef CLKSTAT_REPORT_RECORD_H
 #define CLKSTAT_REPORT_RECORD_H

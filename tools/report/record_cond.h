@@ -2,7 +2,7 @@
 /*
  * record_cond.h - record's conditions: --cstates and --load,
  * alternated as the variants are (record_cond.c says how each is held and
- * restored; Documentation/clkstat.rst, "Conditions").
+ * restored; Documentation/clkstat-recording.rst, "Conditions").
  */
 #ifndef CLKSTAT_REPORT_RECORD_COND_H
 #define CLKSTAT_REPORT_RECORD_COND_H

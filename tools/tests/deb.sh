@@ -118,7 +118,8 @@ check "clkstat-tools: /usr/bin/clkstat-report, the man page, the unit, /etc/defa
 docs_ok() {
 	local list f
 	list=$(dpkg-deb -c "$tools_deb" | awk '{ print $6 }')
-	for f in clkstat.rst clkstat-compare.rst clkstat-prometheus.rst \
+	for f in clkstat.rst clkstat-probes.rst clkstat-traces.rst \
+		 clkstat-recording.rst clkstat-compare.rst clkstat-prometheus.rst \
 		 clkstat-snapshot.rst clkstat-dashboard.json clkstat.yaml; do
 		grep -qE "^\./usr/share/doc/clkstat-tools/$f(\.gz)?\$" <<< "$list" ||
 			{ echo "# no /usr/share/doc/clkstat-tools/$f"; return 1; }

@@ -64,7 +64,7 @@ PART_INPUT="module_tests.sh:t_load_files,t_variant_hooks,t_variant_switch,t_cssw
 	suite_usertrace.sh:t_trace_targets,t_trace_sleeper,t_trace_own_clock,t_trace_churn
 	suite_netlink.sh:t_trace_dump_pause suite_sweep.sh:t_sweep
 	hardening_kunit.sh hardening_input.sh"
-# A sample of the trace sweep (Documentation/clkstat.rst, "Safety"):
+# A sample of the trace sweep (Documentation/clkstat-traces.rst, "Safety"):
 # CLKSTAT_SWEEP_N functions of the call graph and as many sampled, 3 each
 # unless given; CLKSTAT_SWEEP_TP tracepoint pairs, 2.
 export CLKSTAT_SWEEP_N=${CLKSTAT_SWEEP_N:-3}

@@ -82,7 +82,7 @@ SOAK_SWITCHES=${CLKSTAT_SOAK_SWITCHES:-30}
 RACE_READS=${CLKSTAT_RACE_READS:-50}
 TRACE_CHURN=${CLKSTAT_TRACE_CHURN:-200}
 TRACE_RACE_N=${CLKSTAT_TRACE_RACE_N:-60}
-# The sweep of Documentation/clkstat.rst's "Safety", sampled: on 6.12
+# The sweep of Documentation/clkstat-traces.rst's "Safety", sampled: on 6.12
 # (stage sweep) SWEEP_FUNCS call-graph functions and as many of
 # available_filter_functions, SWEEP_TPS tracepoint pairs; on 6.1 and 7.3
 # (t_sweep in their parts) and on the debug kernel (debug.sh) one of

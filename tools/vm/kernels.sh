@@ -12,7 +12,7 @@
 # The lines: 6.1 (Debian 12's own), 6.12 (bookworm-backports, the default)
 # and 7.3 (trixie-backports' newest, built in a trixie chroot kept in the
 # cache, CLKSTAT_CACHE, default /var/cache/clkstat).  Where each comes
-# from: Documentation/clkstat.rst, "Kernel lines"; what each subcommand
+# from: Documentation/clkstat-kernels.rst, "Kernel lines"; what each subcommand
 # does: the comment at its function in this script (fetch, info, build).
 # shellcheck disable=SC2016  # single quotes: for the shell in the chroot, dpkg and apt
 set -euo pipefail

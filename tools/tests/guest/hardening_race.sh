@@ -53,7 +53,7 @@ nl_read() {
 # Readers race with resets of ttwu_enqueue_local and with stops and
 # starts of ttwu_enqueue_migrated, under a wakeup storm: each resets,
 # stops or starts the family, ttwu_enqueue with its two parts
-# (Documentation/clkstat.rst, the ttwu probe), which all show the same
+# (Documentation/clkstat-probes.rst, "The ttwu probe"), which all show the same
 # "resets".  ttwu_enqueue is the sum of its parts: read after
 # ttwu_enqueue_local within the same reset, it bounds it; a reader that
 # saw more in ttwu_enqueue_local than ttwu_enqueue holds afterwards saw

@@ -1,6 +1,6 @@
 #!/bin/bash
 # suite_sweep.sh - nothing root can trace crashes or pins the kernel
-# (Documentation/clkstat.rst, "Safety"): every function in the call graph of clkstat's calls out on
+# (Documentation/clkstat-traces.rst, "Safety"): every function in the call graph of clkstat's calls out on
 # this kernel, a seeded sample of available_filter_functions and of
 # tracepoint pairs, each traced in every variant that reaches it (func:
 # with its return, sec:F-F with its entry; tp:X-Y), under a wakeup and
