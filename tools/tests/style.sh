@@ -3,7 +3,8 @@
 # kernel source file, and sparse over the module build for each kernel
 # whose headers are installed; README.md's Layout against the tree
 # (layout_check.py); source heads of at most 30 lines and no tracker
-# references (heads_check.py).  One test each.
+# references (heads_check.py); every section a file cites of a document
+# exists (doc_refs_check.py).  One test each.
 set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
@@ -70,6 +71,11 @@ if python3 tools/tests/heads_check.py; then
 	pass=$((pass + 1)); echo "ok - heads of at most 30 lines, no tracker references"
 else
 	fail=$((fail + 1)); echo "not ok - heads of at most 30 lines, no tracker references"
+fi
+if python3 tools/tests/doc_refs_check.py; then
+	pass=$((pass + 1)); echo "ok - every cited section of a document exists"
+else
+	fail=$((fail + 1)); echo "not ok - every cited section of a document exists"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
