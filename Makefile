@@ -242,8 +242,8 @@ build/bpf/twin_trace.skel.h: build/bpf/twin_trace.bpf.o
 # make install: clkstat.ko alone (CLKSTAT_BENCH=0, kmod/Kbuild: the benchmark
 # modules are test instruments), built for KDIR and installed by kbuild's
 # modules_install into $(INSTALL_MOD_PATH)/lib/modules/KREL/updates/kmod/,
-# then depmod for that kernel; make uninstall removes it (README.md,
-# "Installing").  KREL is the release the module is built for, as its
+# then depmod for that kernel; make uninstall removes it
+# (Documentation/clkstat-install.rst, "DKMS and make install").  KREL is the release the module is built for, as its
 # vermagic says (Debian's headers have 6.1.192 in kernel.release and
 # override it).  Packagers: DESTDIR or INSTALL_MOD_PATH stages the install;
 # depmod runs only on a tree that holds the kernel's own modules.order, so

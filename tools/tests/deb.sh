@@ -8,7 +8,8 @@
 # installed module; the same chroot booted with its own systemd as init,
 # the unit checked at boot (tools/tests/deb_boot.sh); then `apt-get
 # remove` and `apt-get purge`.  What each stage checks is said at its
-# marker below; the packages: README.md, "Installing".
+# marker below; the packages: Documentation/clkstat-install.rst, "Debian
+# packages".
 # usage: deb.sh [LINE]   LINE: the guest's kernel line (tools/vm/kernels.sh;
 #                        6.12 unless CLKSTAT_KVER says otherwise; 7.3 has no
 #                        bookworm headers)
@@ -120,7 +121,8 @@ docs_ok() {
 	list=$(dpkg-deb -c "$tools_deb" | awk '{ print $6 }')
 	for f in clkstat.rst clkstat-probes.rst clkstat-traces.rst \
 		 clkstat-recording.rst clkstat-compare.rst clkstat-prometheus.rst \
-		 clkstat-snapshot.rst clkstat-dashboard.json clkstat.yaml; do
+		 clkstat-install.rst clkstat-snapshot.rst clkstat-dashboard.json \
+		 clkstat.yaml; do
 		grep -qE "^\./usr/share/doc/clkstat-tools/$f(\.gz)?\$" <<< "$list" ||
 			{ echo "# no /usr/share/doc/clkstat-tools/$f"; return 1; }
 	done
