@@ -34,6 +34,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 #                         variant, refusals, clkstat-report trace, record
 #                         --probes
 #   suite_exporter.sh     clkstat-report serve on the live module
+#   suite_first_study.sh  the README's first study, command for command
 . "$here/suite_load.sh"
 . "$here/suite_ttwu.sh"
 . "$here/suite_tkread.sh"
@@ -48,6 +49,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/suite_trace.sh"
 . "$here/suite_usertrace.sh"
 . "$here/suite_exporter.sh"
+. "$here/suite_first_study.sh"
 # t_sweep by name only (run-all.sh's parts on 6.1 and 7.3 take a small
 # sample of it; make sweep runs the whole, for hours): not in ALL_TESTS.
 . "$here/suite_sweep.sh"
@@ -58,6 +60,6 @@ here=$(dirname "${BASH_SOURCE[0]}")
 ALL_TESTS="$LOAD_TESTS $TTWU_TESTS $TKREAD_TESTS $CLOCKSOURCE_TESTS
 	$CLOCKOFF_TESTS $EVENTS_TESTS $VARIANTS_TESTS $NETLINK_TESTS $TWIN_TESTS
 	$CONDITIONS_TESTS $OVERHEAD_TESTS $TRACE_TESTS $USERTRACE_TESTS
-	$EXPORTER_TESTS"
+	$EXPORTER_TESTS $FIRST_STUDY_TESTS"
 # shellcheck disable=SC2048,SC2086
 suite_main ${*:-$ALL_TESTS}
