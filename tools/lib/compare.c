@@ -23,6 +23,7 @@
 #include "compare_render.h"
 #include "snapshot_parse.h"
 #include "status.h"
+#include "suggest.h"
 
 /* Distinct strings, in order of first appearance. */
 struct cr_names {
@@ -686,8 +687,10 @@ static const char *cr_pick_base(const struct cr_compare_opts *o,
 	const char *base = NULL;
 
 	if (!cr_names_has(variants, variant)) {
-		fprintf(stderr, "clkstat-report: --compare %s: no run of variant %s in the input (variants: ",
+		fprintf(stderr, "clkstat-report: --compare %s: no run of variant %s in the input",
 			variant, variant);
+		cr_suggest(stderr, variant, variants->v, variants->n);
+		fputs(" (variants: ", stderr);
 		cr_names_print(stderr, variants, NULL);
 		fputs(")\n", stderr);
 		return NULL;
@@ -699,8 +702,10 @@ static const char *cr_pick_base(const struct cr_compare_opts *o,
 			return NULL;
 		}
 		if (!cr_names_has(variants, o->base)) {
-			fprintf(stderr, "clkstat-report: --base %s: no run of variant %s in the input (variants: ",
+			fprintf(stderr, "clkstat-report: --base %s: no run of variant %s in the input",
 				o->base, o->base);
+			cr_suggest(stderr, o->base, variants->v, variants->n);
+			fputs(" (variants: ", stderr);
 			cr_names_print(stderr, variants, NULL);
 			fputs(")\n", stderr);
 			return NULL;

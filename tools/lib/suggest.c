@@ -51,6 +51,9 @@ unsigned int cr_suggest(FILE *out, const char *word,
 	size_t len = strlen(word), i, best[2] = { n, n };
 	unsigned int d, bd[2] = { ~0u, ~0u }, limit = len / 3, k;
 
+	/* Below 3 letters every short word is near: no guess. */
+	if (len < 3)
+		return 0;
 	if (limit < 1)
 		limit = 1;
 	if (limit > 3)
@@ -63,6 +66,10 @@ unsigned int cr_suggest(FILE *out, const char *word,
 		if (d > limit && len >= 3 && !strncmp(cands[i], word, len))
 			d = limit;
 		if (d > limit)
+			continue;
+		/* A list may name a word twice (a probe per metric): once. */
+		if ((best[0] < n && !strcmp(cands[best[0]], cands[i])) ||
+		    (best[1] < n && !strcmp(cands[best[1]], cands[i])))
 			continue;
 		if (d < bd[0]) {
 			bd[1] = bd[0];

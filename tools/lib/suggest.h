@@ -21,7 +21,8 @@ unsigned int cr_edit_distance(const char *a, const char *b);
  * Print to out " (did you mean X?)" or " (did you mean X or Y?)" with the
  * candidates nearest word, those within a third of its length (at least
  * 1, at most 3 edits) or having it as a prefix; nothing when none is
- * near.  Returns how many were named (at most 2).
+ * near, or the word is shorter than 3 letters.  Returns how many were
+ * named (at most 2).
  */
 unsigned int cr_suggest(FILE *out, const char *word,
 			const char *const *cands, size_t n);

@@ -9,22 +9,49 @@
 #include <string.h>
 #include "../../kmod/uapi/clkstat_catalog.h"
 #include "../lib/status.h"
+#include "../lib/suggest.h"
 #include "record.h"
 
 /* A built-in probe's name (probes=), not a user-defined probe's spec? */
+#define CR_PROBE_NAME(id, metric, probe)	#probe,
+static const char *const cr_probe_names[] = {
+	CLKSTAT_METRICS(CR_PROBE_NAME) "marker"
+};
+#undef CR_PROBE_NAME
+#define CR_NPROBE_NAMES	(sizeof(cr_probe_names) / sizeof(cr_probe_names[0]))
+
 static int cr_builtin_probe(const char *name)
 {
-#define CR_PROBE_NAME(id, metric, probe)	#probe,
-	static const char *const names[] = {
-		CLKSTAT_METRICS(CR_PROBE_NAME) "marker"
-	};
-#undef CR_PROBE_NAME
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
+	for (i = 0; i < CR_NPROBE_NAMES; i++)
+		if (!strcmp(name, cr_probe_names[i]))
 			return 1;
 	return 0;
+}
+
+/*
+ * A bare word near a built-in probe's name (tkred) is a typo, not the
+ * function it would otherwise trace: refused, the probe named; func:NAME
+ * traces such a function.
+ */
+static int cr_probe_typo(const char *p)
+{
+	char near[160] = "";
+	FILE *f;
+
+	if (strchr(p, ':'))
+		return 0;
+	f = fmemopen(near, sizeof(near) - 1, "w");
+	if (!f)
+		return 0;
+	cr_suggest(f, p, cr_probe_names, CR_NPROBE_NAMES);
+	fclose(f);
+	if (!near[0])
+		return 0;
+	fprintf(stderr, "clkstat-report: record: --probes %s: no probe%s; a function of that name: func:%s\n",
+		p, near, p);
+	return 1;
 }
 
 /*
@@ -46,6 +73,8 @@ int cr_rec_traces_parse(const char *list, struct cr_rec_traces *tr)
 	     p = strtok_r(NULL, ",", &save)) {
 		if (cr_builtin_probe(p))
 			continue;
+		if (cr_probe_typo(p))
+			return CR_USAGE;
 		if (tr->n == CLKSTAT_TRACE_MAX) {
 			fprintf(stderr, "clkstat-report: record: --probes: more than %d user-defined probes\n",
 				CLKSTAT_TRACE_MAX);

@@ -178,6 +178,10 @@ typo "clkstat-report: --metric ttwu_tkred: no such metric in $snap (did you mean
 	$R -i "$snap" --run 1 raw --metric ttwu_tkred
 typo "clkstat-report: --metric hackbench: no such metric in $snap; there: ttwu_tkread" \
 	$R -i "$snap" report --metric hackbench
+typo "clkstat-report: --compare bpf-kprob: no run of variant bpf-kprob in the input (did you mean bpf-kprobe?) (variants: kprobe, bpf-kprobe)" \
+	$R -i "$snap" --compare bpf-kprob
+typo "clkstat-report: record: --probes tkred: no probe (did you mean tkread?); a function of that name: func:tkred" \
+	$R record --probes ttwu,tkred -o /tmp/cli-rec.json -- true
 # The right name still renders, by name or name.variant.
 $R -i "$snap" report --metric ttwu_tkread | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread renders nothing]"
 $R -i "$snap" --run 0 report --metric ttwu_tkread.kprobe | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread.kprobe renders nothing]"

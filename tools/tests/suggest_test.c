@@ -81,9 +81,21 @@ static void test_suggest(void **state)
 	s = suggest("raw", cmds, 10, &k);
 	assert_int_equal(k, 0);
 	free(s);
+	s = suggest("rw", cmds, 10, &k);	/* too short to guess */
+	assert_int_equal(k, 0);
+	free(s);
 	s = suggest("rwa", cmds, 10, &k);
 	assert_string_equal(s, " (did you mean raw?)");
 	free(s);
+	/* A word the list holds twice is named once. */
+	{
+		static const char *const twice[] = { "tkread", "ttwu", "tkread" };
+
+		s = suggest("tkred", twice, 3, &k);
+		assert_int_equal(k, 1);
+		assert_string_equal(s, " (did you mean tkread?)");
+		free(s);
+	}
 }
 
 int main(void)
