@@ -419,6 +419,67 @@ static void cr_names_free_owned(struct cr_names *owned)
 	free(owned->v);
 }
 
+/* Every tag key of the input's runs and files, once each. */
+static void cr_tag_keys(const struct cr_snapshot *s, struct cr_names *keys)
+{
+	const struct cr_meta *m;
+	size_t i, j;
+
+	for (i = 0; i < s->nruns; i++) {
+		m = cr_run_meta(s, &s->runs[i]);
+		for (j = 0; j < s->runs[i].ntags; j++)
+			cr_names_add(keys, s->runs[i].tag_names[j]);
+		for (j = 0; j < m->ntags; j++)
+			cr_names_add(keys, m->tag_names[j]);
+	}
+}
+
+/* The meta fields a meta: factor takes (cr_meta_known()'s). */
+static void cr_meta_fields(struct cr_names *fields)
+{
+	size_t k;
+
+	for (k = 0; k < cr_nmeta_strs; k++)
+		cr_names_add(fields, cr_meta_strs[k].key);
+	cr_names_add(fields, "frac_bits");
+	cr_names_add(fields, "nr_cpus");
+	cr_names_add(fields, "duration_s");
+}
+
+/*
+ * " (did you mean X?)" for a factor's key: the input's tag keys for a
+ * tag: factor, the meta fields for a meta: one.
+ */
+static void cr_suggest_key(FILE *f, const struct cr_snapshot *s, int tag,
+			   const char *key)
+{
+	struct cr_names l = { 0 };
+
+	if (tag)
+		cr_tag_keys(s, &l);
+	else
+		cr_meta_fields(&l);
+	cr_suggest(f, key, l.v, l.n);
+	free(l.v);
+}
+
+/*
+ * " (did you mean tag:...?)" for a factor whose kind, the word before
+ * its colon, is none of variant, tag and meta.
+ */
+static void cr_suggest_kind(FILE *f, const char *spec, const char *colon)
+{
+	static const char *const kinds[] = { "variant", "tag", "meta" };
+	char word[16];
+	size_t len = (size_t)(colon - spec);
+
+	if (len >= sizeof(word))
+		return;
+	memcpy(word, spec, len);
+	word[len] = '\0';
+	cr_suggest(f, word, kinds, sizeof(kinds) / sizeof(kinds[0]));
+}
+
 /*
  * The factors of the input on stderr, after "(factors: ": variant and
  * its values, each tag key and meta field with values, migrated/local.
@@ -427,8 +488,7 @@ static void cr_print_factors(FILE *f, const struct cr_snapshot *s)
 {
 	struct cr_names keys = { 0 }, vals = { 0 }, owned;
 	struct cr_factor fc = { .kind = CR_F_VARIANT };
-	const struct cr_meta *m;
-	size_t i, j, k;
+	size_t i, k;
 	int pass;
 
 	fputs("variant: ", f);
@@ -436,23 +496,13 @@ static void cr_print_factors(FILE *f, const struct cr_snapshot *s)
 		cr_names_add(&vals, s->runs[i].variant);
 	cr_names_print(f, &vals, NULL);
 	free(vals.v);
-	for (i = 0; i < s->nruns; i++) {
-		m = cr_run_meta(s, &s->runs[i]);
-		for (j = 0; j < s->runs[i].ntags; j++)
-			cr_names_add(&keys, s->runs[i].tag_names[j]);
-		for (j = 0; j < m->ntags; j++)
-			cr_names_add(&keys, m->tag_names[j]);
-	}
+	cr_tag_keys(s, &keys);
 	for (pass = 0; pass < 2; pass++) {
 		struct cr_names *l = &keys;
 		struct cr_names fields = { 0 };
 
 		if (pass) {
-			for (k = 0; k < cr_nmeta_strs; k++)
-				cr_names_add(&fields, cr_meta_strs[k].key);
-			cr_names_add(&fields, "frac_bits");
-			cr_names_add(&fields, "nr_cpus");
-			cr_names_add(&fields, "duration_s");
+			cr_meta_fields(&fields);
 			l = &fields;
 		}
 		fc.kind = pass ? CR_F_META : CR_F_TAG;
@@ -524,8 +574,13 @@ static int cr_parse_factor(const struct cr_snapshot *s, const char *opt,
 	if (tag || cr_meta_known(f->key))
 		return 0;
 unknown:
-	fprintf(stderr, "clkstat-report: %s %s: no such factor (factors: ",
-		opt, f->label);
+	fprintf(stderr, "clkstat-report: %s %s: no such factor", opt,
+		f->label);
+	if (f->kind == CR_F_META)
+		cr_suggest_key(stderr, s, 0, f->key);
+	else
+		cr_suggest_kind(stderr, spec, colon);
+	fputs(" (factors: ", stderr);
 	cr_print_factors(stderr, s);
 	fputs(")\n", stderr);
 	return CR_USAGE;
@@ -582,8 +637,10 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 		return CR_ERR;
 	}
 	if (!vals.n) {
-		fprintf(stderr, "clkstat-report: --compare %s: no run has %s %s (factors: ",
+		fprintf(stderr, "clkstat-report: --compare %s: no run has %s %s",
 			var->label, kind, var->key);
+		cr_suggest_key(stderr, s, var->kind == CR_F_TAG, var->key);
+		fputs(" (factors: ", stderr);
 		cr_print_factors(stderr, s);
 		fputs(")\n", stderr);
 		free(vals.v);
@@ -592,8 +649,10 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 	}
 	st = CR_USAGE;
 	if (!cr_names_has(&vals, var->value)) {
-		fprintf(stderr, "clkstat-report: --compare %s: no run with %s %s=%s (values: ",
+		fprintf(stderr, "clkstat-report: --compare %s: no run with %s %s=%s",
 			var->label, kind, var->key, var->value);
+		cr_suggest(stderr, var->value, vals.v, vals.n);
+		fputs(" (values: ", stderr);
 		cr_names_print(stderr, &vals, NULL);
 		fputs(")\n", stderr);
 		goto out;
@@ -614,8 +673,10 @@ static int cr_pick_base_factor(const struct cr_snapshot *s,
 			goto out;
 		}
 		if (!cr_names_has(&vals, base->value)) {
-			fprintf(stderr, "clkstat-report: --base %s: no run with %s %s=%s (values: ",
+			fprintf(stderr, "clkstat-report: --base %s: no run with %s %s=%s",
 				o->base, kind, base->key, base->value);
+			cr_suggest(stderr, base->value, vals.v, vals.n);
+			fputs(" (values: ", stderr);
 			cr_names_print(stderr, &vals, NULL);
 			fputs(")\n", stderr);
 			goto out;

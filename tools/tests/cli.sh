@@ -156,8 +156,15 @@ snap=$(mktemp --suffix=.json)
 import sys
 sys.path.insert(0, "tools/tests/stats")
 from simstudy import simulate
+import json
 simulate([("kprobe", 40000), ("bpf-kprobe", 42000)], runs=2, samples=50,
          metric="ttwu_tkread").write_snapshot(sys.argv[1])
+with open(sys.argv[1]) as f:
+    doc = json.load(f)
+for i, r in enumerate(doc["runs"]):	# a factor: run tags as --cstates
+    r["tags"] = {"cstate": "qos0" if i % 2 else "free"}
+with open(sys.argv[1], "w") as f:
+    json.dump(doc, f)
 PY
 typo() {	# typo WANT_LINE COMMAND...
 	local want=$1 out err rc; shift
@@ -180,6 +187,18 @@ typo "clkstat-report: --metric hackbench: no such metric in $snap; there: ttwu_t
 	$R -i "$snap" report --metric hackbench
 typo "clkstat-report: --compare bpf-kprob: no run of variant bpf-kprob in the input (did you mean bpf-kprobe?) (variants: kprobe, bpf-kprobe)" \
 	$R -i "$snap" --compare bpf-kprob
+# A factor's kind, tag key, meta field and value (--compare, --base).
+for a in "tga:cstate=free" "tag:cstat=free" "meta:machin=vm"; do
+	$R -i "$snap" --compare "$a" 2> /tmp/cli-typo.err >/dev/null; rc=$?
+	case $a in tga:*) near=tag;; tag:*) near=cstate;; *) near=machine;; esac
+	{ [ "$rc" = 2 ] && [ "$(wc -l < /tmp/cli-typo.err)" = 1 ] &&
+	  grep -q "^clkstat-report: --compare $a: no .* (did you mean $near?) (factors: variant: kprobe, bpf-kprobe; tag:cstate=" /tmp/cli-typo.err; } ||
+		bad="$bad [--compare $a: status $rc, '$(cat /tmp/cli-typo.err)']"
+done
+typo "clkstat-report: --compare tag:cstate=fre: no run with tag cstate=fre (did you mean free?) (values: free, qos0)" \
+	$R -i "$snap" --compare tag:cstate=fre
+typo "clkstat-report: --base tag:cstate=qos: no run with tag cstate=qos (did you mean qos0?) (values: free, qos0)" \
+	$R -i "$snap" --compare tag:cstate=free --base tag:cstate=qos
 typo "clkstat-report: record: --probes tkred: no probe (did you mean tkread?); a function of that name: func:tkred" \
 	$R record --probes ttwu,tkred -o /tmp/cli-rec.json -- true
 # The right name still renders, by name or name.variant.
@@ -200,11 +219,19 @@ out=$(cd "$ro" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 [ "$rc" = 1 ] && [ "$out" = "clkstat-report: record: -o clkstat.json: cannot write there: Permission denied (nothing recorded)" ] ||
 	bad="$bad [record in a folder it cannot write: status $rc, '$out']"
 rmdir "$ro"
+# A device or a folder is not replaced by a snapshot (as root, -o
+# /dev/null would have put a regular file in the device's place).
+for o in /dev/null /tmp; do
+	out=$($R record --variants kprobe -o $o -- true 2>&1); rc=$?
+	[ "$rc" = 1 ] && [ "$out" = "clkstat-report: record: -o $o: cannot write there: not a regular file, which the snapshot would replace (nothing recorded)" ] ||
+		bad="$bad [record -o $o: status $rc, '$out']"
+done
+[ -c /dev/null ] || bad="$bad [/dev/null is no longer a device]"
 rm -f "$snap" /tmp/cli-typo.err
 if [ -z "$bad" ]; then
-	pass=$((pass + 1)); echo "ok - a mistyped command, metric or variant, a missing workload, an unwritable output: one line before any work, naming the nearest"
+	pass=$((pass + 1)); echo "ok - a mistyped command, metric, variant or factor, a missing workload, an unwritable output or one not a file: one line before any work, naming the nearest"
 else
-	fail=$((fail + 1)); echo "not ok - a mistyped command, metric or variant, a missing workload, an unwritable output: one line before any work, naming the nearest"
+	fail=$((fail + 1)); echo "not ok - a mistyped command, metric, variant or factor, a missing workload, an unwritable output or one not a file: one line before any work, naming the nearest"
 	echo "    $bad"
 fi
 # The other programs a user types: --help answers (exit status 0, on
