@@ -75,12 +75,29 @@ static int cr_temp_names(const char *path, char **tmp, char **dir)
 	return 0;
 }
 
+/*
+ * Is path there as anything but a regular file (a device, a folder, a
+ * FIFO)?  The rename would put a regular file in its place: as root,
+ * -o /dev/null would replace the device.  A symbolic link is followed.
+ */
+static int cr_not_regular(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode);
+}
+
 int cr_file_replace(const char *path, const void *data, size_t len,
 		    const char **step)
 {
 	char *tmp, *dir;
 	int fd, dfd, r, e = 0;
 
+	*step = "not a regular file, which a snapshot would replace";
+	if (cr_not_regular(path)) {
+		errno = EINVAL;
+		return -1;
+	}
 	*step = "create a temporary file";
 	if (cr_temp_names(path, &tmp, &dir)) {
 		errno = ENOMEM;
@@ -140,6 +157,8 @@ int cr_file_writable(const char *path)
 	char *tmp, *dir;
 	int fd, e;
 
+	if (cr_not_regular(path))
+		return CR_FILE_NOT_REGULAR;
 	if (cr_temp_names(path, &tmp, &dir)) {
 		errno = ENOMEM;
 		return -1;

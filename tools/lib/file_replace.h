@@ -10,6 +10,8 @@
 
 /* cr_file_replace(): replaced, but the folder's sync failed (errno). */
 #define CR_FILE_NOT_SYNCED	1
+/* cr_file_writable(): path is there, but not as a regular file. */
+#define CR_FILE_NOT_REGULAR	(-2)
 
 /*
  * Replace path with the len bytes of data: written to a temporary file in
@@ -20,7 +22,8 @@
  * Return: 0; CR_FILE_NOT_SYNCED, the file replaced but perhaps not
  * durable; or -1, nothing replaced and no temporary file left, with
  * errno set and *step naming what failed ("create a temporary file",
- * "write", "chmod", "fsync", "close", "rename").
+ * "write", "chmod", "fsync", "close", "rename"; EINVAL: path is there but
+ * not as a regular file, a device or a folder, and is left alone).
  */
 int cr_file_replace(const char *path, const void *data, size_t len,
 		    const char **step);
@@ -28,7 +31,8 @@ int cr_file_replace(const char *path, const void *data, size_t len,
 /*
  * Could cr_file_replace() write path?  Its temporary file made and removed
  * again, before any work whose result would go there (record).  Return 0,
- * or -1 with errno (EROFS, EACCES, ENOENT: no such folder, ...).
+ * CR_FILE_NOT_REGULAR, or -1 with errno (EROFS, EACCES, ENOENT: no such
+ * folder, ...).
  */
 int cr_file_writable(const char *path);
 

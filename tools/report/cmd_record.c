@@ -107,6 +107,7 @@ static int cr_record_preflight(const struct cr_record_opts *o,
 			       char names[][CR_VARIANT_MAX], unsigned int nv)
 {
 	unsigned int i, j;
+	int st;
 
 	for (i = 0; i < nv; i++) {
 		for (j = 0; j < CR_NKNOWN_VARIANTS &&
@@ -131,9 +132,12 @@ static int cr_record_preflight(const struct cr_record_opts *o,
 			"not an executable file" : "no such program in PATH");
 		return CR_USAGE;
 	}
-	if (cr_file_writable(o->output)) {
+	st = cr_file_writable(o->output);
+	if (st) {
 		fprintf(stderr, "clkstat-report: record: -o %s: cannot write there: %s (nothing recorded)\n",
-			o->output, strerror(errno));
+			o->output, st == CR_FILE_NOT_REGULAR ?
+			"not a regular file, which the snapshot would replace" :
+			strerror(errno));
 		return CR_ERR;
 	}
 	return CR_OK;
@@ -621,7 +625,8 @@ static const struct cr_optset cr_record_opts = {
 	"                      for the module's runs and untraced after them\n"
 	"      --frac-bits K   the twin's frac_bits (default: the module's)\n"
 	"      --keep-module   leave the module attached during twin runs\n"
-	"      --workload-only bpf-*: the twin sees only COMMAND's own tasks\n"
+	"      --workload-only every run sees only COMMAND's own tasks (the\n"
+	"                      module's tgid filter, the twin's pid filter)\n"
 	"      --tag K=V       label the recording (repeatable; info shows\n"
 	"                      them, --compare tag:K=V groups by them)\n"
 	"      --events N      keep each run's event log, at most N events\n"
@@ -667,7 +672,8 @@ const struct cr_command cr_cmd_record = {
 	.synopsis =
 	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
 	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
-	"                             [--workload-only] [--tag KEY=VALUE]... [--events N]\n"
+	"                             [--workload-only] [--workload-output FILE] [-q]\n"
+	"                             [--tag KEY=VALUE]... [--events N]\n"
 	"                             [--cstates LIST] [--load LIST] [-- COMMAND [ARG...]]\n",
 	.opts = cr_record_optsets,
 	.takes_command = 1,

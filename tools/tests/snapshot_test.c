@@ -20,7 +20,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1214,11 +1216,54 @@ static void test_write_no_dir(void **state)
 }
 
 /*
- * A failure after the temporary file was written (the target is a
- * directory: rename fails): CR_ERR, the temporary file removed, the target
- * untouched.  (As root, a read-only directory would not stop us.)
+ * A failure after the temporary file was made (the write over the file
+ * size limit: EFBIG; 512 bytes, below the snapshot's and above the
+ * captured error line's): CR_ERR naming the step, the temporary file removed,
+ * the old file untouched.
  */
 static void test_write_fails_late(void **state)
+{
+	struct cr_snapshot a;
+	char *dir = tmpdir(), *path = join(dir, "target");
+	struct rlimit old, small = { .rlim_cur = 512 };
+	void (*was)(int);
+	struct capture c;
+	char buf[16] = { 0 };
+	int st, fd;
+	char *out;
+
+	(void)state;
+	write_file(path, "old", 3);
+	build_small(&a);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small.rlim_max = old.rlim_max;
+	was = signal(SIGXFSZ, SIG_IGN);	/* EFBIG, not the signal */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	capture_begin(&c, 2);
+	st = cr_snapshot_write(&a, path);
+	out = capture_end(&c);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	assert_int_equal(st, CR_ERR);
+	assert_one_line(out, path, "write: File too large");
+	assert_int_equal(dir_entries(dir, "target"), 1);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "old");
+	close(fd);
+	cr_snapshot_free(&a);
+	free(out);
+	free(path);
+	free(dir);
+}
+
+/*
+ * A target there but not as a regular file (a folder here; a device such
+ * as /dev/null as root) is left alone: the rename would replace it.
+ * CR_ERR in one line before any temporary file.
+ */
+static void test_write_not_regular(void **state)
 {
 	struct cr_snapshot a;
 	char *dir = tmpdir(), *path = join(dir, "target");
@@ -1234,7 +1279,7 @@ static void test_write_fails_late(void **state)
 	st = cr_snapshot_write(&a, path);
 	out = capture_end(&c);
 	assert_int_equal(st, CR_ERR);
-	assert_one_line(out, path, "rename");
+	assert_one_line(out, path, "not a regular file");
 	assert_int_equal(dir_entries(dir, "target"), 1);
 	assert_int_equal(stat(path, &sb), 0);
 	assert_true(S_ISDIR(sb.st_mode));
@@ -1938,6 +1983,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_write_replaces, teardown_dir),
 		cmocka_unit_test_teardown(test_write_no_dir, teardown_dir),
 		cmocka_unit_test_teardown(test_write_fails_late, teardown_dir),
+		cmocka_unit_test_teardown(test_write_not_regular, teardown_dir),
 		cmocka_unit_test(test_write_stdout),
 		cmocka_unit_test(test_read_missing),
 		cmocka_unit_test_teardown(test_read_directory, teardown_dir),
