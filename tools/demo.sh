@@ -59,7 +59,7 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread --no-hist   (4 runs pooled per variant)"
 	$R -i build/demo/runs.json --metric ttwu_tkread --no-hist
 	echo "### clkstat-report -i build/demo/runs.json --compare kprobe --metric ttwu_tkread"
-	echo "###     (4 runs only: the tool warns below 10 per variant; a study wants 100 or more)"
+	echo "###     (4 runs only: the tool warns below 10 per variant; the study clkstat was made for used 200 to 300)"
 	$R -i build/demo/runs.json --compare kprobe --metric ttwu_tkread
 	echo "### clkstat-report record -o build/demo/bpf.json --runs 4 --variants ftrace,bpf-fentry \\"
 	echo "###     -- clkstat-pingpong -n 500 -c 0,1 --reads 1 --migrate   (the BPF twin: same probes, same buckets)"
