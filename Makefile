@@ -41,6 +41,8 @@ JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LDLIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 GSL_CFLAGS = $(shell pkg-config --cflags gsl 2>/dev/null)
 GSL_LDLIBS = $(shell pkg-config --libs gsl 2>/dev/null)
+SQLITE_CFLAGS = $(shell pkg-config --cflags sqlite3 2>/dev/null)
+SQLITE_LDLIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 BPF_CFLAGS = $(shell pkg-config --cflags libbpf 2>/dev/null)
 BPF_LDLIBS = $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
@@ -59,7 +61,7 @@ UNIT_TESTS = $(patsubst %.c,%,$(wildcard tools/tests/*_test.c)) \
 # loader (in the guest), expositions for promtool, the bootstrap's timing.
 TEST_PROGS = tools/tests/nl_fuzz tools/tests/nl_dump_pause tools/tests/ctl_fuzz \
 	     tools/tests/fault_load \
-	     tools/tests/render_demo tools/tests/compare_bench
+	     tools/tests/render_demo tools/tests/compare_bench tools/tests/study_bench
 
 .PHONY: all module tools unit-tests check check-debug check-guest soak sweep demo bench clean deb list-unit-tests netlink-gen
 all: module tools
@@ -151,22 +153,33 @@ REPORT_SRC = $(wildcard tools/report/*.c)
 tools_obj = $(patsubst tools/%.c,$(TOOLS_OBJ)/%.o,$(1))
 LIBCLKSTAT = $(TOOLS_OBJ)/libclkstat.a
 LIBTWIN = $(TOOLS_OBJ)/libclkstat-twin.a
-TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(BPF_CFLAGS) \
-	      $(MHD_CFLAGS) -Ibuild/bpf
+TOOL_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(SQLITE_CFLAGS) \
+	      $(BPF_CFLAGS) $(MHD_CFLAGS) -Ibuild/bpf -I$(TOOLS_OBJ)
 # --as-needed: each program depends on the libraries it uses, no others;
 # -pthread: the twin reads its event ring buffer from a thread.
 TOOL_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
-	      $(BPF_LDLIBS) $(MHD_LDLIBS) -lm
+	      $(SQLITE_LDLIBS) $(BPF_LDLIBS) $(MHD_LDLIBS) -lm
 # The unit tests and the test programs: the libraries libclkstat.a uses,
 # no libbpf and no libmicrohttpd.
-UNIT_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS)
-UNIT_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) -lm
+UNIT_CFLAGS = $(NL_CFLAGS) $(JSON_CFLAGS) $(GSL_CFLAGS) $(SQLITE_CFLAGS)
+UNIT_LDLIBS = -pthread -Wl,--as-needed $(NL_LDLIBS) $(JSON_LDLIBS) $(GSL_LDLIBS) \
+	      $(SQLITE_LDLIBS) -lm
 
 # CPPFLAGS and LDFLAGS are empty here; a package build passes Debian's
 # hardening flags in them (dpkg-buildflags).
 $(TOOLS_OBJ)/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TOOL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The study file's schema (tools/lib/study_schema.sql) as a C string,
+# generated, never committed: study_write.c creates a study with it.
+$(TOOLS_OBJ)/study_schema.h: tools/lib/study_schema.sql
+	@mkdir -p $(@D)
+	{ echo '/* Generated from tools/lib/study_schema.sql by the Makefile. */'; \
+	  echo 'static const char cr_study_schema_sql[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
+$(call tools_obj,tools/lib/study_write.c): $(TOOLS_OBJ)/study_schema.h
 
 # The skeletons are generated headers: there before their users compile.
 $(call tools_obj,tools/bpf/twin.c): build/bpf/twin.skel.h build/bpf/twin_trace.skel.h

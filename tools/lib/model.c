@@ -9,6 +9,7 @@
 #include <string.h>
 #include "../../kmod/shared/clkstat_hist_math.h"
 #include "model.h"
+#include "status.h"
 
 void cr_hist_free(struct cr_hist *h)
 {
@@ -126,6 +127,44 @@ void cr_meta_free(struct cr_meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
+int cr_meta_copy(struct cr_meta *d, const struct cr_meta *m)
+{
+	char **const dst[] = {
+		&d->tool_version, &d->module_version, &d->kernel_release,
+		&d->clocksource, &d->clock, &d->probes, &d->variants,
+		&d->command, &d->machine, &d->hypervisor, &d->cpuidle_driver,
+		&d->cpuidle_governor, &d->max_cstate, &d->cmdline,
+		&d->conditions, &d->host,
+	};
+	const char *const src[] = {
+		m->tool_version, m->module_version, m->kernel_release,
+		m->clocksource, m->clock, m->probes, m->variants, m->command,
+		m->machine, m->hypervisor, m->cpuidle_driver,
+		m->cpuidle_governor, m->max_cstate, m->cmdline, m->conditions,
+		m->host,
+	};
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++)
+		if (src[i] && !(*dst[i] = strdup(src[i])))
+			goto nomem;
+	d->frac_bits = m->frac_bits;
+	d->nr_cpus = m->nr_cpus;
+	d->duration_s = m->duration_s;
+	d->events = m->events;
+	for (i = 0; i < m->nparams; i++)
+		if (cr_meta_add_param(d, m->param_names[i], m->param_values[i]))
+			goto nomem;
+	for (i = 0; i < m->ntags; i++)
+		if (cr_meta_add_tag(d, m->tag_names[i], m->tag_values[i]))
+			goto nomem;
+	return 0;
+nomem:
+	cr_meta_free(d);
+	return -ENOMEM;
+}
+
 void cr_snapshot_free(struct cr_snapshot *s)
 {
 	size_t i;
@@ -139,10 +178,40 @@ void cr_snapshot_free(struct cr_snapshot *s)
 	for (i = 0; i < s->ninputs; i++) {
 		free(s->inputs[i].path);
 		cr_meta_free(&s->inputs[i].meta);
+		if (s->inputs[i].source)
+			s->inputs[i].source->close(s->inputs[i].source);
 	}
 	free(s->inputs);
 	s->inputs = NULL;
 	s->ninputs = 0;
+	if (s->source)
+		s->source->close(s->source);
+	s->source = NULL;
+}
+
+int cr_run_events_load(const struct cr_snapshot *s, struct cr_run *r)
+{
+	struct cr_snap_source *src;
+
+	if (!r->events.lazy || r->events.ev || !r->events.n)
+		return CR_OK;
+	src = s->ninputs && r->input < s->ninputs ?
+	      s->inputs[r->input].source : s->source;
+	if (!src) {
+		fprintf(stderr, "clkstat-report: run %u: its events are not at hand (no source)\n",
+			r->index);
+		return CR_ERR;	/* a bug, not the file */
+	}
+	return src->load(src, r);
+}
+
+void cr_run_events_drop(struct cr_run *r)
+{
+	if (!r->events.lazy)
+		return;
+	free(r->events.ev);
+	r->events.ev = NULL;
+	r->events.cap = 0;
 }
 
 const struct cr_meta *cr_run_meta(const struct cr_snapshot *s,

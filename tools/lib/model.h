@@ -73,11 +73,19 @@ struct cr_clock_pair {
 /*
  * A run's event log (record --events): the events, oldest first, as the
  * module or the BPF twin logged them (uapi/clkstat_events.h).
+ *
+ * A snapshot read from JSON holds every run's events.  One read from a
+ * study holds none of them (lazy): n is the count, ev is NULL, and
+ * cr_run_events_load() reads the run's own from the study when needed,
+ * cr_run_events_drop() frees them again, so that a reader of events
+ * holds one run's at a time, never a whole recording's.
  */
 struct cr_events {
 	int present;		/* the run was recorded with its events */
 	size_t n, cap;
-	struct clkstat_event_rec *ev;
+	struct clkstat_event_rec *ev;	/* NULL while lazy and not loaded */
+	int lazy;		/* its events are in the snapshot's source */
+	int64_t key;		/* lazy: the run's number in its source */
 	uint64_t lost;		/* events logged but not here: overwritten in
 				 * a full ring, dropped by a full BPF ring
 				 * buffer, or past record's --events limit */
@@ -165,10 +173,22 @@ struct cr_meta {
 	char **tag_values;
 };
 
+/*
+ * What a snapshot was read from, when it keeps reading it: a study, whose
+ * runs' events are read on demand.  load() fills r->events.ev with run
+ * r's events (CR_OK, or a status.h status with one line on stderr);
+ * close() frees the source.
+ */
+struct cr_snap_source {
+	int (*load)(struct cr_snap_source *src, struct cr_run *r);
+	void (*close)(struct cr_snap_source *src);
+};
+
 /* One --input file of a snapshot read from several (cr_snapshot_merge()). */
 struct cr_input {
 	char *path;
 	struct cr_meta meta;	/* that file's own */
+	struct cr_snap_source *source;	/* that file's, NULL: none */
 };
 
 struct cr_snapshot {
@@ -177,7 +197,23 @@ struct cr_snapshot {
 	struct cr_run *runs;
 	size_t ninputs;		/* 0: one snapshot, runs[].input unused */
 	struct cr_input *inputs;
+	struct cr_snap_source *source;	/* one file's (a study), NULL: none;
+					 * freed by cr_snapshot_free() */
 };
+
+/*
+ * Run r's events, from wherever s keeps them: a no-op when they are held
+ * (JSON, the live module, a run recorded without events, or loaded
+ * already); else read from the run's source (a study), in time order.
+ * Return CR_OK, or CR_CORRUPT, CR_NO_FILE or CR_ERR with one line on
+ * stderr (r->events.ev stays NULL).
+ */
+int cr_run_events_load(const struct cr_snapshot *s, struct cr_run *r);
+/*
+ * Free what cr_run_events_load() read (a lazy run's events; n stays the
+ * count); events that are held (JSON) are kept.
+ */
+void cr_run_events_drop(struct cr_run *r);
 
 /* The metadata of the file run r came from. */
 const struct cr_meta *cr_run_meta(const struct cr_snapshot *s,
@@ -200,6 +236,8 @@ void cr_hist_free(struct cr_hist *h);
 void cr_metric_free(struct cr_metric *m);
 void cr_run_free(struct cr_run *r);
 void cr_meta_free(struct cr_meta *m);
+/* A deep copy of m into d (overwritten); 0 or -ENOMEM (d left empty). */
+int cr_meta_copy(struct cr_meta *d, const struct cr_meta *m);
 void cr_snapshot_free(struct cr_snapshot *s);
 
 /* Append a zeroed element; return it, or NULL when out of memory. */

@@ -30,10 +30,12 @@ int cr_snapshot_parse(const char *text, size_t len, struct cr_snapshot *s,
 		      char *err, size_t errlen);
 
 /*
- * Read a snapshot file (path "-": stdin).  On failure print one line on
- * stderr ("clkstat-report: FILE: ...") and leave *s empty.
- * Return: CR_OK, CR_NO_FILE, CR_CORRUPT, CR_FORMAT, or CR_ERR when out of
- * memory.
+ * Read a snapshot file (path "-": stdin), or a study: a file that begins
+ * as an SQLite database goes to cr_study_read() (study.h), whose runs'
+ * events stay in the file until cr_run_events_load().  On failure print
+ * one line on stderr ("clkstat-report: FILE: ...") and leave *s empty.
+ * Return: CR_OK, CR_NO_FILE, CR_CORRUPT, CR_FORMAT, CR_USAGE (a study on
+ * stdin), or CR_ERR when out of memory.
  */
 int cr_snapshot_read(const char *path, struct cr_snapshot *s);
 
@@ -64,6 +66,18 @@ size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
  * of memory.
  */
 char *cr_snapshot_format(const struct cr_snapshot *s);
+
+/*
+ * The text cr_snapshot_format() makes, written to f in pieces so that a
+ * snapshot is written run by run (export: one run's events held at a
+ * time): the head (the document up to its runs), run r as the i-th
+ * (0-based) of the document (its events held: cr_run_events_load()),
+ * the tail after nruns runs.  Return CR_OK, or CR_ERR when out of memory
+ * or r's events are not loaded; a failed write shows in ferror(f).
+ */
+int cr_snapshot_put_head(FILE *f, const struct cr_snapshot *s);
+int cr_snapshot_put_run(FILE *f, const struct cr_run *r, size_t i);
+void cr_snapshot_put_tail(FILE *f, size_t nruns);
 
 /*
  * Write a snapshot atomically: a temporary file in the same directory,

@@ -30,15 +30,13 @@
 #include <json-c/json.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "snapshot.h"
+#include "snapshot_check.h"
 #include "snapshot_parse.h"
+#include "study.h"
 #include "status.h"
 
 /* Larger inputs are CR_CORRUPT ("too large") without being parsed. */
 #define CR_SNAP_MAX_BYTES	(1UL << 30)
-/* The counts of one histogram add up to at most this many samples. */
-#define CR_SNAP_MAX_SAMPLES	(1ULL << 62)
-/* exit_status: -1 (none) or a shell-style status, 128 + signal included. */
-#define CR_SNAP_EXIT_MAX	255
 
 /* What a wrongly typed member holds, for the message. */
 static const char *cr_found(struct json_object *v, char *buf, size_t size)
@@ -277,25 +275,13 @@ static int cr_get_i64(struct cr_pctx *c, struct json_object *o,
 	return st;
 }
 
-/*
- * A name: a non-empty string shorter than size (it has to fit a char[size]
- * with its NUL), without control characters.
- */
+/* A name (cr_check_name()). */
 static int cr_name(struct cr_pctx *c, const char *s, size_t len, size_t size)
 {
-	char buf[64];
-	size_t i;
+	char msg[256];
 
-	if (!len)
-		return cr_fail(c, CR_CORRUPT, "empty name");
-	if (len >= size)
-		return cr_fail(c, CR_CORRUPT, "\"%s\" is %zu bytes long, the limit is %zu",
-			       cr_clean(buf, sizeof(buf), s, len), len,
-			       size - 1);
-	for (i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return cr_fail(c, CR_CORRUPT, "\"%s\" has a control character",
-				       cr_clean(buf, sizeof(buf), s, len));
+	if (cr_check_name(s, len, size, msg, sizeof(msg)))
+		return cr_fail(c, CR_CORRUPT, "%s", msg);
 	return CR_OK;
 }
 
@@ -340,31 +326,6 @@ static int cr_get_bool(struct cr_pctx *c, struct json_object *o,
 		*out = json_object_get_boolean(v) ? 1 : 0;
 	cr_pop(c, old);
 	return st;
-}
-
-/* The strings of struct cr_meta, in the order they are written. */
-const struct cr_meta_field cr_meta_strs[] = {
-#define S(f) { #f, offsetof(struct cr_meta, f) }
-	S(tool_version), S(module_version), S(kernel_release), S(clocksource),
-	S(clock),	/* optional (cr_meta_str_optional()) */
-	S(probes), S(variants), S(command), S(machine), S(hypervisor),
-	S(cpuidle_driver), S(cpuidle_governor), S(max_cstate), S(cmdline),
-	S(conditions),	/* optional (cr_meta_str_optional()) */
-	S(host),	/* optional (cr_meta_str_optional()), version 4 */
-#undef S
-};
-const size_t cr_nmeta_strs = sizeof(cr_meta_strs) / sizeof(cr_meta_strs[0]);
-
-char **cr_meta_str(struct cr_meta *m, size_t i)
-{
-	return (char **)((char *)m + cr_meta_strs[i].off);
-}
-
-int cr_meta_str_optional(size_t i)
-{
-	return cr_meta_strs[i].off == offsetof(struct cr_meta, conditions) ||
-	       cr_meta_strs[i].off == offsetof(struct cr_meta, clock) ||
-	       cr_meta_strs[i].off == offsetof(struct cr_meta, host);
 }
 
 static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
@@ -466,23 +427,15 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 	if (st)
 		return st;
 	json_object_object_foreach(params, tkey, tval) {
-		char arg[CR_TAG_KEY_MAX + CR_TAG_VALUE_MAX + 1], e[512];
+		char e[512];
 
 		old2 = cr_push_key(c, tkey);
 		if (!json_object_is_type(tval, json_type_string))
 			return cr_wrong(c, tval, "a string");
-		if (strchr(tkey, '='))
-			return cr_fail(c, CR_CORRUPT, "a key is letters, digits, '_', '.' and '-'");
-		snprintf(arg, sizeof(arg), "%s=%s", tkey,
-			 json_object_get_string(tval));
-		if (strlen(tkey) >= CR_TAG_KEY_MAX ||
-		    strlen(json_object_get_string(tval)) >= CR_TAG_VALUE_MAX)
-			return cr_fail(c, CR_CORRUPT, "a tag longer than --tag allows");
-		st = cr_meta_tag_arg(m, arg, e, sizeof(e));
-		if (st == -ENOMEM)
-			return cr_nomem(c);
+		st = cr_check_tag(m, tkey, json_object_get_string(tval), e,
+				  sizeof(e));
 		if (st)
-			return cr_fail(c, CR_CORRUPT, "%s", e);
+			return cr_fail(c, st, "%s", e);
 		cr_pop(c, old2);
 	}
 	cr_pop(c, old);
@@ -490,21 +443,16 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 }
 
 /*
- * One histogram: h->cpu is set by the caller.  Slots ascending, non-empty,
- * inside the layout, their counts at most CR_SNAP_MAX_SAMPLES in all, each
- * sum one that count samples of the slot can make; min and max null when
- * empty, else inside the first and the last slot.
+ * One histogram's slots (h->cpu is set by the caller), each under
+ * cr_check_slot()'s rules.
  */
 static int cr_read_slots(struct cr_pctx *c, struct json_object *a,
 			 unsigned int k, struct cr_hist *h)
 {
-	const uint32_t nslots = CLKSTAT_NSLOTS(k);
 	struct json_object *e, *f[3];
-	uint64_t v[3], total = 0, lo, hi;
-	unsigned __int128 smin, smax;
+	uint64_t v[3], total = 0;
 	size_t i, j, n, old, old2;
-	unsigned int shift;
-	char how[32];
+	char msg[512];
 	int st;
 
 	st = cr_array(c, a);
@@ -530,37 +478,10 @@ static int cr_read_slots(struct cr_pctx *c, struct json_object *a,
 				return st;
 			cr_pop(c, old2);
 		}
-		if (v[0] >= nslots)
-			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " is beyond the last slot, %u, of frac_bits %u",
-				       v[0], nslots - 1, k);
-		if (h->nslots && v[0] <= h->slots[h->nslots - 1].slot)
-			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " after slot %u: slots must be in strictly ascending order",
-				       v[0], h->slots[h->nslots - 1].slot);
-		if (!v[1])
-			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " has count 0: only non-empty slots are listed",
-				       v[0]);
-		if (v[1] > CR_SNAP_MAX_SAMPLES - total)
-			return cr_fail(c, CR_CORRUPT, "slot %" PRIu64 " has count %" PRIu64 ": the histogram would hold more than 2^62 samples",
-				       v[0], v[1]);
-		total += v[1];
-		lo = clkstat_slot_lower((uint32_t)v[0], k);
-		hi = clkstat_slot_upper((uint32_t)v[0], k);
-		shift = clkstat_slot_sum_shift((uint32_t)v[0], k);
-		smin = (unsigned __int128)v[1] * (lo >> shift);
-		smax = (unsigned __int128)v[1] * (hi >> shift);
-		if (v[2] < smin || v[2] > smax) {
-			if (smin > UINT64_MAX)
-				return cr_fail(c, CR_CORRUPT, "count %" PRIu64 " in slot %" PRIu64 " ([%" PRIu64 ", %" PRIu64 "] ns) cannot have a 64-bit sum",
-					       v[1], v[0], lo, hi);
-			how[0] = '\0';
-			if (shift)
-				snprintf(how, sizeof(how), ", each added >> %u",
-					 shift);
-			return cr_fail(c, CR_CORRUPT, "sum %" PRIu64 " is impossible for count %" PRIu64 " in slot %" PRIu64 " ([%" PRIu64 ", %" PRIu64 "] ns%s): it must be within [%" PRIu64 ", %" PRIu64 "]",
-				       v[2], v[1], v[0], lo, hi, how,
-				       (uint64_t)smin,
-				       smax > UINT64_MAX ? UINT64_MAX : (uint64_t)smax);
-		}
+		st = cr_check_slot(h, k, v[0], v[1], v[2], &total, msg,
+				   sizeof(msg));
+		if (st)
+			return cr_fail(c, st, "%s", msg);
 		h->slots[h->nslots++] = (struct cr_slot){
 			.slot = (uint32_t)v[0], .count = v[1], .sum = v[2],
 		};
@@ -574,8 +495,8 @@ static int cr_read_hist(struct cr_pctx *c, struct json_object *o,
 {
 	static const char *const keys[] = { "cpu", "min", "max", "slots", NULL };
 	struct json_object *v, *vmin, *vmax;
-	uint64_t u, lo, hi;
-	uint32_t s;
+	char msg[512];
+	uint64_t u;
 	size_t old;
 	int st;
 
@@ -628,77 +549,26 @@ static int cr_read_hist(struct cr_pctx *c, struct json_object *o,
 		st = cr_get_u64(c, o, "max", UINT64_MAX, &h->max);
 	if (st)
 		return st;
-	if (h->min > h->max)
-		return cr_fail(c, CR_CORRUPT, "min %" PRIu64 " is above max %" PRIu64,
-			       h->min, h->max);
-	lo = clkstat_slot_lower(h->slots[0].slot, k);
-	hi = clkstat_slot_upper(h->slots[0].slot, k);
-	if (h->min < lo || h->min > hi)
-		return cr_fail(c, CR_CORRUPT, "min %" PRIu64 " is not in the first slot, %u ([%" PRIu64 ", %" PRIu64 "])",
-			       h->min, h->slots[0].slot, lo, hi);
-	s = h->slots[h->nslots - 1].slot;
-	lo = clkstat_slot_lower(s, k);
-	hi = clkstat_slot_upper(s, k);
-	if (h->max < lo || h->max > hi)
-		return cr_fail(c, CR_CORRUPT, "max %" PRIu64 " is not in the last slot, %u ([%" PRIu64 ", %" PRIu64 "])",
-			       h->max, s, lo, hi);
-	return CR_OK;
+	st = cr_check_min_max(h, k, msg, sizeof(msg));
+	return st ? cr_fail(c, st, "%s", msg) : CR_OK;
 }
 
-/* The total is the CPUs added up: slot by slot, min and max. */
-static int cr_check_total(struct cr_pctx *c, const struct cr_metric *m)
+/* The total is the CPUs added up (cr_check_total()). */
+static int cr_total(struct cr_pctx *c, const struct cr_metric *m)
 {
-	const uint32_t nslots = CLKSTAT_NSLOTS(m->frac_bits);
-	const struct cr_hist *t = &m->total;
-	uint64_t *cnt, *sum, mn = UINT64_MAX, mx = 0, tc, ts;
-	size_t i, j, old;
-	uint32_t s;
-	int st = CR_OK;
+	const char *where;
+	char msg[512];
+	size_t old;
+	int st;
 
-	if (!m->ncpus)
+	st = cr_check_total(m, &where, msg, sizeof(msg));
+	if (!st)
 		return CR_OK;
-	cnt = calloc(2 * (size_t)nslots, sizeof(*cnt));
-	if (!cnt)
+	if (st == CR_ERR)
 		return cr_nomem(c);
-	sum = cnt + nslots;
-	for (i = 0; i < m->ncpus; i++) {
-		const struct cr_hist *h = &m->cpus[i];
-
-		for (j = 0; j < h->nslots; j++) {
-			s = h->slots[j].slot;
-			if (__builtin_add_overflow(cnt[s], h->slots[j].count,
-						   &cnt[s]) ||
-			    __builtin_add_overflow(sum[s], h->slots[j].sum,
-						   &sum[s])) {
-				old = cr_push_key(c, "cpus");
-				st = cr_fail(c, CR_CORRUPT, "slot %u: the CPUs' counts or sums add up beyond 64 bits",
-					     s);
-				cr_pop(c, old);
-				goto out;
-			}
-		}
-		mn = h->min < mn ? h->min : mn;
-		mx = h->max > mx ? h->max : mx;
-	}
-	old = cr_push_key(c, "total");
-	for (i = 0, j = 0; i < nslots; i++) {
-		tc = ts = 0;
-		if (j < t->nslots && t->slots[j].slot == i) {
-			tc = t->slots[j].count;
-			ts = t->slots[j++].sum;
-		}
-		if (tc != cnt[i] || ts != sum[i]) {
-			st = cr_fail(c, CR_CORRUPT, "slot %zu has count %" PRIu64 " and sum %" PRIu64 ", the CPUs' add up to count %" PRIu64 " and sum %" PRIu64,
-				     i, tc, ts, cnt[i], sum[i]);
-			goto out;
-		}
-	}
-	if (t->min != mn || t->max != mx)
-		st = cr_fail(c, CR_CORRUPT, "min %" PRIu64 " and max %" PRIu64 ", the CPUs' are %" PRIu64 " and %" PRIu64,
-			     t->min, t->max, mn, mx);
+	old = cr_push_key(c, where);
+	st = cr_fail(c, st, "%s", msg);
 	cr_pop(c, old);
-out:
-	free(cnt);
 	return st;
 }
 
@@ -787,50 +657,25 @@ static int cr_read_metric(struct cr_pctx *c, struct json_object *o,
 		cr_pop(c, old2);
 	}
 	cr_pop(c, old);
-	return cr_check_total(c, m);
-}
-
-static int cr_cmp_metric(const void *a, const void *b)
-{
-	const struct cr_metric *x = *(const struct cr_metric *const *)a;
-	const struct cr_metric *y = *(const struct cr_metric *const *)b;
-	int r = strcmp(x->name, y->name);
-
-	if (!r)
-		r = strcmp(x->variant, y->variant);
-	if (!r)		/* keep the list order: report the later one */
-		r = x < y ? -1 : x > y;
-	return r;
+	return cr_total(c, m);
 }
 
 /* No two metrics of a run with the same name and variant. */
 static int cr_check_dups(struct cr_pctx *c, const struct cr_run *r)
 {
-	const struct cr_metric **v;
-	size_t i, old;
-	int st = CR_OK;
+	size_t dup, first, old;
+	int st;
 
-	if (r->nmetrics < 2)
-		return CR_OK;
-	v = malloc(r->nmetrics * sizeof(*v));
-	if (!v)
+	st = cr_check_dup_metric(r, &dup, &first);
+	if (st < 0)
 		return cr_nomem(c);
-	for (i = 0; i < r->nmetrics; i++)
-		v[i] = &r->metrics[i];
-	qsort(v, r->nmetrics, sizeof(*v), cr_cmp_metric);
-	for (i = 1; i < r->nmetrics; i++) {
-		if (strcmp(v[i]->name, v[i - 1]->name) ||
-		    strcmp(v[i]->variant, v[i - 1]->variant))
-			continue;
-		old = cr_push_key(c, "metrics");
-		cr_push_idx(c, (size_t)(v[i] - r->metrics));
-		st = cr_fail(c, CR_CORRUPT, "duplicate metric %s.%s (also metrics[%zu])",
-			     v[i]->name, v[i]->variant,
-			     (size_t)(v[i - 1] - r->metrics));
-		cr_pop(c, old);
-		break;
-	}
-	free(v);
+	if (!st)
+		return CR_OK;
+	old = cr_push_key(c, "metrics");
+	cr_push_idx(c, dup);
+	st = cr_fail(c, CR_CORRUPT, "duplicate metric %s.%s (also metrics[%zu])",
+		     r->metrics[dup].name, r->metrics[dup].variant, first);
+	cr_pop(c, old);
 	return st;
 }
 
@@ -1115,7 +960,7 @@ static int cr_read_run_tags(struct cr_pctx *c, struct json_object *o,
 	if (st)
 		return st;
 	json_object_object_foreach(tags, tkey, tval) {
-		char arg[CR_TAG_KEY_MAX + CR_TAG_VALUE_MAX + 1], e[512];
+		char e[512];
 		const char *val;
 
 		old2 = cr_push_key(c, tkey);
@@ -1124,28 +969,14 @@ static int cr_read_run_tags(struct cr_pctx *c, struct json_object *o,
 			break;
 		}
 		val = json_object_get_string(tval);
-		if (strlen(tkey) >= CR_TAG_KEY_MAX ||
-		    strlen(val) >= CR_TAG_VALUE_MAX) {
-			st = cr_fail(c, CR_CORRUPT, "a tag longer than --tag allows");
-			break;
-		}
 		/* --tag's checks of the key and value, on a scratch list. */
-		if (strchr(tkey, '=')) {
-			st = cr_fail(c, CR_CORRUPT, "a key is letters, digits, '_', '.' and '-'");
-			break;
-		}
-		snprintf(arg, sizeof(arg), "%s=%s", tkey, val);
-		st = cr_meta_tag_arg(&chk, arg, e, sizeof(e));
+		st = cr_check_tag(&chk, tkey, val, e, sizeof(e));
 		if (!st && cr_run_add_tag(r, tkey, val))
-			st = -ENOMEM;
-		if (st == -ENOMEM) {
 			st = cr_nomem(c);
+		else if (st)
+			st = cr_fail(c, st, "%s", e);
+		if (st)
 			break;
-		}
-		if (st) {
-			st = cr_fail(c, CR_CORRUPT, "%s", e);
-			break;
-		}
 		cr_pop(c, old2);
 	}
 	cr_meta_free(&chk);
@@ -1362,6 +1193,11 @@ int cr_snapshot_read(const char *path, struct cr_snapshot *s)
 	}
 	cap = 64 * 1024;
 	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode)) {
+		/* A study (an SQLite file) is read by SQLite, not here. */
+		if (!is_stdin && cr_study_sniff_fd(fd)) {
+			close(fd);
+			return cr_study_read(path, s);
+		}
 		if ((uintmax_t)sb.st_size > CR_SNAP_MAX_BYTES) {
 			fprintf(stderr, "clkstat-report: %s: too large: %jd bytes, the limit is %lu (1 GiB)\n",
 				name, (intmax_t)sb.st_size, CR_SNAP_MAX_BYTES);
@@ -1403,6 +1239,12 @@ int cr_snapshot_read(const char *path, struct cr_snapshot *s)
 			goto out;
 		}
 	}
+	if (cr_study_sniff(buf, len)) {
+		fprintf(stderr, "clkstat-report: %s: a study (SQLite) is read from its file, not from a pipe: give its name\n",
+			name);
+		st = CR_USAGE;
+		goto out;
+	}
 	st = cr_snapshot_parse(buf, len, s, err, sizeof(err));
 	if (st)
 		fprintf(stderr, "clkstat-report: %s: %s\n", name, err);
@@ -1415,33 +1257,6 @@ out:
 
 /* ---------------------------------------------------------------- */
 /* Several inputs.                                                   */
-
-static int cr_meta_dup(struct cr_meta *d, const struct cr_meta *m)
-{
-	const char *v;
-	size_t i;
-
-	memset(d, 0, sizeof(*d));
-	for (i = 0; i < cr_nmeta_strs; i++) {
-		v = *cr_meta_str((struct cr_meta *)m, i);
-		if (v && !(*cr_meta_str(d, i) = strdup(v)))
-			goto nomem;
-	}
-	d->frac_bits = m->frac_bits;
-	d->nr_cpus = m->nr_cpus;
-	d->duration_s = m->duration_s;
-	d->events = m->events;
-	for (i = 0; i < m->nparams; i++)
-		if (cr_meta_add_param(d, m->param_names[i], m->param_values[i]))
-			goto nomem;
-	for (i = 0; i < m->ntags; i++)
-		if (cr_meta_add_tag(d, m->tag_names[i], m->tag_values[i]))
-			goto nomem;
-	return 0;
-nomem:
-	cr_meta_free(d);
-	return -ENOMEM;
-}
 
 /*
  * The same run twice: the same variant and times (CLOCK_REALTIME, ns:
@@ -1510,7 +1325,7 @@ int cr_snapshot_merge(struct cr_snapshot *dst, struct cr_snapshot *src,
 	in->path = strdup(path);
 	if (!in->path)
 		goto nomem;
-	if (!dst->ninputs && cr_meta_dup(&dst->meta, &src->meta)) {
+	if (!dst->ninputs && cr_meta_copy(&dst->meta, &src->meta)) {
 		free(in->path);
 		goto nomem;
 	}
@@ -1523,6 +1338,9 @@ int cr_snapshot_merge(struct cr_snapshot *dst, struct cr_snapshot *src,
 		dst->meta.nr_cpus = src->meta.nr_cpus;
 	in->meta = src->meta;
 	memset(&src->meta, 0, sizeof(src->meta));
+	/* A study's runs read their events from it: it goes with them. */
+	in->source = src->source;
+	src->source = NULL;
 	dst->ninputs++;
 	for (i = 0; i < src->nruns; i++) {
 		r = cr_snapshot_add_run(dst);
