@@ -174,3 +174,100 @@ int cr_file_writable(const char *path)
 	errno = e;
 	return fd >= 0 ? 0 : -1;
 }
+
+int cr_file_open(struct cr_file_out *o, const char *path, const char **step)
+{
+	int fd, e;
+
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	*step = "not a regular file, which the output would replace";
+	if (cr_not_regular(path)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*step = "create a temporary file";
+	if (cr_temp_names(path, &o->tmp, &o->dir)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd >= 0) {
+		o->f = fdopen(fd, "w");
+		if (!o->f) {
+			e = errno;
+			close(fd);
+			unlink(o->tmp);
+			errno = e;
+		}
+	}
+	if (!o->f) {
+		e = errno;
+		free(o->tmp);
+		free(o->dir);
+		o->tmp = o->dir = NULL;
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void cr_file_abort(struct cr_file_out *o)
+{
+	if (o->f) {
+		fclose(o->f);
+		unlink(o->tmp);
+	}
+	free(o->tmp);
+	free(o->dir);
+	memset(o, 0, sizeof(*o));
+}
+
+int cr_file_commit(struct cr_file_out *o, const char **step)
+{
+	int fd = fileno(o->f), dfd, r, e;
+
+	*step = "write";
+	if (fflush(o->f) || ferror(o->f))
+		goto fail;
+	/* mkstemp's 0600 would keep the file from its readers. */
+	*step = "chmod";
+	if (fchmod(fd, 0644))
+		goto fail;
+	*step = "fsync";
+	if (cr_fsync(fd))
+		goto fail;
+	*step = "close";
+	r = fclose(o->f);
+	o->f = NULL;
+	if (r)
+		goto fail_closed;
+	*step = "rename";
+	if (rename(o->tmp, o->path))
+		goto fail_closed;
+	r = 0;
+	dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || (cr_fsync(dfd) && errno != EINVAL)) {
+		e = errno;
+		r = CR_FILE_NOT_SYNCED;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	free(o->tmp);
+	free(o->dir);
+	memset(o, 0, sizeof(*o));
+	if (r)
+		errno = e;
+	return r;
+fail_closed:
+	e = errno;
+	unlink(o->tmp);
+	cr_file_abort(o);
+	errno = e;
+	return -1;
+fail:
+	e = errno ? errno : EIO;
+	cr_file_abort(o);
+	errno = e;
+	return -1;
+}

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * file_replace.h - a file replaced whole or not at all (file_replace.c):
- * snapshot files (record -o) and serve --textfile.
+ * snapshot files (record -o, export -o) and serve --textfile.
  */
 #ifndef CLKSTAT_REPORT_FILE_REPLACE_H
 #define CLKSTAT_REPORT_FILE_REPLACE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* cr_file_replace(): replaced, but the folder's sync failed (errno). */
 #define CR_FILE_NOT_SYNCED	1
@@ -27,6 +28,23 @@
  */
 int cr_file_replace(const char *path, const void *data, size_t len,
 		    const char **step);
+
+/*
+ * The same, written piece by piece (export: a study run by run): f is a
+ * temporary file beside path, which cr_file_commit() flushes, syncs and
+ * renames over path (0, CR_FILE_NOT_SYNCED, or -1 with errno and *step,
+ * nothing replaced and no temporary file left); cr_file_abort() removes
+ * it.  cr_file_open() returns 0, or -1 with errno and *step (EINVAL: path
+ * is there but not as a regular file).
+ */
+struct cr_file_out {
+	FILE *f;
+	const char *path;
+	char *tmp, *dir;
+};
+int cr_file_open(struct cr_file_out *o, const char *path, const char **step);
+int cr_file_commit(struct cr_file_out *o, const char **step);
+void cr_file_abort(struct cr_file_out *o);
 
 /*
  * Could cr_file_replace() write path?  Its temporary file made and removed

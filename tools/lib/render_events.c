@@ -112,6 +112,24 @@ static void cr_ev_text(char *buf, const char *text, int ctrl)
 	*o = '\0';
 }
 
+/* The log of a source: held, or its run's (loaded or not). */
+static const struct cr_events *cr_ev_log(const struct cr_ev_src *s)
+{
+	return s->ev ? s->ev : &s->r->events;
+}
+
+/* A source's events at hand: its run's loaded if they are not held. */
+static int cr_ev_get(const struct cr_ev_src *s)
+{
+	return s->ev ? CR_OK : cr_run_events_load(s->snap, s->r);
+}
+
+static void cr_ev_put(const struct cr_ev_src *s)
+{
+	if (!s->ev)
+		cr_run_events_drop(s->r);
+}
+
 static int cr_ev_is_cs(const struct clkstat_event_rec *e)
 {
 	return e->type == CLKSTAT_EV_CS_SWITCH_ENTRY ||
@@ -124,7 +142,7 @@ static void cr_ev_cell(const struct cr_ev_src *s,
 		       const struct clkstat_event_rec *e, int col, int ctrl,
 		       struct cr_cell *c)
 {
-	const struct cr_events *x = s->ev;
+	const struct cr_events *x = cr_ev_log(s);
 	unsigned int mig = e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL);
 
 	c->kind = K_NONE;
@@ -259,6 +277,8 @@ static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 {
 	size_t w[C_N], k, i, n;
 	const struct clkstat_event_rec *e;
+	const struct cr_events *x;
+	int st;
 	struct cr_cell c;
 	char buf[32];
 	const char *s;
@@ -266,9 +286,13 @@ static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 
 	for (col = 0; col < C_N; col++)
 		w[col] = strlen(cr_ev_cols[col]);
-	for (k = 0; k < nsrc; k++)
-		for (i = 0; i < src[k].ev->n; i++) {
-			e = &src[k].ev->ev[i];
+	for (k = 0; k < nsrc; k++) {
+		st = cr_ev_get(&src[k]);
+		if (st)
+			return st;
+		x = cr_ev_log(&src[k]);
+		for (i = 0; i < x->n; i++) {
+			e = &x->ev[i];
 			if (!cr_ev_shown(e, types))
 				continue;
 			for (col = 0; col < C_N; col++) {
@@ -279,14 +303,20 @@ static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 					w[col] = n;
 			}
 		}
+		cr_ev_put(&src[k]);
+	}
 	for (col = 0; col < C_N; col++)
 		if (col < C_N - 1)
 			fprintf(out, "%-*s  ", (int)w[col], cr_ev_cols[col]);
 		else
 			fprintf(out, "%s\n", cr_ev_cols[col]);
-	for (k = 0; k < nsrc; k++)
-		for (i = 0; i < src[k].ev->n; i++) {
-			e = &src[k].ev->ev[i];
+	for (k = 0; k < nsrc; k++) {
+		st = cr_ev_get(&src[k]);
+		if (st)
+			return st;
+		x = cr_ev_log(&src[k]);
+		for (i = 0; i < x->n; i++) {
+			e = &x->ev[i];
 			if (!cr_ev_shown(e, types))
 				continue;
 			for (col = 0; col < C_N; col++) {
@@ -303,6 +333,8 @@ static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 					fputc(' ', out);
 			}
 		}
+		cr_ev_put(&src[k]);
+	}
 	for (k = 0; k < nsrc; k++) {
 		/* The clock of the timestamps, when known: a line of its own. */
 		if (src[k].clock && src[k].run >= 0)
@@ -316,8 +348,8 @@ static int cr_ev_text_rows(FILE *out, const struct cr_ev_src *src,
 		else
 			fputs("live ", out);
 		fprintf(out, "variant %s: events %zu lost %" PRIu64 "\n",
-			src[k].variant ? src[k].variant : "-", src[k].ev->n,
-			src[k].ev->lost);
+			src[k].variant ? src[k].variant : "-",
+			cr_ev_log(&src[k])->n, cr_ev_log(&src[k])->lost);
 	}
 	return CR_OK;
 }
@@ -326,16 +358,21 @@ static int cr_ev_csv_rows(FILE *out, const struct cr_ev_src *src,
 			  size_t nsrc, unsigned int types)
 {
 	const struct clkstat_event_rec *e;
+	const struct cr_events *x;
 	struct cr_cell c;
 	char buf[32];
 	size_t k, i;
-	int col;
+	int col, st;
 
 	for (col = 0; col < C_N; col++)
 		fprintf(out, "%s%s", cr_ev_cols[col], col < C_N - 1 ? "," : "\r\n");
-	for (k = 0; k < nsrc; k++)
-		for (i = 0; i < src[k].ev->n; i++) {
-			e = &src[k].ev->ev[i];
+	for (k = 0; k < nsrc; k++) {
+		st = cr_ev_get(&src[k]);
+		if (st)
+			return st;
+		x = cr_ev_log(&src[k]);
+		for (i = 0; i < x->n; i++) {
+			e = &x->ev[i];
 			if (!cr_ev_shown(e, types))
 				continue;
 			for (col = 0; col < C_N; col++) {
@@ -345,6 +382,8 @@ static int cr_ev_csv_rows(FILE *out, const struct cr_ev_src *src,
 				fputs(col < C_N - 1 ? "," : "\r\n", out);
 			}
 		}
+		cr_ev_put(&src[k]);
+	}
 	return CR_OK;
 }
 
@@ -381,15 +420,25 @@ static int cr_ev_jsonl_rows(FILE *out, const struct cr_ev_src *src,
 			    size_t nsrc, unsigned int types)
 {
 	const struct clkstat_event_rec *e;
+	const struct cr_events *x;
 	size_t k, i;
+	int st;
 
-	for (k = 0; k < nsrc; k++)
-		for (i = 0; i < src[k].ev->n; i++) {
-			e = &src[k].ev->ev[i];
+	for (k = 0; k < nsrc; k++) {
+		st = cr_ev_get(&src[k]);
+		if (st)
+			return st;
+		x = cr_ev_log(&src[k]);
+		for (i = 0; i < x->n; i++) {
+			e = &x->ev[i];
 			if (cr_ev_shown(e, types) &&
-			    cr_ev_jsonl_row(out, &src[k], e))
-				return CR_ERR;
+			    cr_ev_jsonl_row(out, &src[k], e)) {
+				cr_ev_put(&src[k]);
+				return -1;	/* out of memory */
+			}
 		}
+		cr_ev_put(&src[k]);
+	}
 	return CR_OK;
 }
 
@@ -397,6 +446,7 @@ int cr_render_events(FILE *out, FILE *err, enum cr_ev_fmt fmt,
 		     const struct cr_ev_src *src, size_t nsrc,
 		     unsigned int types)
 {
+	const struct cr_events *x;
 	size_t k;
 	int st;
 
@@ -404,22 +454,25 @@ int cr_render_events(FILE *out, FILE *err, enum cr_ev_fmt fmt,
 		return cr_ev_text_rows(out, src, nsrc, types);
 	st = fmt == CR_EV_CSV ? cr_ev_csv_rows(out, src, nsrc, types) :
 	     cr_ev_jsonl_rows(out, src, nsrc, types);
-	if (st) {
+	if (st < 0) {
 		fprintf(err, "clkstat-report: events: out of memory\n");
-		return st;
+		return CR_ERR;
 	}
+	if (st)
+		return st;
 	for (k = 0; k < nsrc; k++) {
-		if (!src[k].ev->lost)
+		x = cr_ev_log(&src[k]);
+		if (!x->lost)
 			continue;
 		if (src[k].run >= 0)
 			fprintf(err, "clkstat-report: run %ld (%s): %" PRIu64 " events lost, %zu kept\n",
 				src[k].run,
 				src[k].variant ? src[k].variant : "-",
-				src[k].ev->lost, src[k].ev->n);
+				x->lost, x->n);
 		else
 			fprintf(err, "clkstat-report: live log (%s): %" PRIu64 " events lost, %zu kept\n",
 				src[k].variant ? src[k].variant : "-",
-				src[k].ev->lost, src[k].ev->n);
+				x->lost, x->n);
 	}
 	return CR_OK;
 }

@@ -46,9 +46,16 @@ int cr_ev_fmt_parse(const char *s, enum cr_ev_fmt *f);
 int cr_ev_types_parse(const char *s, unsigned int *mask, char *err,
 		      size_t errlen);
 
-/* One event log and what the rows say of its source. */
+/*
+ * One event log and what the rows say of its source: a log held (ev: the
+ * live one), or a recorded run's (r of snapshot snap), whose events are
+ * loaded for its rows and dropped after them (cr_run_events_load()), so
+ * that a study's runs are held one at a time.
+ */
 struct cr_ev_src {
 	const struct cr_events *ev;
+	const struct cr_snapshot *snap;
+	struct cr_run *r;	/* when ev is NULL */
 	long run;		/* -1: none (the live log) */
 	const char *variant;	/* NULL: none */
 	const char *clock;	/* its timestamps' clock, NULL: not known */
@@ -60,8 +67,9 @@ struct cr_ev_src {
  * trailer line per source ("# run R variant V: events N lost L", N the
  * events the log holds, rows shown or not); CSV (RFC 4180: header,
  * CRLF, quoted where needed) and JSON Lines with the lost counts on err,
- * one line per source that lost any.  Return CR_OK, or CR_ERR when out
- * of memory.
+ * one line per source that lost any.  The text format reads a run's
+ * events twice (its columns' widths, then its rows).  Return CR_OK,
+ * CR_ERR when out of memory, or cr_run_events_load()'s status.
  */
 int cr_render_events(FILE *out, FILE *err, enum cr_ev_fmt fmt,
 		     const struct cr_ev_src *src, size_t nsrc,

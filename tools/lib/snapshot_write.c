@@ -203,11 +203,14 @@ static const char *const cr_event_cols[] = {
 	"rq_clock_ns", "text",
 };
 
-/* One row on one line: [ts, "type", cpu, pid, corr, lat, mig, rq, text]. */
-static int cr_put_row(struct printbuf *pb, const struct clkstat_event_rec *e)
+/*
+ * One row on one line, [ts, "type", cpu, pid, corr, lat, mig, rq, text],
+ * into buf (256 bytes: the longest row is about 150); return its length.
+ */
+static size_t cr_row_text(char *buf, const struct clkstat_event_rec *e)
 {
 	unsigned int mig = e->flags & (CLKSTAT_EVF_MIGRATED | CLKSTAT_EVF_LOCAL);
-	char buf[256], *p = buf;
+	char *p = buf;
 	size_t i;
 
 	p += sprintf(p, "[%" PRIu64 ", \"%s\", %u, %u, %" PRIu64 ", ",
@@ -243,7 +246,14 @@ static int cr_put_row(struct printbuf *pb, const struct clkstat_event_rec *e)
 		*p++ = '"';
 		*p++ = ']';
 	}
-	return printbuf_memappend(pb, buf, (int)(p - buf)) < 0;
+	return (size_t)(p - buf);
+}
+
+static int cr_put_row(struct printbuf *pb, const struct clkstat_event_rec *e)
+{
+	char buf[256];
+
+	return printbuf_memappend(pb, buf, (int)cr_row_text(buf, e)) < 0;
 }
 
 /*
@@ -258,6 +268,9 @@ static int cr_ser_rows(struct json_object *jso, struct printbuf *pb,
 	int pretty = !!(flags & JSON_C_TO_STRING_PRETTY), st = 0, j;
 	size_t i;
 
+	/* A study's run whose events were not loaded: never made up. */
+	if (x->n && !x->ev)
+		return -1;
 	if (!x->n)
 		return printbuf_memappend(pb, "[]", 2) < 0 ? -1 : 0;
 	st |= printbuf_memappend(pb, "[", 1) < 0;
@@ -280,7 +293,24 @@ static int cr_ser_rows(struct json_object *jso, struct printbuf *pb,
 	return st ? -1 : 0;
 }
 
-static struct json_object *cr_events_json(const struct cr_events *x, int *oom)
+/*
+ * Where the rows go when a run is written run by run (cr_snapshot_put_run()):
+ * a mark in its text, replaced by the rows written straight to the file.
+ */
+#define CR_ROWS_MARK	"\x01rows\x01"
+
+static int cr_ser_mark(struct json_object *jso, struct printbuf *pb,
+		       int level, int flags)
+{
+	(void)jso;
+	(void)level;
+	(void)flags;
+	return printbuf_memappend(pb, CR_ROWS_MARK, sizeof(CR_ROWS_MARK) - 1) <
+	       0 ? -1 : 0;
+}
+
+static struct json_object *cr_events_json(const struct cr_events *x,
+					  int mark, int *oom)
 {
 	struct json_object *o = json_object_new_object(), *a, *p;
 	size_t i;
@@ -309,12 +339,14 @@ static struct json_object *cr_events_json(const struct cr_events *x, int *oom)
 	cr_put(o, "columns", a, oom);
 	a = json_object_new_array();
 	if (a)
-		json_object_set_serializer(a, cr_ser_rows, (void *)x, NULL);
+		json_object_set_serializer(a, mark ? cr_ser_mark : cr_ser_rows,
+					   (void *)x, NULL);
 	cr_put(o, "rows", a, oom);
 	return o;
 }
 
-static struct json_object *cr_run_json(const struct cr_run *r, int *oom)
+static struct json_object *cr_run_json(const struct cr_run *r, int mark,
+				       int *oom)
 {
 	struct json_object *o = json_object_new_object(), *a;
 	size_t i;
@@ -344,7 +376,8 @@ static struct json_object *cr_run_json(const struct cr_run *r, int *oom)
 	cr_put(o, "metrics", cr_done(a), oom);
 	/* Only runs recorded with --events (format version 2). */
 	if (r->events.present)
-		cr_put(o, "events", cr_events_json(&r->events, oom), oom);
+		cr_put(o, "events", cr_events_json(&r->events, mark, oom),
+		       oom);
 	return o;
 }
 
@@ -399,7 +432,7 @@ char *cr_snapshot_format(const struct cr_snapshot *s)
 	cr_put(root, "meta", cr_meta_json(&s->meta, &oom), &oom);
 	a = json_object_new_array();
 	for (i = 0; a && i < s->nruns; i++)
-		cr_push(a, cr_run_json(&s->runs[i], &oom), &oom);
+		cr_push(a, cr_run_json(&s->runs[i], 0, &oom), &oom);
 	cr_put(root, "runs", cr_done(a), &oom);
 	if (!oom) {
 		text = json_object_to_json_string_ext(root,
@@ -411,6 +444,115 @@ char *cr_snapshot_format(const struct cr_snapshot *s)
 	}
 	json_object_put(root);
 	return out;
+}
+
+/* ---------------------------------------------------------------- */
+/* The same text, run by run.                                        */
+
+#define CR_PRETTY	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
+			 JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/*
+ * n bytes of t to f, every line after the first indented pad spaces more:
+ * json-c's pretty text of a member one level deeper (no JSON string holds
+ * a raw line break, so every '\n' is json-c's own).
+ */
+static void cr_put_shifted(FILE *f, const char *t, size_t n, int pad)
+{
+	const char *nl;
+	size_t k;
+
+	while (n && (nl = memchr(t, '\n', n))) {
+		k = (size_t)(nl - t) + 1;
+		fwrite(t, 1, k, f);
+		fprintf(f, "%*s", pad, "");
+		t += k;
+		n -= k;
+	}
+	fwrite(t, 1, n, f);
+}
+
+/* The rows as cr_ser_rows() lays them out at level, straight to f. */
+static void cr_put_rows(FILE *f, const struct cr_events *x, int level)
+{
+	char buf[256];
+	size_t i;
+
+	if (!x->n) {
+		fputs("[]", f);
+		return;
+	}
+	fputc('[', f);
+	for (i = 0; i < x->n; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		fprintf(f, "%*s", 2 * (level + 1), "");
+		fwrite(buf, 1, cr_row_text(buf, &x->ev[i]), f);
+	}
+	fprintf(f, "\n%*s]", 2 * level, "");
+}
+
+int cr_snapshot_put_head(FILE *f, const struct cr_snapshot *s)
+{
+	struct json_object *root = json_object_new_object();
+	const char *text;
+	size_t len;
+	int oom = 0;
+
+	if (!root)
+		return CR_ERR;
+	cr_put(root, "format", json_object_new_string(CR_SNAPSHOT_FORMAT),
+	       &oom);
+	cr_put(root, "version", json_object_new_int(CR_SNAPSHOT_VERSION),
+	       &oom);
+	cr_put(root, "meta", cr_meta_json(&s->meta, &oom), &oom);
+	text = oom ? NULL : json_object_to_json_string_ext(root, CR_PRETTY);
+	len = text ? strlen(text) : 0;
+	/* The object without its end ("\n}"): "runs" comes next. */
+	if (len < 2 || strcmp(text + len - 2, "\n}")) {
+		json_object_put(root);
+		return CR_ERR;
+	}
+	fwrite(text, 1, len - 2, f);
+	fputs(",\n  \"runs\": [", f);
+	json_object_put(root);
+	return CR_OK;
+}
+
+int cr_snapshot_put_run(FILE *f, const struct cr_run *r, size_t i)
+{
+	struct json_object *o;
+	const char *text, *mark;
+	size_t len;
+	int oom = 0;
+
+	if (r->events.present && r->events.n && !r->events.ev)
+		return CR_ERR;	/* a study's run whose events are not loaded */
+	o = cr_run_json(r, 1, &oom);
+	text = oom ? NULL : json_object_to_json_string_ext(o, CR_PRETTY);
+	if (!text) {
+		json_object_put(o);
+		return CR_ERR;
+	}
+	len = strlen(text);
+	/* An element of "runs": two levels (four spaces) deeper. */
+	fputs(i ? ",\n    " : "\n    ", f);
+	mark = strstr(text, CR_ROWS_MARK);
+	if (!mark) {
+		cr_put_shifted(f, text, len, 4);
+	} else {
+		cr_put_shifted(f, text, (size_t)(mark - text), 4);
+		/* root 0, runs 1, the run 2, its events 3, their rows 4 */
+		cr_put_rows(f, &r->events, 4);
+		mark += sizeof(CR_ROWS_MARK) - 1;
+		cr_put_shifted(f, mark, len - (size_t)(mark - text), 4);
+	}
+	json_object_put(o);
+	return CR_OK;
+}
+
+void cr_snapshot_put_tail(FILE *f, size_t nruns)
+{
+	fputs(nruns ? "\n  ]\n}" : "]\n}", f);
 }
 
 /* ---------------------------------------------------------------- */

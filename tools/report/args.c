@@ -11,6 +11,7 @@
 enum { O_JSON = CR_OPT_FORMAT, O_CSV, O_FORMAT };
 
 static const char *cr_format_given = "text";
+static int cr_format_was_given;
 
 int cr_bad_number(const char *opt, const char *v)
 {
@@ -35,6 +36,7 @@ int cr_parse_ulong(const char *what, const char *v, unsigned long lo,
 static int cr_format_take(int c, const char *v)
 {
 	cr_format_given = c == O_JSON ? "json" : c == O_CSV ? "csv" : v;
+	cr_format_was_given = 1;
 	return CR_OK;
 }
 
@@ -56,4 +58,9 @@ const struct cr_optset cr_format_opts = {
 const char *cr_format(void)
 {
 	return cr_format_given;
+}
+
+int cr_format_set(void)
+{
+	return cr_format_was_given;
 }

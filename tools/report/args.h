@@ -22,5 +22,7 @@ int cr_parse_ulong(const char *what, const char *v, unsigned long lo,
 extern const struct cr_optset cr_format_opts;
 /* The format given ("text" when none). */
 const char *cr_format(void);
+/* Was a format given (a command whose default is not text)? */
+int cr_format_set(void);
 
 #endif

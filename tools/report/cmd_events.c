@@ -148,8 +148,10 @@ static int from_snapshots(void)
 			none[nnone++] = r;
 			continue;
 		}
+		/* The run's events are loaded as it is rendered. */
 		src[n++] = (struct cr_ev_src){
-			.ev = &r->events, .run = r->index, .variant = r->variant,
+			.snap = &s, .r = &s.runs[i], .run = r->index,
+			.variant = r->variant,
 			/* The twin stamps with bpf_ktime_get_ns(): mono. */
 			.clock = !strncmp(r->variant, "bpf-", 4) ? "mono" :
 				 s.inputs[r->input].meta.clock,

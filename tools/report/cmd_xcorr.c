@@ -269,14 +269,19 @@ static int print_json(const struct cr_xc_run *xr, size_t n,
 	return cr_json_print(stdout, root);
 }
 
-/* The runs selected by --run and --variant that have events, binned. */
-static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
+/*
+ * The runs selected by --run and --variant that have events, binned: each
+ * run's events loaded for its binning and dropped after it, so that a
+ * study's runs are held one at a time.
+ */
+static int take_runs(struct cr_snapshot *s, struct cr_xc_run *xr,
 		     const struct cr_run **none, size_t *n)
 {
 	long run = cr_input_run();
 	const char *variant = cr_xco.variant;
-	const struct cr_run *r;
+	struct cr_run *r;
 	size_t i, nb, nsel = 0, nnone = 0;
+	int st;
 
 	*n = 0;
 	for (i = 0; i < s->nruns; i++) {
@@ -294,11 +299,15 @@ static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 				r->index, r->variant);
 			continue;
 		}
+		st = cr_run_events_load(s, r);
+		if (st)
+			return st;
 		xr[*n].run = r;
 		xr[*n].markers = cr_xc_window(&r->events, &xr[*n].t0,
 					      &xr[*n].t1) == 1;
 		nb = cr_xc_nbins(xr[*n].t0, xr[*n].t1, cr_xco.bin);
 		if (nb > 100000000) {
+			cr_run_events_drop(r);
 			fprintf(stderr, "clkstat-report: xcorr: run %u: %zu bins: a wider --bin\n",
 				r->index, nb);
 			return CR_USAGE;
@@ -306,6 +315,7 @@ static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 		xr[*n].a = malloc(nb * sizeof(double));
 		xr[*n].b = malloc(nb * sizeof(double));
 		if (!xr[*n].a || !xr[*n].b) {
+			cr_run_events_drop(r);
 			free(xr[*n].a);
 			free(xr[*n].b);
 			fprintf(stderr, "clkstat-report: out of memory\n");
@@ -315,6 +325,7 @@ static int take_runs(const struct cr_snapshot *s, struct cr_xc_run *xr,
 				      cr_xco.bin, nb, xr[*n].a);
 		xr[*n].nb = cr_xc_bin(&r->events, &cr_xco.b, xr[*n].t0,
 				      cr_xco.bin, nb, xr[*n].b);
+		cr_run_events_drop(r);
 		(*n)++;
 	}
 	cr_input_say_no_events(s, none, nnone);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_import.c - clkstat-report import FILE -o STUDY: a snapshot file (any
+ * version this tool reads, 1 to 4; or another study) into a study
+ * (tools/lib/study_write.c), run by run, each run's events loaded for its
+ * transaction and dropped after it.  A new STUDY is created; an existing
+ * one is appended to only if it is a study whose metadata pools with the
+ * file's and holds none of its runs; anything else there is refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "../lib/snapshot.h"
+#include "../lib/status.h"
+#include "../lib/study.h"
+#include "cli.h"
+
+enum { O_OUTPUT = 'o' };
+
+static const char *cr_import_out;
+
+static int cr_import_take(int c, const char *v)
+{
+	(void)c;
+	cr_import_out = v;
+	return CR_OK;
+}
+
+static const struct option cr_import_table[] = {
+	{ "output", required_argument, NULL, O_OUTPUT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cr_optset cr_import_opts = {
+	.opts = cr_import_table,
+	.take = cr_import_take,
+	.help =
+	"  -o, --output STUDY  the study to write: created, or, if it is a study\n"
+	"                      already, appended to when the metadata pools\n",
+};
+
+static int cr_import_check(const struct cr_cli *cli)
+{
+	(void)cli;
+	if (!cr_import_out) {
+		fprintf(stderr, "clkstat-report: import: -o STUDY is needed (the study to write)\n");
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+/*
+ * Is path a study already (append), nothing (create), or something else
+ * (refused)?  1, 0, or a status with the line said.
+ */
+static int cr_import_target(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), is;
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0) {
+		fprintf(stderr, "clkstat-report: %s: %s\n", path,
+			strerror(errno));
+		return -CR_ERR;
+	}
+	is = cr_study_sniff_fd(fd);
+	close(fd);
+	if (is)
+		return 1;
+	fprintf(stderr, "clkstat-report: %s: exists and is not a study: import writes a new study or adds to one, and never replaces another file\n",
+		path);
+	return -CR_USAGE;
+}
+
+/* No run of s is in the study already: a run twice would count twice. */
+static int cr_import_dups(struct cr_study *st, const struct cr_snapshot *s,
+			  const char *in)
+{
+	long k;
+	size_t i;
+
+	for (i = 0; i < s->nruns; i++) {
+		k = cr_study_find_run(st, &s->runs[i]);
+		if (k < 0)
+			continue;
+		fprintf(stderr, "clkstat-report: %s: run %u is run %ld of %s already (same variant %s, start_ns and end_ns): nothing imported\n",
+			in, s->runs[i].index, k, cr_import_out,
+			s->runs[i].variant);
+		return CR_USAGE;
+	}
+	return CR_OK;
+}
+
+static int cr_import_cmd(struct cr_cli *cli)
+{
+	const char *in = cli->rest[0];
+	struct cr_snapshot s;
+	struct cr_study *st = NULL;
+	size_t i, first = 0, events = 0;
+	int st2, append, ret;
+
+	append = cr_import_target(cr_import_out);
+	if (append < 0)
+		return -append;
+	ret = cr_snapshot_read(in, &s);
+	if (ret)
+		return ret;
+	if (append)
+		ret = cr_study_append(cr_import_out, &s.meta, &st);
+	else
+		ret = cr_study_create(cr_import_out, &s.meta, &st);
+	if (!ret) {
+		first = cr_study_nruns(st);
+		ret = append ? cr_import_dups(st, &s, in) : CR_OK;
+	}
+	for (i = 0; !ret && i < s.nruns; i++) {
+		ret = cr_run_events_load(&s, &s.runs[i]);
+		if (!ret)
+			ret = cr_study_add_run(st, &s.runs[i]);
+		events += s.runs[i].events.n;
+		cr_run_events_drop(&s.runs[i]);
+	}
+	st2 = cr_study_close(st);
+	if (!ret)
+		ret = st2;
+	if (ret && st && append && i > 1)
+		fprintf(stderr, "clkstat-report: %s: %zu of the %zu runs were added before the failure (runs %zu to %zu)\n",
+			cr_import_out, i - 1, s.nruns, first, first + i - 2);
+	else if (ret && st && !append)
+		unlink(cr_import_out);	/* ours, made whole or not at all */
+	if (!ret)
+		printf("%s: %zu runs (%zu events) from %s; the study holds %zu runs\n",
+		       cr_import_out, s.nruns, events, in, first + s.nruns);
+	cr_snapshot_free(&s);
+	return ret;
+}
+
+static const struct cr_optset *const cr_import_optsets[] = {
+	&cr_import_opts, NULL,
+};
+
+const struct cr_command cr_cmd_import = {
+	.name = "import",
+	.summary = "a snapshot file into a study (SQLite): new, or appended",
+	.synopsis =
+	"       clkstat-report import FILE -o STUDY\n",
+	.opts = cr_import_optsets,
+	.min_args = 1, .max_args = 1,
+	.check = cr_import_check,
+	.run = cr_import_cmd,
+};
