@@ -81,6 +81,13 @@ int cr_db_fail(sqlite3 *db, int rc, int reading, const char *what,
 	return cr_db_status(rc, reading);
 }
 
+void cr_db_one_line(char *err)
+{
+	for (; *err; err++)
+		if ((unsigned char)*err < 0x20 || *err == 0x7f)
+			*err = ' ';
+}
+
 int cr_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
 	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);

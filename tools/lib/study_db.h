@@ -40,6 +40,12 @@ int cr_db_status(int rc, int reading);
 int cr_db_fail(sqlite3 *db, int rc, int reading, const char *what,
 	       char *err, size_t errlen);
 
+/*
+ * err made one line: control characters (SQLite's messages quote a
+ * damaged schema's SQL, line breaks and all) become spaces.
+ */
+void cr_db_one_line(char *err);
+
 /* Run one statement without rows; CR_OK or cr_db_fail(). */
 int cr_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 

@@ -1035,6 +1035,7 @@ static int cr_study_load(struct cr_snap_source *base, struct cr_run *r)
 	sqlite3_clear_bindings(d.st);
 out:
 	if (st) {
+		cr_db_one_line(d.err);
 		fprintf(stderr, "clkstat-report: %s: %s\n", src->path, d.err);
 		cr_events_free(&tmp);
 		return st;
@@ -1115,6 +1116,7 @@ int cr_study_read(const char *path, struct cr_snapshot *s)
 		sqlite3_exec(src->db, "COMMIT", NULL, NULL, NULL);
 	}
 	if (st) {
+		cr_db_one_line(d.err);
 		fprintf(stderr, "clkstat-report: %s: %s\n", path, d.err);
 		cr_snapshot_free(s);
 		cr_study_src_close(&src->base);

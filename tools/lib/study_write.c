@@ -58,6 +58,7 @@ struct cr_study {
 	sqlite3 *db;
 	sqlite3_stmt *st[S_N];
 	size_t nruns;
+	int writing;		/* cr_study_pragmas() done: WAL */
 	char err[1024];
 };
 
@@ -67,8 +68,9 @@ size_t cr_study_nruns(const struct cr_study *st)
 }
 
 /* One line on stderr for the study; return status. */
-static int cr_say(const struct cr_study *st, int status)
+static int cr_say(struct cr_study *st, int status)
 {
+	cr_db_one_line(st->err);
 	fprintf(stderr, "clkstat-report: %s: %s\n", st->path, st->err);
 	return status;
 }
@@ -123,6 +125,7 @@ static int cr_study_pragmas(struct cr_study *st)
 	for (i = 0; i < sizeof(pragmas) / sizeof(pragmas[0]); i++)
 		if (cr_db_exec(st->db, pragmas[i], st->err, sizeof(st->err)))
 			return CR_ERR;
+	st->writing = 1;
 	return CR_OK;
 }
 
@@ -357,6 +360,12 @@ int cr_study_create(const char *path, const struct cr_meta *m,
 		ret = cr_study_put_meta(st, m);
 	if (!ret)
 		ret = cr_db_exec(st->db, "COMMIT", st->err, sizeof(st->err));
+	/* The schema into the file itself: a copy of it is a study. */
+	if (!ret && sqlite3_wal_checkpoint_v2(st->db, NULL,
+					      SQLITE_CHECKPOINT_PASSIVE, NULL,
+					      NULL) != SQLITE_OK)
+		ret = cr_db_fail(st->db, sqlite3_errcode(st->db), 0,
+				 "checkpoint", st->err, sizeof(st->err));
 	if (!ret)
 		ret = cr_study_prepare(st);
 	if (ret)
@@ -524,8 +533,10 @@ int cr_study_append(const char *path, const struct cr_meta *m,
 	ret = cr_study_meta_pools(&sm, m, path, stderr, st->err,
 				  sizeof(st->err));
 	cr_meta_free(&sm);
-	if (!ret)
-		ret = cr_study_pragmas(st);
+	/*
+	 * The settings of writing wait for the first run: a writer that adds
+	 * nothing (import refusing a run twice) leaves the file as it was.
+	 */
 	if (!ret)
 		ret = cr_study_prepare(st);
 	if (ret)
@@ -761,8 +772,11 @@ int cr_study_add_run(struct cr_study *st, const struct cr_run *r)
 			 st->nruns);
 		return cr_say(st, CR_ERR);
 	}
+	ret = st->writing ? CR_OK : cr_study_pragmas(st);
 	/* IMMEDIATE: the write lock now, not at the first insert. */
-	ret = cr_db_exec(st->db, "BEGIN IMMEDIATE", st->err, sizeof(st->err));
+	if (!ret)
+		ret = cr_db_exec(st->db, "BEGIN IMMEDIATE", st->err,
+				 sizeof(st->err));
 	if (!ret)
 		ret = cr_put_run(st, r);
 	if (!ret && cr_study_before_commit)
@@ -790,6 +804,10 @@ int cr_study_close(struct cr_study *st)
 
 	if (!st)
 		return CR_OK;
+	if (!st->writing) {
+		cr_study_free(st);
+		return CR_OK;
+	}
 	/*
 	 * Everything into the database file, then back to a rollback
 	 * journal: a finished study is one file, which a reader can open
