@@ -63,7 +63,15 @@ TEST_PROGS = tools/tests/nl_fuzz tools/tests/nl_dump_pause tools/tests/ctl_fuzz 
 	     tools/tests/fault_load \
 	     tools/tests/render_demo tools/tests/compare_bench tools/tests/study_bench
 
-.PHONY: all module tools unit-tests check check-debug check-guest soak sweep demo bench clean deb list-unit-tests netlink-gen
+# The unit tests built with AddressSanitizer and UBSan over the library
+# (from its sources: libclkstat.a's objects have no instrumentation):
+# the study reader's fuzz.  unit.sh runs them without valgrind, which
+# cannot run such builds (make list-asan-tests).
+ASAN_TESTS = tools/tests/study_fuzz_test_asan
+ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+
+.PHONY: all module tools unit-tests check check-debug check-guest soak sweep demo bench clean deb list-unit-tests list-asan-tests netlink-gen
 all: module tools
 
 # struct rq's layout comes from the kernel's BTF (kmod/gen_rq_offsets.sh):
@@ -111,15 +119,18 @@ build/bpf/overhead_floor.bpf.o: tools/bench/overhead_floor.bpf.c kmod/uapi/clkst
 build/bpf/overhead_floor.skel.h: build/bpf/overhead_floor.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-tools: $(TOOLS) $(UNIT_TESTS) $(TEST_PROGS)
+tools: $(TOOLS) $(UNIT_TESTS) $(ASAN_TESTS) $(TEST_PROGS)
 
 # What make check-unit needs, and no more: no module, no kernel image, no
 # clang or bpftool (tools/tests/unit-root.sh runs it in a chroot that has
 # none of them).
-unit-tests: $(UNIT_TESTS) tools/tests/ctl_fuzz
+unit-tests: $(UNIT_TESTS) $(ASAN_TESTS) tools/tests/ctl_fuzz
 
 list-unit-tests:
 	@echo $(UNIT_TESTS)
+
+list-asan-tests:
+	@echo $(ASAN_TESTS)
 
 # The netlink family's C, made again from its spec
 # (Documentation/netlink/specs/clkstat.yaml) by the kernel's ynl-gen-c.py
@@ -212,6 +223,11 @@ tools/tests/buckets_test_portable: private TEST_CPPFLAGS = -DCLKSTAT_PORTABLE_MS
 tools/tests/buckets_test_portable: tools/tests/buckets_test.c $(LIBCLKSTAT)
 	@mkdir -p $(TOOLS_OBJ)/tests
 	$(TEST_LINK)
+
+tools/tests/%_asan: tools/tests/%.c $(LIB_SRC) $(wildcard tools/lib/*.h) \
+		   $(TOOLS_OBJ)/study_schema.h
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(UNIT_CFLAGS) -I$(TOOLS_OBJ) -o $@ $< \
+		$(LIB_SRC) $(UNIT_LDLIBS) $(TEST_LDLIBS)
 
 # -z now: no lazy symbol binding between fail-nth and the call under test.
 tools/tests/fault_load: private TEST_LDFLAGS = -Wl,-z,now
@@ -373,5 +389,5 @@ bench: all
 
 clean:
 	if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
-	rm -f $(TOOLS) $(UNIT_TESTS) $(TEST_PROGS)
+	rm -f $(TOOLS) $(UNIT_TESTS) $(ASAN_TESTS) $(TEST_PROGS)
 	rm -rf build

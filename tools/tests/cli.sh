@@ -115,7 +115,8 @@ bad=""
 for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--compare" \
 	 "events:--type:--bin" "xcorr:--max-lag:--type" "ctrl::--input" \
 	 "trace:--format:--input" "record:--workload-only:--input" \
-	 "overhead:--handler-rounds:--metric" "serve:--replay-interval:--compare"; do
+	 "overhead:--handler-rounds:--metric" "serve:--replay-interval:--compare" \
+	 "import:--output:--input" "export:--format:--listen"; do
 	IFS=: read -r cmd has hasnt <<< "$c"
 	h=$($R "$cmd" --help 2>&1); rc=$?
 	[ "$rc" = 0 ] || bad="$bad [$cmd --help: status $rc]"
@@ -125,7 +126,7 @@ for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--co
 	[ "$(wc -l <<< "$h")" -lt 40 ] || bad="$bad [$cmd --help: $(wc -l <<< "$h") lines]"
 done
 top=$($R --help)
-for cmd in report info raw events xcorr ctrl trace record overhead serve; do
+for cmd in report info raw events xcorr ctrl trace record import export overhead serve; do
 	grep -q "^  $cmd " <<< "$top" || bad="$bad [--help lacks $cmd]"
 done
 out=$($R record --type marker -o /dev/null -- true 2>&1); rc=$?
@@ -258,6 +259,104 @@ if [ -z "$bad" ]; then
 	pass=$((pass + 1)); echo "ok - clkstat-pingpong --help and run-guest.sh --help list every option; unknown options refused"
 else
 	fail=$((fail + 1)); echo "not ok - clkstat-pingpong --help and run-guest.sh --help list every option; unknown options refused"
+	echo "    $bad"
+fi
+# A study (Documentation/clkstat-study.rst): a snapshot with events
+# imported, then every reading command gives the same bytes on the study
+# as on the snapshot, and export's json is the JSON writer's document;
+# imported twice, into a file that is no study, exported over a study,
+# a mistyped format: refused, one line, status 2, nothing changed.
+bad=""
+sdir=$(mktemp -d)
+/usr/bin/python3 - "$sdir/s.json" <<'PY'
+import json, random, sys
+random.seed(7)
+cols = ["ts_ns", "type", "cpu", "pid", "corr", "latency_ns", "migrated",
+        "rq_clock_ns", "text"]
+meta = {"tool_version": "0.1", "module_version": "0.1",
+        "kernel_release": "6.12.0", "clocksource": "tsc", "clock": "tsc",
+        "probes": "ttwu,tkread", "variants": "kprobe,bpf-kprobe",
+        "command": "true", "machine": "vm", "hypervisor": None,
+        "cpuidle_driver": None, "cpuidle_governor": "menu",
+        "max_cstate": None, "cmdline": "quiet", "frac_bits": 3,
+        "nr_cpus": 2, "duration_s": 0.0, "params": {"frac_bits": "3"},
+        "events": 1000, "tags": {"rig": "a"}}
+def hist(vals):
+    slots = {}
+    for v in vals:	# frac_bits 3, values below 2^33: sums exact
+        m = v.bit_length() - 1
+        s = v if v < 8 else (m - 2) * 8 + ((v >> (m - 3)) & 7)
+        c, t = slots.get(s, (0, 0))
+        slots[s] = (c + 1, t + v)
+    return [[s, c, t] for s, (c, t) in sorted(slots.items())]
+runs = []
+for i in range(4):
+    variant = ["kprobe", "bpf-kprobe"][i % 2]
+    per_cpu = {c: [random.randint(500, 90000) for _ in range(50)] for c in (0, 1)}
+    allv = per_cpu[0] + per_cpu[1]
+    cpus = [{"cpu": c, "min": min(v), "max": max(v), "slots": hist(v)}
+            for c, v in per_cpu.items()]
+    metric = {"name": "ttwu_tkread", "variant": variant, "frac_bits": 3,
+              "recording": False, "counters": {"missed": i},
+              "total": {"min": min(allv), "max": max(allv), "slots": hist(allv)},
+              "cpus": cpus}
+    ts, rows = 10**9 * (i + 1), []
+    for k in range(300):
+        ts += random.randint(1, 3000)
+        t = ["wakeup", "enqueue", "first_tkread", "marker"][k % 4]
+        lat = random.randint(100, 9000) if t in ("enqueue", "first_tkread") else None
+        rows.append([ts, t, k % 2, 100 + k % 5, k // 4 + 1, lat,
+                     (k % 8 < 4) if lat is not None else None,
+                     ts - 5 if t == "enqueue" else None,
+                     "m,%d" % k if t == "marker" else None])
+    runs.append({"index": i, "variant": variant, "start_ns": 1700000000 * 10**9 + i,
+                 "end_ns": 1700000001 * 10**9 + i, "exit_status": 0,
+                 "workload_only": True, "tags": {"cstate": ["qos0", "free"][i // 2]},
+                 "metrics": [metric],
+                 "events": {"lost": i, "clock": [{"mono_ns": 10**9 * (i + 1),
+                                                  "realtime_ns": 1700000000 * 10**9 + i}],
+                            "columns": cols, "rows": rows}})
+json.dump({"format": "clkstat-snapshot", "version": 4, "meta": meta,
+           "runs": runs}, open(sys.argv[1], "w"))
+PY
+out=$($R import "$sdir/s.json" -o "$sdir/s.db" 2>&1); rc=$?
+[ "$rc" = 0 ] && [ "$out" = "$sdir/s.db: 4 runs (1200 events) from $sdir/s.json; the study holds 4 runs" ] ||
+	bad="$bad [import: $rc '$out']"
+for c in "export" "export --format csv" "export --format jsonl" "info" "events" \
+	 "events --format csv" "events --format jsonl --type marker" "--run 2 events" \
+	 "xcorr wakeup enqueue --bin 100us" "--compare bpf-kprobe --base kprobe --summary" \
+	 "--csv" "--format openmetrics"; do
+	# shellcheck disable=SC2086
+	a=$($R -i "$sdir/s.db" $c 2>&1 | md5sum) b=$($R -i "$sdir/s.json" $c 2>&1 | md5sum)
+	[ "$a" = "$b" ] || bad="$bad [$c: the study's output differs from the snapshot's]"
+done
+# export's json is what the JSON writer writes: record's own form, read
+# and written again by export from the snapshot alike.
+$R export -i "$sdir/s.db" -o "$sdir/e.json" && $R export -i "$sdir/e.json" | cmp -s - "$sdir/e.json" ||
+	bad="$bad [export -o: not the JSON writer's document]"
+rows=$($R export -i "$sdir/s.db" --format csv | tail -n +2 | wc -l)
+want=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(len(h["slots"]) for r in d["runs"] for m in r["metrics"] for h in [m["total"]] + m["cpus"]))' "$sdir/s.json")
+[ "$rows" = "$want" ] || bad="$bad [export csv: $rows rows, want $want]"
+$R export -i "$sdir/s.db" --format jsonl | /usr/bin/python3 -c 'import json,sys; r=[json.loads(l) for l in sys.stdin]; assert all(x["count"] > 0 and x["lower_ns"] <= x["upper_ns"] for x in r); print(len(r))' > "$sdir/n" 2>&1 &&
+	[ "$(cat "$sdir/n")" = "$want" ] || bad="$bad [export jsonl: $(cat "$sdir/n")]"
+before=$(md5sum < "$sdir/s.db")
+out=$($R import "$sdir/s.json" -o "$sdir/s.db" 2>&1); rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] && grep -q "run 0 is run 0 of $sdir/s.db already" <<< "$out" &&
+	[ "$(md5sum < "$sdir/s.db")" = "$before" ] || bad="$bad [import twice: $rc '$out']"
+out=$($R import "$sdir/s.json" -o "$sdir/e.json" 2>&1); rc=$?
+[ "$rc" = 2 ] && [ "$out" = "clkstat-report: $sdir/e.json: exists and is not a study: import writes a new study or adds to one, and never replaces another file" ] ||
+	bad="$bad [import over a snapshot: $rc '$out']"
+out=$($R export -i "$sdir/s.json" -o "$sdir/s.db" 2>&1); rc=$?
+[ "$rc" = 2 ] && [ "$(md5sum < "$sdir/s.db")" = "$before" ] || bad="$bad [export -o a study: $rc '$out']"
+typo "clkstat-report: export: --format 'jsn': json, jsonl or csv (did you mean json?)" \
+	$R export -i "$sdir/s.db" --format jsn
+typo "clkstat-report: import: -o STUDY is needed (the study to write)" \
+	$R import "$sdir/s.json"
+rm -rf "$sdir" /tmp/cli-typo.err
+if [ -z "$bad" ]; then
+	pass=$((pass + 1)); echo "ok - a study: import, then every command reads it as the snapshot; export json is the JSON writer's, csv and jsonl a row per slot; import twice or over a file, export over a study, a mistyped format refused"
+else
+	fail=$((fail + 1)); echo "not ok - a study: import, then every command reads it as the snapshot; export json is the JSON writer's, csv and jsonl a row per slot; import twice or over a file, export over a study, a mistyped format refused"
 	echo "    $bad"
 fi
 echo "$pass passed, $fail failed"

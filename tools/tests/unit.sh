@@ -1,6 +1,7 @@
 #!/bin/bash
 # Userspace unit tests (cmocka), each also run under valgrind so that a
-# leak or an invalid access fails it, the control file's fuzzer oracle,
+# leak or an invalid access fails it, and the study reader's fuzz again
+# with AddressSanitizer and UBSan, the control file's fuzzer oracle,
 # the netlink family's generated C against its spec, the man page and the
 # documents against the code.  What they need is a C compiler and the
 # userspace libraries (make unit-tests): no kernel image, clang or bpftool
@@ -20,6 +21,17 @@ for t in $unit_tests; do
 		pass=$((pass + 1)); echo "ok - $t"
 	else
 		fail=$((fail + 1)); echo "not ok - $t"
+	fi
+done
+# The tests built with AddressSanitizer and UBSan over the library (the
+# study reader's fuzz, make list-asan-tests), without valgrind, which
+# cannot run them: any finding aborts the test.
+for t in $(make -s --no-print-directory KVER= list-asan-tests); do
+	if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./$t; then
+		pass=$((pass + 1)); echo "ok - $t (ASan, UBSan)"
+	else
+		fail=$((fail + 1)); echo "not ok - $t (ASan, UBSan)"
 	fi
 done
 # ctl_fuzz (tools/tests/guest/hardening_input.sh runs it against the

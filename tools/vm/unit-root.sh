@@ -1,7 +1,8 @@
 #!/bin/bash
 # The bookworm chroot that tools/tests/unit_chroot.sh runs `make
-# check-unit` in: a C compiler, make, the userspace libraries' -dev
-# packages, cmocka, valgrind, docutils and man-db, and nothing of a
+# check-unit` in: a C compiler (gcc: its AddressSanitizer too), make,
+# the userspace libraries' -dev packages (SQLite's: study files), cmocka,
+# valgrind, docutils and man-db, and nothing of a
 # kernel, clang or bpftool, so that the unit tests are shown to need
 # none of them (unit.sh skips the check of the generated netlink C here,
 # which needs the kernel source; the host's unit stage runs it).  Made
@@ -18,7 +19,7 @@ base=$cache/unit/bookworm
 # What building and running the unit tests takes (Makefile: UNIT_CFLAGS,
 # UNIT_LDLIBS; tools/tests/unit.sh): the libraries libclkstat.a links.
 pkgs=(make gcc libc6-dev pkg-config libcmocka-dev valgrind
-      libnl-3-dev libnl-genl-3-dev libjson-c-dev libgsl-dev
+      libnl-3-dev libnl-genl-3-dev libjson-c-dev libgsl-dev libsqlite3-dev
       python3 python3-docutils man-db)
 mkdir -p "$cache/unit"
 
