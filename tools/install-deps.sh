@@ -19,8 +19,9 @@ pkgs=(
 	flex bison bc libssl-dev libelf-dev dwarves xz-utils
 	# builds, checks and tests
 	build-essential kmod sparse libcmocka-dev valgrind python3
-	# clkstat-report: generic netlink through libnl, snapshots through json-c
-	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev
+	# clkstat-report: generic netlink through libnl, snapshots through json-c,
+	# studies through SQLite (and its shell, for the studies' SQL)
+	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev libsqlite3-dev sqlite3
 	# a strict OpenMetrics parser for the exporter's test (promtool below)
 	python3-prometheus-client
 	# clkstat-report serve: the exporter's HTTP server; curl in its tests
