@@ -67,6 +67,8 @@ static int cr_jsonl_row(FILE *out, const struct cr_run *r,
 			const struct cr_slot *sl)
 {
 	struct json_object *o = json_object_new_object(), *t = NULL;
+	uint64_t lo = clkstat_slot_lower(sl->slot, m->frac_bits);
+	uint64_t hi = clkstat_slot_upper(sl->slot, m->frac_bits);
 	const char *s;
 	size_t i;
 	int bad = !o;
@@ -95,12 +97,8 @@ static int cr_jsonl_row(FILE *out, const struct cr_run *r,
 	else if (!bad)
 		bad = json_object_object_add(o, "cpu", NULL);
 	bad = bad || cr_jadd(o, "slot", json_object_new_uint64(sl->slot)) ||
-	      cr_jadd(o, "lower_ns",
-		      json_object_new_uint64(clkstat_slot_lower(sl->slot,
-								m->frac_bits))) ||
-	      cr_jadd(o, "upper_ns",
-		      json_object_new_uint64(clkstat_slot_upper(sl->slot,
-								m->frac_bits))) ||
+	      cr_jadd(o, "lower_ns", json_object_new_uint64(lo)) ||
+	      cr_jadd(o, "upper_ns", json_object_new_uint64(hi)) ||
 	      cr_jadd(o, "count", json_object_new_uint64(sl->count)) ||
 	      cr_jadd(o, "sum", json_object_new_uint64(sl->sum));
 	s = bad ? NULL : json_object_to_json_string_ext(o,

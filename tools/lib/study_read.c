@@ -355,7 +355,7 @@ static int rd_event_types(struct cr_rd *d, struct cr_study_src *src)
 		st = rd_int(d, 0, "type", 0, 255, 0, &type, NULL);
 		if (!st)
 			st = rd_text(d, 1, "name", 0, &name, &len);
-		/* A type this tool does not know: refused if an event has it. */
+		/* A type this tool does not know: refused in an event. */
 		if (!st)
 			src->type_map[type] = cr_event_type_parse(name);
 	}

@@ -220,7 +220,8 @@ static int cr_study_put_meta(struct cr_study *st, const struct cr_meta *m)
 		return cr_db_fail(st->db, rc, 0, "meta", st->err,
 				  sizeof(st->err));
 	for (i = 0; i < cr_nmeta_strs; i++)
-		cr_bind_text(q, (int)i + 1, *cr_meta_str((struct cr_meta *)m, i));
+		cr_bind_text(q, (int)i + 1,
+			     *cr_meta_str((struct cr_meta *)m, i));
 	col = (int)cr_nmeta_strs + 1;
 	sqlite3_bind_int64(q, col, m->frac_bits);
 	sqlite3_bind_int64(q, col + 1, m->nr_cpus);
@@ -462,7 +463,8 @@ int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
 		snprintf(x, sizeof(x), fmt, sm->v);			\
 		snprintf(y, sizeof(y), fmt, m->v);			\
 		if (strcmp(x, y)) {					\
-			st = cr_pool_field(path, key, x, y, warn, err, errlen); \
+			st = cr_pool_field(path, key, x, y, warn, err,	\
+					   errlen);			\
 			if (st)						\
 				return st;				\
 		}							\
@@ -486,16 +488,18 @@ int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
 			b = tags ? cr_meta_tag(m, name) :
 			    cr_list_get(m->nparams, m->param_names,
 					m->param_values, name);
-			/* The second side's names: only those the first lacks. */
-			if ((pass & 1) && (tags ? cr_meta_tag(q, name) :
-					   cr_list_get(q->nparams, q->param_names,
-						       q->param_values, name)))
+			/* The second side's names: those the first lacks. */
+			if ((pass & 1) &&
+			    (tags ? cr_meta_tag(q, name) :
+			     cr_list_get(q->nparams, q->param_names,
+					 q->param_values, name)))
 				continue;
 			if (!cr_str_differ(a, b))
 				continue;
 			snprintf(field, sizeof(field), "%s:%s",
 				 tags ? "tag" : "param", name);
-			st = cr_pool_field(path, field, a, b, warn, err, errlen);
+			st = cr_pool_field(path, field, a, b, warn, err,
+					   errlen);
 			if (st)
 				return st;
 		}
@@ -661,7 +665,7 @@ static int cr_put_events(struct cr_study *st, int64_t run,
 	const struct clkstat_event_rec *e;
 	int64_t first = 0, last = 0;
 	unsigned int mig;
-	size_t i;
+	size_t i, len;
 	int ret;
 
 	for (i = 0; i < x->n; i++) {
@@ -686,9 +690,9 @@ static int cr_put_events(struct cr_study *st, int64_t run,
 			sqlite3_bind_int64(q, 9, cr_db_i64(e->rq_clock));
 		else
 			sqlite3_bind_null(q, 9);
-		if (e->text[0])
-			sqlite3_bind_text(q, 10, e->text,
-					  (int)strnlen(e->text, sizeof(e->text) - 1),
+		len = strnlen(e->text, sizeof(e->text) - 1);
+		if (len)
+			sqlite3_bind_text(q, 10, e->text, (int)len,
 					  SQLITE_STATIC);
 		else
 			sqlite3_bind_null(q, 10);

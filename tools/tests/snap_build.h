@@ -40,7 +40,7 @@ static inline struct cr_hist *cpu_hist(struct cr_metric *m, uint32_t cpu)
 
 /* n samples of value v into h, as clkstat_record() would add them. */
 static inline void hist_add(struct cr_hist *h, unsigned int k, uint64_t v,
-		     uint64_t n)
+			    uint64_t n)
 {
 	uint32_t s = clkstat_value_to_slot(v, k);
 	struct cr_slot *p;
@@ -64,15 +64,16 @@ static inline void hist_add(struct cr_hist *h, unsigned int k, uint64_t v,
 		h->max = v;
 }
 
-static inline void sample(struct cr_metric *m, uint32_t cpu, uint64_t v, uint64_t n)
+static inline void sample(struct cr_metric *m, uint32_t cpu, uint64_t v,
+			  uint64_t n)
 {
 	hist_add(cpu_hist(m, cpu), m->frac_bits, v, n);
 	hist_add(&m->total, m->frac_bits, v, n);
 }
 
 static inline struct cr_metric *metric(struct cr_run *r, const char *name,
-				const char *variant, unsigned int k,
-				int recording)
+				       const char *variant, unsigned int k,
+				       int recording)
 {
 	struct cr_metric *m = cr_run_add_metric(r);
 
@@ -92,7 +93,7 @@ static inline void counter(struct cr_metric *m, const char *name, uint64_t v)
 }
 
 static inline struct cr_run *run(struct cr_snapshot *s, const char *variant,
-			  int64_t start, int64_t end, int status)
+				 int64_t start, int64_t end, int status)
 {
 	struct cr_run *r = cr_snapshot_add_run(s);
 
@@ -116,8 +117,9 @@ static inline char *xstrdup(const char *s)
 
 /* One event into a run's log (record --events). */
 static inline void event(struct cr_run *r, uint64_t ts, unsigned int type,
-		  uint16_t cpu, uint32_t pid, uint64_t corr, uint8_t flags,
-		  uint64_t latency, uint64_t rq_clock, const char *text)
+			 uint16_t cpu, uint32_t pid, uint64_t corr,
+			 uint8_t flags, uint64_t latency, uint64_t rq_clock,
+			 const char *text)
 {
 	struct clkstat_event_rec e;
 
@@ -253,7 +255,8 @@ static inline void assert_str_or_null(const char *a, const char *b)
 		assert_string_equal(a, b);
 }
 
-static inline void assert_hist_equal(const struct cr_hist *a, const struct cr_hist *b)
+static inline void assert_hist_equal(const struct cr_hist *a,
+				     const struct cr_hist *b)
 {
 	size_t i;
 
@@ -269,7 +272,7 @@ static inline void assert_hist_equal(const struct cr_hist *a, const struct cr_hi
 }
 
 static inline void assert_snap_equal(const struct cr_snapshot *a,
-			      const struct cr_snapshot *b)
+				     const struct cr_snapshot *b)
 {
 	const struct cr_meta *x = &a->meta, *y = &b->meta;
 	size_t i, j, c;

@@ -305,7 +305,8 @@ static void test_merge_sources(void **state)
 		assert_int_equal(m.runs[i].events.n, w->events.n);
 		if (w->events.n)
 			assert_memory_equal(m.runs[i].events.ev, w->events.ev,
-					    w->events.n * sizeof(*w->events.ev));
+					    w->events.n *
+					    sizeof(*w->events.ev));
 		cr_run_events_drop(&m.runs[i]);
 	}
 	cr_snapshot_free(&m);
@@ -687,7 +688,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_round_trip_full, teardown_dir),
 		cmocka_unit_test_teardown(test_round_trip_small, teardown_dir),
 		cmocka_unit_test_teardown(test_round_trip_empty, teardown_dir),
-		cmocka_unit_test_teardown(test_json_file_to_study, teardown_dir),
+		cmocka_unit_test_teardown(test_json_file_to_study,
+					  teardown_dir),
 		cmocka_unit_test_teardown(test_json_versions, teardown_dir),
 		cmocka_unit_test_teardown(test_merge_sources, teardown_dir),
 		cmocka_unit_test_teardown(test_append, teardown_dir),

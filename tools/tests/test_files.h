@@ -163,7 +163,7 @@ static inline char *capture_end(struct capture *c)
 
 /* One line: "clkstat-report: NAME: ..." with what in it. */
 static inline void assert_one_line(const char *out, const char *name,
-			    const char *what)
+				   const char *what)
 {
 	char prefix[512];
 
