@@ -63,7 +63,8 @@ size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
 
 /*
  * The JSON text of a snapshot (malloc'd, NUL-terminated), or NULL when out
- * of memory.
+ * of memory or a run's events are not held (a study's not loaded:
+ * cr_run_events_load(); cr_snapshot_put_run() writes one run at a time).
  */
 char *cr_snapshot_format(const struct cr_snapshot *s);
 

@@ -1,12 +1,13 @@
 -- SPDX-License-Identifier: GPL-2.0
 --
 -- The clkstat study file: an SQLite database (3.37 or later: STRICT
--- tables) holding what a snapshot file holds (Documentation/
--- clkstat-snapshot.rst), the metadata, the runs, their histograms,
--- counters and tags, and each run's event log, so that a reader takes
--- one run's events at a time instead of parsing the whole recording.
--- tools/lib/study_write.c creates it with this text (the Makefile embeds
--- it); Documentation/clkstat-study.rst says what the reader checks.
+-- tables) holding what a snapshot file holds
+-- (Documentation/clkstat-snapshot.rst): the metadata, the runs, their
+-- histograms, counters and tags, and each run's event log, so that a
+-- reader takes one run's events at a time instead of parsing the whole
+-- recording.  tools/lib/study_write.c creates it with this text (the
+-- Makefile embeds it); Documentation/clkstat-study.rst says what the
+-- reader checks.
 --
 -- Conventions.  A u64 of the model (counts' sums, counters, min and max,
 -- event timestamps, correlation ids, latencies, lost events) is stored

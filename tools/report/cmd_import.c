@@ -37,8 +37,9 @@ static const struct cr_optset cr_import_opts = {
 	.opts = cr_import_table,
 	.take = cr_import_take,
 	.help =
-	"  -o, --output STUDY  the study to write: created, or, if it is a study\n"
-	"                      already, appended to when the metadata pools\n",
+	"  -o, --output STUDY  the study to write: created if nothing is there;\n"
+	"                      appended to if it is a study whose metadata pools\n"
+	"                      with FILE's; anything else there is refused\n",
 };
 
 static int cr_import_check(const struct cr_cli *cli)

@@ -52,7 +52,7 @@ const struct cr_optset cr_input_opts = {
 	.opts = cr_input_table,
 	.take = cr_input_take,
 	.help =
-	"  -i, --input FILE    read a snapshot file instead of the module (repeatable)\n"
+	"  -i, --input FILE    read a snapshot or a study, not the module (repeatable)\n"
 	"      --run N         with --input: only run N (0-based), not every run pooled\n",
 };
 
