@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "status.h"
 #include "study.h"
@@ -155,19 +157,59 @@ static int cr_db_tables(sqlite3 *db, char *err, size_t errlen)
 	return ret;
 }
 
-int cr_db_open(const char *path, int writable, sqlite3 **out, char *err,
-	       size_t errlen)
+/*
+ * A WAL-mode study with no WAL beside it (a copy taken while a run was
+ * written, or one on read-only media) where SQLite cannot make its -shm
+ * file (a folder this reader may not write): nothing can be writing it,
+ * so it is opened as immutable, which needs no side file.  With a WAL
+ * there, a writer may be at work: never.
+ */
+static int cr_db_immutable_ok(sqlite3 *db, const char *path)
+{
+	int rc = sqlite3_extended_errcode(db) & 0xff;
+	char wal[4200];
+	struct stat sb;
+
+	if (rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN)
+		return 0;
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return strlen(path) < 4000 && (stat(wal, &sb) || !sb.st_size);
+}
+
+/* "file:" and path as an SQLite URI, immutable (the caller frees it). */
+static char *cr_db_immutable_uri(const char *path)
+{
+	char *uri = malloc(3 * strlen(path) + 32), *o = uri;
+	const char *p;
+
+	if (!uri)
+		return NULL;
+	o += sprintf(o, "file:");
+	for (p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += sprintf(o, "%%%02x", (unsigned char)*p);
+		else
+			*o++ = *p;
+	}
+	strcpy(o, "?immutable=1");
+	return uri;
+}
+
+/* Open (a URI when uri) and check; the status, *out set on CR_OK. */
+static int cr_db_try(const char *name, int uri, int writable,
+		     sqlite3 **out, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	int64_t v;
 	int rc, st;
 
 	*out = NULL;
-	rc = sqlite3_open_v2(path, &db, writable ? SQLITE_OPEN_READWRITE :
-			     SQLITE_OPEN_READONLY, NULL);
+	rc = sqlite3_open_v2(name, &db, (writable ? SQLITE_OPEN_READWRITE :
+			     SQLITE_OPEN_READONLY) | (uri ? SQLITE_OPEN_URI : 0),
+			     NULL);
 	if (rc != SQLITE_OK) {
 		st = cr_db_fail(db, rc, 1, "open", err, errlen);
-		sqlite3_close(db);
+		*out = db;	/* for its error code; closed by the caller */
 		return st;
 	}
 	sqlite3_extended_result_codes(db, 1);
@@ -198,6 +240,29 @@ int cr_db_open(const char *path, int writable, sqlite3 **out, char *err,
 	}
 	if (!st)
 		st = cr_db_tables(db, err, errlen);
+	*out = db;
+	return st;
+}
+
+int cr_db_open(const char *path, int writable, sqlite3 **out, char *err,
+	       size_t errlen)
+{
+	sqlite3 *db;
+	char *uri;
+	int st;
+
+	*out = NULL;
+	st = cr_db_try(path, 0, writable, &db, err, errlen);
+	if (st && !writable && db && cr_db_immutable_ok(db, path)) {
+		sqlite3_close(db);
+		uri = cr_db_immutable_uri(path);
+		if (!uri) {
+			snprintf(err, errlen, "out of memory");
+			return CR_ERR;
+		}
+		st = cr_db_try(uri, 1, 0, &db, err, errlen);
+		free(uri);
+	}
 	if (st) {
 		sqlite3_close(db);
 		return st;

@@ -445,7 +445,8 @@ static const char *self;
  * writer: a process of its own, as clkstat-report would be, and nothing
  * of this one's held in it): its status, and its stderr into out.
  */
-static int other_writer(const char *path, char **out)
+static int run_self(const char *mode, const char *path, int nobody,
+		    char **out)
 {
 	char buf[4096];
 	int fds[2], status;
@@ -459,7 +460,10 @@ static int other_writer(const char *path, char **out)
 		dup2(fds[1], 2);
 		close(fds[0]);
 		close(fds[1]);
-		execl(self, self, "--other-writer", path, (char *)NULL);
+		/* As a user who may not write where the file is. */
+		if (nobody && !geteuid() && (setgid(65534) || setuid(65534)))
+			_exit(126);
+		execl(self, self, mode, path, (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -471,6 +475,11 @@ static int other_writer(const char *path, char **out)
 	assert_true(WIFEXITED(status));
 	*out = xstrdup(buf);
 	return WEXITSTATUS(status);
+}
+
+static int other_writer(const char *path, char **out)
+{
+	return run_self("--other-writer", path, 0, out);
 }
 
 /* study_test --other-writer PATH: append build_small()'s metadata. */
@@ -597,6 +606,56 @@ static void test_copy_inside_run(void **state)
 	free(dir);
 }
 
+static void sql(const char *path, const char *text);
+
+/* study_test --read PATH: read it and every run's events; the status. */
+static int reader_main(const char *path)
+{
+	struct cr_snapshot s;
+	size_t i;
+	int st;
+
+	st = cr_snapshot_read(path, &s);
+	for (i = 0; !st && i < s.nruns; i++)
+		st = cr_run_events_load(&s, &s.runs[i]);
+	cr_snapshot_free(&s);
+	return st;
+}
+
+/*
+ * Such a copy where its reader may not write (read-only media, another
+ * user's folder): the file says WAL, and SQLite cannot make the -shm file
+ * a WAL needs; with no WAL beside it, nothing can be writing it, and it
+ * reads.
+ */
+static void test_copy_read_only(void **state)
+{
+	char *dir = tmpdir(), *sub = join(dir, "ro"), *path, *copy, *out;
+	struct cr_snapshot a;
+
+	(void)state;
+	/* mkdtemp's 0700 would keep the other user out of it all. */
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	path = join(dir, "s.db");
+	copy = join(sub, "copy.db");
+	build_small(&a);
+	study_write(&a, path);
+	copy_file(path, copy);
+	sql(copy, "PRAGMA journal_mode = WAL");
+	assert_int_equal(chmod(copy, 0644), 0);
+	assert_int_equal(chmod(sub, 0555), 0);
+	assert_int_equal(run_self("--read", copy, 1, &out), CR_OK);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(chmod(sub, 0755), 0);
+	cr_snapshot_free(&a);
+	free(copy);
+	free(path);
+	free(sub);
+	free(dir);
+}
+
 /* ---------------------------------------------------------------- */
 /* What is not a study.                                              */
 
@@ -695,6 +754,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_append, teardown_dir),
 		cmocka_unit_test_teardown(test_second_writer, teardown_dir),
 		cmocka_unit_test_teardown(test_copy_inside_run, teardown_dir),
+		cmocka_unit_test_teardown(test_copy_read_only, teardown_dir),
 		cmocka_unit_test_teardown(test_not_a_study, teardown_dir),
 		cmocka_unit_test_teardown(test_study_on_stdin, teardown_dir),
 	};
@@ -702,5 +762,7 @@ int main(int argc, char **argv)
 	self = argv[0];
 	if (argc == 3 && !strcmp(argv[1], "--other-writer"))
 		return other_writer_main(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--read"))
+		return reader_main(argv[2]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
