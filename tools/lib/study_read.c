@@ -365,7 +365,7 @@ static int rd_event_types(struct cr_rd *d, struct cr_study_src *src)
 	return st;
 }
 
-/* The events columns of a run's row (9 to 14): counts, ends, clocks. */
+/* The events columns of a run's row (6 to 14): counts, ends, clocks. */
 static int rd_run_events(struct cr_rd *d, struct cr_run *r,
 			 struct cr_ev_range *rg)
 {
