@@ -107,7 +107,6 @@ static int cr_record_preflight(const struct cr_record_opts *o,
 			       char names[][CR_VARIANT_MAX], unsigned int nv)
 {
 	unsigned int i, j;
-	int st;
 
 	for (i = 0; i < nv; i++) {
 		for (j = 0; j < CR_NKNOWN_VARIANTS &&
@@ -132,15 +131,7 @@ static int cr_record_preflight(const struct cr_record_opts *o,
 			"not an executable file" : "no such program in PATH");
 		return CR_USAGE;
 	}
-	st = cr_file_writable(o->output);
-	if (st) {
-		fprintf(stderr, "clkstat-report: record: -o %s: cannot write there: %s (nothing recorded)\n",
-			o->output, st == CR_FILE_NOT_REGULAR ?
-			"not a regular file, which the snapshot would replace" :
-			strerror(errno));
-		return CR_ERR;
-	}
-	return CR_OK;
+	return cr_rec_output_check(o);
 }
 
 /* The headline of a run's progress line: the study's metric, or ttwu's. */
@@ -330,6 +321,7 @@ static int cr_record(struct cr_record_opts *o)
 	static struct cr_rec_traces traces;
 	char names[16][CR_VARIANT_MAX], probes[CR_PROBES_MAX];
 	struct cr_snapshot s = { 0 };
+	struct cr_rec_study study = { 0 };
 	struct cr_rec_run run = { .o = o };
 	int st, failed = 0;
 	int64_t t0;
@@ -427,6 +419,10 @@ static int cr_record(struct cr_record_opts *o)
 			goto out;
 		}
 	}
+	/* Last before run 1: what can be refused is refused above. */
+	st = cr_rec_study_open(&study, o, &s.meta);
+	if (st)
+		goto out;
 	t0 = cr_rec_now_ns();
 	/* Ctrl-C ends the recording after the runs done so far. */
 	cr_rec_signals(1);
@@ -456,6 +452,9 @@ static int cr_record(struct cr_record_opts *o)
 			fprintf(stderr, "clkstat-report: record: out of memory\n");
 			st = CR_ERR;
 		}
+		/* In the file before the next run begins. */
+		if (!st && s.nruns > had)
+			st = cr_rec_study_add(&study, &s.runs[s.nruns - 1]);
 		if (st)
 			break;
 		if (!o->quiet && s.nruns > had) {
@@ -488,17 +487,20 @@ static int cr_record(struct cr_record_opts *o)
 		goto out;
 	}
 	if (cr_rec_interrupted)
-		fprintf(stderr, "clkstat-report: record: interrupted; writing the %zu runs done\n",
-			s.nruns);
-	st = cr_snapshot_write(&s, o->output);
-	if (!st && !o->quiet)
-		fprintf(stderr, "record: %zu runs written to %s\n", s.nruns,
-			o->output);
+		fprintf(stderr, "clkstat-report: record: interrupted; the %zu runs done are in %s\n",
+			s.nruns, o->output);
+	st = cr_rec_study_close(&study, o->quiet);
 	if (!st && failed) {
 		fprintf(stderr, "clkstat-report: record: the workload failed in some runs (see each run's exit_status)\n");
 		st = CR_WORKLOAD;
 	}
 out:
+	/* After a failure: the runs committed stay, said in one line. */
+	if (study.study && study.added && !o->quiet)
+		fprintf(stderr, "record: the %zu runs before stay in %s\n",
+			study.added, o->output);
+	if (cr_rec_study_close(&study, 1) && !st)
+		st = CR_ERR;
 	if (o->workload_fd >= 0) {
 		close(o->workload_fd);
 		o->workload_fd = -1;
@@ -513,10 +515,10 @@ out_nl:
 
 enum { O_RUNS = CR_OPT_RECORD, O_DURATION, O_VARIANTS, O_PROBES,
 	O_FRAC_BITS, O_KEEP_MODULE, O_WORKLOAD_ONLY, O_TAG, O_EVENTS,
-	O_WORKLOAD_OUTPUT };
+	O_WORKLOAD_OUTPUT, O_APPEND_RUNS };
 
 static struct cr_record_opts cr_rec = {
-	.output = "clkstat.json", .runs = 1, .duration = 1.0, .frac_bits = -1,
+	.output = "clkstat.db", .runs = 1, .duration = 1.0, .frac_bits = -1,
 	.workload_fd = -1,
 };
 static int cr_rec_duration_set;
@@ -547,6 +549,9 @@ static int cr_record_take(int c, const char *v)
 		break;
 	case O_WORKLOAD_OUTPUT:
 		cr_rec.workload_output = v;
+		break;
+	case O_APPEND_RUNS:
+		cr_rec.append = 1;
 		break;
 	case O_RUNS:
 		if (cr_parse_ulong("--runs (1 to 1000000)", v, 1, 1000000, &ul))
@@ -597,6 +602,7 @@ static int cr_record_take(int c, const char *v)
 
 static const struct option cr_record_table[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "append", no_argument, NULL, O_APPEND_RUNS },
 	{ "runs", required_argument, NULL, O_RUNS },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "variants", required_argument, NULL, O_VARIANTS },
@@ -615,7 +621,11 @@ static const struct cr_optset cr_record_opts = {
 	.opts = cr_record_table,
 	.take = cr_record_take,
 	.help =
-	"  -o, --output FILE   the snapshot to write (default clkstat.json)\n"
+	"  -o, --output FILE   the study file to write, each run committed as\n"
+	"                      it ends (default clkstat.db; not a .json name:\n"
+	"                      export writes JSON from the study)\n"
+	"      --append        add the runs to the study FILE already holds\n"
+	"                      (its metadata must pool with this machine's)\n"
 	"      --runs N        number of runs (default 1)\n"
 	"      --duration S    seconds per run without COMMAND (default 1)\n"
 	"      --variants A,B  variants alternated run by run (module\n"
@@ -668,11 +678,12 @@ static const struct cr_optset *const cr_record_optsets[] = {
 
 const struct cr_command cr_cmd_record = {
 	.name = "record",
-	.summary = "record runs into a snapshot file, alternating variants",
+	.summary = "record runs into a study file, alternating variants",
 	.synopsis =
-	"       clkstat-report record [-o FILE] [--runs N] [--duration S] [--variants A,B]\n"
-	"                             [--probes LIST] [--frac-bits K] [--keep-module]\n"
-	"                             [--workload-only] [--workload-output FILE] [-q]\n"
+	"       clkstat-report record [-o FILE [--append]] [--runs N] [--duration S]\n"
+	"                             [--variants A,B] [--probes LIST] [--frac-bits K]\n"
+	"                             [--keep-module] [--workload-only]\n"
+	"                             [--workload-output FILE] [-q]\n"
 	"                             [--tag KEY=VALUE]... [--events N]\n"
 	"                             [--cstates LIST] [--load LIST] [-- COMMAND [ARG...]]\n",
 	.opts = cr_record_optsets,

@@ -21,7 +21,8 @@
 #include "../lib/snapshot.h"
 
 struct cr_record_opts {
-	const char *output;	/* snapshot file to write */
+	const char *output;	/* the study file to write */
+	int append;		/* --append: add runs to an existing study */
 	unsigned int runs;
 	double duration;	/* seconds per run without a command */
 	const char *variants;	/* comma list alternated, NULL: as attached */
@@ -43,6 +44,40 @@ struct cr_record_opts {
 
 /* The longest --probes list (built-in probes and specs). */
 #define CR_PROBES_MAX	(CLKSTAT_TRACE_MAX * CLKSTAT_NAME_MAX + 64)
+
+/* ---- where the runs go: record_study.c ---- */
+
+struct cr_study;
+
+struct cr_rec_study {
+	const char *path;
+	struct cr_study *study;
+	int created;		/* made by this record (removed if no run) */
+	size_t had;		/* the study's runs before (--append) */
+	size_t added;		/* committed by this record */
+};
+
+/*
+ * Before run 1, before the module: can -o take the study?  Not a JSON
+ * name (export writes JSON), not something there unless --append and a
+ * study, a folder that takes a file.  CR_OK, or a status after one line
+ * ending "(nothing recorded)".
+ */
+int cr_rec_output_check(const struct cr_record_opts *o);
+/*
+ * The study created (or, with --append and the file there, opened to add
+ * runs, its metadata checked to pool with m) and locked against other
+ * writers.  CR_OK, or a status after one line.
+ */
+int cr_rec_study_open(struct cr_rec_study *rs, const struct cr_record_opts *o,
+		      const struct cr_meta *m);
+/* Run r committed to the study; its events then freed.  A status. */
+int cr_rec_study_add(struct cr_rec_study *rs, struct cr_run *r);
+/*
+ * Closed and unlocked; a study this record created without a run is
+ * removed.  Unless quiet, a line says how many runs went where.
+ */
+int cr_rec_study_close(struct cr_rec_study *rs, int quiet);
 
 /* ---- a run, and the two ways to record one ---- */
 
