@@ -72,6 +72,22 @@ CREATE TABLE event_types (
 	name TEXT NOT NULL UNIQUE
 ) STRICT;
 
+-- Every slot's bounds in ns for each frac_bits, written from the bucket
+-- math itself (kmod/uapi/clkstat_buckets.h: clkstat_slot_lower(),
+-- clkstat_slot_upper(), clkstat_slot_sum_shift()), so that SQL and
+-- pandas turn slots into latencies without a copy of it: lower and
+-- upper are the smallest and largest value of the slot (the last
+-- slot's upper is 2^64 - 1, read as -1), and a slot's samples add up to
+-- slots.sum << sum_shift ns.  clkstat-report does not read this table.
+CREATE TABLE slot_bounds (
+	frac_bits INTEGER NOT NULL CHECK (frac_bits BETWEEN 0 AND 5),
+	slot      INTEGER NOT NULL CHECK (slot >= 0),
+	lower     INTEGER NOT NULL,	-- ns, u64
+	upper     INTEGER NOT NULL,	-- ns, u64
+	sum_shift INTEGER NOT NULL CHECK (sum_shift BETWEEN 0 AND 63),
+	PRIMARY KEY (frac_bits, slot)
+) STRICT, WITHOUT ROWID;
+
 -- The runs, in recording order (struct cr_run).  A run's events are the
 -- rows first_event to last_event of events (rowids, one transaction per
 -- run writes them in a row): reading a run's events is a range scan of

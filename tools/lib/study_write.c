@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include "../../kmod/uapi/clkstat_buckets.h"
 #include "snapshot_parse.h"
 #include "status.h"
 #include "study.h"
@@ -264,6 +265,40 @@ static int cr_study_put_types(struct cr_study *st)
 	return CR_OK;
 }
 
+/* Every slot's bounds for every frac_bits, from the bucket math. */
+static int cr_study_put_bounds(struct cr_study *st)
+{
+	sqlite3_stmt *q;
+	uint32_t k, slot;
+	int rc;
+
+	rc = sqlite3_prepare_v2(st->db,
+		"INSERT INTO slot_bounds (frac_bits, slot, lower, upper, sum_shift) VALUES (?1, ?2, ?3, ?4, ?5)",
+		-1, &q, NULL);
+	for (k = 0; rc == SQLITE_OK && k <= CLKSTAT_FRAC_BITS_MAX; k++) {
+		for (slot = 0; rc == SQLITE_OK && slot < CLKSTAT_NSLOTS(k);
+		     slot++) {
+			sqlite3_bind_int(q, 1, (int)k);
+			sqlite3_bind_int(q, 2, (int)slot);
+			/* u64 as the same 64 bits, as everywhere. */
+			sqlite3_bind_int64(q, 3,
+				(sqlite3_int64)clkstat_slot_lower(slot, k));
+			sqlite3_bind_int64(q, 4,
+				(sqlite3_int64)clkstat_slot_upper(slot, k));
+			sqlite3_bind_int(q, 5,
+				(int)clkstat_slot_sum_shift(slot, k));
+			rc = sqlite3_step(q);
+			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+			sqlite3_reset(q);
+		}
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_OK)
+		return cr_db_fail(st->db, rc, 0, "slot_bounds", st->err,
+				  sizeof(st->err));
+	return CR_OK;
+}
+
 /* ---------------------------------------------------------------- */
 /* Opening.                                                          */
 
@@ -357,6 +392,8 @@ int cr_study_create(const char *path, const struct cr_meta *m,
 	}
 	if (!ret)
 		ret = cr_study_put_types(st);
+	if (!ret)
+		ret = cr_study_put_bounds(st);
 	if (!ret)
 		ret = cr_study_put_meta(st, m);
 	if (!ret)
