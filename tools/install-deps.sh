@@ -22,6 +22,8 @@ pkgs=(
 	# clkstat-report: generic netlink through libnl, snapshots through json-c,
 	# studies through SQLite (and its shell, for the studies' SQL)
 	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev libsqlite3-dev sqlite3
+	# the study documents' pandas examples, run by their test
+	python3-pandas
 	# a strict OpenMetrics parser for the exporter's test (promtool below)
 	python3-prometheus-client
 	# clkstat-report serve: the exporter's HTTP server; curl in its tests
