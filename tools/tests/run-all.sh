@@ -473,6 +473,9 @@ echo "=== benchmarks (printed, not pass/fail)"
 t0=$SECONDS
 tools/tests/bench.sh ns || echo "benchmarks could not run"
 times="$times bench-ns $((SECONDS - t0))s"
+t0=$SECONDS
+tools/tests/study_scale.sh || echo "the study benchmark could not run"
+times="$times bench-study $((SECONDS - t0))s"
 # The failures again, at the end: a CI that keeps only the tail of the
 # output keeps why each test failed.
 if [ "$total_fail" != 0 ]; then
