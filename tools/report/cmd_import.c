@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_import.c - clkstat-report import FILE -o STUDY: a snapshot file (any
+ * cmd_import.c - clkstat-report import FILE -o STUDY, and merge FILE... -o
+ * STUDY, each file in turn: a snapshot file (any
  * version this tool reads, 1 to 4; or another study) into a study
  * (tools/lib/study_write.c), run by run, each run's events loaded for its
  * transaction and dropped after it.  A new STUDY is created; an existing
@@ -95,9 +96,9 @@ static int cr_import_dups(struct cr_study *st, const struct cr_snapshot *s,
 	return CR_OK;
 }
 
-static int cr_import_cmd(struct cr_cli *cli)
+/* One file's runs into the study cr_import_out: CR_OK or a status. */
+static int cr_import_one(const char *in)
 {
-	const char *in = cli->rest[0];
 	struct cr_snapshot s;
 	struct cr_study *st = NULL;
 	size_t i, first = 0, events = 0;
@@ -139,8 +140,45 @@ static int cr_import_cmd(struct cr_cli *cli)
 	return ret;
 }
 
+static int cr_import_cmd(struct cr_cli *cli)
+{
+	return cr_import_one(cli->rest[0]);
+}
+
+/*
+ * merge: each file in turn, as import would; a file refused stops the
+ * merge there, the files before it merged (said in one line).
+ */
+static int cr_merge_cmd(struct cr_cli *cli)
+{
+	int i, ret;
+
+	for (i = 0; i < cli->nrest; i++) {
+		ret = cr_import_one(cli->rest[i]);
+		if (ret) {
+			if (i)
+				fprintf(stderr, "clkstat-report: merge: %d of the %d files merged into %s before %s\n",
+					i, cli->nrest, cr_import_out,
+					cli->rest[i]);
+			return ret;
+		}
+	}
+	return CR_OK;
+}
+
 static const struct cr_optset *const cr_import_optsets[] = {
 	&cr_import_opts, NULL,
+};
+
+const struct cr_command cr_cmd_merge = {
+	.name = "merge",
+	.summary = "studies and snapshots of other runs or machines into one study",
+	.synopsis =
+	"       clkstat-report merge FILE... -o STUDY\n",
+	.opts = cr_import_optsets,
+	.min_args = 1, .max_args = 64,
+	.check = cr_import_check,
+	.run = cr_merge_cmd,
 };
 
 const struct cr_command cr_cmd_import = {
