@@ -34,7 +34,7 @@ struct cr_study;
 /*
  * A new study at path, which must not exist, with metadata m: the file
  * created, locked against other writers for as long as it is open
- * (flock), its schema written.  On failure nothing is left at path.
+ * (a lock of its own on one byte of the file), its schema written.  On failure nothing is left at path.
  * Return CR_OK, CR_USAGE (path exists) or CR_ERR.
  */
 int cr_study_create(const char *path, const struct cr_meta *m,
@@ -53,8 +53,9 @@ int cr_study_append(const char *path, const struct cr_meta *m,
 
 /*
  * Would m pool with the study's metadata sm?  CR_OK, or CR_USAGE with one
- * line (no newline) in err naming the field and both values; warn (NULL:
- * none) gets one line per field that differs but may.
+ * line (no newline) in err naming the field and both values; when it
+ * would, warn (NULL: none) gets one line per field that differs but may
+ * (a refusal is its one line alone).
  */
 int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
 			const char *path, FILE *warn, char *err,
@@ -65,6 +66,17 @@ int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
  * known)?  Return the study's run number, or -1.
  */
 long cr_study_find_run(struct cr_study *st, const struct cr_run *r);
+
+/*
+ * Would runs of variant recorded at frac_bits pool with the study's runs
+ * of that variant: are its metrics of that variant at frac_bits too (or
+ * none there yet)?  CR_OK, or CR_USAGE with one line (no newline) in err
+ * naming both; or another status, SQLite's failure in err.  Metadata that
+ * pools does not tell for the BPF twin: its --frac-bits is not the
+ * module's, which the metadata holds.
+ */
+int cr_study_frac_bits_pool(struct cr_study *st, const char *variant,
+			    unsigned int frac_bits, char *err, size_t errlen);
 
 /* The runs the study holds. */
 size_t cr_study_nruns(const struct cr_study *st);

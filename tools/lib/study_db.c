@@ -221,7 +221,11 @@ static int cr_db_try(const char *name, int uri, int writable,
 	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	/* A writer checkpointing between runs holds the file briefly. */
 	sqlite3_busy_timeout(db, 10000);
-	st = cr_db_int(db, "PRAGMA application_id", &v, err, errlen);
+	st = writable == CR_DB_WRITE_EXCLUSIVE ?
+	     cr_db_exec(db, "PRAGMA locking_mode = EXCLUSIVE", err, errlen) :
+	     CR_OK;
+	if (!st)
+		st = cr_db_int(db, "PRAGMA application_id", &v, err, errlen);
 	if (!st && v != CR_STUDY_APP_ID) {
 		snprintf(err, errlen, "an SQLite database, but not a clkstat study (application_id %lld, a study's is %d)",
 			 (long long)v, CR_STUDY_APP_ID);

@@ -18,12 +18,17 @@
 #define CR_STUDY_APP_ID		1668049779
 #define CR_STUDY_VERSION	1
 
+/* cr_db_open()'s ways: read-only, to write, to write alone. */
+enum { CR_DB_READ, CR_DB_WRITE, CR_DB_WRITE_EXCLUSIVE };
+
 /*
- * Open the study at path, read-only or to write, and check that it is a
- * study this code reads: its application_id, its schema version (a newer
- * one is CR_FORMAT), and its tables there as tables.  On failure *db is
- * NULL and err holds one line without the file's name.  Return CR_OK,
- * CR_NO_FILE, CR_CORRUPT, CR_FORMAT or CR_ERR.
+ * Open the study at path, read-only or to write (CR_DB_WRITE_EXCLUSIVE:
+ * in SQLite's EXCLUSIVE locking mode, set before the file is read, for a
+ * folder where its WAL index cannot be shared memory), and check that it
+ * is a study this code reads: its application_id, its schema version (a
+ * newer one is CR_FORMAT), and its tables there as tables.  On failure
+ * *db is NULL and err holds one line without the file's name.  Return
+ * CR_OK, CR_NO_FILE, CR_CORRUPT, CR_FORMAT or CR_ERR.
  */
 int cr_db_open(const char *path, int writable, sqlite3 **db, char *err,
 	       size_t errlen);

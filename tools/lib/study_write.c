@@ -2,16 +2,18 @@
 /*
  * study_write.c - writing a study (study.h): created with its schema
  * (study_schema.sql, embedded by the Makefile) or opened to append, held
- * by one writer at a time (flock), and added to run by run, each run one
- * transaction, the database file itself changed only between runs.
+ * by one writer at a time (a lock on a byte of the file), and added to run
+ * by run, each run one transaction, the database file itself changed only
+ * between runs.
  */
+#define _GNU_SOURCE		/* F_OFD_SETLK */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "../../kmod/uapi/clkstat_buckets.h"
 #include "snapshot_parse.h"
@@ -25,7 +27,7 @@ void (*cr_study_before_commit)(const char *path);
 /* The prepared statements, one per table a run writes. */
 enum {
 	S_RUN, S_RUN_EVENTS, S_RUN_TAG, S_METRIC, S_COUNTER, S_HIST, S_SLOT,
-	S_EVENT, S_FIND_RUN, S_N
+	S_EVENT, S_FIND_RUN, S_VARIANT_FB, S_N
 };
 
 static const char *const cr_study_sql[S_N] = {
@@ -51,11 +53,13 @@ static const char *const cr_study_sql[S_N] = {
 		    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[S_FIND_RUN] = "SELECT run FROM runs WHERE variant = ?1 AND "
 		       "start_ns = ?2 AND end_ns = ?3",
+	[S_VARIANT_FB] = "SELECT frac_bits FROM metrics WHERE variant = ?1 "
+			 "AND frac_bits != ?2 LIMIT 1",
 };
 
 struct cr_study {
 	char *path;
-	int fd;			/* holds the flock; closed after SQLite */
+	int fd;			/* holds the lock; closed after SQLite */
 	sqlite3 *db;
 	sqlite3_stmt *st[S_N];
 	size_t nruns;
@@ -316,19 +320,53 @@ static struct cr_study *cr_study_new(const char *path)
 }
 
 /*
- * The writer's lock on the file: flock(), which Linux keeps apart from
- * the POSIX locks SQLite takes, for as long as the study is open.
+ * The byte of the file the writer locks: below the bytes SQLite locks
+ * (from 1 GiB, its PENDING_BYTE, up), which it never takes.
+ */
+#define CR_STUDY_LOCK_BYTE	((off_t)1 << 29)
+
+/*
+ * The writer's lock, for as long as the study is open: a write lock on
+ * CR_STUDY_LOCK_BYTE owned by its open file description (F_OFD_SETLK),
+ * apart from SQLite's POSIX locks by range and owner.  Not flock(): 9p
+ * (run-guest.sh --out's folder) turns a flock into a POSIX lock of the
+ * whole file, which then refuses SQLite its own ("database is locked";
+ * t_study_9p, suite_study.sh, found it).
  */
 static int cr_study_lock(struct cr_study *st)
 {
-	if (!flock(st->fd, LOCK_EX | LOCK_NB))
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET,
+		.l_start = CR_STUDY_LOCK_BYTE, .l_len = 1,
+	};
+	int busy;
+
+	if (!fcntl(st->fd, F_OFD_SETLK, &fl))
 		return CR_OK;
-	if (errno == EWOULDBLOCK)
+	busy = errno == EAGAIN || errno == EACCES;
+	if (busy)
 		snprintf(st->err, sizeof(st->err), "another clkstat-report is writing this study (it holds the lock): one writer at a time");
 	else
-		snprintf(st->err, sizeof(st->err), "flock: %s",
+		snprintf(st->err, sizeof(st->err), "lock: %s",
 			 strerror(errno));
-	return errno == EWOULDBLOCK ? CR_USAGE : CR_ERR;
+	return busy ? CR_USAGE : CR_ERR;
+}
+
+/*
+ * Can the file's folder map a file shared and writable, as SQLite maps
+ * the WAL's index (its -shm file)?  Not on 9p without a write-back
+ * cache (run-guest.sh --out's folder): there the writer takes SQLite's
+ * EXCLUSIVE locking mode, whose WAL keeps its index in the writer's own
+ * memory; readers then wait for the writer to close (t_study_9p).
+ */
+static int cr_study_shm_ok(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return 0;
+	munmap(p, 4096);
+	return 1;
 }
 
 /* Remove what a failed create made: the file and SQLite's beside it. */
@@ -379,7 +417,12 @@ int cr_study_create(const char *path, const struct cr_meta *m,
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, 10000);
-	ret = cr_study_pragmas(st);
+	/* Before SQLite first touches the file: its WAL index's home. */
+	ret = cr_study_shm_ok(st->fd) ? CR_OK :
+	      cr_db_exec(st->db, "PRAGMA locking_mode = EXCLUSIVE", st->err,
+			 sizeof(st->err));
+	if (!ret)
+		ret = cr_study_pragmas(st);
 	if (!ret)
 		ret = cr_db_exec(st->db, "BEGIN IMMEDIATE", st->err,
 				 sizeof(st->err));
@@ -476,9 +519,26 @@ static const char *cr_list_get(size_t n, char **names, char **values,
 	return NULL;
 }
 
-int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
-			const char *path, FILE *warn, char *err,
-			size_t errlen)
+/*
+ * A number as its shortest text that reads back the same (0.2, not
+ * 0.20000000000000001): two numbers differ exactly when their texts do.
+ */
+static void cr_pool_num(char *buf, size_t len, double v)
+{
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, len, "%.17g", v);
+}
+
+/* One pass of cr_study_meta_pools(): every field, in order. */
+static int cr_meta_pools_pass(const struct cr_meta *sm, const struct cr_meta *m,
+			      const char *path, FILE *warn, char *err,
+			      size_t errlen)
 {
 	char field[CR_TAG_KEY_MAX + 16], x[32], y[32];
 	const struct cr_meta *p, *q;
@@ -508,9 +568,16 @@ int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
 	} while (0)
 	NUM("frac_bits", "%u", frac_bits);
 	NUM("nr_cpus", "%u", nr_cpus);
-	NUM("duration_s", "%.17g", duration_s);
 	NUM("events", "%u", events);
 #undef NUM
+	cr_pool_num(x, sizeof(x), sm->duration_s);
+	cr_pool_num(y, sizeof(y), m->duration_s);
+	if (strcmp(x, y)) {
+		st = cr_pool_field(path, "duration_s", x, y, warn, err,
+				   errlen);
+		if (st)
+			return st;
+	}
 	/* Parameters, then tags, of either side, each name once. */
 	for (pass = 0; pass < 4; pass++) {
 		tags = pass >= 2;
@@ -544,6 +611,21 @@ int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
 	return CR_OK;
 }
 
+int cr_study_meta_pools(const struct cr_meta *sm, const struct cr_meta *m,
+			const char *path, FILE *warn, char *err,
+			size_t errlen)
+{
+	/*
+	 * Refused or not first, with no warning: a refusal is one line,
+	 * whatever else differs.  Then the warnings of what may differ.
+	 */
+	int st = cr_meta_pools_pass(sm, m, path, NULL, err, errlen);
+
+	if (st || !warn)
+		return st;
+	return cr_meta_pools_pass(sm, m, path, warn, err, errlen);
+}
+
 int cr_study_append(const char *path, const struct cr_meta *m,
 		    struct cr_study **out)
 {
@@ -565,7 +647,9 @@ int cr_study_append(const char *path, const struct cr_meta *m,
 	}
 	ret = cr_study_lock(st);
 	if (!ret)
-		ret = cr_db_open(path, 1, &st->db, st->err, sizeof(st->err));
+		ret = cr_db_open(path, cr_study_shm_ok(st->fd) ? CR_DB_WRITE :
+				 CR_DB_WRITE_EXCLUSIVE, &st->db, st->err,
+				 sizeof(st->err));
 	if (ret)
 		goto fail;
 	ret = cr_study_load_meta(st->db, &sm, st->err, sizeof(st->err));
@@ -598,6 +682,27 @@ int cr_study_append(const char *path, const struct cr_meta *m,
 fail:
 	cr_say(st, ret);
 	cr_study_free(st);
+	return ret;
+}
+
+int cr_study_frac_bits_pool(struct cr_study *st, const char *variant,
+			    unsigned int frac_bits, char *err, size_t errlen)
+{
+	sqlite3_stmt *q = st->st[S_VARIANT_FB];
+	int rc, ret = CR_OK;
+
+	sqlite3_bind_text(q, 1, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, frac_bits);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		snprintf(err, errlen, "cannot add these runs: the study's metrics of variant %s have frac_bits %lld, these %u: their histograms could not be pooled (a study holds the runs of one setup; -o another file)",
+			 variant, (long long)sqlite3_column_int64(q, 0),
+			 frac_bits);
+		ret = CR_USAGE;
+	} else if (rc != SQLITE_DONE) {
+		ret = cr_db_fail(st->db, rc, 1, "metrics", err, errlen);
+	}
+	sqlite3_reset(q);
 	return ret;
 }
 
@@ -813,6 +918,7 @@ int cr_study_add_run(struct cr_study *st, const struct cr_run *r)
 			 st->nruns);
 		return cr_say(st, CR_ERR);
 	}
+
 	ret = st->writing ? CR_OK : cr_study_pragmas(st);
 	/* IMMEDIATE: the write lock now, not at the first insert. */
 	if (!ret)

@@ -420,7 +420,7 @@ static int cr_record(struct cr_record_opts *o)
 		}
 	}
 	/* Last before run 1: what can be refused is refused above. */
-	st = cr_rec_study_open(&study, o, &s.meta);
+	st = cr_rec_study_open(&study, o, &s.meta, names, nv, twin.frac_bits);
 	if (st)
 		goto out;
 	t0 = cr_rec_now_ns();

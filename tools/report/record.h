@@ -66,11 +66,13 @@ struct cr_rec_study {
 int cr_rec_output_check(const struct cr_record_opts *o);
 /*
  * The study created (or, with --append and the file there, opened to add
- * runs, its metadata checked to pool with m) and locked against other
- * writers.  CR_OK, or a status after one line.
+ * runs, its metadata checked to pool with m, and the BPF twin's runs
+ * among names, at twin_frac_bits, with its runs of their variants) and
+ * locked against other writers.  CR_OK, or a status after one line.
  */
 int cr_rec_study_open(struct cr_rec_study *rs, const struct cr_record_opts *o,
-		      const struct cr_meta *m);
+		      const struct cr_meta *m, char names[][CR_VARIANT_MAX],
+		      unsigned int nv, unsigned int twin_frac_bits);
 /* Run r committed to the study; its events then freed.  A status. */
 int cr_rec_study_add(struct cr_rec_study *rs, struct cr_run *r);
 /*

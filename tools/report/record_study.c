@@ -84,9 +84,12 @@ int cr_rec_output_check(const struct cr_record_opts *o)
 }
 
 int cr_rec_study_open(struct cr_rec_study *rs, const struct cr_record_opts *o,
-		      const struct cr_meta *m)
+		      const struct cr_meta *m, char names[][CR_VARIANT_MAX],
+		      unsigned int nv, unsigned int twin_frac_bits)
 {
+	char err[512];
 	struct stat sb;
+	unsigned int i;
 	int st;
 
 	memset(rs, 0, sizeof(*rs));
@@ -95,6 +98,24 @@ int cr_rec_study_open(struct cr_rec_study *rs, const struct cr_record_opts *o,
 		st = cr_study_append(o->output, m, &rs->study);
 		if (st)
 			return st;
+		/*
+		 * The module's frac_bits is the metadata's; the twin's own
+		 * (--frac-bits) must be its earlier runs' too, else no command
+		 * could pool their histograms.  Refused before run 1: the
+		 * file unchanged.
+		 */
+		for (i = 0, st = CR_OK; !st && i < nv; i++)
+			if (cr_twin_is_variant(names[i]))
+				st = cr_study_frac_bits_pool(rs->study, names[i],
+							     twin_frac_bits,
+							     err, sizeof(err));
+		if (st) {
+			fprintf(stderr, "clkstat-report: %s: %s\n", o->output,
+				err);
+			cr_study_close(rs->study);
+			rs->study = NULL;
+			return st;
+		}
 		rs->had = cr_study_nruns(rs->study);
 		return CR_OK;
 	}

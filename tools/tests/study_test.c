@@ -385,6 +385,38 @@ static void test_append(void **state)
 	assert_one_line(out, path, "tag:rig is '-' in the study, 'b' in the runs to add");
 	free(out);
 	cr_meta_free(&m);
+	/*
+	 * Refused with fields that may differ too: the refusal's line alone,
+	 * no warning before it (t_study_append, suite_study.sh, found them).
+	 */
+	assert_int_equal(cr_meta_copy(&m, &a.meta), 0);
+	m.command = xstrdup("hackbench");
+	m.duration_s = 0.2;
+	m.frac_bits = 4;
+	assert_int_equal(append_says(path, &m, &out, &st), CR_USAGE);
+	assert_one_line(out, path, "frac_bits is '3' in the study, '4' in the runs to add");
+	free(out);
+	cr_meta_free(&m);
+	/*
+	 * Runs of a variant at another bucket layout than the study's runs
+	 * of it (the twin's own --frac-bits, which the metadata does not
+	 * hold): record asks before run 1 (t_study_append found it).
+	 */
+	assert_int_equal(append_says(path, &a.meta, &out, &st), CR_OK);
+	free(out);
+	{
+		char err[512];
+
+		assert_int_equal(cr_study_frac_bits_pool(st, "base", 3, err,
+							 sizeof(err)), CR_OK);
+		assert_int_equal(cr_study_frac_bits_pool(st, "other", 5, err,
+							 sizeof(err)), CR_OK);
+		assert_int_equal(cr_study_frac_bits_pool(st, "base", 4, err,
+							 sizeof(err)), CR_USAGE);
+		assert_non_null(strstr(err, "metrics of variant base have frac_bits 3, these 4"));
+		assert_null(strchr(err, '\n'));
+	}
+	assert_int_equal(cr_study_close(st), CR_OK);
 	/* Refused, or opened and closed without a run: the same bytes. */
 	assert_int_equal(append_says(path, &a.meta, &out, &st), CR_OK);
 	free(out);
@@ -403,6 +435,14 @@ static void test_append(void **state)
 	assert_non_null(strstr(out, "warning: "));
 	assert_non_null(strstr(out, "command is '-' in the study, 'hackbench' in the runs added"));
 	assert_non_null(strstr(out, "param:variant is '-' in the study, 'kprobe'"));
+	free(out);
+	assert_int_equal(cr_study_close(st), CR_OK);
+	cr_meta_free(&m);
+	/* A number as its shortest text: 0.2, not 0.20000000000000001. */
+	assert_int_equal(cr_meta_copy(&m, &a.meta), 0);
+	m.duration_s = 0.2;
+	assert_int_equal(append_says(path, &m, &out, &st), CR_OK);
+	assert_non_null(strstr(out, "duration_s is '2' in the study, '0.2' in the runs added"));
 	free(out);
 	assert_int_equal(cr_study_close(st), CR_OK);
 	cr_meta_free(&m);
