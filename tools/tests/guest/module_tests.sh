@@ -28,6 +28,8 @@ here=$(dirname "${BASH_SOURCE[0]}")
 #   suite_netlink.sh      the netlink family, its fuzzer, record
 #   suite_twin.sh         the BPF twin
 #   suite_conditions.sh   record --cstates and --load, restored after
+#   suite_study.sh        record's study file: SIGKILL and a copy mid-run,
+#                         --append, events and xcorr against its JSON, 9p
 #   suite_overhead.sh     clkstat-report overhead and clkstat_hookbench.ko
 #   suite_trace.sh        user-defined probes: the hookbench's test targets
 #   suite_usertrace.sh    user-defined probes: trace and untrace, exact per
@@ -45,6 +47,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 . "$here/suite_netlink.sh"
 . "$here/suite_twin.sh"
 . "$here/suite_conditions.sh"
+. "$here/suite_study.sh"
 . "$here/suite_overhead.sh"
 . "$here/suite_trace.sh"
 . "$here/suite_usertrace.sh"
@@ -59,7 +62,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck disable=SC2153
 ALL_TESTS="$LOAD_TESTS $TTWU_TESTS $TKREAD_TESTS $CLOCKSOURCE_TESTS
 	$CLOCKOFF_TESTS $EVENTS_TESTS $VARIANTS_TESTS $NETLINK_TESTS $TWIN_TESTS
-	$CONDITIONS_TESTS $OVERHEAD_TESTS $TRACE_TESTS $USERTRACE_TESTS
+	$CONDITIONS_TESTS $STUDY_TESTS $OVERHEAD_TESTS $TRACE_TESTS $USERTRACE_TESTS
 	$EXPORTER_TESTS $FIRST_STUDY_TESTS"
 # shellcheck disable=SC2048,SC2086
 suite_main ${*:-$ALL_TESTS}
