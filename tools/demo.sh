@@ -6,7 +6,7 @@
 # pinned ping-pong reading the clock after each wakeup), and print the
 # report: clkstat-report's table and histogram of the headline metric,
 # every metric's summary, then `record` of 4 runs alternating the direct
-# and kprobe variants, reported per variant from the snapshot file, their
+# and kprobe variants, reported per variant from the study file, their
 # bootstrap comparison, the same against the BPF twin (ftrace and
 # bpf-fentry alternated).  One debugfs file is shown right after the
 # first report, while it still holds that workload: record resets the
@@ -20,6 +20,8 @@ set -euo pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
 mkdir -p build
+# record makes a new study each time (it never writes over a file).
+rm -f build/demo/runs.db build/demo/bpf.db
 set +e
 tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	set -e
@@ -49,26 +51,26 @@ tools/vm/run-guest.sh --out build/demo --timeout 900 -- bash -c '
 	grep -v "^slot" $f
 	grep -q "^summary count [1-9]" $f ||
 		{ echo "demo: $f holds no sample" >&2; exit 1; }
-	echo "### clkstat-report record -o build/demo/runs.json --runs 4 --variants direct,kprobe \\"
+	echo "### clkstat-report record -o build/demo/runs.db --runs 4 --variants direct,kprobe \\"
 	echo "###     -- clkstat-pingpong -n 500 -c 0,1 --reads 1 --migrate"
 	# (stderr through a pipe: one progress line per run, not a redrawn one)
-	$R record -o build/demo/runs.json --runs 4 --variants direct,kprobe \
+	$R record -o build/demo/runs.db --runs 4 --variants direct,kprobe \
 		-- $PP -n 500 -c 0,1 --reads 1 --migrate 2>&1 > /dev/null | cat
-	echo "### clkstat-report -i build/demo/runs.json info"
-	$R -i build/demo/runs.json info | grep -v "^param\|^module_params"
-	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread --no-hist   (4 runs pooled per variant)"
-	$R -i build/demo/runs.json --metric ttwu_tkread --no-hist
-	echo "### clkstat-report -i build/demo/runs.json --compare kprobe --metric ttwu_tkread"
+	echo "### clkstat-report -i build/demo/runs.db info"
+	$R -i build/demo/runs.db info | grep -v "^param\|^module_params"
+	echo "### clkstat-report -i build/demo/runs.db --metric ttwu_tkread --no-hist   (4 runs pooled per variant)"
+	$R -i build/demo/runs.db --metric ttwu_tkread --no-hist
+	echo "### clkstat-report -i build/demo/runs.db --compare kprobe --metric ttwu_tkread"
 	echo "###     (4 runs only: the tool warns below 10 per variant; the study clkstat was made for used 200 to 300)"
-	$R -i build/demo/runs.json --compare kprobe --metric ttwu_tkread
-	echo "### clkstat-report record -o build/demo/bpf.json --runs 4 --variants ftrace,bpf-fentry \\"
+	$R -i build/demo/runs.db --compare kprobe --metric ttwu_tkread
+	echo "### clkstat-report record -o build/demo/bpf.db --runs 4 --variants ftrace,bpf-fentry \\"
 	echo "###     -- clkstat-pingpong -n 500 -c 0,1 --reads 1 --migrate   (the BPF twin: same probes, same buckets)"
-	$R record -o build/demo/bpf.json --runs 4 --variants ftrace,bpf-fentry \
+	$R record -o build/demo/bpf.db --runs 4 --variants ftrace,bpf-fentry \
 		-- $PP -n 500 -c 0,1 --reads 1 --migrate 2>&1 > /dev/null | cat
-	echo "### clkstat-report -i build/demo/bpf.json --compare bpf-fentry --base ftrace --metric ttwu_tkread"
-	$R -i build/demo/bpf.json --compare bpf-fentry --base ftrace --metric ttwu_tkread
-	echo "### clkstat-report -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv"
-	$R -i build/demo/runs.json --metric ttwu_tkread.kprobe --csv
+	echo "### clkstat-report -i build/demo/bpf.db --compare bpf-fentry --base ftrace --metric ttwu_tkread"
+	$R -i build/demo/bpf.db --compare bpf-fentry --base ftrace --metric ttwu_tkread
+	echo "### clkstat-report -i build/demo/runs.db --metric ttwu_tkread.kprobe --csv"
+	$R -i build/demo/runs.db --metric ttwu_tkread.kprobe --csv
 	rmmod clkstat' | tr -d '\r' |
 	# The first line shares the console with firmware escape codes.
 	sed -e 's/^.*### insmod/### insmod/' | sed -n '/^### insmod/,$p' |

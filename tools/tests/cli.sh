@@ -58,10 +58,11 @@ info=$(tools/clkstat-report -i "$snap" info 2>&1)
 # would record: not here).
 want="warning: --workload-only without a COMMAND filters nothing: every run sees every task"
 warn=$want
+rm -f /tmp/cli-wo.db
 [ -e /sys/module/clkstat ] ||
 	warn=$(tools/clkstat-report record --workload-only \
-	       --variants direct,bpf-fentry -o /tmp/cli-wo.json 2>&1 >/dev/null)
-[ ! -e /tmp/cli-wo.json ] || warn="record wrote /tmp/cli-wo.json"
+	       --variants direct,bpf-fentry -o /tmp/cli-wo.db 2>&1 >/dev/null)
+[ ! -e /tmp/cli-wo.db ] || warn="record wrote /tmp/cli-wo.db"
 if grep -q '^run 0 variant direct .* workload_only no$' <<< "$info" &&
    grep -qx 'max_cstate n/a (no cpuidle driver)' <<< "$info" &&
    grep -q '^module_params as loaded' <<< "$info" &&
@@ -200,8 +201,9 @@ typo "clkstat-report: --compare tag:cstate=fre: no run with tag cstate=fre (did 
 	$R -i "$snap" --compare tag:cstate=fre
 typo "clkstat-report: --base tag:cstate=qos: no run with tag cstate=qos (did you mean qos0?) (values: free, qos0)" \
 	$R -i "$snap" --compare tag:cstate=free --base tag:cstate=qos
+rm -f /tmp/cli-rec.db
 typo "clkstat-report: record: --probes tkred: no probe (did you mean tkread?); a function of that name: func:tkred" \
-	$R record --probes ttwu,tkred -o /tmp/cli-rec.json -- true
+	$R record --probes ttwu,tkred -o /tmp/cli-rec.db -- true
 # The right name still renders, by name or name.variant.
 $R -i "$snap" report --metric ttwu_tkread | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread renders nothing]"
 $R -i "$snap" --run 0 report --metric ttwu_tkread.kprobe | grep -q "ttwu_tkread" || bad="$bad [--metric ttwu_tkread.kprobe renders nothing]"
@@ -209,30 +211,57 @@ $R -i "$snap" --run 0 report --metric ttwu_tkread.kprobe | grep -q "ttwu_tkread"
 # here): a variant no one knows, a workload not found, an output it cannot
 # write; nothing written.
 typo "clkstat-report: record: --variants: no variant 'bpf-kprob' (did you mean bpf-kprobe?); the variants: direct, ftrace, kprobe, kprobe-int3, tracepoint, off, bpf-kprobe, bpf-fentry, bpf-tp" \
-	$R record --variants kprobe,bpf-kprob -o /tmp/cli-rec.json -- true
+	$R record --variants kprobe,bpf-kprob -o /tmp/cli-rec.db -- true
 typo "clkstat-report: record: no-such-workload: no such program in PATH (nothing recorded)" \
-	$R record --variants kprobe -o /tmp/cli-rec.json -- no-such-workload
-[ ! -e /tmp/cli-rec.json ] || bad="$bad [record wrote /tmp/cli-rec.json]"
+	$R record --variants kprobe -o /tmp/cli-rec.db -- no-such-workload
+[ ! -e /tmp/cli-rec.db ] || bad="$bad [record wrote /tmp/cli-rec.db]"
 ro=$(mktemp -d) rdir=$PWD
 chmod 555 "$ro"
 out=$(cd "$ro" && setpriv --reuid=65534 --regid=65534 --clear-groups \
 	"$rdir/$R" record --variants kprobe -- true 2>&1); rc=$?
-[ "$rc" = 1 ] && [ "$out" = "clkstat-report: record: -o clkstat.json: cannot write there: Permission denied (nothing recorded)" ] ||
+[ "$rc" = 1 ] && [ "$out" = "clkstat-report: record: -o clkstat.db: cannot write there: Permission denied (nothing recorded)" ] ||
 	bad="$bad [record in a folder it cannot write: status $rc, '$out']"
 rmdir "$ro"
-# A device or a folder is not replaced by a snapshot (as root, -o
+# A device or a folder is not replaced by a study (as root, -o
 # /dev/null would have put a regular file in the device's place).
 for o in /dev/null /tmp; do
 	out=$($R record --variants kprobe -o $o -- true 2>&1); rc=$?
-	[ "$rc" = 1 ] && [ "$out" = "clkstat-report: record: -o $o: cannot write there: not a regular file, which the snapshot would replace (nothing recorded)" ] ||
+	[ "$rc" = 1 ] && [ "$out" = "clkstat-report: record: -o $o: not a regular file (nothing recorded)" ] ||
 		bad="$bad [record -o $o: status $rc, '$out']"
 done
 [ -c /dev/null ] || bad="$bad [/dev/null is no longer a device]"
+# record writes a study: a JSON name (any case) or standard output is
+# refused for its name, pointing to export; a file there is refused
+# unless --append names a study; nothing written or changed.
+for o in /tmp/cli-rec.json /tmp/cli-rec.JSON -; do
+	typo "clkstat-report: record: -o $o: record writes a study file (SQLite), run by run: -o NAME.db; clkstat-report export -i NAME.db --format json writes the JSON snapshot (nothing recorded)" \
+		$R record --variants kprobe -o $o -- true
+	[ "$o" = - ] || [ ! -e $o ] || bad="$bad [record wrote $o]"
+done
+cp "$snap" /tmp/cli-there.db
+typo "clkstat-report: record: -o /tmp/cli-there.db exists: --append adds the runs to that study, or name another file (nothing recorded)" \
+	$R record --variants kprobe -o /tmp/cli-there.db -- true
+typo "clkstat-report: record: --append -o /tmp/cli-there.db: not a study file (a JSON snapshot becomes one with clkstat-report import) (nothing recorded)" \
+	$R record --append --variants kprobe -o /tmp/cli-there.db -- true
+cmp -s "$snap" /tmp/cli-there.db || bad="$bad [a refused record changed the file there]"
+# --append to a study, no module loaded: refused when record needs it,
+# the study's bytes unchanged and no file of SQLite's left beside it.
+rm -f /tmp/cli-there.db /tmp/cli-study.db
+if [ ! -e /sys/module/clkstat ]; then
+	$R import "$snap" -o /tmp/cli-study.db > /dev/null 2>&1 || bad="$bad [import $snap failed]"
+	cp /tmp/cli-study.db /tmp/cli-study.before
+	out=$($R record --append --variants kprobe -o /tmp/cli-study.db -- true 2>&1); rc=$?
+	{ [ "$rc" != 0 ] && [ "$(wc -l <<< "$out")" = 1 ] &&
+	  cmp -s /tmp/cli-study.db /tmp/cli-study.before &&
+	  [ -z "$(ls /tmp/cli-study.db-* 2>/dev/null)" ]; } ||
+		bad="$bad [record --append without the module: status $rc, '$out', $(ls /tmp/cli-study.db*)]"
+	rm -f /tmp/cli-study.db /tmp/cli-study.before
+fi
 rm -f "$snap" /tmp/cli-typo.err
 if [ -z "$bad" ]; then
-	pass=$((pass + 1)); echo "ok - a mistyped command, metric, variant or factor, a missing workload, an unwritable output or one not a file: one line before any work, naming the nearest"
+	pass=$((pass + 1)); echo "ok - a mistyped command, metric, variant or factor, a missing workload, an unwritable output or one not a file, record -o a JSON name or a file there without --append to a study: one line before any work, naming the nearest"
 else
-	fail=$((fail + 1)); echo "not ok - a mistyped command, metric, variant or factor, a missing workload, an unwritable output or one not a file: one line before any work, naming the nearest"
+	fail=$((fail + 1)); echo "not ok - a mistyped command, metric, variant or factor, a missing workload, an unwritable output or one not a file, record -o a JSON name or a file there without --append to a study: one line before any work, naming the nearest"
 	echo "    $bad"
 fi
 # The other programs a user types: --help answers (exit status 0, on

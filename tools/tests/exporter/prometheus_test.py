@@ -231,7 +231,7 @@ scrape_configs:
             return
         seen_at.setdefault(p, time.time())
         if p not in wants:
-            snap = {"run1": "s1.json", "run2": "s2.json"}.get(p)
+            snap = {"run1": "s1.db", "run2": "s2.db"}.get(p)
             wants[p] = oneshot_buckets([os.path.join(out_dir, snap)])[
                 float("inf")] if snap else 0.0
         got = stored_count()
@@ -290,7 +290,7 @@ scrape_configs:
     t_end = time.time() + 1
     time.sleep(1.5)
     window = int(t_end - t0) + 5
-    s1, s2 = (os.path.join(out_dir, n) for n in ("s1.json", "s2.json"))
+    s1, s2 = (os.path.join(out_dir, n) for n in ("s1.db", "s2.db"))
     rw = os.path.join(tmp, "replay-window.json")
     replay_window(fixture, 2, rw)
 

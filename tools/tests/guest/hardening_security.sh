@@ -26,10 +26,10 @@ kptr_re='(0x)?ffff[0-9a-f]{12}'
 
 # Everything clkstat prints, with every probe and the event log, after a
 # workload: every debugfs file, every clkstat-report view of the live
-# module and of a recorded snapshot, the module's parameters, and its
-# kernel log lines.
+# module and of a recorded study (as its JSON snapshot), the module's
+# parameters, and its kernel log lines.
 t_no_kernel_pointers() {
-	local out=/tmp/sec-out f n=0
+	local out=/tmp/sec-out f n=0 j
 	insmod "$KO" probes=ttwu,tkread,csread,csswitch,clockoff,marker events=256
 	insmod "$KMOD/clkstat_hookbench.ko"
 	"$PINGPONG" -n 100 --reads 2 > /dev/null
@@ -45,9 +45,12 @@ t_no_kernel_pointers() {
 		{ echo "== clkstat-report $v"; "$R" $v; } >> $out 2>&1 ||
 			fail "clkstat-report $v failed: $(tail -1 $out)"
 	done
-	"$R" record -q -o /tmp/sec.json --runs 1 -- "$PINGPONG" -n 20 > /dev/null 2>&1 ||
+	rm -f /tmp/sec.db
+	"$R" record -q -o /tmp/sec.db --runs 1 -- "$PINGPONG" -n 20 > /dev/null 2>&1 ||
 		fail "record failed"
-	{ echo "== snapshot"; cat /tmp/sec.json; } >> $out
+	# The study as its JSON snapshot (export): every value it holds, as text.
+	j=$(as_json /tmp/sec.db) || fail "export of /tmp/sec.db"
+	{ echo "== snapshot"; cat "$j"; } >> $out
 	{ echo "== dmesg"; dmesg | grep -i clkstat; } >> $out
 	note "$n outputs, $(wc -c < $out) bytes scanned"
 	echo "    # report: outputs_scanned $((n + 2))"

@@ -63,10 +63,23 @@ read_valgrind() {
 			"$top/tools/clkstat-report" -i "$f" "$@"
 		return
 	fi
+	# Named by its content, with its own suffix (a study or a snapshot:
+	# the tool reads either by what the file holds).
 	h=$(sha1sum < "$f" | cut -c1-16)
-	[ -e "$q/$h.json" ] || cp "$f" "$q/$h.json" || return 125
-	echo "$h.json $*" >> "$q/list"
+	case ${f##*/} in *.*) h=$h.${f##*.} ;; esac
+	[ -e "$q/$h" ] || cp "$f" "$q/$h" || return 125
+	echo "$h $*" >> "$q/list"
 	"$top/tools/clkstat-report" -i "$f" "$@"
+}
+
+# as_json STUDY: the study record wrote, as the JSON snapshot record wrote
+# before it wrote studies (export --format json: the same document), at
+# STUDY's name with .db made .json; that path on stdout.  For the tests
+# that read a recording's JSON (python3's json, grep).
+as_json() {
+	local j=${1%.db}.json
+	"$top/tools/clkstat-report" export -i "$1" --format json -o "$j" || return 1
+	echo "$j"
 }
 
 # hb_unload: untrace every trace (a traced function holds its module),

@@ -297,15 +297,17 @@ t_clock_tsc_events() {
 	rmmod clkstat 2>/dev/null || true
 	# A module run, then a twin run: the twin's timestamps are mono.
 	( insmod "$KO" probes=ttwu events=256
-	  "$R" record -q -o /tmp/clkrec.json --variants direct --events 100 -- \
+	  rm -f /tmp/clkrec.db
+	  "$R" record -q -o /tmp/clkrec.db --variants direct --events 100 -- \
 		"$PINGPONG" -n 20 > /dev/null || fail "record failed"
 	  expect_eq "the recording's clock" \
-		"$("$R" info -i /tmp/clkrec.json | awk '$1 == "clock" { print $2 }')" tsc
-	  "$R" events -i /tmp/clkrec.json > /tmp/clkev.txt
+		"$("$R" info -i /tmp/clkrec.db | awk '$1 == "clock" { print $2 }')" tsc
+	  "$R" events -i /tmp/clkrec.db > /tmp/clkev.txt
 	  expect_eq "events: the run's clock" "$(grep '^# run 0 clock ' /tmp/clkev.txt)" "# run 0 clock tsc"
-	  "$R" record -q -o /tmp/clkrec.json --variants bpf-kprobe --events 100 -- \
+	  rm -f /tmp/clkrec.db
+	  "$R" record -q -o /tmp/clkrec.db --variants bpf-kprobe --events 100 -- \
 		"$PINGPONG" -n 20 > /dev/null || fail "record bpf-kprobe failed"
-	  "$R" events -i /tmp/clkrec.json > /tmp/clkev.txt
+	  "$R" events -i /tmp/clkrec.db > /tmp/clkev.txt
 	  expect_eq "events: the twin run's clock" "$(grep '^# run 0 clock ' /tmp/clkev.txt)" "# run 0 clock mono"
 	  "$R" events > /tmp/clkev.txt
 	  grep -q '^# live clock tsc$' /tmp/clkev.txt || fail "live events: $(tail -3 /tmp/clkev.txt)"

@@ -4,6 +4,8 @@
 # variants, each run tagged; the machine's setting restored and no spinner
 # left whatever happens to record (a normal end, a failing workload,
 # SIGINT, SIGKILL); --compare tag:cstate=... on such a recording.
+# record writes a study, each run committed as it ends: an interrupted
+# record leaves the runs it finished.
 # The workload (cond_workload) writes what it sees during its run: the
 # aggregate CPU latency target /dev/cpu_dma_latency reads (the kernel's
 # default, 2000000000, without a request) and the number of spinners.
@@ -80,10 +82,11 @@ expect_restored() {
 # the meta says the conditions; the setting is back after; --compare by
 # the tag groups the runs right.
 t_cond_cstates() {
-	local R=$top/tools/clkstat-report out=/tmp/cs.json i want
+	local R=$top/tools/clkstat-report out=/tmp/cs.db i want j
 	expect_eq "before" "$(qos_now)" $QOS_FREE
 	insmod "$KO" probes=ttwu,tkread
 	cond_workload 0
+	rm -f $out /tmp/cs3.db
 	"$R" record -q -o $out --runs 8 --variants ftrace,kprobe \
 		--cstates qos0,free -- /tmp/cond_wl.sh 2> /tmp/err ||
 		fail "record failed: $(cat /tmp/err)"
@@ -99,7 +102,8 @@ t_cond_cstates() {
 	expect_eq "run variants and tags" \
 		"$(awk '$1 == "run" { printf "%s %s;", $4, $16 }' /tmp/meta)" \
 		"ftrace cstate=qos0;kprobe cstate=qos0;ftrace cstate=free;kprobe cstate=free;ftrace cstate=qos0;kprobe cstate=qos0;ftrace cstate=free;kprobe cstate=free;"
-	grep -q '"version": 4' $out || fail "not format version 4"
+	j=$(as_json $out) || fail "export of $out"
+	grep -q '"version": 4' "$j" || fail "not format version 4"
 	# --compare by the runs' own tag: 4 runs a side, per variant.
 	"$R" -i $out --compare tag:cstate=qos0 --metric ttwu_enqueue \
 		--resamples 200 --json > /tmp/cmp.json 2> /tmp/err ||
@@ -113,7 +117,7 @@ for m in ms.values():
     assert [s["runs"] for s in m["strata"]] == [2, 2], m["strata"]
 EOF
 	# Unbalanced: 3 runs of 2 variants x 2 conditions.
-	"$R" record -q -o /tmp/cs3.json --runs 3 --variants ftrace,kprobe \
+	"$R" record -q -o /tmp/cs3.db --runs 3 --variants ftrace,kprobe \
 		--cstates qos0,free -- /tmp/cond_wl.sh 2> /tmp/err || fail "record 3 failed"
 	grep -q 'warning: unbalanced: --runs 3 is not a multiple of 4' /tmp/err ||
 		fail "no unbalanced warning: $(cat /tmp/err)"
@@ -128,18 +132,21 @@ t_cond_restore() {
 	# A test that fails lets a held workload go (run()'s subshell ends).
 	trap 'touch $CW.go' EXIT
 	insmod "$KO" probes=ttwu,tkread
+	rm -f /tmp/f.db /tmp/int.db /tmp/kill.db*
 	# A workload that fails: its runs kept, record's status 9.
 	cond_workload 0 1
-	rc=0; "$R" record -q -o /tmp/f.json --runs 2 --cstates qos5 \
+	rc=0; "$R" record -q -o /tmp/f.db --runs 2 --cstates qos5 \
 		--load busy:2 -- /tmp/cond_wl.sh 2> /tmp/err || rc=$?
 	expect_eq "exit status, workload failed" "$rc" 9
+	expect_eq "the runs kept, their exit statuses" \
+		"$("$R" info -i /tmp/f.db | awk '$1 == "run" { printf "%s ", $10 }')" "1 1 "
 	expect_eq "run 0 saw" "$(seen 0)" "5 2"
 	expect_eq "run 1 saw" "$(seen 1)" "5 2"
 	expect_restored "after a failing workload"
-	# SIGINT in the middle of the first run: it ends, is written, and
-	# the setting is back.
+	# SIGINT in the middle of the first run: it ends, is committed, no
+	# other run begins, and the setting is back.
 	cond_workload hold
-	"$R" record -q -o /tmp/int.json --runs 4 --cstates qos0 \
+	"$R" record -q -o /tmp/int.db --runs 4 --cstates qos0 \
 		--load busy -- /tmp/cond_wl.sh 2> /tmp/err &
 	pid=$!
 	wait_file $CW/run.0
@@ -150,14 +157,18 @@ t_cond_restore() {
 	touch $CW.go
 	rc=0; wait $pid || rc=$?
 	expect_eq "exit status after SIGINT" "$rc" 0
-	grep -q 'interrupted; writing the 1 runs done' /tmp/err ||
-		fail "after SIGINT: $(cat /tmp/err)"
+	expect_eq "after SIGINT" "$(cat /tmp/err)" \
+		"clkstat-report: record: interrupted; the 1 runs done are in /tmp/int.db"
+	expect_eq "the study after SIGINT: runs, their tags" \
+		"$("$R" info -i /tmp/int.db | awk '$1 == "runs" { print $2 } $1 == "run" { print $16 }' | tr '\n' ' ')" \
+		"1 cstate=qos0,load=busy "
 	expect_eq "seen by run 0" "$(seen 0)" "0 $(nproc)"
 	expect_restored "after SIGINT"
 	# SIGKILL: the kernel closes the file (the request goes), the
-	# spinners get their PR_SET_PDEATHSIG.
+	# spinners get their PR_SET_PDEATHSIG.  The study record made before
+	# run 1 stays (no handler runs to remove it), with no run: it opens.
 	cond_workload hold
-	"$R" record -q -o /tmp/kill.json --runs 4 --cstates qos0 \
+	"$R" record -q -o /tmp/kill.db --runs 4 --cstates qos0 \
 		--load busy:2 -- /tmp/cond_wl.sh 2> /tmp/err &
 	pid=$!
 	wait_file $CW/run.0
@@ -165,7 +176,12 @@ t_cond_restore() {
 	kill -KILL $pid
 	wait $pid 2>/dev/null || true
 	expect_restored "after SIGKILL"
-	[ ! -e /tmp/kill.json ] || fail "a killed record wrote a snapshot"
+	"$R" info -i /tmp/kill.db > /tmp/meta 2> /tmp/err ||
+		fail "the study a killed record left does not open: $(cat /tmp/err)"
+	expect_eq "runs in the study of a record killed in run 1" \
+		"$(awk '$1 == "runs" { print $2 }' /tmp/meta)" 0
+	expect_eq "its conditions" "$(awk '$1 == "conditions" { sub(/^[^ ]* /, ""); print }' /tmp/meta)" \
+		"cstates=qos0 load=busy:2"
 	# The orphaned workload, let go, ends before rmmod.
 	touch $CW.go
 	wait_file $CW.end
@@ -174,9 +190,10 @@ t_cond_restore() {
 # Load alternated: idle runs see no spinner, busy:2 runs two, each pinned
 # to its own CPU; runs tagged load; none left after.
 t_cond_load() {
-	local R=$top/tools/clkstat-report out=/tmp/ld.json
+	local R=$top/tools/clkstat-report out=/tmp/ld.db
 	insmod "$KO" probes=ttwu,tkread
 	cond_workload 0
+	rm -f $out
 	"$R" record -q -o $out --runs 4 --variants direct --load idle,busy:2 \
 		--cstates free -- /tmp/cond_wl.sh 2> /tmp/err ||
 		fail "record failed: $(cat /tmp/err)"

@@ -108,8 +108,9 @@ for i in range(int(sys.argv[2])):
 	rmmod clkstat
 }
 
-# record --events: each run's log in the snapshot, read back with python3
-# against the workload's truth.  Between the pingpong's pp_begin and pp_end
+# record --events: each run's log in the study, exported as the JSON
+# snapshot (export --format json) and read back with python3 against the
+# workload's truth.  Between the pingpong's pp_begin and pp_end
 # markers (written through $CLKSTAT_MARKER, which record sets), exactly
 # 2 x 100 wakeups, enqueues and first reads of its two threads, each
 # enqueue and read paired by corr with its wakeup, latency = ts difference,
@@ -121,7 +122,7 @@ for i in range(int(sys.argv[2])):
 # after it.  Then a too-small --events and a too-small ring each warn and
 # count lost; without an event log record fails and writes nothing.
 t_record_events() {
-	local R=$top/tools/clkstat-report out=/tmp/recev.json py=/tmp/recev.py fmt
+	local R=$top/tools/clkstat-report out=/tmp/recev.db py=/tmp/recev.py fmt j
 	fmt=$("$R" -V | sed -n 's/.*snapshot format \([0-9]*\).*/\1/p')
 	cat > $py <<'PY'
 import json, sys
@@ -209,32 +210,40 @@ for i, run in enumerate(s["runs"]):
 PY
 	local wl='"$1" -n 100 --reads 1 --marker $2 && echo "rt_before $(date +%s%N)" && echo shellmark > "$CLKSTAT_MARKER" && echo "rt_after $(date +%s%N)"'
 	insmod "$KO" probes=ttwu,tkread,marker events=65536
+	rm -f $out
 	"$R" record -q -o $out --runs 2 --variants kprobe,ftrace --events 100000 -- \
 		sh -c "$wl" sh "$PINGPONG" "" > /tmp/truths 2> /tmp/rec.err ||
 		fail "record failed: $(cat /tmp/rec.err)"
 	[ -s /tmp/rec.err ] && fail "record warned: $(cat /tmp/rec.err)"
-	python3 $py $out /tmp/truths 0 2 $DELAY_DEQUEUE "$fmt" || fail "events of the runs (no --migrate)"
+	j=$(as_json $out) || fail "export of $out"
+	python3 $py "$j" /tmp/truths 0 2 $DELAY_DEQUEUE "$fmt" || fail "events of the runs (no --migrate)"
+	rm -f $out
 	"$R" record -q -o $out --runs 1 --variants kprobe --events 100000 -- \
 		sh -c "$wl" sh "$PINGPONG" --migrate > /tmp/truths 2> /tmp/rec.err ||
 		fail "record --migrate failed: $(cat /tmp/rec.err)"
-	python3 $py $out /tmp/truths 1 1 $DELAY_DEQUEUE "$fmt" || fail "events of the run (--migrate)"
+	j=$(as_json $out) || fail "export of $out"
+	python3 $py "$j" /tmp/truths 1 1 $DELAY_DEQUEUE "$fmt" || fail "events of the run (--migrate)"
 	# --events 50: the first 50 kept (and the two markers), the rest lost.
+	rm -f $out
 	"$R" record -q -o $out --events 50 -- "$PINGPONG" -n 100 > /dev/null 2> /tmp/rec.err ||
 		fail "record --events 50 failed"
 	note "$(cat /tmp/rec.err)"
 	grep -q "^clkstat-report: record: warning: run 1: [0-9]* events lost (beyond --events 50)" /tmp/rec.err ||
 		fail "no warning: $(cat /tmp/rec.err)"
-	python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["runs"][0]["events"]; sys.exit(not (len(e["rows"]) == 52 and e["lost"] > 0))' $out ||
+	j=$(as_json $out) || fail "export of $out"
+	python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["runs"][0]["events"]; sys.exit(not (len(e["rows"]) == 52 and e["lost"] > 0))' "$j" ||
 		fail "--events 50: not 52 rows with some lost"
 	rmmod clkstat
 	# A ring of 64 per CPU: overwritten, warned about, counted as lost.
 	insmod "$KO" probes=ttwu events=64
+	rm -f $out
 	"$R" record -q -o $out --events 100000 -- "$PINGPONG" -n 200 > /dev/null 2> /tmp/rec.err ||
 		fail "record with events=64 failed"
 	note "$(cat /tmp/rec.err)"
 	grep -q "^clkstat-report: record: warning: run 1: [0-9]* events lost (ring of events=64 per CPU full): load with a larger events=N or shorten the run$" /tmp/rec.err ||
 		fail "no warning: $(cat /tmp/rec.err)"
-	python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["runs"][0]["events"]; sys.exit(not e["lost"] > 0)' $out ||
+	j=$(as_json $out) || fail "export of $out"
+	python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["runs"][0]["events"]; sys.exit(not e["lost"] > 0)' "$j" ||
 		fail "events=64: nothing lost"
 	rmmod clkstat
 	# No event log: refused before any run, no file.
@@ -250,22 +259,25 @@ PY
 	local on
 	on=$(cat $T/tracing_on)
 	echo 0 > $T/tracing_on
+	rm -f $out
 	"$R" record -q -o $out --variants bpf-kprobe --runs 2 --events 100 -- \
 		sh -c 'echo "marker $CLKSTAT_MARKER"' > /tmp/bpf.out 2> /tmp/rec.err ||
 		fail "record bpf-kprobe --events, tracing off, failed: $(cat /tmp/rec.err)"
 	expect_eq "CLKSTAT_MARKER of a bpf run, tracing off" "$(sort -u /tmp/bpf.out)" "marker "
 	expect_eq "tracing off warnings" "$(grep -c 'warning: tracing is off' /tmp/rec.err)" 1
 	echo 1 > $T/tracing_on
+	rm -f $out
 	"$R" record -q -o $out --variants bpf-kprobe --events 100 -- \
 		sh -c 'echo "marker $CLKSTAT_MARKER"' > /tmp/bpf.out 2> /tmp/rec.err ||
 		fail "record bpf-kprobe --events failed: $(cat /tmp/rec.err)"
 	echo "$on" > $T/tracing_on
 	expect_eq "CLKSTAT_MARKER of a bpf run" "$(cat /tmp/bpf.out)" "marker $T/trace_marker"
 	grep -q 'tracing is off' /tmp/rec.err && fail "warned with tracing on: $(cat /tmp/rec.err)"
+	j=$(as_json $out) || fail "export of $out"
 	python3 -c 'import json, sys
 e = json.load(open(sys.argv[1]))["runs"][0]["events"]
 t = [r[8] for r in e["rows"] if r[1] == "marker"]
-sys.exit(not (len(e["clock"]) == 2 and "run_start" in t and "run_end" in t))' $out ||
+sys.exit(not (len(e["clock"]) == 2 and "run_start" in t and "run_end" in t))' "$j" ||
 		fail "bpf run: no markers or clock pairs"
 	rmmod clkstat
 }

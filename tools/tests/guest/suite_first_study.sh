@@ -29,7 +29,7 @@ t_first_study() {
 		fail "the first study failed: $(tail -5 /tmp/fs.err)"
 	! loaded || fail "the module is still loaded after the study"
 	# 40 runs, 20 of each variant, every one with the workload's tasks only.
-	expect_eq "runs" "$("$top/tools/clkstat-report" -i /tmp/study/study.json info |
+	expect_eq "runs" "$("$top/tools/clkstat-report" -i /tmp/study/study.db info |
 		awk '$1 == "run" && $NF == "yes" { n[$4]++ } END { print n["kprobe"], n["bpf-kprobe"] }')" "20 20"
 	grep -q "^summary, bpf-kprobe - kprobe, 95% intervals:$" /tmp/fs.out ||
 		fail "no summary: $(head -20 /tmp/fs.out)"
@@ -53,12 +53,12 @@ t_readme_usage() {
 		fail "the block does not build first: $body"
 	body=$(tail -n +2 <<< "$body")
 	[ "$(grep -c . <<< "$body")" -ge 10 ] || fail "too few commands: $body"
-	rm -f /tmp/runs.json
+	rm -f /tmp/runs.db
 	(cd "$top" && bash -e -c "$body") > /tmp/use.out 2> /tmp/use.err ||
 		fail "the block failed: $(tail -5 /tmp/use.err)"
 	! loaded || fail "the module is still loaded after the block"
 	! pgrep -f "clkstat-report serve" > /dev/null || fail "the exporter still runs"
-	expect_eq "runs" "$("$top/tools/clkstat-report" -i /tmp/runs.json info |
+	expect_eq "runs" "$("$top/tools/clkstat-report" -i /tmp/runs.db info |
 		awk '$1 == "run" { n[$4]++ } END { print n["direct"], n["kprobe"] }')" "10 10"
 	grep -q "^usage: clkstat-report record " /tmp/use.out || fail "no record --help"
 	grep -q "ttwu_tkread.kprobe" /tmp/use.out || fail "no kprobe runs in the report: $(tail -20 /tmp/use.out)"

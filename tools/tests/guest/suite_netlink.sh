@@ -245,13 +245,13 @@ t_netlink_events() {
 
 # clkstat-report events -i and xcorr on a real recording (record --events,
 # 2 runs, kprobe and ftrace, the ping-pong with --migrate): the JSON Lines
-# and CSV rows, read back by Python's json and csv, are the snapshot's
-# rows one for one (every column; realtime through the run's first clock
+# and CSV rows of the study, read back by Python's json and csv, are the
+# rows of its JSON snapshot (export) one for one (every column; realtime through the run's first clock
 # pair; run and variant), the text format has a row per event and a
 # trailer per run; xcorr wakeup enqueue counts each run's events in its
 # run_start..run_end window as the snapshot has them, and finds a peak.
 t_events_export() {
-	local R=$top/tools/clkstat-report out=/tmp/exp.json py=/tmp/exp.py res rc
+	local R=$top/tools/clkstat-report out=/tmp/exp.db py=/tmp/exp.py res rc j
 	cat > $py <<'PY'
 import csv, io, json, sys
 snap, jl, cs, xc = sys.argv[1:5]
@@ -299,15 +299,17 @@ print("%d rows equal in JSON Lines and CSV; xcorr wakeup enqueue: peak lag %+d b
       % (len(want), x["peak"]["lag_bins"], x["peak"]["r"], x["peak"]["r_lo"], x["peak"]["r_hi"]))
 PY
 	insmod "$KO" probes=ttwu,tkread,marker events=65536
+	rm -f $out
 	"$R" record -q -o $out --runs 2 --variants kprobe,ftrace --events 100000 -- \
 		"$PINGPONG" -n 100 --migrate --reads 1 > /dev/null 2> /tmp/exp.err ||
 		fail "record failed: $(cat /tmp/exp.err)"
+	j=$(as_json $out) || fail "export of $out"
 	"$R" -i $out events --format jsonl > /tmp/exp.jsonl 2> /tmp/exp.err1 || fail "events jsonl: $(cat /tmp/exp.err1)"
 	"$R" -i $out events --format csv > /tmp/exp.csv 2> /tmp/exp.err2 || fail "events csv: $(cat /tmp/exp.err2)"
 	"$R" -i $out xcorr wakeup enqueue --bin 100us --max-lag 2ms -B 200 --json > /tmp/exp.xc ||
 		fail "xcorr failed"
 	"$R" -i $out xcorr wakeup enqueue --bin 100us --max-lag 2ms -B 200 | sed 's/^/    # /'
-	res=$(python3 $py $out /tmp/exp.jsonl /tmp/exp.csv /tmp/exp.xc 2>&1) ||
+	res=$(python3 $py "$j" /tmp/exp.jsonl /tmp/exp.csv /tmp/exp.xc 2>&1) ||
 		fail "events or xcorr differ from the snapshot: $(tail -3 <<< "$res")"
 	note "$res"
 	"$R" -i $out events > /tmp/exp.txt || fail "events text"
@@ -328,10 +330,12 @@ PY
 # counts equal that run's truth, the pooled report adds them up, and the
 # module is left in the variant it was found in.  Then the failures: a
 # failing workload, a missing one, and a refused variant, which must leave
-# an existing snapshot untouched.
+# an existing study untouched (--append: the runs go nowhere else), and a
+# new one made for the refused run gone.
 t_record() {
-	local R=$top/tools/clkstat-report out=/tmp/rec.json rc i w v want
+	local R=$top/tools/clkstat-report out=/tmp/rec.db rc i w v want
 	insmod "$KO" probes=ttwu,tkread
+	rm -f $out /tmp/prog.db /tmp/false.db /tmp/dur.db /tmp/bad.db /tmp/vg.db /tmp/tp.db
 	"$R" record -q -o $out --runs 4 --variants ftrace,kprobe -- \
 		"$PINGPONG" -n 150 --reads 1 --control "$D/control" > /tmp/truths ||
 		fail "record failed"
@@ -367,9 +371,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for m in d["runs"][int(sys.argv[2])]["metrics"]:
     if m["name"] in ("ttwu_enqueue", "ttwu_tkread"):
-        print("    # run", sys.argv[2], m["name"], m["variant"], m["counters"])' $out $i
+        print("    # run", sys.argv[2], m["name"], m["variant"], m["counters"])' "$(as_json $out)" $i
 			note "control: $(head -3 "$D/control" | tr '\n' ' ')"
-			[ -z "${CLKSTAT_GUEST_OUT:-}" ] || cp $out "$CLKSTAT_GUEST_OUT/t_record-miss.json"
+			[ -z "${CLKSTAT_GUEST_OUT:-}" ] || cp $out "$CLKSTAT_GUEST_OUT/t_record-miss.db"
 		}
 		expect_eq "run $i ttwu_enqueue.$v count" \
 			"$(awk -F, -v id="ttwu_enqueue" -v v=$v '$1 == id && $2 == v && $3 == "all" { print $4 }' /tmp/run.csv)" "$w"
@@ -387,7 +391,7 @@ for m in d["runs"][int(sys.argv[2])]["metrics"]:
 	# metric's samples (the same whatever the variant) and the time left;
 	# --workload-output takes the workload's own lines apart.
 	rm -f /tmp/wl.out
-	"$R" record -o /tmp/prog.json --runs 2 --variants ftrace,kprobe --workload-output /tmp/wl.out -- \
+	"$R" record -o /tmp/prog.db --runs 2 --variants ftrace,kprobe --workload-output /tmp/wl.out -- \
 		"$PINGPONG" -n 50 --reads 1 --control "$D/control" > /tmp/prog.stdout 2> /tmp/prog.err || fail "record with progress failed"
 	[ ! -s /tmp/prog.stdout ] || fail "the workload's output reached stdout: $(head -3 /tmp/prog.stdout)"
 	expect_eq "the workload's output, in its file" "$(awk '$1 == "wakeups" { print $2 }' /tmp/wl.out | tr '\n' ' ')" "100 100 "
@@ -395,45 +399,54 @@ for m in d["runs"][int(sys.argv[2])]["metrics"]:
 		fail "progress of run 1: $(cat /tmp/prog.err)"
 	grep -qE '^record: run 2/2, variant kprobe: ttwu_tkread 100 samples, [0-9.]+ s$' /tmp/prog.err ||
 		fail "progress of run 2: $(cat /tmp/prog.err)"
+	expect_eq "the last line" "$(tail -1 /tmp/prog.err)" "record: 2 runs written to /tmp/prog.db"
 	# The workload fails: the runs are kept, the status says so.
-	rc=0; "$R" record -q -o /tmp/false.json --runs 2 -- false || rc=$?
+	rc=0; "$R" record -q -o /tmp/false.db --runs 2 -- false || rc=$?
 	expect_eq "exit status, workload failed" "$rc" 9
 	expect_eq "its runs' exit statuses" \
-		"$("$R" info -i /tmp/false.json | awk '$1 == "run" { printf "%s ", $10 }')" "1 1 "
+		"$("$R" info -i /tmp/false.db | awk '$1 == "run" { printf "%s ", $10 }')" "1 1 "
 	# No workload at all, a variant no one knows, one the module refuses:
 	# refused before run 1 where the tool can tell, else by the module
-	# with its reason; the snapshot already there stays whole, and no
-	# temporary file is left.
+	# with its reason; the study already there (--append) stays whole,
+	# and none of SQLite's files is left beside it.
 	cp $out /tmp/rec.before
-	rc=0; "$R" record -q -o $out -- /nonexistent/cmd 2> /tmp/err || rc=$?
+	rc=0; "$R" record -q --append -o $out -- /nonexistent/cmd 2> /tmp/err || rc=$?
 	expect_eq "exit status, no workload" "$rc" 2
 	expect_eq "no workload" "$(cat /tmp/err)" "clkstat-report: record: /nonexistent/cmd: not an executable file (nothing recorded)"
-	rc=0; "$R" record -q -o $out --runs 2 --duration 0.2 --variants direct,nosuch 2> /tmp/err || rc=$?
+	rc=0; "$R" record -q --append -o $out --runs 2 --duration 0.2 --variants direct,nosuch 2> /tmp/err || rc=$?
 	expect_eq "exit status, unknown variant" "$rc" 2
 	grep -q "record: --variants: no variant 'nosuch'; the variants: direct," /tmp/err ||
 		fail "message: $(cat /tmp/err)"
 	# The tracepoint variant cannot run tkread (loaded here): the module
-	# refuses, and its reply says why.
-	rc=0; "$R" record -q -o $out --runs 2 --duration 0.2 --variants direct,tracepoint 2> /tmp/err || rc=$?
+	# refuses, and its reply says why.  First: no run added to the study
+	# there; in a new study, the runs before the refused one stay.
+	rc=0; "$R" record -q --append -o $out --runs 2 --duration 0.2 --variants tracepoint,direct 2> /tmp/err || rc=$?
 	expect_eq "exit status, refused variant" "$rc" 1
 	grep -q "ctrl variant tracepoint: the variant cannot run an enabled probe (the kernel log names it)" /tmp/err ||
 		fail "message: $(cat /tmp/err)"
-	cmp -s $out /tmp/rec.before || fail "a failed record changed the snapshot"
-	[ "$(ls /tmp | grep -c '^rec.json.')" = 0 ] || fail "temporary files left: $(ls /tmp | grep rec.json)"
+	cmp -s $out /tmp/rec.before || fail "a failed record changed the study"
+	[ "$(ls /tmp | grep -c '^rec\.db.')" = 0 ] || fail "SQLite's files left: $(ls /tmp | grep '^rec\.db')"
+	rc=0; "$R" record -o /tmp/tp.db --runs 2 --duration 0.2 --variants direct,tracepoint 2> /tmp/err || rc=$?
+	expect_eq "exit status, refused variant in run 2" "$rc" 1
+	grep -qx "record: the 1 runs before stay in /tmp/tp.db" /tmp/err || fail "message: $(cat /tmp/err)"
+	expect_eq "the run before the refusal" \
+		"$("$R" info -i /tmp/tp.db | awk '$1 == "run" { printf "%s ", $4 }')" "direct "
 	# Runs without a workload last --duration.
-	"$R" record -q -o /tmp/dur.json --runs 2 --duration 0.5
-	"$R" info -i /tmp/dur.json | awk '$1 == "run" && ($8 - $6) < 5e8 { exit 1 }' ||
+	"$R" record -q -o /tmp/dur.db --runs 2 --duration 0.5
+	"$R" info -i /tmp/dur.db | awk '$1 == "run" && ($8 - $6) < 5e8 { exit 1 }' ||
 		fail "a run shorter than --duration"
 	# Bad arguments change nothing.
 	for a in "--runs 0" "--runs x" "--duration -1" "--variants ," "--duration 1 -- true"; do
-		rc=0; "$R" record -q -o /tmp/bad.json $a 2> /dev/null || rc=$?
+		rc=0; "$R" record -q -o /tmp/bad.db $a 2> /dev/null || rc=$?
 		expect_eq "record $a" "$rc" 2
 	done
-	[ ! -e /tmp/bad.json ] || fail "a refused record wrote a file"
+	[ ! -e /tmp/bad.db ] || fail "a refused record wrote a file"
 	rc=0
-	valgrind -q --error-exitcode=99 --leak-check=full "$R" record -q -o /tmp/vg.json \
+	valgrind -q --error-exitcode=99 --leak-check=full "$R" record -q -o /tmp/vg.db \
 		--runs 2 --variants direct,ftrace --duration 0.2 2> /tmp/vg || rc=$?
 	[ "$rc" = 0 ] || fail "valgrind, record: $rc $(cat /tmp/vg)"
+	expect_eq "the study valgrind's record wrote" \
+		"$("$R" info -i /tmp/vg.db | awk '$1 == "run" { printf "%s ", $4 }')" "direct ftrace "
 	for c in "" "raw" "info" "--json" "--format openmetrics"; do
 		rc=0
 		# shellcheck disable=SC2086

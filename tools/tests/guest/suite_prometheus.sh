@@ -3,7 +3,7 @@
 # prometheus_test.py: clkstat-report serve on the guest's network
 # interface (QEMU's user network, forwarded to the host, where a real
 # Prometheus scrapes it), then two recorded runs of a workload with a
-# reset between them (each record resets first), each run's snapshot
+# reset between them (each record resets first), each run's study
 # written to the results folder for the host to pool.  Every state is
 # held until the host says Prometheus has stored it: zeros first, the
 # first run's final values, the zeros of a reset before the second run,
@@ -41,14 +41,14 @@ t_prom_guest() {
 	"$R" serve --listen 10.0.2.15:9736 --host guest1 --cache-ms 0 2> /tmp/serve.err &
 	pid=$!
 	stored serving
-	"$R" record -q -o "$out/s1.json" --runs 1 --variants direct -- \
+	"$R" record -q -o "$out/s1.db" --runs 1 --variants direct -- \
 		"$PINGPONG" -n 3000 --migrate > /dev/null || fail "record 1"
 	stored run1
 	# The reset seen as one: record 2 resets too, but may have counted
 	# past the first run's values by the next scrape.
 	echo reset > "$D/control"
 	stored reset
-	"$R" record -q -o "$out/s2.json" --runs 1 --variants direct -- \
+	"$R" record -q -o "$out/s2.db" --runs 1 --variants direct -- \
 		"$PINGPONG" -n 3000 > /dev/null || fail "record 2"
 	stored run2
 	kill $pid

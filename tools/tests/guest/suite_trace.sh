@@ -200,9 +200,10 @@ t_targets_delay() {
 }
 
 # The BPF twin's user-defined probes (tools/bpf/twin_trace.bpf.c), read
-# from record's snapshot: R is clkstat-report, tw_* read the snapshot.
+# from record's study: R is clkstat-report, tw_* read the study (each
+# record here makes a new one: the file is removed before).
 R=$top/tools/clkstat-report
-TWS=/tmp/twtr.json
+TWS=/tmp/twtr.db
 # tw_csv METRIC VARIANT COLUMN: the run's CSV row (4 count, 5 min, 6 p50,
 # 10 max) of METRIC.VARIANT, all CPUs (RUN: the run, 0 unless given).
 tw_csv() {
@@ -251,6 +252,7 @@ t_bpf_trace_func() {
 	local s=sec:clkstat_tt_sec_begin-clkstat_tt_sec_end r=func:clkstat_tt_recurse
 	for v in bpf-fentry bpf-kprobe; do
 		# Two records: record's --probes list holds 63 bytes.
+		rm -f $TWS $TWS.sec $TWS.cpu
 		"$R" record -q -o $TWS --variants $v --probes "$f,$r" -- \
 			bash -c "$(declare -f tw_ops); TT=$TT tw_ops /tmp/twrb 'delay 21 $ns' 'recurse 20 5' 'recurse 10 10'" ||
 			fail "$v: record failed"
@@ -291,7 +293,8 @@ t_bpf_trace_func() {
 # events in the twin's event log.
 t_bpf_trace_tp() {
 	tt_load
-	local p=tp:clkstat_tt_a_tp-clkstat_tt_b_tp n min
+	local p=tp:clkstat_tt_a_tp-clkstat_tt_b_tp n min j
+	rm -f $TWS
 	"$R" record -q -o $TWS --variants bpf-tp --probes "$p" --events 256 -- \
 		bash -c "echo 'tp 25 500' > $TT" || fail "record failed"
 	n=$(tw_csv $p bpf-tp 4) min=$(tw_csv $p bpf-tp 5)
@@ -301,13 +304,14 @@ t_bpf_trace_tp() {
 	expect_eq "$p unmatched" "$(tw_counter $p.bpf-tp unmatched)" 0
 	# A trace event per sample: the probe's number, the spec cut to 15
 	# bytes, the latency of at least the sleep.
-	# (the snapshot's rows: events' CSV shows the text of markers only;
-	# record's own markers are there too)
+	# (the rows of the study's JSON snapshot: events' CSV shows the text
+	# of markers only; record's own markers are there too)
+	j=$(as_json $TWS) || fail "export of $TWS"
 	python3 -c 'import json, sys
 rows = json.load(open(sys.argv[1]))["runs"][0]["events"]["rows"]
 print(sum(1 for r in rows if r[1] == "trace"),
       sum(1 for r in rows if r[1] == "trace" and r[4] == 1 and
-      r[8] == "tp:clkstat_tt_a" and r[5] >= 495000))' $TWS > /tmp/twev ||
+      r[8] == "tp:clkstat_tt_a" and r[5] >= 495000))' "$j" > /tmp/twev ||
 		fail "events: $(cat /tmp/twev)"
 	expect_eq "events, trace events as expected" "$(cat /tmp/twev)" "25 25"
 	expect_no_tw "bpf-tp after record"
@@ -322,13 +326,14 @@ t_bpf_trace_refusals() {
 	local v rc
 	tw_refused() {	# tw_refused VARIANT PROBES STATUS TEXT
 		rc=0
-		"$R" record -q -o /tmp/twref.json --variants "$1" --probes "$2" \
+		rm -f /tmp/twref.db
+		"$R" record -q -o /tmp/twref.db --variants "$1" --probes "$2" \
 			--duration 0.1 2> /tmp/twerr || rc=$?
 		note "$1 $2: $(cat /tmp/twerr)"
 		expect_eq "$1 $2: exit status" "$rc" "$3"
 		grep -qF -- "$4" /tmp/twerr || fail "$1 $2: $(cat /tmp/twerr), want '$4'"
 		expect_eq "$1 $2: lines" "$(wc -l < /tmp/twerr)" 1
-		[ ! -e /tmp/twref.json ] || fail "$1 $2: a snapshot written"
+		[ ! -e /tmp/twref.db ] || fail "$1 $2: a study written"
 		expect_no_tw "$1 $2"
 	}
 	tw_refused bpf-fentry func:no_such_function_xyz 1 "no function no_such_function_xyz"
@@ -355,6 +360,7 @@ t_bpf_trace_hard() {
 	for v in bpf-fentry bpf-kprobe; do
 		for fn in args7 ret16; do
 			rc=0
+			rm -f $TWS
 			"$R" record -q -o $TWS --variants $v --probes func:clkstat_tt_$fn -- \
 				bash -c "echo '$fn 11' > $TT" 2> /tmp/twerr || rc=$?
 			case $rc in
@@ -382,6 +388,7 @@ t_bpf_trace_vs_module() {
 	# hook_exit.c knows the prototype: kprobe, as the record's run.
 	echo "variant kprobe" > "$D/control" || fail "variant kprobe refused"
 	echo "trace $f" > "$D/control" || fail "trace $f refused: $(dmesg | tail -2)"
+	rm -f $TWS
 	"$R" record -q -o $TWS --runs 2 --variants kprobe,bpf-kprobe --probes "$f" -- \
 		bash -c "echo 'delay 40 100000' > $TT" || fail "record failed"
 	expect_eq "variants of the runs" "$("$R" info -i $TWS | awk '$1 == "run" { printf "%s ", $4 }')" \
@@ -393,6 +400,7 @@ t_bpf_trace_vs_module() {
 	expect_no_tw "after record"
 	# Without --probes the twin takes the module's probes and traces
 	# (those its variants reach): the same trace on both sides.
+	rm -f $TWS
 	"$R" record -q -o $TWS --runs 2 --variants kprobe,bpf-fentry -- \
 		bash -c "echo 'delay 30 100000' > $TT" || fail "record without --probes failed"
 	mod=$(RUN=0 tw_csv $f kprobe 4) tw=$(RUN=1 tw_csv $f bpf-fentry 4)
@@ -401,6 +409,7 @@ t_bpf_trace_vs_module() {
 	expect_no_tw "after the second record"
 	# The window is the module's: a workload that resets it, then stops
 	# it halfway, leaves the calls between those two in either run.
+	rm -f $TWS
 	"$R" record -q -o $TWS --runs 2 --variants kprobe,bpf-kprobe --probes "$f" -- \
 		bash -c "echo 'delay 5 100000' > $TT; echo reset > $D/control;
 			 echo 'delay 20 100000' > $TT; echo stop > $D/control;

@@ -224,9 +224,10 @@ warm_workload() { "$PINGPONG" -n 2 > /dev/null || fail "workload (warm-up)"; }
 
 twin_agree() {	# twin_agree MODULE_VARIANT TWIN_VARIANT PROBES [PINGPONG ARGS]
 	local mv=$1 tv=$2 probes=$3; shift 3
-	local out=/tmp/agree.json w mod tw metric st qs k c r
+	local out=/tmp/agree.db w mod tw metric st qs k c r
 	warm_workload
 	insmod "$KO" probes="$probes" variant="$mv" events=32768
+	rm -f $out
 	"$R" record -q -o $out --keep-module --workload-only --variants "$tv" \
 		--events 32768 --probes "$probes" -- "$PINGPONG" -n 1500 --control "$D/control" \
 		$( [ "$probes" = ttwu ] || echo --reads 1 ) "$@" > /tmp/truth ||
@@ -275,21 +276,22 @@ t_bpf_twin_agree() {
 t_bpf_conflict() {
 	local rc=0
 	insmod "$KO" variant=direct
-	"$R" record -q -o /tmp/c.json --keep-module --variants bpf-fentry \
+	rm -f /tmp/c.db
+	"$R" record -q -o /tmp/c.db --keep-module --variants bpf-fentry \
 		--probes ttwu --duration 0.2 2> /tmp/err || rc=$?
 	expect_eq "exit status" "$rc" 1
 	note "$(cat /tmp/err)"
 	grep -qx "clkstat-report: bpf-fentry: try_to_wake_up already has a direct call (clkstat.ko's direct variant?): use bpf-kprobe or bpf-tp, or switch the module to another variant" /tmp/err ||
 		fail "message: $(cat /tmp/err)"
 	expect_eq "lines on stderr" "$(wc -l < /tmp/err)" 1
-	[ ! -e /tmp/c.json ] || fail "a snapshot was written"
+	[ ! -e /tmp/c.db ] || fail "a study was left"
 	expect_no_twin "after the conflict"
 	grep -A1 '^try_to_wake_up' "$T/enabled_functions" | grep -q 'direct-->clkstat_direct_tramp' ||
 		fail "the module's direct call is gone"
 	echo "variant ftrace" > "$D/control"
-	"$R" record -q -o /tmp/c.json --keep-module --workload-only --variants bpf-fentry \
+	"$R" record -q -o /tmp/c.db --keep-module --workload-only --variants bpf-fentry \
 		--probes ttwu -- "$PINGPONG" -n 50 > /dev/null || fail "bpf-fentry beside ftrace"
-	[ "$(snap_csv /tmp/c.json 0 ttwu_enqueue bpf-fentry 4)" -ge 100 ] || fail "bpf-fentry beside ftrace: no samples"
+	[ "$(snap_csv /tmp/c.db 0 ttwu_enqueue bpf-fentry 4)" -ge 100 ] || fail "bpf-fentry beside ftrace: no samples"
 	rmmod clkstat
 	expect_no_twin "after the run"
 }
@@ -301,6 +303,7 @@ t_bpf_loader_errors() {
 	# each image libbpf falls back to (6.12's headers ship a vmlinux).
 	local f r; r=$(uname -r) hidden=""
 	touch /tmp/empty-btf
+	rm -f /tmp/e.db /tmp/e2.db /tmp/e3.db /tmp/e4.db
 	for f in /sys/kernel/btf/vmlinux /boot/vmlinux-$r /lib/modules/$r/vmlinux-$r \
 		 /lib/modules/$r/build/vmlinux /usr/lib/modules/$r/kernel/vmlinux \
 		 /usr/lib/debug/boot/vmlinux-$r /usr/lib/debug/boot/vmlinux-$r.debug \
@@ -308,7 +311,7 @@ t_bpf_loader_errors() {
 		[ -e "$f" ] || continue
 		mount --bind /tmp/empty-btf "$f" && hidden="$hidden $f"
 	done
-	rc=0; "$R" record -q -o /tmp/e.json --variants bpf-fentry --probes ttwu \
+	rc=0; "$R" record -q -o /tmp/e.db --variants bpf-fentry --probes ttwu \
 		--duration 0.2 2> /tmp/err || rc=$?
 	for f in $hidden; do umount "$f"; done
 	note "$(cat /tmp/err)"
@@ -318,7 +321,7 @@ t_bpf_loader_errors() {
 	expect_no_twin "no BTF"
 	# Not root.
 	rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$R" record -q -o /tmp/e2.json --variants bpf-kprobe --probes ttwu \
+		"$R" record -q -o /tmp/e2.db --variants bpf-kprobe --probes ttwu \
 		--duration 0.2 2> /tmp/err || rc=$?
 	note "$(cat /tmp/err)"
 	expect_eq "unprivileged: exit status" "$rc" 4
@@ -327,7 +330,7 @@ t_bpf_loader_errors() {
 	# A target function that does not exist, in each attach type.
 	for v in bpf-fentry bpf-kprobe; do
 		rc=0; CLKSTAT_BPF_TARGET_OVERRIDE=$ENQ=no_such_function \
-			"$R" record -q -o /tmp/e3.json --variants $v --probes ttwu \
+			"$R" record -q -o /tmp/e3.db --variants $v --probes ttwu \
 			--duration 0.2 2> /tmp/err || rc=$?
 		note "$(cat /tmp/err)"
 		expect_eq "$v missing target: exit status" "$rc" 1
@@ -336,19 +339,20 @@ t_bpf_loader_errors() {
 		expect_no_twin "$v missing target"
 	done
 	# bpf-tp refuses the probes it cannot run.
-	rc=0; "$R" record -q -o /tmp/e4.json --variants bpf-tp --probes ttwu,tkread \
+	rc=0; "$R" record -q -o /tmp/e4.db --variants bpf-tp --probes ttwu,tkread \
 		--duration 0.2 2> /tmp/err || rc=$?
 	expect_eq "bpf-tp tkread: exit status" "$rc" 2
 	grep -q "bpf-tp: probe tkread cannot run there" /tmp/err || fail "bpf-tp: $(cat /tmp/err)"
-	[ ! -e /tmp/e.json ] && [ ! -e /tmp/e2.json ] && [ ! -e /tmp/e3.json ] ||
-		fail "a failed record wrote a snapshot"
+	[ ! -e /tmp/e.db ] && [ ! -e /tmp/e2.db ] && [ ! -e /tmp/e3.db ] && [ ! -e /tmp/e4.db ] ||
+		fail "a failed record left a study"
 }
 
 # record with module and twin variants alternated, and with the twin alone.
 t_bpf_record() {
-	local out=/tmp/brec.json i v w got
+	local out=/tmp/brec.db i v w got
 	warm_workload
 	insmod "$KO" probes=ttwu,tkread variant=direct
+	rm -f $out /tmp/bonly.db
 	"$R" record -q -o $out --runs 4 --workload-only --variants ftrace,bpf-fentry -- \
 		"$PINGPONG" -n 150 --reads 1 --control "$D/control" > /tmp/truths ||
 		fail "record failed"
@@ -377,16 +381,16 @@ t_bpf_record() {
 	# hold only the ftrace runs, and no bpf run touched direct.
 	rmmod clkstat
 	# The module absent, bpf-only.
-	"$R" record -q -o /tmp/bonly.json --runs 2 --workload-only --variants bpf-kprobe,bpf-tp \
+	"$R" record -q -o /tmp/bonly.db --runs 2 --workload-only --variants bpf-kprobe,bpf-tp \
 		--probes ttwu -- "$PINGPONG" -n 100 > /tmp/truths || fail "bpf-only record failed"
-	"$R" info -i /tmp/bonly.json > /tmp/meta
+	"$R" info -i /tmp/bonly.db > /tmp/meta
 	sed 's/^/    # /' /tmp/meta | head -8
 	expect_eq "bpf-only probes" "$(awk '$1 == "probes" { print $2 }' /tmp/meta)" ttwu
 	expect_eq "bpf-only module_version" "$(awk '$1 == "module_version" { print $2 }' /tmp/meta)" -
 	for i in 0 1; do
 		v=$(awk -v i=$i '$1 == "run" && $2 == i { print $4 }' /tmp/meta)
 		w=$(awk -v i=$i '$1 == "wakeups" && n++ == i { print $2 }' /tmp/truths)
-		got=$(snap_csv /tmp/bonly.json $i ttwu_enqueue $v 4)
+		got=$(snap_csv /tmp/bonly.db $i ttwu_enqueue $v 4)
 		note "bpf-only run $i $v: truth $w, count $got"
 		twin_count_ok "bpf-only run $i $v ttwu_enqueue" "$got" "$w" $TWIN_EXTRA_PCT
 	done
@@ -402,9 +406,10 @@ t_bpf_record() {
 # module run without it counts those too (the noise was there); the
 # module's filter is put back after each run.
 t_record_workload_only() {
-	local out=/tmp/wo.json i v w got bg
+	local out=/tmp/wo.db i v w got bg
 	warm_workload
 	insmod "$KO" probes=ttwu variant=direct
+	rm -f $out /tmp/wo-all.db
 	# Two other pingpongs, killed after: more wakeups than the workload's.
 	"$PINGPONG" -n 10000000 > /dev/null &
 	bg=$!
@@ -412,7 +417,7 @@ t_record_workload_only() {
 	bg="$bg $!"
 	"$R" record -q -o $out --runs 2 --workload-only --variants ftrace,bpf-fentry -- \
 		"$PINGPONG" -n 300 > /tmp/wo-truths || fail "record --workload-only failed"
-	"$R" record -q -o /tmp/wo-all.json --runs 1 --variants ftrace -- \
+	"$R" record -q -o /tmp/wo-all.db --runs 1 --variants ftrace -- \
 		"$PINGPONG" -n 300 > /tmp/wo-truth-all || fail "record without --workload-only failed"
 	# shellcheck disable=SC2086
 	kill $bg; wait $bg 2> /dev/null
@@ -427,7 +432,7 @@ t_record_workload_only() {
 			fail "run $i: $(awk -v i=$i '$1 == "run" && $2 == i' /tmp/wo-meta)"
 	done
 	w=$(awk '$1 == "wakeups" { print $2 }' /tmp/wo-truth-all)
-	got=$(snap_csv /tmp/wo-all.json 0 ttwu_enqueue ftrace 4)
+	got=$(snap_csv /tmp/wo-all.db 0 ttwu_enqueue ftrace 4)
 	note "ftrace without --workload-only: truth $w, ttwu_enqueue $got"
 	[ "$got" -gt $(( w + w * TWIN_EXTRA_PCT / 100 + 2 )) ] ||
 		fail "without --workload-only the other pingpong's wakeups were not counted: $got, truth $w"
@@ -439,9 +444,10 @@ t_record_workload_only() {
 # The twin's csswitch, without the module: ten clocksource switches are ten
 # samples and ten switches, none failed, in both attach types that have it.
 t_bpf_csswitch() {
-	local v f=/tmp/csw.json
+	local v f=/tmp/csw.db
 	expect_eq "clocksource" "$(cat $CS)" hpet
 	for v in bpf-fentry bpf-kprobe; do
+		rm -f $f
 		"$R" record -q -o $f --variants $v --probes csswitch -- sh -c \
 			"for i in 1 2 3 4 5; do echo acpi_pm > $CS; echo hpet > $CS; done" ||
 			fail "$v: record failed"
@@ -454,8 +460,9 @@ t_bpf_csswitch() {
 	expect_no_twin "after csswitch"
 }
 
-# The twin's event log (record --events).  run_events SNAP RUN: the events
-# section of a run, as JSON (columns as in Documentation/clkstat-snapshot.rst).
+# The twin's event log (record --events).  run_events STUDY RUN: the events
+# section of a run, as JSON (columns as in Documentation/clkstat-snapshot.rst),
+# from the study's JSON snapshot (export).
 # rec_ev N ARGS: record --events N ARGS.
 rec_ev() {
 	local n=$1; shift
@@ -466,8 +473,10 @@ rec_ev() {
 markers_on() { TRACING_WAS=$(cat "$T/tracing_on"); echo 1 > "$T/tracing_on"; }
 markers_off() { echo "$TRACING_WAS" > "$T/tracing_on"; }
 run_events() {
+	local j
+	j=$(as_json "$1") || return 1
 	python3 -c 'import json, sys
-print(json.dumps(json.load(open(sys.argv[1]))["runs"][int(sys.argv[2])]["events"]))' "$1" "$2"
+print(json.dumps(json.load(open(sys.argv[1]))["runs"][int(sys.argv[2])]["events"]))' "$j" "$2"
 }
 
 # ev_check EVENTS_JSON TRUTH PROBES [migrate]: the pingpong's window is
@@ -569,7 +578,7 @@ EOF
 }
 
 t_bpf_events() {
-	local v p out=/tmp/ev.json r
+	local v p out=/tmp/ev.db r
 	warm_workload
 	markers_on
 	for vp in bpf-kprobe:ttwu,tkread bpf-fentry:ttwu,tkread bpf-tp:ttwu \
@@ -597,8 +606,9 @@ t_bpf_events() {
 # the exit's latency the ts difference); and a ring buffer too small for a
 # busy run: records lost, and counted.
 t_bpf_events_misc() {
-	local out=/tmp/evm.json r
-		markers_on
+	local out=/tmp/evm.db r
+	markers_on
+	rm -f $out
 	rec_ev 1000 -q -o $out --variants bpf-kprobe --probes csswitch -- \
 		sh -c "echo 'foo bar!x' > $T/trace_marker; printf 'a.b:c-d=e+f/g_hijklmnop' > $T/trace_marker;
 		       echo acpi_pm > $CS; echo hpet > $CS" || fail "record (markers, csswitch) failed"
@@ -622,8 +632,9 @@ print("markers %s, switches ok" % mk)
 	markers_off
 	expect_eq "clocksource after" "$(cat $CS)" hpet
 	# 16 records (a 4 KiB ring buffer: 64, read every 50 ms) against 4000
-# wakeups' 12000 events.
-		rec_ev 16 -q -o $out --workload-only --variants bpf-fentry \
+	# wakeups' 12000 events.
+	rm -f $out
+	rec_ev 16 -q -o $out --workload-only --variants bpf-fentry \
 		--probes ttwu,tkread -- "$PINGPONG" -n 2000 --reads 1 > /tmp/truth 2> /tmp/everr ||
 		fail "record --events 16 failed"
 	# record keeps the first 16 and counts the rest as lost too: the
@@ -644,11 +655,14 @@ print(len(ev["rows"]), ev["lost"])')
 	# buffer's mapping, the events handed to the run): any complaint
 	# fails.  The one twin record under valgrind of the suite: 100 s.
 	local rc=0
+	rm -f /tmp/vg.db
 	valgrind -q --error-exitcode=99 --leak-check=full \
-		--suppressions="$top/tools/tests/libbpf.supp" "$R" record -q -o /tmp/vg.json \
+		--suppressions="$top/tools/tests/libbpf.supp" "$R" record -q -o /tmp/vg.db \
 		--events 1000 --runs 2 --variants bpf-fentry,bpf-kprobe \
 		--probes ttwu,tkread,csswitch --duration 0.3 2> /tmp/vg || rc=$?
 	[ "$rc" = 0 ] || fail "valgrind, twin record --events: $rc $(head -30 /tmp/vg)"
+	expect_eq "the study valgrind's record wrote" \
+		"$("$R" info -i /tmp/vg.db | awk '$1 == "run" { printf "%s ", $4 }')" "bpf-fentry bpf-kprobe "
 	expect_no_twin "after the events"
 }
 
@@ -661,12 +675,14 @@ print(len(ev["rows"]), ev["lost"])')
 # after the other: the run is looked at until all it needs are there
 # (fe_marker too with --events), up to 600 s, then interrupted (record
 # ends the run and writes it): a fixed duration could end before a slow
-# machine had loaded them all and been looked at.
+# machine had loaded them all and been looked at.  (Its study: removed
+# before each record.)
 xlated_of() {
 	local pid p all sz="" ev="" need="fe_ttwu fe_tk___x64_sys" end=$((SECONDS + 600))
 	[ "$1" = 0 ] || ev="--events $1" need="$need fe_marker"
+	rm -f /tmp/x.db
 	# shellcheck disable=SC2086
-	"$R" record -q -o /tmp/x.json $ev --variants bpf-fentry --probes ttwu,tkread \
+	"$R" record -q -o /tmp/x.db $ev --variants bpf-fentry --probes ttwu,tkread \
 		--duration 600 2> /dev/null &
 	pid=$!
 	while kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do
@@ -731,9 +747,10 @@ TWIN_CSR_EXTRA=400
 TWIN_CSR_FACTOR=4
 TWIN_CSR_ADD_NS=20000
 twin_csread() {	# twin_csread MODULE_VARIANT TWIN_VARIANT
-	local mv=$1 tv=$2 out=/tmp/csr.json mod tw lo hi mp tp
+	local mv=$1 tv=$2 out=/tmp/csr.db mod tw lo hi mp tp
 	warm_workload
 	insmod "$KO" probes=csread variant="$mv"
+	rm -f $out
 	"$R" record -q -o $out --keep-module --variants "$tv" --probes csread \
 		-- "$PINGPONG" -n $TWIN_CSR_ROUNDS --reads 4 --control "$D/control" \
 		> /dev/null || fail "record $tv beside $mv failed"
@@ -762,11 +779,12 @@ twin_csread() {	# twin_csread MODULE_VARIANT TWIN_VARIANT
 # acpi_pm; bpf-tp refuses csread.  Event log: every clocksource_read
 # event is a read recorded.
 t_bpf_csread() {
-	local v f=/tmp/csr2.json rc n
+	local v f=/tmp/csr2.db rc n
 	expect_eq "clocksource" "$(cat $CS)" hpet
 	twin_csread ftrace bpf-fentry
 	twin_csread kprobe bpf-kprobe
 	for v in bpf-fentry bpf-kprobe; do
+		rm -f $f
 		"$R" record -q -o $f --variants $v --probes csread,csswitch -- sh -c \
 			"for i in 1 2 3 4 5; do echo acpi_pm > $CS; echo hpet > $CS; done" ||
 			fail "$v: record failed"
@@ -779,6 +797,7 @@ t_bpf_csread() {
 			"csread_acpi_pm $n p50 $(snap_csv $f 0 csread_acpi_pm $v 6) ns"
 	done
 	expect_eq "clocksource after" "$(cat $CS)" hpet
+	rm -f $f
 	rec_ev 100000 -q -o $f --variants bpf-fentry --probes csread -- \
 		"$PINGPONG" -n 100 --reads 2 > /dev/null || fail "record --events failed"
 	n=$(run_events $f 0 | python3 -c 'import json, sys
@@ -788,12 +807,13 @@ rd = [dict(zip(cols, r)) for r in ev["rows"] if r[cols.index("type")] == "clocks
 bad = [e for e in rd if e["text"] != "hpet" or e["latency_ns"] is None]
 print(len(rd) if not bad and ev["lost"] == 0 else "bad %d lost %d" % (len(bad), ev["lost"]))')
 	expect_eq "clocksource_read events" "$n" "$(snap_csv $f 0 csread_hpet bpf-fentry 4)"
-	rc=0; "$R" record -q -o /tmp/e5.json --variants bpf-tp --probes ttwu,csread \
+	rm -f /tmp/e5.db
+	rc=0; "$R" record -q -o /tmp/e5.db --variants bpf-tp --probes ttwu,csread \
 		--duration 0.2 2> /tmp/err || rc=$?
 	expect_eq "bpf-tp csread: exit status" "$rc" 2
 	grep -qx "clkstat-report: bpf-tp: probe csread cannot run there: the kernel has no tracepoint for it (use bpf-fentry or bpf-kprobe, or --probes ttwu)" /tmp/err ||
 		fail "bpf-tp csread: $(cat /tmp/err)"
-	[ ! -e /tmp/e5.json ] || fail "a refused record wrote a snapshot"
+	[ ! -e /tmp/e5.db ] || fail "a refused record wrote a study"
 	expect_no_twin "after csread"
 }
 
@@ -805,7 +825,7 @@ print(len(rd) if not bad and ev["lost"] == 0 else "bad %d lost %d" % (len(bad), 
 # helper call later (a few us in the TCG guest, where the offset is tens
 # of ms).  Alone, it refuses.
 t_bpf_clockoff() {
-	local v f=/tmp/co.json pos neg w rc mname mp tp
+	local v f=/tmp/co.db pos neg w rc mname mp tp
 	insmod "$KO" probes=ttwu,clockoff
 	"$PINGPONG" -n 200 --control "$D/control" > /dev/null
 	if [ "$(field clockoff count)" -ge "$(field clockoff_neg count)" ]; then
@@ -816,6 +836,7 @@ t_bpf_clockoff() {
 	mp=$(field $mname p50)
 	rmmod clkstat
 	for v in bpf-fentry bpf-kprobe bpf-tp; do
+		rm -f $f
 		"$R" record -q -o $f --workload-only --variants $v --probes ttwu,clockoff \
 			-- "$PINGPONG" -n 200 > /dev/null || fail "$v: record failed"
 		pos=$(snap_csv $f 0 clockoff $v 4) neg=$(snap_csv $f 0 clockoff_neg $v 4)
@@ -830,6 +851,7 @@ t_bpf_clockoff() {
 			fail "$v: $mname p50 twin ${tp:-none} ns, module $mp ns"
 	done
 	for v in bpf-fentry bpf-kprobe; do
+		rm -f $f
 		"$R" record -q -o $f --workload-only --variants $v --probes tkread,clockoff \
 			-- "$PINGPONG" -n 100 --reads 2 > /dev/null || fail "$v: record failed"
 		pos=$(snap_csv $f 0 clockoff $v 4) neg=$(snap_csv $f 0 clockoff_neg $v 4)
@@ -840,13 +862,14 @@ t_bpf_clockoff() {
 		[ "$w" -ge 400 ] || fail "$v: tkread reads $w, truth 400 at least"
 		expect_eq "$v offset samples (tkread)" "$(( ${pos:-0} + ${neg:-0} ))" "$w"
 	done
-	rc=0; "$R" record -q -o /tmp/e6.json --variants bpf-fentry --probes clockoff \
+	rm -f /tmp/e6.db
+	rc=0; "$R" record -q -o /tmp/e6.db --variants bpf-fentry --probes clockoff \
 		--duration 0.2 2> /tmp/err || rc=$?
 	expect_eq "clockoff alone: exit status" "$rc" 2
 	grep -qx "clkstat-report: bpf-fentry: probe clockoff samples at the events of ttwu, tkread or csswitch: add one of them" /tmp/err ||
 		fail "clockoff alone: $(cat /tmp/err)"
 	expect_eq "clockoff alone: lines" "$(wc -l < /tmp/err)" 1
-	[ ! -e /tmp/e6.json ] || fail "a refused record wrote a snapshot"
+	[ ! -e /tmp/e6.db ] || fail "a refused record wrote a study"
 	expect_no_twin "after clockoff"
 }
 
@@ -871,7 +894,8 @@ t_control_event() {
 	echo "start nosuch" > "$D/control" 2> /dev/null && fail "start nosuch accepted"
 	echo "variant ftrace" > "$D/control"
 	echo "tgid 0" > "$D/control"
-	"$R" record -q -o /tmp/ce.json --runs 1 --duration 0.1 || fail "record"
+	rm -f /tmp/ce.db
+	"$R" record -q -o /tmp/ce.db --runs 1 --duration 0.1 || fail "record"
 	echo 0 > "$T/tracing_on"; echo 0 > "$ev/enable"
 	got=$(grep -o 'clkstat_control: .*' "$T/trace" | sed 's/^clkstat_control: //' | tr '\n' '|')
 	note "$got"

@@ -552,14 +552,16 @@ trace 2 sec:$SB-$SE"
 
 # record --probes with a user-defined probe: traced for the runs only,
 # every run's count exact and its durations at least the delay; one the
-# module already had is kept; refusals up front leave nothing; Ctrl-C
-# removes what record added.
+# module already had is kept; refusals up front leave nothing (the study
+# there unchanged); Ctrl-C removes what record added, and the runs done
+# are in the study.
 t_trace_record() {
-	local R=$top/tools/clkstat-report out=/tmp/trrec.json rc i v n min pid
+	local R=$top/tools/clkstat-report out=/tmp/trrec.db rc i v n min pid
 	local SB=clkstat_tt_sec_begin SE=clkstat_tt_sec_end
 	trap 'hb_unload 2>/dev/null || true' EXIT
 	insmod "$KO" probes=ttwu
 	insmod "$KMOD/clkstat_hookbench.ko"
+	rm -f $out /tmp/int.db
 	"$R" record -q -o $out --runs 4 --variants kprobe,kprobe-int3 \
 		--probes ttwu,func:clkstat_tt_delay -- \
 		sh -c "echo 'delay 100 20000' > $HB/targets" || fail "record failed"
@@ -585,24 +587,31 @@ t_trace_record() {
 	# One the module had stays; the one record added goes (the trace is
 	# added in kprobe: direct does not time a return yet).
 	ctl variant kprobe && ctl trace func:clkstat_tt_delay || fail "trace in kprobe"
+	rm -f $out
 	"$R" record -q -o $out --runs 1 --variants kprobe \
 		--probes func:clkstat_tt_delay,sec:$SB-$SE -- \
 		sh -c "echo 'sec 3 100' > $HB/targets" || fail "record with a trace there"
 	expect_eq "traces kept" "$(awk '{ print $2 }' $D/traces)" func:clkstat_tt_delay
 	expect_eq "sec count" "$("$R" -i $out --csv | awk -F, '$1 == "sec:'$SB-$SE'" && $3 == "all" { print $4 }')" 3
-	# Refused up front, with the module's reason: nothing left, nothing written.
+	# Refused up front, with the module's reason: nothing left, nothing
+	# written (into the study there, --append: the same command, so
+	# that no field of the metadata differs to warn of).
 	cp $out /tmp/trrec.before
-	rc=0; "$R" record -q -o $out --runs 2 --variants kprobe \
-		--probes sec:$SB-$SE,func:no_such_function_xyz -- true 2> /tmp/err || rc=$?
+	rc=0; "$R" record -q --append -o $out --runs 2 --variants kprobe \
+		--probes sec:$SB-$SE,func:no_such_function_xyz -- \
+		sh -c "echo 'sec 3 100' > $HB/targets" 2> /tmp/err || rc=$?
 	expect_eq "exit status, refused probe" "$rc" 1
 	expect_eq "message" "$(cat /tmp/err)" \
 		"clkstat-report: record: --probes func:no_such_function_xyz: no such function (or inlined everywhere)"
 	expect_eq "traces after a refusal" "$(awk '{ print $2 }' $D/traces)" func:clkstat_tt_delay
-	cmp -s $out /tmp/trrec.before || fail "a refused record changed the snapshot"
-	rc=0; "$R" record -q -o $out --variants kprobe --probes func:a-b -- true 2> /tmp/err || rc=$?
+	cmp -s $out /tmp/trrec.before || fail "a refused record changed the study"
+	[ "$(ls /tmp | grep -c '^trrec\.db.')" = 0 ] || fail "SQLite's files left: $(ls /tmp | grep '^trrec\.db')"
+	rc=0; "$R" record -q --append -o $out --variants kprobe --probes func:a-b -- true 2> /tmp/err || rc=$?
 	expect_eq "exit status, bad spec" "$rc" 2
-	# Ctrl-C: record ends after the current run and removes its trace.
-	"$R" record -q -o /tmp/int.json --runs 1000 --variants kprobe \
+	cmp -s $out /tmp/trrec.before || fail "a bad spec changed the study"
+	# Ctrl-C: record ends after the current run and removes its trace;
+	# the runs done are in the study, each committed as it ended.
+	"$R" record -q -o /tmp/int.db --runs 1000 --variants kprobe \
 		--probes sec:$SB-$SE -- sleep 0.2 2> /tmp/err &
 	pid=$!
 	for i in $(seq 100); do
@@ -615,6 +624,13 @@ t_trace_record() {
 	rc=0; wait $pid || rc=$?
 	expect_eq "exit status, interrupted" "$rc" 0
 	expect_eq "traces after Ctrl-C" "$(awk '{ print $2 }' $D/traces)" func:clkstat_tt_delay
+	n=$("$R" info -i /tmp/int.db | awk '$1 == "runs" { print $2 }')
+	note "interrupted: $(cat /tmp/err); $n runs"
+	expect_eq "after Ctrl-C" "$(cat /tmp/err)" \
+		"clkstat-report: record: interrupted; the $n runs done are in /tmp/int.db"
+	[ "$n" -ge 1 ] && [ "$n" -lt 1000 ] || fail "runs in the interrupted study: $n"
+	expect_eq "the runs' sections" "$("$R" -i /tmp/int.db --csv |
+		awk -F, '$1 == "sec:'$SB-$SE'" && $2 == "kprobe" && $3 == "all" { print $4 }')" "0"
 	ctl untrace func:clkstat_tt_delay || fail "untrace"
 	hb_unload
 	rmmod clkstat
