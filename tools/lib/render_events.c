@@ -5,6 +5,7 @@
  * cells from one place, cr_ev_cell(), so that they cannot disagree.
  */
 #include <inttypes.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json.h>
@@ -220,17 +221,35 @@ static void cr_ev_cell(const struct cr_ev_src *s,
 	}
 }
 
+/*
+ * v in decimal, ending at end (which gets the NUL); return where it
+ * starts.  Millions of cells a second: snprintf() was a third of the CSV.
+ */
+static char *cr_u64_str(uint64_t v, char *end)
+{
+	*end = '\0';
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
 /* A cell as text into buf (none: ""); return the string. */
 static const char *cr_cell_str(const struct cr_cell *c, char *buf,
 			       size_t len)
 {
+	char *p;
+
 	switch (c->kind) {
 	case K_U64:
-		snprintf(buf, len, "%" PRIu64, c->u);
-		return buf;
+		return cr_u64_str(c->u, buf + len - 1);
 	case K_I64:
-		snprintf(buf, len, "%" PRId64, c->i);
-		return buf;
+		/* The magnitude as a u64: INT64_MIN has no positive i64. */
+		p = cr_u64_str(c->i < 0 ? -(uint64_t)c->i : (uint64_t)c->i,
+			       buf + len - 1);
+		if (c->i < 0)
+			*--p = '-';
+		return p;
 	case K_BOOL:
 		return c->b ? "true" : "false";
 	case K_STR:
@@ -448,12 +467,18 @@ int cr_render_events(FILE *out, FILE *err, enum cr_ev_fmt fmt,
 {
 	const struct cr_events *x;
 	size_t k;
-	int st;
+	int st, locking;
 
 	if (fmt == CR_EV_TEXT)
 		return cr_ev_text_rows(out, src, nsrc, types);
+	/*
+	 * One thread writes out: stdio's lock taken and dropped for every
+	 * cell was a fifth of the CSV's time.
+	 */
+	locking = __fsetlocking(out, FSETLOCKING_BYCALLER);
 	st = fmt == CR_EV_CSV ? cr_ev_csv_rows(out, src, nsrc, types) :
 	     cr_ev_jsonl_rows(out, src, nsrc, types);
+	__fsetlocking(out, locking);
 	if (st < 0) {
 		fprintf(err, "clkstat-report: events: out of memory\n");
 		return CR_ERR;

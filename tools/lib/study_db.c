@@ -205,7 +205,8 @@ static int cr_db_try(const char *name, int uri, int writable,
 
 	*out = NULL;
 	rc = sqlite3_open_v2(name, &db, (writable ? SQLITE_OPEN_READWRITE :
-			     SQLITE_OPEN_READONLY) | (uri ? SQLITE_OPEN_URI : 0),
+			     SQLITE_OPEN_READONLY) | (uri ? SQLITE_OPEN_URI : 0) |
+			     SQLITE_OPEN_NOMUTEX,
 			     NULL);
 	if (rc != SQLITE_OK) {
 		st = cr_db_fail(db, rc, 1, "open", err, errlen);

@@ -436,6 +436,55 @@ static void test_trace_event(void **state)
 	cr_events_free(&x);
 }
 
+/*
+ * The number cells at their edges, as the CSV writes them without
+ * printf: 0, the largest u64 (ts, corr), a realtime below zero and the
+ * largest and smallest an i64 holds (clock pairs that put an event's
+ * realtime there).
+ */
+static void test_number_edges(void **state)
+{
+	static const struct {
+		uint64_t ts, corr;
+		int64_t mono, real;
+		const char *want;
+	} c[] = {
+		{ 0, 0, 0, 0, "\r\n0,0,wakeup,,0,0,,"  /* corr 0: none */ },
+		{ UINT64_MAX, UINT64_MAX, -1, 0,
+		  "\r\n18446744073709551615,0,wakeup,,0,0,18446744073709551615," },
+		{ 5, 1, 10, 0, "\r\n5,-5,wakeup,,0,0,1," },
+		{ 0, 1, 1, INT64_MIN + 1, "\r\n0,-9223372036854775808,wakeup," },
+		{ 1, 1, 0, INT64_MAX - 1, "\r\n1,9223372036854775807,wakeup," },
+	};
+	struct clkstat_event_rec ev = { 0 };
+	struct cr_events x = { 0 };
+	struct cr_ev_src src = { .ev = &x, .run = 0, .variant = "kprobe" };
+	char *out = NULL, *err = NULL;
+	size_t i, ol = 0, el = 0;
+	FILE *o, *e;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ev.ts = c[i].ts;
+		ev.corr = c[i].corr;
+		x = (struct cr_events){ .present = 1, .n = 1, .ev = &ev,
+					.nclock = 1 };
+		x.clock[0].mono_ns = c[i].mono;
+		x.clock[0].realtime_ns = c[i].real;
+		o = open_memstream(&out, &ol);
+		e = open_memstream(&err, &el);
+		assert_int_equal(cr_render_events(o, e, CR_EV_CSV, &src, 1,
+						  CR_EV_ALL_TYPES), CR_OK);
+		fclose(o);
+		fclose(e);
+		if (!strstr(out, c[i].want))
+			print_error("case %zu: %s\n", i, out);
+		assert_non_null(strstr(out, c[i].want));
+		free(out);
+		free(err);
+	}
+}
+
 static void test_live_trailer(void **state)
 {
 	struct cr_ev_src live = { .ev = &ev1, .run = -1, .variant = "ftrace" };
@@ -583,6 +632,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jsonl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test(test_trace_event),
+		cmocka_unit_test(test_number_edges),
 		cmocka_unit_test_setup_teardown(test_live_trailer, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_file, setup,
