@@ -72,7 +72,7 @@ t_tkread_alone() {
 	"$PINGPONG" -n 100 --reads 2 --control "$D/control" > /tmp/truth
 	expect_eq "clock_gettime syscalls" "$(field tkread __x64_sys_clock_gettime)" 400
 	[ ! -e "$D/ttwu_tkread.$V" ] || fail "ttwu_tkread exists without ttwu"
-	expect_eq "files" "$(ls $D | tr '\n' ' ')" "clock control tkread.$V traces "
+	expect_eq "files" "$(ls $D | tr '\n' ' ')" "clock control last_error tkread.$V traces "
 }
 
 # rq->clock (kmod/rq_clock.c) against the event log's truth.  Every
