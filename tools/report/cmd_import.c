@@ -96,6 +96,49 @@ static int cr_import_dups(struct cr_study *st, const struct cr_snapshot *s,
 	return CR_OK;
 }
 
+/*
+ * Every metric of a variant has one frac_bits in the study, the file's runs
+ * and the study's alike: histograms of two bucket layouts cannot be pooled,
+ * and --compare would refuse the study.  The module's frac_bits is in the
+ * metadata (checked to pool already); the BPF twin's is its own, per run.
+ */
+static int cr_import_frac_bits(struct cr_study *st,
+			       const struct cr_snapshot *s, const char *in)
+{
+	const struct cr_metric *m, *first;
+	char err[512];
+	size_t i, j, k, l;
+
+	for (i = 0; i < s->nruns; i++) {
+		for (j = 0; j < s->runs[i].nmetrics; j++) {
+			m = &s->runs[i].metrics[j];
+			if (cr_study_frac_bits_pool(st, m->variant,
+						    m->frac_bits, err,
+						    sizeof(err))) {
+				fprintf(stderr, "clkstat-report: %s: run %u: %s\n",
+					in, s->runs[i].index, err);
+				return CR_USAGE;
+			}
+			for (k = 0; k <= i; k++) {
+				for (l = 0; l < s->runs[k].nmetrics; l++) {
+					first = &s->runs[k].metrics[l];
+					if (strcmp(first->variant, m->variant) ||
+					    first->frac_bits == m->frac_bits)
+						continue;
+					fprintf(stderr, "clkstat-report: %s: metrics of variant %s have frac_bits %u in run %u and %u in run %u: their histograms could not be pooled; nothing imported\n",
+						in, m->variant,
+						first->frac_bits,
+						s->runs[k].index,
+						m->frac_bits,
+						s->runs[i].index);
+					return CR_USAGE;
+				}
+			}
+		}
+	}
+	return CR_OK;
+}
+
 /* One file's runs into the study cr_import_out: CR_OK or a status. */
 static int cr_import_one(const char *in)
 {
@@ -118,6 +161,8 @@ static int cr_import_one(const char *in)
 		first = cr_study_nruns(st);
 		ret = append ? cr_import_dups(st, &s, in) : CR_OK;
 	}
+	if (!ret)
+		ret = cr_import_frac_bits(st, &s, in);
 	for (i = 0; !ret && i < s.nruns; i++) {
 		ret = cr_run_events_load(&s, &s.runs[i]);
 		if (!ret)

@@ -381,11 +381,60 @@ typo "clkstat-report: export: --format 'jsn': json, jsonl or csv (did you mean j
 	$R export -i "$sdir/s.db" --format jsn
 typo "clkstat-report: import: -o STUDY is needed (the study to write)" \
 	$R import "$sdir/s.json"
+# merge: the snapshot's halves, one a study and one a snapshot, merged
+# into a new study read as the whole; the twin's runs at another
+# frac_bits, or a run already there, refused with the files before merged.
+/usr/bin/python3 - "$sdir" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/s.json"))
+def half(runs):	# a file's runs are numbered by position
+    return [dict(r, index=i) for i, r in enumerate(runs)]
+for name, runs in (("a", d["runs"][:2]), ("b", d["runs"][2:])):
+    json.dump(dict(d, runs=half(runs)), open("%s/%s.json" % (sys.argv[1], name), "w"))
+def fb2(slots):	# frac_bits 3's slots (all of values >= 8) at frac_bits 2
+    out = {}
+    for s, c, t in slots:
+        k = (s // 8 + 1) * 4 + (s % 8) // 2
+        out[k] = (out.get(k, (0, 0))[0] + c, out.get(k, (0, 0))[1] + t)
+    return [[k, c, t] for k, (c, t) in sorted(out.items())]
+for r in d["runs"]:
+    for m in r["metrics"]:
+        if m["variant"] == "bpf-kprobe":
+            m["frac_bits"] = 2
+            for h in [m["total"]] + m["cpus"]:
+                h["slots"] = fb2(h["slots"])
+json.dump(dict(d, runs=half(d["runs"][2:])), open(sys.argv[1] + "/f.json", "w"))
+mixed = json.load(open(sys.argv[1] + "/a.json"))["runs"] + d["runs"][2:]
+json.dump(dict(d, runs=half(mixed)), open(sys.argv[1] + "/x.json", "w"))
+PY
+$R import "$sdir/a.json" -o "$sdir/a.db" > /dev/null || bad="$bad [merge: import a]"
+out=$($R merge "$sdir/a.db" "$sdir/b.json" -o "$sdir/m.db" 2>&1); rc=$?
+[ "$rc" = 0 ] && [ "$(tail -1 <<< "$out")" = "$sdir/m.db: 2 runs (600 events) from $sdir/b.json; the study holds 4 runs" ] ||
+	bad="$bad [merge: $rc '$out']"
+for c in "events --format csv" "--compare bpf-kprobe --base kprobe --summary" "--csv" "export"; do
+	# shellcheck disable=SC2086
+	a=$($R -i "$sdir/m.db" $c 2>&1 | md5sum) b=$($R -i "$sdir/s.db" $c 2>&1 | md5sum)
+	[ "$a" = "$b" ] || bad="$bad [merge: $c differs from the whole's]"
+done
+$R import "$sdir/a.json" -o "$sdir/f.db" > /dev/null || bad="$bad [merge: import a]"
+before=$(md5sum < "$sdir/f.db")
+out=$($R merge "$sdir/f.json" -o "$sdir/f.db" 2>&1); rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] && grep -q "run 1: cannot add these runs: the study's metrics of variant bpf-kprobe have frac_bits 3, these 2" <<< "$out" &&
+	[ "$(md5sum < "$sdir/f.db")" = "$before" ] || bad="$bad [merge at another frac_bits: $rc '$out']"
+out=$($R import "$sdir/x.json" -o "$sdir/x.db" 2>&1); rc=$?
+[ "$rc" = 2 ] && [ "$out" = "clkstat-report: $sdir/x.json: metrics of variant bpf-kprobe have frac_bits 3 in run 1 and 2 in run 3: their histograms could not be pooled; nothing imported" ] &&
+	[ ! -e "$sdir/x.db" ] || bad="$bad [import of a file at two frac_bits: $rc '$out']"
+out=$($R merge "$sdir/f.json" -o "$sdir/g.db" 2>&1); rc=$?
+[ "$rc" = 0 ] || bad="$bad [f.json alone: $rc '$out']"
+out=$($R merge "$sdir/a.json" "$sdir/b.json" "$sdir/a.db" -o "$sdir/h.db" 2>&1); rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <<< "$out")" = 4 ] && grep -q "merge: 2 of the 3 files merged into $sdir/h.db before $sdir/a.db" <<< "$out" &&
+	[ "$($R -i "$sdir/h.db" export | md5sum)" = "$($R -i "$sdir/s.db" export | md5sum)" ] ||
+	bad="$bad [merge a file refused after another: $rc '$out']"
 rm -rf "$sdir" /tmp/cli-typo.err
 if [ -z "$bad" ]; then
-	pass=$((pass + 1)); echo "ok - a study: import, then every command reads it as the snapshot; export json is the JSON writer's, csv and jsonl a row per slot; import twice or over a file, export over a study, a mistyped format refused"
+	pass=$((pass + 1)); echo "ok - a study: import, then every command reads it as the snapshot; export json is the JSON writer's, csv and jsonl a row per slot; import twice or over a file, export over a study, a mistyped format refused; merge of a study and a snapshot reads as the whole; another frac_bits refused"
 else
-	fail=$((fail + 1)); echo "not ok - a study: import, then every command reads it as the snapshot; export json is the JSON writer's, csv and jsonl a row per slot; import twice or over a file, export over a study, a mistyped format refused"
+	fail=$((fail + 1)); echo "not ok - a study: import, then every command reads it as the snapshot; export json is the JSON writer's, csv and jsonl a row per slot; import twice or over a file, export over a study, a mistyped format refused; merge of a study and a snapshot reads as the whole; another frac_bits refused"
 	echo "    $bad"
 fi
 echo "$pass passed, $fail failed"
