@@ -7,7 +7,8 @@
 # pools and refuses one that does not, or a second writer, in one line,
 # the file unchanged; events and xcorr on a study say what they say on
 # its JSON export, holding one run's events at a time; a study recorded
-# into a 9p folder (run-guest.sh --out's, as the README's first study).
+# into a 9p folder (run-guest.sh --out's, as the README's first study);
+# the study document's examples run against a recorded study.
 # usage: suite_study.sh [TEST...]; last line "N passed, N failed".
 # module_tests.sh sources it to run every suite in one guest boot.
 set -u
@@ -384,9 +385,32 @@ t_study_9p() {
 	rm -f "$db"
 }
 
+# Every example Documentation/clkstat-study.rst shows (sqlite3 and pandas)
+# run against a study recorded here as its reader would record one: with
+# events and markers, two variants under two C-state conditions, so that
+# each query has rows of each kind to find (study_docs_check.py: exit 0,
+# rows out, nothing on stderr).
+t_study_docs() {
+	local db=/tmp/docs.db
+	insmod "$KO" probes=ttwu,tkread,marker events=65536
+	rm -f $db $db-*
+	"$SR" record -q -o $db --runs 8 --variants kprobe,ftrace --cstates qos0,free \
+		--events 20000 -- "$PINGPONG" -n 300 --reads 1 > /dev/null 2> /tmp/err ||
+		fail "record: $(cat /tmp/err)"
+	expect_eq "runs by variant and cstate" \
+		"$(sqlite3 $db "SELECT r.variant || '/' || t.value FROM runs AS r JOIN run_tags AS t ON t.run = r.run AND t.name = 'cstate' ORDER BY 1" | sort -u | tr '\n' ' ')" \
+		"ftrace/free ftrace/qos0 kprobe/free kprobe/qos0 "
+	expect_eq "runs with run_start and run_end markers" \
+		"$(sqlite3 $db "SELECT count(DISTINCT run) FROM events_v WHERE type = 'marker' AND text IN ('run_start', 'run_end')")" 8
+	/usr/bin/python3 "$top/tools/tests/study_docs_check.py" "$top/Documentation/clkstat-study.rst" $db > /tmp/docs.out 2>&1 ||
+		fail "the study document's examples: $(grep -A6 '^not ok' /tmp/docs.out | head -20)"
+	note "$(tail -1 /tmp/docs.out): $(grep -c '^ok' /tmp/docs.out) examples of clkstat-study.rst on a study of $(sqlite3 $db 'SELECT count(*) FROM events') events"
+	rm -f $db
+}
+
 # The suite, in the order module_tests.sh runs it.
 STUDY_TESTS="t_study_kill9 t_study_copy_midrun t_study_append t_study_events_bounded
-	t_study_9p"
+	t_study_9p t_study_docs"
 # Run alone (not sourced): these tests, or those named.
 # shellcheck disable=SC2048,SC2086
 [ "${BASH_SOURCE[0]}" != "$0" ] || suite_main ${*:-$STUDY_TESTS}
