@@ -108,6 +108,11 @@ const struct cr_optset cr_compare_opts = {
 	"                      metric's statistics after it\n",
 };
 
+const struct cr_compare_opts *cr_compare_settings(void)
+{
+	return &cr_cmp;
+}
+
 int cr_compare_wanted(void)
 {
 	return cr_cmp.variant != NULL;
