@@ -98,6 +98,7 @@ int cr_fig_mark(struct cr_figure *f, const char *label, int horizontal,
 		return -ENOMEM;
 	f->marks = m;
 	m[f->nmarks].horizontal = horizontal;
+	m[f->nmarks].panel = 0;
 	m[f->nmarks].at = at;
 	if (cr_fig_dup(&m[f->nmarks].label, label))
 		return -ENOMEM;
@@ -153,11 +154,22 @@ void cr_fig_free(struct cr_figure *f)
 	free(f->warnings);
 	cr_fig_axis_free(&f->x);
 	cr_fig_axis_free(&f->y);
+	for (i = 0; i < CR_FIG_PANELS - 1; i++)
+		cr_fig_axis_free(&f->more_x[i]);
 	free(f->z_label);
 	free(f->id);
 	free(f->title);
 	free(f->subtitle);
 	memset(f, 0, sizeof(*f));
+}
+
+struct cr_fig_axis *cr_fig_panel_x(struct cr_figure *f, unsigned int p)
+{
+	if (p >= CR_FIG_PANELS)
+		p = CR_FIG_PANELS - 1;
+	if (f->npanels < p + 1)
+		f->npanels = p + 1;
+	return p ? &f->more_x[p - 1] : &f->x;
 }
 
 /* ---- JSON ---- */
@@ -235,7 +247,8 @@ static struct json_object *cr_fig_series_json(const struct cr_fig_series *s)
 		return NULL;
 	if (cr_fig_add(o, "title", json_object_new_string(s->title), 0) ||
 	    cr_fig_add(o, "style", json_object_new_string(cr_fig_style_names[s->style]), 0) ||
-	    cr_fig_add(o, "colour", json_object_new_int(s->colour), 0))
+	    cr_fig_add(o, "colour", json_object_new_int(s->colour), 0) ||
+	    cr_fig_add(o, "panel", json_object_new_int((int)s->panel), 0))
 		goto fail;
 	pts = json_object_new_array_ext((int)s->n);
 	if (cr_fig_add(o, "points", pts, 0))
@@ -270,6 +283,16 @@ struct json_object *cr_fig_json(const struct cr_figure *f)
 	    cr_fig_add(o, "y", cr_fig_axis_json(&f->y), 0))
 		goto fail;
 	a = json_object_new_array();
+	if (cr_fig_add(o, "panels_x", a, 0))
+		goto fail;
+	for (i = 0; i < (f->npanels ? f->npanels : 1); i++) {
+		e = cr_fig_axis_json(i ? &f->more_x[i - 1] : &f->x);
+		if (!e || json_object_array_add(a, e)) {
+			json_object_put(e);
+			goto fail;
+		}
+	}
+	a = json_object_new_array();
 	if (cr_fig_add(o, "series", a, 0))
 		goto fail;
 	for (i = 0; i < f->nseries; i++) {
@@ -290,6 +313,7 @@ struct json_object *cr_fig_json(const struct cr_figure *f)
 		}
 		if (cr_fig_add(e, "label", json_object_new_string(f->marks[i].label), 0) ||
 		    cr_fig_add(e, "axis", json_object_new_string(f->marks[i].horizontal ? "y" : "x"), 0) ||
+		    cr_fig_add(e, "panel", json_object_new_int((int)f->marks[i].panel), 0) ||
 		    cr_fig_add(e, "at", cr_fig_num(f->marks[i].at), 1))
 			goto fail;
 	}

@@ -26,10 +26,14 @@ enum cr_fig_style {
 enum { CR_FIG_X, CR_FIG_Y, CR_FIG_X2, CR_FIG_Y2, CR_FIG_X3, CR_FIG_Z,
 	CR_FIG_NCOLS };
 
+/* Panels side by side, sharing the y axis (the forest's). */
+#define CR_FIG_PANELS	3
+
 struct cr_fig_series {
 	char *title;		/* the key's entry, the SVG group's title */
 	enum cr_fig_style style;
 	int colour;		/* 0: the base, 1: the variant, 2.. others */
+	unsigned int panel;	/* below the figure's npanels; 0: the first */
 	size_t n, cap;
 	double (*pt)[CR_FIG_NCOLS];
 };
@@ -37,6 +41,7 @@ struct cr_fig_series {
 /* A line across the plot at x (or y), with its label. */
 struct cr_fig_mark {
 	char *label;
+	unsigned int panel;
 	int horizontal;		/* 0: at x, from bottom to top; 1: at y */
 	double at;
 };
@@ -60,7 +65,9 @@ struct cr_figure {
 	char *id;		/* "percentiles", "hist", ...: the page's id */
 	char *title;		/* what was compared */
 	char *subtitle;		/* on what kernel, clocksource, machine */
-	struct cr_fig_axis x, y;
+	struct cr_fig_axis x, y;	/* x: the first panel's */
+	unsigned int npanels;		/* 0 or 1: one plot */
+	struct cr_fig_axis more_x[CR_FIG_PANELS - 1];	/* the others' x */
 	char *z_label;		/* CR_FIG_CELLS: what the colour counts */
 	size_t nseries;
 	struct cr_fig_series *series;
@@ -86,6 +93,8 @@ int cr_fig_mark(struct cr_figure *f, const char *label, int horizontal,
 int cr_fig_warn(struct cr_figure *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cr_fig_free(struct cr_figure *f);
+/* Panel p's x axis (0: f->x), npanels raised to p + 1; p < CR_FIG_PANELS. */
+struct cr_fig_axis *cr_fig_panel_x(struct cr_figure *f, unsigned int p);
 
 /*
  * The figure's plotted data as JSON (the page embeds it): id, title,

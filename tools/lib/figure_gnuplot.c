@@ -102,6 +102,23 @@ static void cr_gp_axis(FILE *f, const char *name, const struct cr_fig_axis *a)
 	fputs(")\n", f);
 }
 
+/* An axis's named tics again, unlabelled (the later panels' rows). */
+static void cr_gp_blank_tics(FILE *f, const char *name,
+			     const struct cr_fig_axis *a)
+{
+	size_t i;
+
+	fprintf(f, "set %stics format \"\"\n", name);
+	if (!a->ntics)
+		return;
+	fprintf(f, "set %stics (", name);
+	for (i = 0; i < a->ntics; i++) {
+		fputs(i ? ", \"\" " : "\"\" ", f);
+		cr_gp_num(f, a->tics[i].at);
+	}
+	fputs(")\n", f);
+}
+
 /* The using clause and style of a series. */
 static void cr_gp_plot_one(FILE *f, size_t i, const struct cr_fig_series *s)
 {
@@ -133,10 +150,66 @@ static void cr_gp_plot_one(FILE *f, size_t i, const struct cr_fig_series *s)
 	cr_gp_str(f, s->title);
 }
 
-/* The whole script of f for fmt, into f_out. */
+/* The marks of panel p: dashed lines, each with its label. */
+static void cr_gp_marks(FILE *o, const struct cr_figure *f, unsigned int p,
+			size_t tag)
+{
+	size_t i;
+
+	for (i = 0; i < f->nmarks; i++) {
+		const struct cr_fig_mark *m = &f->marks[i];
+
+		if (m->panel != p)
+			continue;
+		if (m->horizontal) {
+			fputs("set arrow from graph 0, first ", o);
+			cr_gp_num(o, m->at);
+			fputs(" to graph 1, first ", o);
+			cr_gp_num(o, m->at);
+		} else {
+			fputs("set arrow from first ", o);
+			cr_gp_num(o, m->at);
+			fputs(", graph 0 to first ", o);
+			cr_gp_num(o, m->at);
+			fputs(", graph 1", o);
+		}
+		fputs(" nohead dt 2 lw 1.5 lc rgb \"#555555\" front\n", o);
+		fprintf(o, "set label %zu ", tag + i);
+		cr_gp_str(o, m->label);
+		if (m->horizontal) {
+			fputs(" at graph 0.99, first ", o);
+			cr_gp_num(o, m->at);
+			fputs(" right offset 0,0.6", o);
+		} else {
+			fputs(" at first ", o);
+			cr_gp_num(o, m->at);
+			fputs(", graph 0.97 rotate by 90 right offset -0.6,0", o);
+		}
+		fputs(" font \",9\" textcolor rgb \"#555555\" front\n", o);
+	}
+}
+
+/* The plot command of panel p's series. */
+static void cr_gp_plot(FILE *o, const struct cr_figure *f, unsigned int p)
+{
+	const char *sep = "plot ";
+	size_t i;
+
+	for (i = 0; i < f->nseries; i++) {
+		if (f->series[i].panel != p)
+			continue;
+		fputs(sep, o);
+		cr_gp_plot_one(o, i, &f->series[i]);
+		sep = ", \\\n     ";
+	}
+	fputc('\n', o);
+}
+
+/* The whole script of f for fmt, into o. */
 static void cr_gp_script(FILE *o, const struct cr_figure *f,
 			 enum cr_fig_format fmt)
 {
+	unsigned int p, np = f->npanels > 1 ? f->npanels : 1;
 	size_t i, j, c;
 	int cells = 0;
 
@@ -151,11 +224,15 @@ static void cr_gp_script(FILE *o, const struct cr_figure *f,
 		fputs("set terminal pdfcairo size 10in,6.25in noenhanced font \"sans,10\"\n", o);
 		break;
 	}
-	fputs("set encoding utf8\nset output\nset grid\nset key outside right top vertical box\n", o);
-	fputs("set title ", o);
-	cr_gp_str(o, f->title);
-	fputs(" font \",13\"\n", o);
-	cr_gp_axis(o, "x", &f->x);
+	/* The key outside the plot area: nothing of it lies among the data. */
+	fprintf(o, "set encoding utf8\nset output\nset grid\nset key %s box\n",
+		np > 1 ? "horizontal at graph 0.5, graph 1.02 center bottom" :
+		"outside right top vertical");
+	if (np == 1) {
+		fputs("set title ", o);
+		cr_gp_str(o, f->title);
+		fputs(" font \",13\"\n", o);
+	}
 	cr_gp_axis(o, "y", &f->y);
 	/* The subtitle and the warnings below the plot, warnings in red. */
 	fprintf(o, "set bmargin %zu\n", 4 + f->nwarnings + 1);
@@ -167,35 +244,6 @@ static void cr_gp_script(FILE *o, const struct cr_figure *f,
 		cr_gp_str(o, f->warnings[i]);
 		fprintf(o, " at screen 0.01, screen %.3f left font \",10\" textcolor rgb \"#B00000\"\n",
 			0.05 + 0.03 * (double)(f->nwarnings - 1 - i));
-	}
-	for (i = 0; i < f->nmarks; i++) {
-		const struct cr_fig_mark *m = &f->marks[i];
-
-		if (m->horizontal) {
-			fputs("set arrow from graph 0, first ", o);
-			cr_gp_num(o, m->at);
-			fputs(" to graph 1, first ", o);
-			cr_gp_num(o, m->at);
-		} else {
-			fputs("set arrow from first ", o);
-			cr_gp_num(o, m->at);
-			fputs(", graph 0 to first ", o);
-			cr_gp_num(o, m->at);
-			fputs(", graph 1", o);
-		}
-		fputs(" nohead dt 2 lw 1.5 lc rgb \"#555555\" front\n", o);
-		fprintf(o, "set label %zu ", f->nwarnings + 2 + i);
-		cr_gp_str(o, m->label);
-		if (m->horizontal) {
-			fputs(" at graph 0.99, first ", o);
-			cr_gp_num(o, m->at);
-			fputs(" right offset 0,0.6", o);
-		} else {
-			fputs(" at first ", o);
-			cr_gp_num(o, m->at);
-			fputs(", graph 0.97 rotate by 90 right offset -0.6,0", o);
-		}
-		fputs(" font \",9\" textcolor rgb \"#555555\" front\n", o);
 	}
 	for (i = 0; i < f->nseries; i++)
 		cells |= f->series[i].style == CR_FIG_CELLS;
@@ -218,13 +266,34 @@ static void cr_gp_script(FILE *o, const struct cr_figure *f,
 		}
 		fputs("EOD\n", o);
 	}
-	fputs("plot ", o);
-	for (i = 0; i < f->nseries; i++) {
-		if (i)
-			fputs(", \\\n     ", o);
-		cr_gp_plot_one(o, i, &f->series[i]);
+	if (np > 1) {
+		/* The title a label at the top, the panels' keys below it. */
+		fputs("set multiplot\nset tmargin at screen 0.86\nset label 99 ", o);
+		cr_gp_str(o, f->title);
+		fputs(" at screen 0.5, screen 0.97 center font \",13\"\n", o);
 	}
-	fputc('\n', o);
+	for (p = 0; p < np; p++) {
+		if (np > 1) {
+			/*
+			 * The rows' names on the left (a fifth of the width),
+			 * the first panel wider than the others.
+			 */
+			double w = 0.78 / (np + 1), l = 0.2 + (p ? (p + 1) * w : 0);
+
+			fprintf(o, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n",
+				l + (p ? 0.02 : 0), l + (p ? w : 2 * w) - 0.02);
+		}
+		if (p) {
+			/* Drawn once, with the first panel; the rows' names too. */
+			fputs("unset label\nunset arrow\nunset ylabel\n", o);
+			cr_gp_blank_tics(o, "y", &f->y);
+		}
+		cr_gp_axis(o, "x", p ? &f->more_x[p - 1] : &f->x);
+		cr_gp_marks(o, f, p, f->nwarnings + 2);
+		cr_gp_plot(o, f, p);
+	}
+	if (np > 1)
+		fputs("unset multiplot\n", o);
 }
 
 /* The contents of memory file fd (malloc'd, *len bytes, NUL after). */

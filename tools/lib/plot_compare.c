@@ -445,6 +445,69 @@ nomem:
 
 /* ---- 3. the forest ---- */
 
+/* A row of the forest: the point and its interval, scaled. */
+static int cr_forest_row(struct cr_fig_series *ser, const struct cr_boot_ci *c,
+			 double y, double scale)
+{
+	double pt[CR_FIG_NCOLS] = { 0 };
+
+	pt[CR_FIG_X] = c->value / scale;
+	pt[CR_FIG_Y] = y;
+	pt[CR_FIG_X2] = c->lo / scale;
+	pt[CR_FIG_Y2] = NAN;
+	pt[CR_FIG_X3] = c->hi / scale;
+	return cr_fig_point(ser, pt, CR_FIG_X3 + 1);
+}
+
+/*
+ * Panel p's x range: every interval of its series and its marks (the zero
+ * or one line always in sight), a twentieth wider each side; on a log
+ * axis by factors.
+ */
+static void cr_forest_range(struct cr_figure *f, unsigned int p)
+{
+	struct cr_fig_axis *a = cr_fig_panel_x(f, p);
+	double lo = INFINITY, hi = -INFINITY, v, pad;
+	size_t i, j, c;
+
+	for (i = 0; i < f->nmarks; i++) {
+		if (f->marks[i].panel != p)
+			continue;
+		lo = fmin(lo, f->marks[i].at);
+		hi = fmax(hi, f->marks[i].at);
+	}
+	for (i = 0; i < f->nseries; i++) {
+		if (f->series[i].panel != p)
+			continue;
+		for (j = 0; j < f->series[i].n; j++) {
+			for (c = CR_FIG_X; c <= CR_FIG_X3; c++) {
+				v = f->series[i].pt[j][c];
+				if (c == CR_FIG_Y || c == CR_FIG_Y2 || !isfinite(v) ||
+				    (a->log && v <= 0))
+					continue;
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	}
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	a->have_range = 1;
+	if (a->log) {
+		a->lo = lo / 1.15;
+		a->hi = hi * 1.15;
+		return;
+	}
+	pad = hi > lo ? (hi - lo) / 20 : fabs(hi) / 20 + 1;
+	a->lo = lo - pad;
+	a->hi = hi + pad;
+}
+
+/*
+ * Three panels sharing the rows: the differences in time (Δ median, p90,
+ * p99; the zero line), the risk difference (points of share; zero) and
+ * the risk ratio (log; the one line), one block of rows per metric.
+ */
 int cr_plot_forest(const struct cr_snapshot *s,
 		   const struct cr_compare_data *d,
 		   const struct cr_plot_opts *o, struct cr_figure *f)
@@ -454,9 +517,9 @@ int cr_plot_forest(const struct cr_snapshot *s,
 		{ CR_BOOT_D_P99, "Δ p99" },
 	};
 	struct cr_fig_series *ser;
-	double pt[CR_FIG_NCOLS], scale, y;
 	char t[512], sub[512];
 	enum cr_unit u;
+	double scale, y;
 	size_t i, r;
 
 	memset(f, 0, sizeof(*f));
@@ -469,24 +532,24 @@ int cr_plot_forest(const struct cr_snapshot *s,
 	if (cr_fig_init(f, "forest", t, sub))
 		return cr_plot_oom(f);
 	cr_plot_time_label(t, sizeof(t), "variant minus base", u);
-	if (cr_fig_axis(&f->x, t, 0) || cr_fig_axis(&f->y, "", 0) ||
-	    cr_fig_mark(f, "no difference", 0, 0))
+	if (cr_fig_axis(cr_fig_panel_x(f, 0), t, 0) ||
+	    cr_fig_axis(cr_fig_panel_x(f, 1), "risk difference (points of %)", 0) ||
+	    cr_fig_axis(cr_fig_panel_x(f, 2), "risk ratio", 0) ||
+	    cr_fig_axis(&f->y, "", 0) || cr_fig_mark(f, "no difference", 0, 0) ||
+	    cr_fig_mark(f, "no difference", 0, 0) ||
+	    cr_fig_mark(f, "no difference", 0, 1))
 		return cr_plot_oom(f);
-	/* One row per metric and statistic, the first metric on top. */
+	f->marks[1].panel = 1;
+	f->marks[2].panel = 2;
+	/* Metric i's block: rows 4(n - i) (top) down to 4(n - i) - 2. */
 	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		ser = cr_fig_series(f, rows[r].label, CR_FIG_XERR, (int)r);
 		if (!ser)
 			return cr_plot_oom(f);
 		for (i = 0; i < d->res.nmetrics; i++) {
-			const struct cr_boot_ci *c = &d->res.metrics[i].r.diff[rows[r].diff];
-
 			y = (double)((d->res.nmetrics - i) * 4 - r);
-			pt[CR_FIG_X] = c->value / scale;
-			pt[CR_FIG_Y] = y;
-			pt[CR_FIG_X2] = c->lo / scale;
-			pt[CR_FIG_Y2] = NAN;
-			pt[CR_FIG_X3] = c->hi / scale;
-			if (cr_fig_point(ser, pt, CR_FIG_X3 + 1))
+			if (cr_forest_row(ser, &d->res.metrics[i].r.diff[rows[r].diff],
+					  y, scale))
 				return cr_plot_oom(f);
 			snprintf(t, sizeof(t), "%s %s", d->res.metrics[i].name,
 				 rows[r].label);
@@ -494,9 +557,24 @@ int cr_plot_forest(const struct cr_snapshot *s,
 				return cr_plot_oom(f);
 		}
 	}
+	for (r = 0; r < 2; r++) {
+		ser = cr_fig_series(f, r ? "risk ratio" : "risk difference",
+				    CR_FIG_XERR, 3 + (int)r);
+		if (!ser)
+			return cr_plot_oom(f);
+		ser->panel = 1 + (unsigned int)r;
+		for (i = 0; i < d->res.nmetrics; i++) {
+			y = (double)((d->res.nmetrics - i) * 4 - 1);
+			if (cr_forest_row(ser, &d->res.metrics[i].r.diff[r ? CR_BOOT_D_RR : CR_BOOT_D_RD],
+					  y, r ? 1 : 0.01))
+				return cr_plot_oom(f);
+		}
+	}
 	f->y.have_range = 1;
-	f->y.lo = 0;
+	f->y.lo = 1;
 	f->y.hi = (double)d->res.nmetrics * 4 + 1;
+	for (r = 0; r < 3; r++)
+		cr_forest_range(f, (unsigned int)r);
 	for (i = 0; i < d->res.nmetrics; i++)
 		if (cr_plot_warnings(f, d, i))
 			return cr_plot_oom(f);

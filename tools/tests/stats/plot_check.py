@@ -146,23 +146,29 @@ def main():
         bad = [(a, b) for a, b in zip(lows, want) if abs(a - b) > 0.01 * b]
         check(not bad, f"hist: {side}'s boxes begin at their slots' lower bounds", str(bad[:3]))
 
-    # 3. forest: at --compare's values
+    # 3. forest: at --compare's values, each panel by its own axis
     svg = os.path.join(d, "f.svg")
     p = plot(snap, svg, "--kind", "forest")
     check(p.returncode == 0, "plot --kind forest", p.stderr)
     f = Figure(svg)
-    span = f.axes["plot_axis_xmax"] - f.axes["plot_axis_xmin"]
-    for key, title in (("median", "Δ median"), ("p90", "Δ p90"), ("p99", "Δ p99")):
+    check(len(f.panels) == 3, "forest: three panels", str(len(f.panels)))
+    rows = (("median", "Δ median", 1000, 0), ("p90", "Δ p90", 1000, 0),
+            ("p99", "Δ p99", 1000, 0), ("risk_difference", "risk difference", 0.01, 1),
+            ("risk_ratio", "risk ratio", 1, 2))
+    for key, title, unit, panel in rows:
         c = cm["diff"][key]
         s = f.find(title)
+        ticks = f.panels[panel] if len(f.panels) == 3 else [(0, 0), (1, 1)]
+        span = ticks[-1][1] - ticks[0][1]
         xs = [x for x, y in s["points"]]
         ends = [x for path in s["paths"] for x, y in path]
-        ok = (len(xs) == 1 and abs(xs[0] - c["value"] / 1000) < 0.005 * span and
-              abs(min(ends) - c["lo"] / 1000) < 0.005 * span and
-              abs(max(ends) - c["hi"] / 1000) < 0.005 * span)
+        tol = 0.01 * span
+        ok = (len(xs) == 1 and ends and abs(xs[0] - c["value"] / unit) < tol and
+              abs(min(ends) - c["lo"] / unit) < tol and
+              abs(max(ends) - c["hi"] / unit) < tol)
         check(ok, f"forest: {title} at --compare's value and interval",
               f"drawn {xs} [{min(ends) if ends else None}, {max(ends) if ends else None}], "
-              f"--compare {c['value'] / 1000} [{c['lo'] / 1000}, {c['hi'] / 1000}]")
+              f"--compare {c['value'] / unit} [{c['lo'] / unit}, {c['hi'] / unit}]")
 
     # Formats by name, and bad input: one line, a status, no file.
     for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
