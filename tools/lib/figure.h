@@ -103,8 +103,11 @@ struct cr_fig_axis *cr_fig_panel_x(struct cr_figure *f, unsigned int p);
  */
 struct json_object *cr_fig_json(const struct cr_figure *f);
 
-/* What cr_fig_render() writes. */
-enum cr_fig_format { CR_FIG_SVG, CR_FIG_PNG, CR_FIG_PDF };
+/*
+ * What cr_fig_render() writes.  SVG_INLINE: SVG without gnuplot's mouse
+ * script, to sit in a page (report --html) beside the others.
+ */
+enum cr_fig_format { CR_FIG_SVG, CR_FIG_PNG, CR_FIG_PDF, CR_FIG_SVG_INLINE };
 
 /*
  * The format a file name asks for by its extension (.svg, .png, .pdf):

@@ -217,6 +217,9 @@ static void cr_gp_script(FILE *o, const struct cr_figure *f,
 	case CR_FIG_SVG:
 		fputs("set terminal svg size 960,600 dynamic mouse standalone noenhanced font \"sans,11\" background rgb \"white\"\n", o);
 		break;
+	case CR_FIG_SVG_INLINE:
+		fputs("set terminal svg size 960,600 dynamic noenhanced font \"sans,11\" background rgb \"white\"\n", o);
+		break;
 	case CR_FIG_PNG:
 		fputs("set terminal pngcairo size 960,600 noenhanced font \"sans,10\" background rgb \"white\"\n", o);
 		break;

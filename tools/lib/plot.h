@@ -61,6 +61,16 @@ int cr_plot_runs(const struct cr_snapshot *s, const struct cr_compare_data *d,
 		 size_t m, const struct cr_plot_opts *o, struct cr_figure *f);
 
 /*
+ * The page of report --compare F --html: the recording's metadata, text
+ * (the comparison as the text output prints it), and the figures of
+ * metric m and the forest, into *page (malloc'd, *len bytes).  CR_OK, or
+ * a status with one line on stderr and nothing made.
+ */
+int cr_plot_page(const struct cr_snapshot *s, const struct cr_compare_data *d,
+		 size_t m, const struct cr_plot_opts *o, const char *text,
+		 char **page, size_t *len);
+
+/*
  * The quantiles num[i]/den of the dense histogram slot[nslots] (total
  * samples, min and max recorded) into out[i], num ascending: the values
  * clkstat_hist_quantile() gives (shared/clkstat_hist_math.h), all in one
