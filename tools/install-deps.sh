@@ -24,6 +24,9 @@ pkgs=(
 	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev libsqlite3-dev sqlite3
 	# the study documents' pandas examples, run by their test
 	python3-pandas
+	# plot and --html: the figures are drawn by gnuplot (no X, cairo's
+	# PNG and PDF; Documentation/clkstat-plot.rst, "Why gnuplot")
+	gnuplot-nox
 	# a strict OpenMetrics parser for the exporter's test (promtool below)
 	python3-prometheus-client
 	# clkstat-report serve: the exporter's HTTP server; curl in its tests

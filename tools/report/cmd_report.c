@@ -345,6 +345,7 @@ static int cr_report_cmd(struct cr_cli *cli)
 
 static const struct cr_optset *const cr_report_opts[] = {
 	&cr_input_opts, &cr_format_opts, &cr_output_opts, &cr_compare_opts,
+	&cr_compare_text_opts,
 	NULL,
 };
 

@@ -92,6 +92,11 @@ static const struct option cr_compare_table[] = {
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "level", required_argument, NULL, O_LEVEL },
 	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What report prints of a comparison, not which (plot has no use for it). */
+static const struct option cr_compare_text_table[] = {
 	{ "summary", no_argument, NULL, O_SUMMARY },
 	{ "html", required_argument, NULL, O_HTML },
 	{ NULL, 0, NULL, 0 },
@@ -111,11 +116,17 @@ const struct cr_optset cr_compare_opts = {
 	"      --resamples N   bootstrap resamples (default 10000)\n"
 	"      --seed N        random seed (default 1)\n"
 	"      --level L       confidence level (default 0.95)\n"
-	"      --threshold NS  risk threshold (default: the base's p90)\n"
-	"      --summary       text: the one line per metric alone, not each\n"
-	"                      metric's statistics after it\n"
-	"      --html FILE     also one page, FILE: the metadata, this text and\n"
-	"                      the figures (plot's), readable offline\n",
+	"      --threshold NS  risk threshold (default: the base's p90)\n",
+};
+
+const struct cr_optset cr_compare_text_opts = {
+	.opts = cr_compare_text_table,
+	.take = cr_compare_take,
+	.help =
+	"      --summary       --compare, text: the one line per metric alone,\n"
+	"                      not each metric's statistics after it\n"
+	"      --html FILE     --compare: also one page, FILE: the metadata, the\n"
+	"                      text and the figures (plot's), readable offline\n",
 };
 
 const struct cr_compare_opts *cr_compare_settings(void)

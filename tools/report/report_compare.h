@@ -11,7 +11,8 @@
 #include "../lib/snapshot.h"
 #include "cli.h"
 
-extern const struct cr_optset cr_compare_opts;
+/* Which runs and how (report and plot); what report prints (--summary, --html). */
+extern const struct cr_optset cr_compare_opts, cr_compare_text_opts;
 /* run: --run, -1 without. */
 int cr_compare_check(const struct cr_cli *cli, int ninputs, long run);
 int cr_compare_wanted(void);
