@@ -40,6 +40,10 @@ pkgs=(
 	# the netlink family's C from its spec (tools/netlink-gen.sh: the
 	# kernel's ynl-gen-c.py reads YAML and checks it against the schema)
 	python3-yaml python3-jsonschema
+	# report --html's pages checked in a real browser
+	# (tools/tests/page_check.py): headless Chromium driven by Selenium
+	# through chromedriver, its fonts, PIL for the screenshots
+	chromium chromium-driver python3-selenium fonts-liberation python3-pil
 	# workloads and the independent counts in the guest
 	rt-tests procps util-linux
 	# dkms.conf's builds (tools/tests/dkms.sh: add, build, install, remove)

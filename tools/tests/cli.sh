@@ -1,7 +1,8 @@
 #!/bin/bash
 # clkstat-report as a program on files, no module needed: its
 # expositions against promtool and the OpenMetrics parser, the Grafana
-# dashboard against a real Prometheus, events read back by Python, info
+# dashboard against a real Prometheus, events read back by Python, the
+# browser harness of the HTML report's tests (page_check.py), info
 # on made-up snapshots, bad arguments refused before anything is done.
 # Needs make's tools (clkstat-report links the BPF twin).  Last line:
 # "N passed, N failed".
@@ -31,6 +32,14 @@ if /usr/bin/python3 tools/tests/events_readback.py 2>&1 | sed 's/^/    /'; then
 	pass=$((pass + 1)); echo "ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
 else
 	fail=$((fail + 1)); echo "not ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
+fi
+# The browser harness the HTML report's tests use (page_check.py):
+# good pages pass, and each kind of bad page fails for its own reason
+# (its own ok/not ok lines indented).
+if tools/tests/page_check_test.sh 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - page_check.py: headless Chromium passes a good page, fails console errors, exceptions, requests, blank pages, missing figures"
+else
+	fail=$((fail + 1)); echo "not ok - page_check.py: headless Chromium passes a good page, fails console errors, exceptions, requests, blank pages, missing figures"
 fi
 # clkstat-report on a snapshot (no module needed): what info says of
 # the recording.  A made-up snapshot: a module run and a BPF twin run of
