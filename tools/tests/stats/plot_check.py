@@ -16,11 +16,17 @@ mapped to data by gnuplot's own axes:
   bars at its interval ends;
 - PNG and PDF written with their magic; bad input (a metric neither side
   has, a mistyped kind, a name of no known format, no --compare, a file
-  that is no recording) is one line, a status, and no file.
+  that is no recording) is one line, a status, and no file;
+- --compare --html: the page holds the text exactly as printed, renders
+  in headless Chromium with every figure and no console message or
+  request (tools/tests/page_check.py), and its embedded data (as the
+  browser parses it) is what the SVG draws and what --compare says.
 Prints ok/not ok lines; exits non-zero on a failure.
 """
+import html
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -169,6 +175,46 @@ def main():
         check(ok, f"forest: {title} at --compare's value and interval",
               f"drawn {xs} [{min(ends) if ends else None}, {max(ends) if ends else None}], "
               f"--compare {c['value'] / unit} [{c['lo'] / unit}, {c['hi'] / unit}]")
+
+    # The page: the text as printed, every figure rendered in Chromium
+    # (tools/tests/page_check.py), their data as the browser parses it.
+    page = os.path.join(d, "p.html")
+    p = subprocess.run([REPORT, "-i", snap, "--compare", "var", "--base", "base",
+                        "--html", page], capture_output=True, text=True)
+    check(p.returncode == 0 and os.path.exists(page), "--compare --html", p.stderr)
+    pre = re.search(r'<pre id="compare-text">(.*?)</pre>', open(page, encoding="utf-8").read(), re.S)
+    check(pre and html.unescape(pre.group(1)) == p.stdout,
+          "--html: the page's text is what the text output printed")
+    figs = ["fig-percentiles", "fig-hist", "fig-runs", "fig-forest"]
+    args = [sys.executable, os.path.join(TOP, "tools", "tests", "page_check.py"), page]
+    for fid in figs:
+        args += ["--expect-figure", fid, "--json-data", "data-" + fid[4:]]
+    b = subprocess.run(args, capture_output=True, text=True)
+    check(b.returncode == 0, "--html: the page renders in headless Chromium, every figure, no console message, no request",
+          b.stderr[-600:])
+    data = [json.loads(x) for x in b.stdout.splitlines() if x.strip()]
+    check(len(data) == len(figs), "--html: each figure's data in the page", str(len(data)))
+    if len(data) == len(figs):
+        pc = data[0]
+        lines = {x["title"].split(" ")[0]: x for x in pc["series"] if x["style"] == "lines"}
+        for side in ("base", "var"):
+            pts = [q for q in lines[side]["points"] if abs(q["x"] - 2.0) < 0.03]
+            check(pts and abs(pts[0]["y"] - med[side]) < 0.004 * (f.axes["plot_axis_ymax"] or 1) + 0.2,
+                  f"--html: the page's data of {side}'s line at 50% is the drawn median",
+                  f"{pts[:1]} against {med[side]:.3f}")
+        fo = {x["title"]: x for x in data[3]["series"]}
+        c = cm["diff"]["median"]
+        q = fo["Δ median"]["points"][0]
+        check(abs(q["x"] - c["value"] / 1000) < 1e-9 and abs(q["x2"] - c["lo"] / 1000) < 1e-9
+              and abs(q["x3"] - c["hi"] / 1000) < 1e-9,
+              "--html: the forest's data is --compare's Δ median and interval", str(q))
+    for args, what in ((["--html", os.path.join(d, "p.txt")], "must end in .html"),
+                       (["--html", os.path.join(d, "q.html"), "--format", "json"], "--format json does not apply")):
+        p = subprocess.run([REPORT, "-i", snap, "--compare", "var", *args],
+                           capture_output=True, text=True)
+        check(p.returncode == 2 and what in p.stderr and p.stderr.count("\n") == 1 and not p.stdout
+              and not os.path.exists(args[1]),
+              f"--compare {' '.join(args[:1] + [os.path.basename(args[1])] + args[2:])}: refused, nothing written", p.stderr)
 
     # Formats by name, and bad input: one line, a status, no file.
     for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
