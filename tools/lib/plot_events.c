@@ -213,7 +213,7 @@ int cr_plot_heatmap(const struct cr_snapshot *s, struct cr_run *r,
 {
 	const struct cr_meta *meta = cr_run_meta(s, r);
 	unsigned int k = meta->frac_bits;
-	uint64_t *keys = NULL, t0 = 0, t1 = 0, nslots, col, slot;
+	uint64_t *keys = NULL, t0 = 0, t1 = 0, w0, w1, nslots, col, slot;
 	struct cr_fig_series *cells;
 	double pt[CR_FIG_NCOLS], xscale, yscale, med;
 	char t[512], sub[512], d[32];
@@ -258,7 +258,7 @@ int cr_plot_heatmap(const struct cr_snapshot *s, struct cr_run *r,
 		goto nomem;
 	cr_fmt_ns(d, sizeof(d), (double)bin, 3, 1);
 	snprintf(t, sizeof(t), "time since %s (%s; bins of %s)",
-		 cr_xc_window(&r->events, &col, &slot) == 1 && col == t0 ?
+		 cr_xc_window(&r->events, &w0, &w1) == 1 && w0 == t0 ?
 		 "run_start" : "the run's first event", xun, d);
 	if (cr_fig_axis(&f->x, t, 0))
 		goto nomem;

@@ -90,9 +90,8 @@ static const struct cr_optset cr_plot_optset = {
 	"      --metric NAME   the metric (default ttwu_tkread, else the first)\n"
 	"      --time-unit U   the latency axes in ns, us or ms (default: by\n"
 	"                      the base's median)\n"
-	"      --type SEL      heatmap: the events whose latency is drawn, an\n"
-	"                      xcorr selector (default first_tkread); --run N:\n"
-	"                      that run (default: the first run with events)\n",
+	"      --type SEL      heatmap: the events drawn, an xcorr selector (default\n"
+	"                      first_tkread), of --run's run or the first with any\n",
 };
 
 /* The comparison kinds: the runs of both sides, as --compare selects. */
@@ -355,10 +354,8 @@ const struct cr_command cr_cmd_plot = {
 	.synopsis =
 	"       clkstat-report plot -i FILE... --compare F [--base G] [--kind K]\n"
 	"                      [--metric M] [--time-unit U] -o FILE.svg|.png|.pdf\n"
-	"       clkstat-report plot -i FILE... --kind xcorr A B [--bin DUR]\n"
-	"                      [--max-lag DUR] [-B N] [--run N] -o FILE.svg|...\n"
-	"       clkstat-report plot -i FILE... --kind heatmap [--type SEL]\n"
-	"                      [--run N] [--bin DUR] -o FILE.svg|...\n",
+	"       clkstat-report plot -i FILE... --kind xcorr A B | --kind heatmap\n"
+	"                      [--type SEL] [--run N] [--bin DUR] ... -o FILE\n",
 	.opts = cr_plot_optsets,
 	.max_args = 2,
 	.check = cr_plot_check,

@@ -82,14 +82,12 @@ const struct cr_optset cr_xcorr_plot_opts = {
 	.opts = cr_xcorr_plot_table,
 	.take = cr_xcorr_take_opt,
 	.help =
-	"  xcorr and heatmap (as clkstat-report xcorr takes them):\n"
 	"      --bin DUR       bin width (xcorr: default 1ms; heatmap: the time\n"
 	"                      bins, default the run's window in about 120)\n"
 	"      --max-lag DUR   xcorr: lags up to this, each way (default 20 bins)\n"
-	"      --block DUR     xcorr: bootstrap block length (default per run:\n"
-	"                      max(n^(1/3), lags + 1) bins)\n"
+	"      --block DUR     xcorr: bootstrap block length (default: as xcorr)\n"
 	"  -B, --bootstrap N   xcorr: bootstrap resamples (default 2000)\n"
-	"      --variant V     only the runs of variant V\n",
+	"      --variant V     xcorr, heatmap: only the runs of variant V\n",
 };
 
 const struct cr_xcorr_settings *cr_xcorr_settings(void)

@@ -117,7 +117,8 @@ for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--co
 	 "events:--type:--bin" "xcorr:--max-lag:--type" "ctrl::--input" \
 	 "trace:--format:--input" "record:--workload-only:--input" \
 	 "overhead:--handler-rounds:--metric" "serve:--replay-interval:--compare" \
-	 "import:--output:--input" "export:--format:--listen"; do
+	 "import:--output:--input" "export:--format:--listen" \
+	 "plot:--max-lag:--listen"; do
 	IFS=: read -r cmd has hasnt <<< "$c"
 	h=$($R "$cmd" --help 2>&1); rc=$?
 	[ "$rc" = 0 ] || bad="$bad [$cmd --help: status $rc]"
@@ -127,14 +128,14 @@ for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--co
 	[ "$(wc -l <<< "$h")" -lt 40 ] || bad="$bad [$cmd --help: $(wc -l <<< "$h") lines]"
 done
 top=$($R --help)
-for cmd in report info raw events xcorr ctrl trace record import export overhead serve; do
+for cmd in report info raw events xcorr ctrl trace record import export overhead serve plot; do
 	grep -q "^  $cmd " <<< "$top" || bad="$bad [--help lacks $cmd]"
 done
 out=$($R record --type marker -o /dev/null -- true 2>&1); rc=$?
-{ [ "$rc" = 2 ] && grep -q -- '--type is not an option of record (an option of events;' <<< "$out"; } ||
+{ [ "$rc" = 2 ] && grep -q -- '--type is not an option of record (an option of events, plot;' <<< "$out"; } ||
 	bad="$bad [record --type: $rc $out]"
 out=$($R xcorr --compare x -i /dev/null a b 2>&1); rc=$?
-{ [ "$rc" = 2 ] && grep -q -- '--compare is not an option of xcorr (an option of report;' <<< "$out"; } ||
+{ [ "$rc" = 2 ] && grep -q -- '--compare is not an option of xcorr (an option of report, plot;' <<< "$out"; } ||
 	bad="$bad [xcorr --compare: $rc $out]"
 out=$($R --per-cpu info 2>&1); rc=$?
 { [ "$rc" = 2 ] && grep -q "unexpected argument 'info'" <<< "$out"; } ||

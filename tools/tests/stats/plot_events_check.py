@@ -262,7 +262,6 @@ def fleet(d):
     rows = f.find("each host alone")
     pts = sorted(rows["points"], key=lambda q: -q[1])	# top down: the input's order
     check(len(pts) == len(hosts), "fleet: a row per host", pts)
-    ends = [x for path in rows["paths"] for x, y in path]
     for h, (x, y) in zip(hosts, pts):
         c = json.loads(run("-i", os.path.join(d, h + ".json"), "--compare", "var", "--base",
                            "base", "--resamples", "2000", "--json").stdout)["metrics"][0]["diff"]["median"]
@@ -275,8 +274,7 @@ def fleet(d):
               f"--compare {c['value'] / 1000:.3f} [{c['lo'] / 1000:.3f}, {c['hi'] / 1000:.3f}]")
     xs = dict(zip(hosts, (x for x, _ in pts)))
     rest = sorted(v for h, v in xs.items() if h != "h3")
-    check(max(xs, key=xs.get) == "h3" and xs["h3"] > 5 * rest[-1] and
-          min(ends) > -span,
+    check(max(xs, key=xs.get) == "h3" and xs["h3"] > 5 * rest[-1],
           "fleet: h3, its variant made 3 times slower, stands out far right", xs)
     pooled = json.loads(run(*ins, "--compare", "var", "--base", "base", "--unit", "host",
                             "--resamples", "2000", "--json").stdout)["metrics"][0]["diff"]["median"]
