@@ -34,6 +34,8 @@ pkgs=(
 	# --compare: GSL's random numbers and quantiles; scipy and numpy as the
 	# independent implementation its tests compare against
 	libgsl-dev python3-scipy python3-numpy
+	# clkstat-report plot: its figures are drawn by gnuplot (SVG, PNG, PDF)
+	gnuplot-nox
 	# the man page's render check; the benchmark's peak memory; the
 	# documents' reStructuredText check (rst2html)
 	man-db time python3-docutils

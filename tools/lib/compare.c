@@ -262,9 +262,10 @@ static int cr_common_items(const struct cr_snapshot *s,
  * in order of first appearance (cr_host_ids()), and the numbers handed to
  * the engine with each stratum's runs: every unit reports the hosts of
  * each stratum, --unit host and host-fixed resample by them (bootstrap.c).
+ * plot --kind fleet names its rows by it.
  */
-static const char *cr_run_host(const struct cr_snapshot *s,
-			       const struct cr_run *r)
+const char *cr_compare_run_host(const struct cr_snapshot *s,
+				const struct cr_run *r)
 {
 	const struct cr_meta *m = cr_run_meta(s, r);
 
@@ -286,7 +287,7 @@ static int cr_host_ids(const struct cr_snapshot *s, unsigned int **ids)
 	if (!*ids)
 		return -ENOMEM;
 	for (i = 0; i < s->nruns; i++) {
-		h = cr_run_host(s, &s->runs[i]);
+		h = cr_compare_run_host(s, &s->runs[i]);
 		if (cr_names_add(&hosts, h)) {
 			free(hosts.v);
 			free(*ids);

@@ -62,4 +62,11 @@ int cr_compare_collect(const struct cr_snapshot *s,
 		       struct cr_compare_data *d);
 void cr_compare_data_free(struct cr_compare_data *d);
 
+/*
+ * The host run r is from, as --unit host takes it: the run's tag host,
+ * its file's tag host, its file's meta.host, else its input file.
+ */
+const char *cr_compare_run_host(const struct cr_snapshot *s,
+				const struct cr_run *r);
+
 #endif

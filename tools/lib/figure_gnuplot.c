@@ -210,6 +210,7 @@ static void cr_gp_script(FILE *o, const struct cr_figure *f,
 			 enum cr_fig_format fmt)
 {
 	unsigned int p, np = f->npanels > 1 ? f->npanels : 1;
+	double zmax = 0;
 	size_t i, j, c;
 	int cells = 0;
 
@@ -248,9 +249,22 @@ static void cr_gp_script(FILE *o, const struct cr_figure *f,
 		fprintf(o, " at screen 0.01, screen %.3f left font \",10\" textcolor rgb \"#B00000\"\n",
 			0.05 + 0.03 * (double)(f->nwarnings - 1 - i));
 	}
-	for (i = 0; i < f->nseries; i++)
-		cells |= f->series[i].style == CR_FIG_CELLS;
+	for (i = 0; i < f->nseries; i++) {
+		if (f->series[i].style != CR_FIG_CELLS)
+			continue;
+		cells = 1;
+		for (j = 0; j < f->series[i].n; j++)
+			if (f->series[i].pt[j][CR_FIG_Z] > zmax)
+				zmax = f->series[i].pt[j][CR_FIG_Z];
+	}
 	if (cells) {
+		/*
+		 * The colours from 0, not from the fewest a cell has: a
+		 * count's colour then reads the same in every figure's scale.
+		 */
+		fputs("set cbrange [0:", o);
+		cr_gp_num(o, zmax > 0 ? zmax : 1);
+		fputs("]\n", o);
 		/* viridis' ends and middle */
 		fputs("set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n", o);
 		fputs("set cblabel ", o);

@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "figure.h"
 #include "render.h"
+#include "xcorr_runs.h"
 
 enum cr_plot_kind {
 	CR_PLOT_PERCENTILES,	/* each side's percentile distribution, band */
@@ -43,6 +44,20 @@ struct cr_plot_opts {
  */
 void cr_plot_subtitle(const struct cr_snapshot *s, char *buf, size_t len);
 
+/* The unit of a figure's latencies: o->unit, else by median (ns). */
+enum cr_unit cr_plot_unit(const struct cr_plot_opts *o, double median);
+/* "what (us)" into buf. */
+void cr_plot_time_label(char *buf, size_t len, const char *what,
+			enum cr_unit u);
+/* "out of memory" said, f freed: CR_ERR. */
+int cr_plot_oom(struct cr_figure *f);
+/*
+ * The comparison's warnings of metric m of d on f, as the text's summary
+ * says them: 0 or -ENOMEM.
+ */
+int cr_plot_warnings(struct cr_figure *f, const struct cr_compare_data *d,
+		     size_t m);
+
 /*
  * The figures of compared metric m of d (cr_compare_collect()), on the
  * runs of s.  Each returns CR_OK with *f built (cr_fig_free() it), or a
@@ -69,6 +84,40 @@ int cr_plot_runs(const struct cr_snapshot *s, const struct cr_compare_data *d,
 int cr_plot_page(const struct cr_snapshot *s, const struct cr_compare_data *d,
 		 size_t m, const struct cr_plot_opts *o, const char *text,
 		 char **page, size_t *len);
+
+/*
+ * The fleet (plot_fleet.c): per host, Δ median of metric m of d on that
+ * host's runs alone with its run-level interval (the bootstrap of
+ * --compare with the run unit, o's resamples, seed and level), and d's
+ * own result (--unit host or host-fixed) as the fleet's row.  CR_ERR
+ * with one line when the runs are of fewer than two hosts.
+ */
+int cr_plot_fleet(const struct cr_snapshot *s, const struct cr_compare_data *d,
+		  size_t m, const struct cr_plot_opts *o, struct cr_figure *f);
+
+/*
+ * The cross-correlation of x (xcorr_runs.h; its runs binned by bin ns,
+ * selectors named a and b): r(k) by lag with its band and the peak
+ * marked (plot_events.c).  CR_ERR with one line when r is undefined at
+ * every lag.
+ */
+int cr_plot_xcorr(const struct cr_snapshot *s, const struct cr_xc_runs *x,
+		  uint64_t bin, const char *a, const char *b,
+		  struct cr_figure *f);
+
+/*
+ * The heat map of run r's events that sel matches (named type): time bins
+ * of bin ns across (0: the run's window in about CR_PLOT_HEAT_COLUMNS),
+ * the recording's latency slots up, the count as colour; each marker of
+ * the run a vertical line with its text (plot_events.c).  CR_ERR with one
+ * line when the run has no such event with a latency, CR_USAGE for a bin
+ * that makes too many columns.
+ */
+#define CR_PLOT_HEAT_COLUMNS	120
+int cr_plot_heatmap(const struct cr_snapshot *s, struct cr_run *r,
+		    const struct cr_xc_sel *sel, const char *type,
+		    uint64_t bin, const struct cr_plot_opts *o,
+		    struct cr_figure *f);
 
 /*
  * The quantiles num[i]/den of the dense histogram slot[nslots] (total

@@ -159,8 +159,7 @@ static void cr_pool_quantiles(const struct cr_pool *p, const uint32_t *num,
 
 /* ---- units and labels ---- */
 
-/* The unit of the figure's latencies: --time-unit, else by the median. */
-static enum cr_unit cr_plot_unit(const struct cr_plot_opts *o, double median)
+enum cr_unit cr_plot_unit(const struct cr_plot_opts *o, double median)
 {
 	if (o->unit != CR_UNIT_AUTO)
 		return o->unit;
@@ -168,16 +167,15 @@ static enum cr_unit cr_plot_unit(const struct cr_plot_opts *o, double median)
 	       CR_UNIT_MS;
 }
 
-static int cr_plot_oom(struct cr_figure *f)
+int cr_plot_oom(struct cr_figure *f)
 {
 	fprintf(stderr, "clkstat-report: plot: out of memory\n");
 	cr_fig_free(f);
 	return CR_ERR;
 }
 
-/* The comparison's warnings of metric m, as the text's summary says them. */
-static int cr_plot_warnings(struct cr_figure *f, const struct cr_compare_data *d,
-			    size_t m)
+int cr_plot_warnings(struct cr_figure *f, const struct cr_compare_data *d,
+		     size_t m)
 {
 	const struct cr_compare_metric *cm = &d->res.metrics[m];
 	const char *label[2] = { d->res.base, d->res.variant };
@@ -209,8 +207,8 @@ static int cr_plot_begin(const struct cr_snapshot *s,
 	return 0;
 }
 
-static void cr_plot_time_label(char *buf, size_t len, const char *what,
-			       enum cr_unit u)
+void cr_plot_time_label(char *buf, size_t len, const char *what,
+			enum cr_unit u)
 {
 	snprintf(buf, len, "%s (%s)", what, cr_unit_name(u));
 }

@@ -126,7 +126,8 @@ for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--co
 	 "events:--type:--bin" "xcorr:--max-lag:--type" "ctrl::--input" \
 	 "trace:--format:--input" "record:--workload-only:--input" \
 	 "overhead:--handler-rounds:--metric" "serve:--replay-interval:--compare" \
-	 "import:--output:--input" "export:--format:--listen" "plot:--kind:--listen"; do
+	 "import:--output:--input" "export:--format:--listen" \
+	 "plot:--max-lag:--listen"; do
 	IFS=: read -r cmd has hasnt <<< "$c"
 	h=$($R "$cmd" --help 2>&1); rc=$?
 	[ "$rc" = 0 ] || bad="$bad [$cmd --help: status $rc]"
@@ -140,7 +141,7 @@ for cmd in report info raw events xcorr ctrl trace record import export overhead
 	grep -q "^  $cmd " <<< "$top" || bad="$bad [--help lacks $cmd]"
 done
 out=$($R record --type marker -o /dev/null -- true 2>&1); rc=$?
-{ [ "$rc" = 2 ] && grep -q -- '--type is not an option of record (an option of events;' <<< "$out"; } ||
+{ [ "$rc" = 2 ] && grep -q -- '--type is not an option of record (an option of events, plot;' <<< "$out"; } ||
 	bad="$bad [record --type: $rc $out]"
 out=$($R xcorr --compare x -i /dev/null a b 2>&1); rc=$?
 { [ "$rc" = 2 ] && grep -q -- '--compare is not an option of xcorr (an option of report, plot;' <<< "$out"; } ||

@@ -1459,7 +1459,7 @@ static void test_json_schema(void **state)
 		"undefined_resamples", NULL };
 	static const char *const dmed[] = { "value", "lo", "hi", "warning",
 		NULL };
-	static const char *const diff[] = { "median", "stddev", "iqr",
+	static const char *const diff[] = { "median", "p90", "p99", "stddev", "iqr",
 		"risk_difference", "risk_ratio", "p_value_median",
 		"p_value_method", "p_value_warning", NULL };
 	struct cr_snapshot s = { 0 };
@@ -1514,6 +1514,8 @@ static void test_json_schema(void **state)
 	d = json_object_object_get(m, "diff");
 	expect_keys(d, diff);
 	expect_keys(json_object_object_get(d, "median"), dmed);
+	expect_keys(json_object_object_get(d, "p90"), ci);
+	expect_keys(json_object_object_get(d, "p99"), ci);
 	expect_keys(json_object_object_get(d, "risk_ratio"), rr);
 	assert_string_equal(json_object_get_string(json_object_object_get(d, "p_value_method")),
 			    "bootstrap, inverted percentile interval");
@@ -1550,8 +1552,8 @@ static void test_csv(void **state)
 	assert_true(contains(out, "\nlat,a,runs,8,,,\nlat,a,hosts,1,,,\nlat,a,samples,3200,,,\nlat,a,median,"));
 	assert_true(contains(out, "\nlat,b,runs,9,,,\n"));
 	assert_true(contains(out, "\nlat,diff,p_value_method,\"bootstrap, inverted percentile interval\",,,\n"));
-	/* header, 6 settings, 2 x (3 + 7 + 3) stratum rows, 8 diff rows */
-	assert_int_equal(count_lines(out), 1 + 6 + 2 * 13 + 8);
+	/* header, 6 settings, 2 x (3 + 7 + 3) stratum rows, 10 diff rows */
+	assert_int_equal(count_lines(out), 1 + 6 + 2 * 13 + 10);
 	free(out);
 	free(err);
 	cr_snapshot_free(&s);

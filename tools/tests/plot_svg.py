@@ -9,6 +9,16 @@ states the last panel's alone) whose key entry holds its
 title, and whose paths and point symbols are what was drawn.  Nothing
 here reads clkstat's own data: a test compares what the picture shows
 with what the recording says.
+
+A heat map's cells (boxxyerror, "lc palette") are filled polygons whose
+colour is their count: the colour box beside the plot is read too, its
+gradient (the polygons gnuplot draws right of the plot area, bottom to
+top) and its tics (the tic marks at its right edge and their labels), so
+that a cell's colour maps back to the number it stands for: the colour
+found between two neighbouring samples of the gradient, its height in
+the box, that height through the tics' line.  The marks (figure_gnuplot.c's
+dashed lines in grey rgb(85,85,85), labelled in the same grey) are read
+as (axis, value, label).
 """
 import math
 import re
@@ -20,8 +30,11 @@ XLINK = "{http://www.w3.org/1999/xlink}"
 
 class Figure:
     """axes: the mapping; series: title -> {"paths": [[(x, y)...]...],
-    "polygons": [[(x, y)...]...], "points": [(x, y)...]} in data units,
-    only what lies in the plot area (the key's samples lie outside it)."""
+    "polygons": [[(x, y)...]...], "points": [(x, y)...], "cells":
+    [(x0, x1, y0, y1, z)...]} in data units, only what lies in the plot
+    area (the key's samples lie outside it); cells: the filled polygons
+    with z their colour read through the colour box (None without one);
+    marks: [(axis "x" or "y", value, label)]."""
 
     def __init__(self, path):
         text = open(path, encoding="utf-8").read()
@@ -46,9 +59,9 @@ class Figure:
             gid = g.get("id") or ""
             if not re.fullmatch(r"gnuplot_plot_\d+[a-z]*", gid):
                 continue
-            title, paths, points, polys = None, [], [], []
+            title, paths, points, polys, fills = None, [], [], [], []
             raw = {"paths": [], "points": [], "polygons": []}
-            self._walk(g, gid, paths, points, polys, raw)
+            self._walk(g, gid, paths, points, polys, fills, raw)
             for k in g.iter(SVG + "g"):
                 if k.get("id") == gid + "_keyentry":
                     t = "".join(x for e in k.iter(SVG + "text") for x in e.itertext())
@@ -56,6 +69,7 @@ class Figure:
                         title = t
             self.series[title or gid] = {"paths": paths, "points": points,
                                          "polygons": polys,
+                                         "fills": fills,
                                          "_px_paths": raw["paths"],
                                          "_px_points": raw["points"],
                                          "_px_polygons": raw["polygons"]}
@@ -63,6 +77,13 @@ class Figure:
         if len(self.panels) > 1:
             for ser in self.series.values():
                 self._remap(ser)
+        self._colorbox()
+        for ser in self.series.values():
+            ser["cells"] = [(min(x for x, _ in p), max(x for x, _ in p),
+                             min(y for _, y in p), max(y for _, y in p),
+                             self.colour_value(c))
+                            for p, c in zip(ser["polygons"], ser.pop("fills"))]
+        self.marks = self._marks()
 
     def _panels(self):
         """Side-by-side panels (a multiplot) by their x tick labels: per
@@ -118,16 +139,133 @@ class Figure:
         if pts and all(self.inside(x, y) for x, y in pts):
             out.append([self.data(x, y) for x, y in pts])
             raw.append(pts)
+            return True
+        return False
 
-    def _walk(self, g, gid, paths, points, polys, raw):
+    @staticmethod
+    def rgb(fill):
+        """'rgb( 65, 30, 104)' or '#411e68' as (r, g, b); None for others."""
+        m = re.fullmatch(r"\s*rgb\(\s*(\d+),\s*(\d+),\s*(\d+)\s*\)\s*", fill or "")
+        if m:
+            return tuple(int(v) for v in m.groups())
+        m = re.fullmatch(r"\s*#([0-9a-fA-F]{6})\s*", fill or "")
+        if m:
+            return tuple(int(m.group(1)[i:i + 2], 16) for i in (0, 2, 4))
+        return None
+
+    @staticmethod
+    def _nums(text):
+        return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text or "")]
+
+    def _colorbox(self):
+        """The colour box: gradient [(y px, (r, g, b))] bottom up, and
+        tics [(y px, value)]; both empty when the figure has none."""
+        a = self.axes
+        self.gradient, self.cbtics = [], []
+        # Not the series' own polygons (their key's sample lies outside).
+        own = {id(e) for g in self.root.iter(SVG + "g")
+               if re.fullmatch(r"gnuplot_plot_\d+[a-z]*", g.get("id") or "")
+               for e in g.iter(SVG + "polygon")}
+        box = []
+        for g in self.root.iter(SVG + "g"):
+            if g.get("shape-rendering") != "crispEdges":
+                continue
+            for e in g.findall(SVG + "polygon"):
+                if id(e) in own:
+                    continue
+                nums = self._nums(e.get("points"))
+                xs, ys = nums[0::2], nums[1::2]
+                c = self.rgb(e.get("fill"))
+                if xs and c and min(xs) > a["plot_xmax"] + 1 and min(ys) >= a["plot_ytop"] - 1 \
+                        and max(ys) <= a["plot_ybot"] + 1:
+                    self.gradient.append(((min(ys) + max(ys)) / 2, c))
+                    box.append(max(xs))
+        if not self.gradient:
+            return
+        self.gradient.sort(key=lambda t: -t[0])
+        right = max(box)
+        # A tic: a path from the box's right edge, its label beside it.
+        for g in self.root.iter(SVG + "g"):
+            path = g.find(SVG + "path")
+            label = g.find(SVG + "g")
+            if path is None or label is None or label.find(SVG + "text") is None:
+                continue
+            text = "".join(label.find(SVG + "text").itertext()).strip()
+            try:
+                value = float(text)
+            except ValueError:
+                continue
+            for x, y in re.findall(r"M([-\d.]+),([-\d.]+)", path.get("d") or ""):
+                if abs(float(x) - right) < 0.5:
+                    self.cbtics.append((float(y), value))
+
+    def colour_value(self, c):
+        """The number colour c stands for, read through the colour box:
+        the point nearest c on the gradient's segments, its height, that
+        height through the tics (a line fitted to them)."""
+        if c is None or len(self.gradient) < 2 or len(self.cbtics) < 2:
+            return None
+        best = None
+        for (y0, c0), (y1, c1) in zip(self.gradient, self.gradient[1:]):
+            d = [b - a for a, b in zip(c0, c1)]
+            dd = sum(v * v for v in d)
+            t = 0.0 if not dd else sum((ci - a) * v for ci, a, v in zip(c, c0, d)) / dd
+            t = min(1.0, max(0.0, t))
+            err = sum((ci - a - t * v) ** 2 for ci, a, v in zip(c, c0, d))
+            if best is None or err < best[0]:
+                best = (err, y0 + t * (y1 - y0))
+        ys = [y for y, _ in self.cbtics]
+        vs = [v for _, v in self.cbtics]
+        my, mv = sum(ys) / len(ys), sum(vs) / len(vs)
+        slope = sum((y - my) * (v - mv) for y, v in self.cbtics) / \
+            sum((y - my) ** 2 for y in ys)
+        return mv + slope * (best[1] - my)
+
+    def _marks(self):
+        """The marks: grey dashed lines across the plot and their labels
+        (a vertical line's label rotated, just left of it)."""
+        grey = (85, 85, 85)
+        lines, labels = [], []
+        for e in self.root.iter(SVG + "path"):
+            if self.rgb(e.get("stroke")) != grey or not e.get("stroke-dasharray"):
+                continue
+            pts = self.path_points(e.get("d") or "")
+            for (x0, y0), (x1, y1) in zip(pts[0::2], pts[1::2]):
+                if abs(x0 - x1) < 0.01:
+                    lines.append(("x", x0))
+                elif abs(y0 - y1) < 0.01:
+                    lines.append(("y", y0))
+        for g in self.root.iter(SVG + "g"):
+            t = g.find(SVG + "text")
+            if t is None or self.rgb(g.get("fill")) != grey:
+                continue
+            m = re.search(r"translate\(([-\d.]+),([-\d.]+)\)", g.get("transform") or "")
+            if m:
+                labels.append(("x" if "rotate" in g.get("transform") else "y",
+                               float(m.group(1)), float(m.group(2)),
+                               "".join(t.itertext())))
+        out = []
+        for axis, px in lines:
+            cand = [lb for lb in labels if lb[0] == axis]
+            if axis == "x":
+                v = self.data(px, self.axes["plot_ybot"])[0]
+                near = min(cand, key=lambda lb: abs(lb[1] - px), default=None)
+            else:
+                v = self.data(self.axes["plot_xmin"], px)[1]
+                near = min(cand, key=lambda lb: abs(lb[2] - px), default=None)
+            out.append((axis, v, near[3] if near else None))
+        return out
+
+    def _walk(self, g, gid, paths, points, polys, fills, raw):
         for e in g:
             if e.tag == SVG + "g" and e.get("id") == gid + "_keyentry":
                 continue	# the key's text and sample, not data
             if e.tag == SVG + "path":
                 self._shape(self.path_points(e.get("d") or ""), paths, raw["paths"])
             elif e.tag == SVG + "polygon":
-                nums = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", e.get("points") or "")]
-                self._shape(list(zip(nums[0::2], nums[1::2])), polys, raw["polygons"])
+                nums = self._nums(e.get("points"))
+                if self._shape(list(zip(nums[0::2], nums[1::2])), polys, raw["polygons"]):
+                    fills.append(self.rgb(e.get("fill")))
             elif e.tag == SVG + "use":
                 m = re.search(r"translate\(([-\d.]+),([-\d.]+)\)", e.get("transform") or "")
                 if m and self.inside(float(m.group(1)), float(m.group(2))):
@@ -135,7 +273,7 @@ class Figure:
                     points.append(self.data(*q))
                     raw["points"].append(q)
             elif e.tag == SVG + "g":
-                self._walk(e, gid, paths, points, polys, raw)
+                self._walk(e, gid, paths, points, polys, fills, raw)
 
     @staticmethod
     def path_points(d):

@@ -11,7 +11,8 @@ set -uo pipefail
 top=$(realpath "$(dirname "$0")/../..")
 cd "$top"
 pass=0 fail=0
-for t in scipy_check coverage fleet_check fleet_coverage xcorr_check plot_check; do
+for t in scipy_check coverage fleet_check fleet_coverage xcorr_check \
+	 plot_check plot_events_check; do
 	if /usr/bin/python3 tools/tests/stats/$t.py 2>&1 | sed 's/^/    /'; then
 		pass=$((pass + 1)); echo "ok - $t"
 	else
