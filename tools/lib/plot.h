@@ -76,13 +76,16 @@ int cr_plot_runs(const struct cr_snapshot *s, const struct cr_compare_data *d,
 		 size_t m, const struct cr_plot_opts *o, struct cr_figure *f);
 
 /*
- * The page of report --compare F --html: the recording's metadata, text
- * (the comparison as the text output prints it), and the figures of
- * metric m and the forest, into *page (malloc'd, *len bytes).  CR_OK, or
+ * The page of report --compare F --html (co: --compare's settings): the
+ * recording's metadata, text (the comparison as the text output prints
+ * it), and the figures of metric m, the forest, the fleet where the runs
+ * are of several hosts, the heat map and cross-correlation where they
+ * hold events (plot_page.c), into *page (malloc'd, *len bytes).  CR_OK, or
  * a status with one line on stderr and nothing made.
  */
-int cr_plot_page(const struct cr_snapshot *s, const struct cr_compare_data *d,
-		 size_t m, const struct cr_plot_opts *o, const char *text,
+int cr_plot_page(struct cr_snapshot *s, const struct cr_compare_data *d,
+		 size_t m, const struct cr_compare_opts *co,
+		 const struct cr_plot_opts *o, const char *text,
 		 char **page, size_t *len);
 
 /*

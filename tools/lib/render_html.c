@@ -121,6 +121,11 @@ int cr_html_page(FILE *f, const struct cr_html_page *p)
 	fputs("<h2>The comparison</h2>\n<p>As <code>clkstat-report --compare</code> prints it:</p>\n<pre id=\"compare-text\">", f);
 	cr_html_esc(f, p->text);
 	fputs("</pre>\n<h2>Figures</h2>\n", f);
+	if (p->note) {
+		fputs("<p class=\"note\">", f);
+		cr_html_esc(f, p->note);
+		fputs("</p>\n", f);
+	}
 	for (i = 0; i < p->nfigs; i++) {
 		const struct cr_figure *fig = p->figs[i];
 		size_t w;

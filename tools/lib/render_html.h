@@ -18,6 +18,7 @@ struct cr_html_page {
 	const struct cr_figure *const *figs;
 	const char *const *svgs;	/* each figure as CR_FIG_SVG_INLINE */
 	struct json_object *const *data;	/* each cr_fig_json() */
+	const char *note;		/* why a figure is not there; NULL */
 };
 
 /* The page into f: 0, or -1 on a write error. */

@@ -205,7 +205,7 @@ static size_t cr_html_metric(const struct cr_compare_data *d)
  * The text as always, and the page with it: the same text in the page
  * (written once into memory, then to both), the file replaced whole.
  */
-static int cr_compare_html(const struct cr_snapshot *s)
+static int cr_compare_html(struct cr_snapshot *s)
 {
 	struct cr_compare_data d;
 	struct cr_plot_opts po;
@@ -228,7 +228,8 @@ static int cr_compare_html(const struct cr_snapshot *s)
 		.unit = CR_UNIT_AUTO, .resamples = cr_cmp.resamples,
 		.seed = cr_cmp.seed, .level = cr_cmp.level,
 	};
-	st = cr_plot_page(s, &d, cr_html_metric(&d), &po, text, &page, &plen);
+	st = cr_plot_page(s, &d, cr_html_metric(&d), &cr_cmp, &po, text, &page,
+			  &plen);
 	if (st)
 		goto out;
 	if (cr_file_replace(cr_cmp_html, page, plen, &step) < 0) {
@@ -248,7 +249,7 @@ out:
 	return st;
 }
 
-int cr_compare_run(const struct cr_cli *cli, const struct cr_snapshot *s,
+int cr_compare_run(const struct cr_cli *cli, struct cr_snapshot *s,
 		   const char *metric)
 {
 	cr_cmp.format = cli->format;

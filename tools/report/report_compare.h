@@ -20,7 +20,7 @@ int cr_compare_wanted(void);
 const struct cr_compare_opts *cr_compare_settings(void);
 /* The metadata field --compare groups by ("tag:KEY", "meta:FIELD"), or NULL. */
 const char *cr_compare_factor_field(void);
-int cr_compare_run(const struct cr_cli *cli, const struct cr_snapshot *s,
+int cr_compare_run(const struct cr_cli *cli, struct cr_snapshot *s,
 		   const char *metric);
 
 #endif

@@ -216,6 +216,57 @@ def main():
               and not os.path.exists(args[1]),
               f"--compare {' '.join(args[:1] + [os.path.basename(args[1])] + args[2:])}: refused, nothing written", p.stderr)
 
+    # The page of a recording with events: the heat map of the first run
+    # (its cells count that run's first reads) and the cross-correlation
+    # of wakeups and first reads (first reads 3 ms after their wakeups:
+    # the peak at +3 bins of 1 ms), in Chromium, with their data.
+    doc = json.load(open(snap))
+    doc["version"] = 4
+    doc["meta"]["events"] = 100000
+    rng = np.random.default_rng(11)
+    cols = ["ts_ns", "type", "cpu", "pid", "corr", "latency_ns", "migrated",
+            "rq_clock_ns", "text"]
+    first_reads = None
+    for r in doc["runs"]:
+        t0 = r["start_ns"] % 10 ** 12
+        rows = [[t0, "marker", 0, 1, 0, None, None, None, "run_start"]]
+        for i in range(5, 1995):
+            for _ in range(rng.poisson(0.7)):
+                t = t0 + i * 10 ** 6 + int(rng.integers(0, 10 ** 6))
+                rows.append([t, "wakeup", 0, 1, 0, None, None, None, None])
+                rows.append([t + 3 * 10 ** 6, "first_tkread", 1, 1, 0,
+                             int(rng.integers(2000, 60000)), False, None, None])
+        rows.append([t0 + 2000 * 10 ** 6, "marker", 0, 1, 0, None, None, None, "run_end"])
+        rows.sort(key=lambda x: x[0])
+        if first_reads is None:
+            first_reads = sum(1 for x in rows if x[1] == "first_tkread")
+        r["events"] = {"lost": 0, "clock": [{"mono_ns": t0, "realtime_ns": r["start_ns"]}],
+                       "columns": cols, "rows": rows}
+    esnap = os.path.join(d, "ev.json")
+    json.dump(doc, open(esnap, "w"))
+    page = os.path.join(d, "ev.html")
+    p = subprocess.run([REPORT, "-i", esnap, "--compare", "var", "--base", "base",
+                        "--html", page], capture_output=True, text=True)
+    check(p.returncode == 0 and not p.stderr, "--html of a recording with events", p.stderr)
+    b = subprocess.run([sys.executable, os.path.join(TOP, "tools", "tests", "page_check.py"), page,
+                        "--expect-figure", "fig-heatmap", "--expect-figure", "fig-xcorr",
+                        "--json-data", "data-heatmap", "--json-data", "data-xcorr"],
+                       capture_output=True, text=True)
+    check(b.returncode == 0, "--html: the heat map and the cross-correlation render in Chromium",
+          b.stderr[-600:])
+    ev = [json.loads(x) for x in b.stdout.splitlines() if x.strip()]
+    if len(ev) == 2:
+        cells = [q for x in ev[0]["series"] if x["style"] == "cells" for q in x["points"]]
+        check(sum(q["z"] for q in cells) == first_reads,
+              f"--html: the heat map's cells count the first run's {first_reads} first reads",
+              str(sum(q["z"] for q in cells)))
+        peak = [m for m in ev[1]["marks"] if m["label"].startswith("peak")]
+        check(len(peak) == 1 and abs(peak[0]["at"] - 3) < 1e-9,
+              "--html: the cross-correlation's peak mark at +3 ms, where the first reads follow",
+              str(ev[1]["marks"]))
+    else:
+        check(False, "--html: the event figures' data in the page", b.stdout[:300])
+
     # Formats by name, and bad input: one line, a status, no file.
     for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
         out = os.path.join(d, "x." + ext)

@@ -288,6 +288,22 @@ def fleet(d):
           (fp["points"], ends, pooled))
     zero = [v for a, v, lb in f.marks if a == "x" and lb == "no difference"]
     check(len(zero) == 1 and abs(zero[0]) < 0.003 * span, "fleet: the zero line", f.marks)
+    # The page of the fleet: its figure beside the others, in Chromium,
+    # a row per host with h3 far right in the data the browser reads.
+    page = os.path.join(d, "fleet.html")
+    p = run(*ins, "--compare", "var", "--base", "base", "--resamples", "2000", "--html", page)
+    check(p.returncode == 0 and not p.stderr, "--html of a fleet", p.stderr)
+    b = subprocess.run([sys.executable, os.path.join(TOP, "tools", "tests", "page_check.py"), page,
+                        "--expect-figure", "fig-fleet", "--json-data", "data-fleet"],
+                       capture_output=True, text=True)
+    data = [json.loads(x) for x in b.stdout.splitlines() if x.strip()]
+    rows = [q for x in (data[0]["series"] if data else []) if x["title"].startswith("each host")
+            for q in x["points"]]
+    # Rows top down in the input's order: h3 is the third.
+    check(b.returncode == 0 and len(rows) == len(hosts) and
+          sorted(rows, key=lambda q: -q["y"])[hosts.index("h3")]["x"] == max(q["x"] for q in rows),
+          "--html: the fleet's figure in the page, rendered in Chromium, h3's row the far right one",
+          b.stderr[-400:] + str(rows))
     out = os.path.join(d, "one.svg")
     one_line_no_file(run("plot", "-i", paths[0], "--compare", "var", "--base", "base", "--kind",
                          "fleet", "--resamples", "200", "-o", out), out, 1,
