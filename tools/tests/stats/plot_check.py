@@ -284,6 +284,35 @@ def main():
               and not os.path.exists(out),
               f"plot {' '.join(args)}: one line, status {rc}, no file",
               f"status {p.returncode}: {p.stderr!r}")
+    out = os.path.join(d, "one.svg")
+    p = subprocess.run([REPORT, "plot", "-i", snap, "--compare", "nosuch", "-o", out],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and p.stderr.count("\n") == 1 and not os.path.exists(out),
+          "plot --compare of a variant no run has: one line, status 2, no file", p.stderr)
+    p = subprocess.run([REPORT, "plot", "-i", snap, "--compare", "tag:cstate=qos0", "-o", out],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and p.stderr.count("\n") == 1 and not os.path.exists(out),
+          "plot --compare of a factor no run has (one side only): one line, status 2, no file",
+          p.stderr)
+    # valgrind: every comparison kind and the page, no error, no leak.
+    for args in (["plot", "--kind", k, "-o", os.path.join(d, "vg.svg")]
+                 for k in ("percentiles", "hist", "forest", "runs")):
+        args = [args[0], "-i", snap, "--compare", "var", "--resamples", "200", *args[1:]]
+        v = subprocess.run(["valgrind", "-q", "--error-exitcode=9", "--leak-check=full",
+                            "--errors-for-leak-kinds=definite,indirect", REPORT, *args],
+                           capture_output=True, text=True)
+        check(v.returncode == 0, f"valgrind: plot {' '.join(args[7:9])}: no error, no leak",
+              v.stderr[-800:])
+    # The page (its event figures' code through the heat map: the
+    # cross-correlation's bootstrap over every run is too slow there).
+    for args in (["-i", snap, "--compare", "var", "--resamples", "200", "--html",
+                  os.path.join(d, "vg.html")],
+                 ["plot", "-i", esnap, "--kind", "heatmap", "-o", os.path.join(d, "vg.svg")]):
+        v = subprocess.run(["valgrind", "-q", "--error-exitcode=9", "--leak-check=full",
+                            "--errors-for-leak-kinds=definite,indirect", REPORT, *args],
+                           capture_output=True, text=True)
+        check(v.returncode == 0, f"valgrind: {' '.join(a for a in args if not a.startswith('/'))}: no error, no leak",
+              v.stderr[-800:])
     out = os.path.join(d, "bad.txt")
     p = plot(snap, out)
     check(p.returncode == 2 and ".svg, .png or .pdf" in p.stderr and not os.path.exists(out),
