@@ -21,6 +21,7 @@
 #include "bootstrap.h"
 #include "compare.h"
 #include "compare_render.h"
+#include "cpufreq.h"
 #include "snapshot_parse.h"
 #include "status.h"
 #include "suggest.h"
@@ -77,7 +78,8 @@ static void cr_names_print(FILE *f, const struct cr_names *l, const char *skip)
  * --compare and --base may name other groups than a variant (struct
  * cr_factor): tag:KEY=VALUE and meta:FIELD=VALUE select the runs whose
  * file (cr_run_meta()) has that tag or metadata value (a run's own tag,
- * record --cstates and --load's, before its file's), and each metric is
+ * record --cstates, --load and --governors', before its file's; for
+ * meta:cpufreq_governor its governor tag first), and each metric is
  * then compared per variant (NAME.VARIANT); migrated against local takes
  * every run on both sides, the NAME_migrated and NAME_local metrics.
  * VARIANT and variant:VARIANT are the code path and the messages of a
@@ -146,6 +148,13 @@ static const char *cr_run_value(const struct cr_snapshot *s,
 	if (f->kind == CR_F_TAG)
 		return cr_run_tag(r, f->key) ? cr_run_tag(r, f->key) :
 		       cr_meta_tag(cr_run_meta(s, r), f->key);
+	/*
+	 * The governor a run of record --governors ran under is its tag;
+	 * the file's is what the machine had before and after.
+	 */
+	if (!strcmp(f->key, "cpufreq_governor") &&
+	    cr_run_tag(r, CR_TAG_GOVERNOR))
+		return cr_run_tag(r, CR_TAG_GOVERNOR);
 	return cr_meta_value(cr_run_meta(s, r), f->key, buf, len);
 }
 

@@ -99,6 +99,16 @@ static void print_meta_one(FILE *out, const struct cr_snapshot *s,
 	P(cpuidle_governor);
 	fprintf(out, "max_cstate %s\n", cr_meta_max_cstate(m, buf, sizeof(buf)));
 	P(cmdline);
+	/* Not for a file written before they were recorded. */
+	if (m->cpufreq_recorded) {
+		fprintf(out, "cpufreq_driver %s\n", m->cpufreq_driver ?
+			m->cpufreq_driver : "none (no cpufreq)");
+		fprintf(out, "cpufreq_governor %s\n", m->cpufreq_governor ?
+			m->cpufreq_governor : "none (no cpufreq)");
+		fprintf(out, "cpufreq_boost %s\n", m->cpufreq_boost ?
+			m->cpufreq_boost : m->cpufreq_driver ?
+			"none (no boost control)" : "none (no cpufreq)");
+	}
 	if (m->conditions)
 		P(conditions);
 	if (m->host)
