@@ -58,7 +58,7 @@ void cr_plot_subtitle(const struct cr_snapshot *s, char *buf, size_t len)
 		 m->hypervisor ? " (" : "", m->hypervisor ? m->hypervisor : "",
 		 m->hypervisor ? ")" : "",
 		 m->host ? "" : "");
-	if (m->host) {
+	if (m->host && strcmp(m->host, "(none)")) {	/* a guest's: no name */
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, ", host %s", m->host);
@@ -224,6 +224,19 @@ static void cr_side_title(char *buf, size_t len,
 
 /* ---- 1. the percentile distribution ---- */
 
+/* Is either side's largest sample 20 times its median or more? */
+static int cr_plot_tail_far(const struct cr_compare_data *d, size_t m)
+{
+	const struct cr_boot_result *r = &d->res.metrics[m].r;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		if (r->s[k].stat[CR_BOOT_MEDIAN].value > 0 &&
+		    (double)r->s[k].max >= 20 * r->s[k].stat[CR_BOOT_MEDIAN].value)
+			return 1;
+	return 0;
+}
+
 /* Points on the 1/(1 - q) axis, 1 to 10^4: q from 0 to 99.99%. */
 #define CR_PCT_POINTS	241
 #define CR_PCT_DEN	1000000U
@@ -261,7 +274,12 @@ int cr_plot_percentiles(const struct cr_snapshot *s,
 	    cr_fig_axis(&f->x, "percentile", 1))
 		return cr_plot_oom(f);
 	cr_plot_time_label(t, sizeof(t), "latency", u);
-	if (cr_fig_axis(&f->y, t, 0))
+	/*
+	 * A log latency axis where the tail is far from the body (a
+	 * guest's millisecond stalls beside microsecond wakeups), so that
+	 * the body stays readable; linear otherwise, as HdrHistogram draws.
+	 */
+	if (cr_fig_axis(&f->y, t, cr_plot_tail_far(d, m)))
 		return cr_plot_oom(f);
 	f->x.have_range = 1;
 	f->x.lo = 1;
