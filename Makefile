@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# clkstat: `make` builds the modules (kmod/clkstat.ko and the benchmarks
-# kmod/clkstat_bench.ko, kmod/clkstat_hookbench.ko) and the userspace tools; `make check` runs every test, `make demo` the
+# clkstat: `make` builds the modules (kmod/clkstat.ko, the benchmarks
+# kmod/clkstat_bench.ko, kmod/clkstat_hookbench.ko, and the tests' cpufreq
+# driver kmod/clkstat_fakefreq.ko) and the userspace tools; `make check` runs every test, `make demo` the
 # demo in a QEMU guest, `make bench` the printed benchmarks.
 #
 # KVER names the kernel line to build for and to boot in the guests

@@ -10,7 +10,8 @@
 # bootstrap comparison, the same against the BPF twin (ftrace and
 # bpf-fentry alternated).  One debugfs file is shown right after the
 # first report, while it still holds that workload: record resets the
-# metrics at each run.
+# metrics at each run.  It ends with the figures of the first study and
+# its page (plot, --html), drawn on the host, and their paths.
 #
 # Only the demo's part of the console is shown.  run-guest.sh's own
 # messages (why a guest could not start) go to stderr, past the filter;
@@ -89,3 +90,15 @@ if [ "$rc" != 0 ]; then
 	echo "demo: failed (exit status $rc); the whole console: build/demo/console.log" >&2
 	exit "$rc"
 fi
+# The pictures of the demo's own study, drawn on this machine (gnuplot
+# needs no guest): each figure of plot, and the page with the text.
+echo "### clkstat-report plot -i build/demo/runs.db --compare kprobe --base direct --kind K -o build/demo/K.svg"
+for k in percentiles hist forest runs; do
+	tools/clkstat-report plot -i build/demo/runs.db --compare kprobe --base direct \
+		--kind $k -o build/demo/$k.svg
+done
+echo "### clkstat-report -i build/demo/runs.db --compare kprobe --base direct --html build/demo/study.html"
+tools/clkstat-report -i build/demo/runs.db --compare kprobe --base direct \
+	--html build/demo/study.html > /dev/null
+echo "### the figures: $(for k in percentiles hist forest runs; do printf '%s ' "$top/build/demo/$k.svg"; done)"
+echo "### the page (open it in a browser; it needs nothing else): $top/build/demo/study.html"

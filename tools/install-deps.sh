@@ -24,6 +24,9 @@ pkgs=(
 	pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev libsqlite3-dev sqlite3
 	# the study documents' pandas examples, run by their test
 	python3-pandas
+	# plot and --html: the figures are drawn by gnuplot (no X, cairo's
+	# PNG and PDF; Documentation/clkstat-plot.rst, "Why gnuplot")
+	gnuplot-nox
 	# a strict OpenMetrics parser for the exporter's test (promtool below)
 	python3-prometheus-client
 	# clkstat-report serve: the exporter's HTTP server; curl in its tests
@@ -31,12 +34,18 @@ pkgs=(
 	# --compare: GSL's random numbers and quantiles; scipy and numpy as the
 	# independent implementation its tests compare against
 	libgsl-dev python3-scipy python3-numpy
+	# clkstat-report plot: its figures are drawn by gnuplot (SVG, PNG, PDF)
+	gnuplot-nox
 	# the man page's render check; the benchmark's peak memory; the
 	# documents' reStructuredText check (rst2html)
 	man-db time python3-docutils
 	# the netlink family's C from its spec (tools/netlink-gen.sh: the
 	# kernel's ynl-gen-c.py reads YAML and checks it against the schema)
 	python3-yaml python3-jsonschema
+	# report --html's pages checked in a real browser
+	# (tools/tests/page_check.py): headless Chromium driven by Selenium
+	# through chromedriver, its fonts, PIL for the screenshots
+	chromium chromium-driver python3-selenium fonts-liberation python3-pil
 	# workloads and the independent counts in the guest
 	rt-tests procps util-linux
 	# dkms.conf's builds (tools/tests/dkms.sh: add, build, install, remove)

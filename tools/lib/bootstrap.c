@@ -996,12 +996,14 @@ int cr_boot_compare(const struct cr_boot_stratum_in *base,
 	}
 	{
 		static const unsigned int pairs[][2] = {
+			{ CR_BOOT_D_P90, CR_BOOT_P90 },
+			{ CR_BOOT_D_P99, CR_BOOT_P99 },
 			{ CR_BOOT_D_SD, CR_BOOT_SD },
 			{ CR_BOOT_D_IQR, CR_BOOT_IQR },
 			{ CR_BOOT_D_RD, CR_BOOT_RISK },
 		};
 
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 			unsigned int di = pairs[i][0], si = pairs[i][1];
 
 			for (b = 0; b < B; b++)

@@ -66,6 +66,8 @@ enum {
 
 enum {
 	CR_BOOT_D_MEDIAN,	/* variant minus base */
+	CR_BOOT_D_P90,
+	CR_BOOT_D_P99,
 	CR_BOOT_D_SD,
 	CR_BOOT_D_IQR,
 	CR_BOOT_D_RD,		/* risk difference */

@@ -21,6 +21,7 @@
 #include "bootstrap.h"
 #include "compare.h"
 #include "compare_render.h"
+#include "cpufreq.h"
 #include "snapshot_parse.h"
 #include "status.h"
 #include "suggest.h"
@@ -77,7 +78,8 @@ static void cr_names_print(FILE *f, const struct cr_names *l, const char *skip)
  * --compare and --base may name other groups than a variant (struct
  * cr_factor): tag:KEY=VALUE and meta:FIELD=VALUE select the runs whose
  * file (cr_run_meta()) has that tag or metadata value (a run's own tag,
- * record --cstates and --load's, before its file's), and each metric is
+ * record --cstates, --load and --governors', before its file's; for
+ * meta:cpufreq_governor its governor tag first), and each metric is
  * then compared per variant (NAME.VARIANT); migrated against local takes
  * every run on both sides, the NAME_migrated and NAME_local metrics.
  * VARIANT and variant:VARIANT are the code path and the messages of a
@@ -146,6 +148,13 @@ static const char *cr_run_value(const struct cr_snapshot *s,
 	if (f->kind == CR_F_TAG)
 		return cr_run_tag(r, f->key) ? cr_run_tag(r, f->key) :
 		       cr_meta_tag(cr_run_meta(s, r), f->key);
+	/*
+	 * The governor a run of record --governors ran under is its tag;
+	 * the file's is what the machine had before and after.
+	 */
+	if (!strcmp(f->key, "cpufreq_governor") &&
+	    cr_run_tag(r, CR_TAG_GOVERNOR))
+		return cr_run_tag(r, CR_TAG_GOVERNOR);
 	return cr_meta_value(cr_run_meta(s, r), f->key, buf, len);
 }
 
@@ -262,9 +271,10 @@ static int cr_common_items(const struct cr_snapshot *s,
  * in order of first appearance (cr_host_ids()), and the numbers handed to
  * the engine with each stratum's runs: every unit reports the hosts of
  * each stratum, --unit host and host-fixed resample by them (bootstrap.c).
+ * plot --kind fleet names its rows by it.
  */
-static const char *cr_run_host(const struct cr_snapshot *s,
-			       const struct cr_run *r)
+const char *cr_compare_run_host(const struct cr_snapshot *s,
+				const struct cr_run *r)
 {
 	const struct cr_meta *m = cr_run_meta(s, r);
 
@@ -286,7 +296,7 @@ static int cr_host_ids(const struct cr_snapshot *s, unsigned int **ids)
 	if (!*ids)
 		return -ENOMEM;
 	for (i = 0; i < s->nruns; i++) {
-		h = cr_run_host(s, &s->runs[i]);
+		h = cr_compare_run_host(s, &s->runs[i]);
 		if (cr_names_add(&hosts, h)) {
 			free(hosts.v);
 			free(*ids);
@@ -312,7 +322,8 @@ static int cr_stratum_runs(const struct cr_snapshot *s,
 			   const struct cr_factor *f, const struct cr_item *it,
 			   const struct cr_hist ***hists, size_t *n,
 			   const struct cr_run **ref_run, unsigned int *ref,
-			   const unsigned int *host_of, unsigned int **hosts)
+			   const unsigned int *host_of, unsigned int **hosts,
+			   const struct cr_run ***runs)
 {
 	const struct cr_metric *m;
 	const struct cr_hist **h;
@@ -324,6 +335,11 @@ static int cr_stratum_runs(const struct cr_snapshot *s,
 	if (hosts) {
 		*hosts = calloc(s->nruns ? s->nruns : 1, sizeof(**hosts));
 		if (!*hosts)
+			return -ENOMEM;
+	}
+	if (runs) {
+		*runs = calloc(s->nruns ? s->nruns : 1, sizeof(**runs));
+		if (!*runs)
 			return -ENOMEM;
 	}
 	for (i = 0; i < s->nruns; i++) {
@@ -355,6 +371,8 @@ static int cr_stratum_runs(const struct cr_snapshot *s,
 			hh = *hosts;
 			hh[*n] = host_of[i];
 		}
+		if (runs)
+			(*runs)[*n] = &s->runs[i];
 		h[(*n)++] = &m->total;
 	}
 	return 0;
@@ -793,24 +811,42 @@ static const char *cr_pick_base(const struct cr_compare_opts *o,
 	return NULL;
 }
 
-int cr_compare(FILE *out, const struct cr_snapshot *s,
-	       const struct cr_compare_opts *o)
+void cr_compare_data_free(struct cr_compare_data *d)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; d->side && i < d->res.nmetrics; i++) {
+		for (k = 0; k < 2; k++) {
+			free(d->side[i][k].hists);
+			free(d->side[i][k].runs);
+			free(d->side[i][k].hosts);
+		}
+	}
+	free(d->side);
+	free(d->res.metrics);
+	memset(d, 0, sizeof(*d));
+}
+
+int cr_compare_collect(const struct cr_snapshot *s,
+		       const struct cr_compare_opts *o,
+		       struct cr_compare_data *d)
 {
 	const struct cr_hist **hists[2] = { NULL, NULL };
-	unsigned int *host_of = NULL, *hosts[2] = { NULL, NULL };
-	struct cr_compare_result res = { 0 };
+	unsigned int *host_of = NULL;
+	struct cr_compare_result *res = &d->res;
 	struct cr_names variants = { 0 };
 	struct cr_factor fac[2];
 	struct cr_item *items = NULL;
 	const struct cr_run *ref_run;
 	struct cr_boot_stratum_in in[2];
 	struct cr_boot_params bp;
-	const char *base, *fmt = o->format ? o->format : "text";
-	char base_label[CR_TAG_KEY_MAX + 80];
+	const char *base;
 	unsigned int ref = 0;
 	size_t i, j, nitems = 0, n[2];
 	int st, err = 0, k;
 
+	memset(d, 0, sizeof(*d));
 	st = cr_compare_usage(o);
 	if (st)
 		return st;
@@ -834,12 +870,19 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		if (st)
 			goto out;
 		if (!fac[0].label) {
-			snprintf(base_label, sizeof(base_label), "%s:%s=%s",
+			snprintf(d->base_label, sizeof(d->base_label),
+				 "%s:%s=%s",
 				 fac[0].kind == CR_F_TAG ? "tag" : "meta",
 				 fac[0].key, fac[0].value);
-			fac[0].label = base_label;
+			fac[0].label = d->base_label;
 		}
 	}
+	/* A label may point into fac[], which ends with this function. */
+	if (fac[0].label != d->base_label)
+		snprintf(d->base_label, sizeof(d->base_label), "%s",
+			 fac[0].label);
+	snprintf(d->variant_label, sizeof(d->variant_label), "%s",
+		 fac[1].label);
 	if (cr_common_items(s, &fac[0], &fac[1], &items, &nitems) ||
 	    cr_host_ids(s, &host_of))
 		goto nomem;
@@ -874,7 +917,8 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		ref_run = NULL;
 		for (k = 0; k < 2 && !err; k++) {
 			err = cr_stratum_runs(s, &fac[k], &items[i], &hists[k],
-					      &n[k], &ref_run, &ref, NULL, NULL);
+					      &n[k], &ref_run, &ref, NULL, NULL,
+					      NULL);
 			free(hists[k]);
 			hists[k] = NULL;
 		}
@@ -886,19 +930,20 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		}
 	}
 
-	res.metrics = calloc(nitems, sizeof(*res.metrics));
-	if (!res.metrics)
+	res->metrics = calloc(nitems, sizeof(*res->metrics));
+	d->side = calloc(nitems, sizeof(*d->side));
+	if (!res->metrics || !d->side)
 		goto nomem;
-	res.base = fac[0].label;
-	res.variant = fac[1].label;
-	res.unit_sample = o->unit_sample;
-	res.unit_host = o->unit_host;
-	res.host_fixed = o->host_fixed;
-	res.groups = fac[1].kind != CR_F_VARIANT;
-	res.resamples = o->resamples;
-	res.seed = o->seed;
-	res.level = o->level;
-	res.summary_only = o->summary_only;
+	res->base = d->base_label;
+	res->variant = d->variant_label;
+	res->unit_sample = o->unit_sample;
+	res->unit_host = o->unit_host;
+	res->host_fixed = o->host_fixed;
+	res->groups = fac[1].kind != CR_F_VARIANT;
+	res->resamples = o->resamples;
+	res->seed = o->seed;
+	res->level = o->level;
+	res->summary_only = o->summary_only;
 	bp = (struct cr_boot_params){
 		.resamples = o->resamples, .level = o->level, .seed = o->seed,
 		.unit_sample = o->unit_sample, .unit_host = o->unit_host,
@@ -907,28 +952,25 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 		.threshold = o->threshold,
 	};
 	for (i = 0; i < nitems; i++) {
-		struct cr_compare_metric *cm = &res.metrics[i];
+		struct cr_compare_metric *cm = &res->metrics[i];
+		struct cr_compare_side *sd = d->side[i];
 
+		/* Counted first: cr_compare_data_free() frees its sides. */
+		res->nmetrics++;
 		ref_run = NULL;
 		for (k = 0; k < 2; k++) {
-			if (cr_stratum_runs(s, &fac[k], &items[i], &hists[k],
-					    &n[k], &ref_run, &ref, host_of,
-					    &hosts[k]))
+			if (cr_stratum_runs(s, &fac[k], &items[i], &sd[k].hists,
+					    &sd[k].n, &ref_run, &ref, host_of,
+					    &sd[k].hosts, &sd[k].runs))
 				goto nomem;	/* checked above: -ENOMEM */
 			in[k] = (struct cr_boot_stratum_in){
-				.frac_bits = ref, .nruns = n[k],
-				.runs = hists[k], .host = hosts[k],
+				.frac_bits = ref, .nruns = sd[k].n,
+				.runs = sd[k].hists, .host = sd[k].hosts,
 			};
 		}
 		snprintf(cm->name, sizeof(cm->name), "%s", items[i].label);
 		cm->frac_bits = ref;
 		err = cr_boot_compare(&in[0], &in[1], &bp, &cm->r);
-		for (k = 0; k < 2; k++) {
-			free(hists[k]);
-			hists[k] = NULL;
-			free(hosts[k]);
-			hosts[k] = NULL;
-		}
 		if (err == -ENOMEM)
 			goto nomem;
 		if (err == -EOVERFLOW) {
@@ -943,28 +985,38 @@ int cr_compare(FILE *out, const struct cr_snapshot *s,
 			st = CR_ERR;
 			goto out;
 		}
-		res.nmetrics++;
 	}
-	if (!strcmp(fmt, "json"))
-		st = cr_compare_json(out, &res);
-	else if (!strcmp(fmt, "csv"))
-		st = cr_compare_csv(out, &res);
-	else
-		st = cr_compare_text(out, &res);
-	if (st)
-		fprintf(stderr, "clkstat-report: --compare: cannot write the output\n");
 	goto out;
 nomem:
 	fprintf(stderr, "clkstat-report: out of memory\n");
 	st = CR_ERR;
 out:
-	free(hists[0]);
-	free(hists[1]);
-	free(hosts[0]);
-	free(hosts[1]);
 	free(host_of);
-	free(res.metrics);
 	free(variants.v);
 	free(items);
+	if (st)
+		cr_compare_data_free(d);
+	return st;
+}
+
+int cr_compare(FILE *out, const struct cr_snapshot *s,
+	       const struct cr_compare_opts *o)
+{
+	const char *fmt = o->format ? o->format : "text";
+	struct cr_compare_data d;
+	int st;
+
+	st = cr_compare_collect(s, o, &d);
+	if (st)
+		return st;
+	if (!strcmp(fmt, "json"))
+		st = cr_compare_json(out, &d.res);
+	else if (!strcmp(fmt, "csv"))
+		st = cr_compare_csv(out, &d.res);
+	else
+		st = cr_compare_text(out, &d.res);
+	if (st)
+		fprintf(stderr, "clkstat-report: --compare: cannot write the output\n");
+	cr_compare_data_free(&d);
 	return st;
 }

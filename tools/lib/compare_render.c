@@ -27,7 +27,8 @@ static const char *const cr_stat_key[CR_BOOT_NSTATS] = {
 };
 
 static const char *const cr_diff_key[CR_BOOT_NDIFFS] = {
-	[CR_BOOT_D_MEDIAN] = "median", [CR_BOOT_D_SD] = "stddev",
+	[CR_BOOT_D_MEDIAN] = "median", [CR_BOOT_D_P90] = "p90",
+	[CR_BOOT_D_P99] = "p99", [CR_BOOT_D_SD] = "stddev",
 	[CR_BOOT_D_IQR] = "iqr", [CR_BOOT_D_RD] = "risk_difference",
 	[CR_BOOT_D_RR] = "risk_ratio",
 };
@@ -315,7 +316,8 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 			   const struct cr_compare_metric *cm)
 {
 	static const char *const label[CR_BOOT_NDIFFS] = {
-		[CR_BOOT_D_MEDIAN] = "Δ median", [CR_BOOT_D_SD] = "Δ stddev",
+		[CR_BOOT_D_MEDIAN] = "Δ median", [CR_BOOT_D_P90] = "Δ p90",
+		[CR_BOOT_D_P99] = "Δ p99", [CR_BOOT_D_SD] = "Δ stddev",
 		[CR_BOOT_D_IQR] = "Δ IQR",
 		[CR_BOOT_D_RD] = "risk difference",
 		[CR_BOOT_D_RR] = "risk ratio",
@@ -408,10 +410,9 @@ static void cr_text_metric(FILE *out, const struct cr_compare_result *res,
 /* What the study clkstat was made for measures: the summary's first row. */
 #define CR_HEADLINE_METRIC	"ttwu_tkread"
 
-/* The summary's warnings of one metric, short, "; "-separated. */
-static void cr_summary_warnings(char *buf, size_t len,
-				const struct cr_compare_result *res,
-				const struct cr_boot_result *r)
+void cr_compare_summary_warnings(char *buf, size_t len,
+				 const struct cr_compare_result *res,
+				 const struct cr_boot_result *r)
 {
 	unsigned int w = r->s[0].warnings | r->s[1].warnings;
 	char pw[256];
@@ -498,7 +499,7 @@ static void cr_text_summary(FILE *out, const struct cr_compare_result *res)
 			snprintf(p, sizeof(p), "< %g", r->p_median);
 		else
 			snprintf(p, sizeof(p), "%.4f", r->p_median);
-		cr_summary_warnings(w, sizeof(w), res, r);
+		cr_compare_summary_warnings(w, sizeof(w), res, r);
 		fputs("  ", out);
 		cr_pad(out, res->metrics[i].name, width);
 		cr_pad(out, runs, 9);

@@ -45,6 +45,13 @@ void cr_compare_warning(char *buf, size_t len,
 void cr_compare_p_warning(char *buf, size_t len,
 			  const struct cr_boot_result *r,
 			  unsigned int resamples);
+/*
+ * The summary's warnings of one metric, short and "; "-separated ("" when
+ * none), into buf: the text's summary table and the figures say them.
+ */
+void cr_compare_summary_warnings(char *buf, size_t len,
+				 const struct cr_compare_result *res,
+				 const struct cr_boot_result *r);
 /* The slot width Δ median is read at: the larger median's; 0: n/a. */
 uint64_t cr_compare_d_resolution(const struct cr_boot_result *r);
 /*

@@ -15,6 +15,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#include "cpufreq.h"
 #include "meta.h"
 #include "version.h"
 
@@ -160,6 +161,25 @@ const char *cr_meta_max_cstate(const struct cr_meta *m, char *buf,
 	return m->max_cstate ? m->max_cstate : "-";
 }
 
+/* The cpufreq driver, governors and boost (cpufreq.h); NULL: none. */
+static int cr_meta_cpufreq(struct cr_meta *m, const char *root)
+{
+	struct cr_cpufreq cf;
+	int oom = 0;
+
+	if (cr_cpufreq_read(root, &cf))
+		return -ENOMEM;
+	m->cpufreq_recorded = 1;
+	m->cpufreq_governor = cr_cpufreq_governors(&cf, &oom);
+	/* Taken over from cf, which is freed without them. */
+	m->cpufreq_driver = cf.driver;
+	m->cpufreq_boost = cf.boost;
+	cf.driver = NULL;
+	cf.boost = NULL;
+	cr_cpufreq_free(&cf);
+	return oom ? -ENOMEM : 0;
+}
+
 int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 		    const char *root)
 {
@@ -208,6 +228,8 @@ int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 	m->cmdline = cr_read_line(root, "/proc/cmdline");
 	if (!m->tool_version || (info && (!m->module_version || !m->probes ||
 					  (*info->clock && !m->clock))))
+		return -ENOMEM;
+	if (cr_meta_cpufreq(m, root))
 		return -ENOMEM;
 	if (cr_meta_machine(root, &m->machine, &m->hypervisor))
 		return -ENOMEM;

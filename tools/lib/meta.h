@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * meta.h - what record writes about the machine beside the runs: kernel,
- * clocksource, the module's parameters, VM or bare metal, C-state settings.
+ * clocksource, the module's parameters, VM or bare metal, C-state and CPU
+ * frequency settings.
  */
 #ifndef CLKSTAT_REPORT_META_H
 #define CLKSTAT_REPORT_META_H

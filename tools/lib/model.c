@@ -112,6 +112,9 @@ void cr_meta_free(struct cr_meta *m)
 	free(m->cmdline);
 	free(m->conditions);
 	free(m->host);
+	free(m->cpufreq_driver);
+	free(m->cpufreq_governor);
+	free(m->cpufreq_boost);
 	for (i = 0; i < m->nparams; i++) {
 		free(m->param_names[i]);
 		free(m->param_values[i]);
@@ -134,14 +137,16 @@ int cr_meta_copy(struct cr_meta *d, const struct cr_meta *m)
 		&d->clocksource, &d->clock, &d->probes, &d->variants,
 		&d->command, &d->machine, &d->hypervisor, &d->cpuidle_driver,
 		&d->cpuidle_governor, &d->max_cstate, &d->cmdline,
-		&d->conditions, &d->host,
+		&d->conditions, &d->host, &d->cpufreq_driver,
+		&d->cpufreq_governor, &d->cpufreq_boost,
 	};
 	const char *const src[] = {
 		m->tool_version, m->module_version, m->kernel_release,
 		m->clocksource, m->clock, m->probes, m->variants, m->command,
 		m->machine, m->hypervisor, m->cpuidle_driver,
 		m->cpuidle_governor, m->max_cstate, m->cmdline, m->conditions,
-		m->host,
+		m->host, m->cpufreq_driver, m->cpufreq_governor,
+		m->cpufreq_boost,
 	};
 	size_t i;
 
@@ -153,6 +158,7 @@ int cr_meta_copy(struct cr_meta *d, const struct cr_meta *m)
 	d->nr_cpus = m->nr_cpus;
 	d->duration_s = m->duration_s;
 	d->events = m->events;
+	d->cpufreq_recorded = m->cpufreq_recorded;
 	for (i = 0; i < m->nparams; i++)
 		if (cr_meta_add_param(d, m->param_names[i], m->param_values[i]))
 			goto nomem;

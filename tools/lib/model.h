@@ -160,6 +160,17 @@ struct cr_meta {
 				 * load=idle,busy(4)"; NULL: none (optional) */
 	char *host;		/* the machine's host name (gethostname());
 				 * NULL: not known (optional, version 4) */
+	/*
+	 * CPU frequency scaling (cpufreq.h): the driver, the governors (one,
+	 * or "GOV:CPUS ..." per CPU), boost ("1", "0").  Meaningful only
+	 * when cpufreq_recorded: then NULL is none on the machine (no
+	 * cpufreq, no boost control); a file written before they were
+	 * recorded (snapshot version 4, study schema 1) has 0.
+	 */
+	char *cpufreq_driver;
+	char *cpufreq_governor;
+	char *cpufreq_boost;
+	int cpufreq_recorded;
 	unsigned int frac_bits;
 	unsigned int nr_cpus;
 	double duration_s;	/* --duration, 0: the command's own length */

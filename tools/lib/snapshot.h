@@ -12,11 +12,12 @@
 
 #define CR_SNAPSHOT_FORMAT	"clkstat-snapshot"
 /*
- * Written: 4 (2: the optional keys, a run's "events" and "tags", meta
- * "events" and "conditions"; 3: meta "clock"; 4: meta "host"); read: 1 to
- * 4.  Documentation/clkstat-snapshot.rst, "Top level", has the history.
+ * Written: 5 (2: the optional keys, a run's "events" and "tags", meta
+ * "events" and "conditions"; 3: meta "clock"; 4: meta "host"; 5: meta
+ * "cpufreq_driver", "cpufreq_governor", "cpufreq_boost"); read: 1 to 5.
+ * Documentation/clkstat-snapshot.rst, "Top level", has the history.
  */
-#define CR_SNAPSHOT_VERSION	4
+#define CR_SNAPSHOT_VERSION	5
 #define CR_SNAPSHOT_VERSION_MIN	1
 
 /*

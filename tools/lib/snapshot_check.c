@@ -19,13 +19,17 @@
 
 /* The strings of struct cr_meta, in the order they are written. */
 const struct cr_meta_field cr_meta_strs[] = {
-#define S(f) { #f, offsetof(struct cr_meta, f) }
+#define S(f) { #f, offsetof(struct cr_meta, f), 1 }
 	S(tool_version), S(module_version), S(kernel_release), S(clocksource),
 	S(clock),	/* optional (cr_meta_str_optional()) */
 	S(probes), S(variants), S(command), S(machine), S(hypervisor),
 	S(cpuidle_driver), S(cpuidle_governor), S(max_cstate), S(cmdline),
 	S(conditions),	/* optional (cr_meta_str_optional()) */
 	S(host),	/* optional (cr_meta_str_optional()), version 4 */
+#undef S
+	/* Version 5, study schema 2: with cpufreq_recorded. */
+#define S(f) { #f, offsetof(struct cr_meta, f), 2 }
+	S(cpufreq_driver), S(cpufreq_governor), S(cpufreq_boost),
 #undef S
 };
 const size_t cr_nmeta_strs = sizeof(cr_meta_strs) / sizeof(cr_meta_strs[0]);
@@ -35,11 +39,19 @@ char **cr_meta_str(struct cr_meta *m, size_t i)
 	return (char **)((char *)m + cr_meta_strs[i].off);
 }
 
+int cr_meta_str_cpufreq(size_t i)
+{
+	return cr_meta_strs[i].off == offsetof(struct cr_meta, cpufreq_driver) ||
+	       cr_meta_strs[i].off == offsetof(struct cr_meta, cpufreq_governor) ||
+	       cr_meta_strs[i].off == offsetof(struct cr_meta, cpufreq_boost);
+}
+
 int cr_meta_str_optional(size_t i)
 {
 	return cr_meta_strs[i].off == offsetof(struct cr_meta, conditions) ||
 	       cr_meta_strs[i].off == offsetof(struct cr_meta, clock) ||
-	       cr_meta_strs[i].off == offsetof(struct cr_meta, host);
+	       cr_meta_strs[i].off == offsetof(struct cr_meta, host) ||
+	       cr_meta_str_cpufreq(i);
 }
 
 static int cr_bad(char *msg, size_t n, const char *fmt, ...)

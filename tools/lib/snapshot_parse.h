@@ -68,11 +68,17 @@ int cr_lex_check(struct cr_pctx *c, const char *t, size_t len,
 struct cr_meta_field {
 	const char *key;
 	size_t off;
+	unsigned int study;	/* the first study schema with its column */
 };
 extern const struct cr_meta_field cr_meta_strs[];
 extern const size_t cr_nmeta_strs;
 /* May cr_meta_strs[i] be absent (written only when set)? */
 int cr_meta_str_optional(size_t i);
+/*
+ * Is cr_meta_strs[i] a cpufreq field, written (null or not) exactly when
+ * the recording has them (cr_meta.cpufreq_recorded)?
+ */
+int cr_meta_str_cpufreq(size_t i);
 
 /* The cr_meta_strs[i] member of m. */
 char **cr_meta_str(struct cr_meta *m, size_t i);

@@ -335,8 +335,8 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		"tool_version", "module_version", "kernel_release",
 		"clocksource", "clock", "probes", "variants", "command", "machine",
 		"hypervisor", "cpuidle_driver", "cpuidle_governor",
-		"max_cstate", "cmdline", "conditions", "host", "frac_bits",
-		"nr_cpus",
+		"max_cstate", "cmdline", "conditions", "host", "cpufreq_driver",
+		"cpufreq_governor", "cpufreq_boost", "frac_bits", "nr_cpus",
 		"duration_s", "params", "tags", "events", NULL
 	};
 	struct json_object *v, *params;
@@ -353,6 +353,9 @@ static int cr_read_meta(struct cr_pctx *c, struct json_object *o,
 		if (cr_meta_str_optional(i) &&
 		    !json_object_object_get_ex(o, cr_meta_strs[i].key, NULL))
 			continue;
+		/* There, null or not: the recording has them (version 5). */
+		if (cr_meta_str_cpufreq(i))
+			m->cpufreq_recorded = 1;
 		st = cr_get(c, o, cr_meta_strs[i].key, &v);
 		if (st)
 			return st;
@@ -1403,6 +1406,10 @@ size_t cr_snapshot_meta_diff(FILE *f, const struct cr_snapshot *s,
 				 cr_meta_strs[i].key);
 			/* Hosts differ in a fleet by design (--unit host). */
 			if (!strcmp(cr_meta_strs[i].key, "host"))
+				continue;
+			/* Not recorded is not known: nothing to differ. */
+			if (cr_meta_str_cpufreq(i) &&
+			    (!m0->cpufreq_recorded || !m->cpufreq_recorded))
 				continue;
 			if (cr_str_differ(a, b) &&
 			    (!skip || strcmp(skip, field))) {

@@ -390,9 +390,11 @@ static struct json_object *cr_meta_json(const struct cr_meta *m, int *oom)
 		*oom = 1;
 		return NULL;
 	}
+	/* The cpufreq fields, null or not, when the recording has them. */
 	for (i = 0; i < cr_nmeta_strs; i++)
 		if (*cr_meta_str((struct cr_meta *)m, i) ||
-		    !cr_meta_str_optional(i))
+		    !cr_meta_str_optional(i) ||
+		    (cr_meta_str_cpufreq(i) && m->cpufreq_recorded))
 			cr_put_str(o, cr_meta_strs[i].key,
 				   *cr_meta_str((struct cr_meta *)m, i), oom);
 	cr_put(o, "frac_bits", json_object_new_uint64(m->frac_bits), oom);

@@ -99,8 +99,7 @@ int cr_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 	return cr_db_fail(db, rc, 0, sql, err, errlen);
 }
 
-/* A one-integer PRAGMA or query into *v. */
-static int cr_db_int(sqlite3 *db, const char *sql, int64_t *v, char *err,
+int cr_db_int(sqlite3 *db, const char *sql, int64_t *v, char *err,
 		     size_t errlen)
 {
 	sqlite3_stmt *st;
@@ -235,7 +234,7 @@ static int cr_db_try(const char *name, int uri, int writable,
 	if (!st)
 		st = cr_db_int(db, "PRAGMA user_version", &v, err, errlen);
 	if (!st && v > CR_STUDY_VERSION) {
-		snprintf(err, errlen, "study schema version %lld: this clkstat-report reads version %d (a newer one wrote it)",
+		snprintf(err, errlen, "study schema version %lld: this clkstat-report reads versions 1 to %d (a newer one wrote it)",
 			 (long long)v, CR_STUDY_VERSION);
 		st = CR_FORMAT;
 	} else if (!st && v < 1) {

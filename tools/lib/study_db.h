@@ -14,9 +14,12 @@
 #include <sqlite3.h>
 #include "model.h"
 
-/* study_schema.sql's PRAGMA application_id ("clks") and user_version. */
+/*
+ * study_schema.sql's PRAGMA application_id ("clks") and user_version:
+ * written 2 (meta's cpufreq columns), read 1 and 2.
+ */
 #define CR_STUDY_APP_ID		1668049779
-#define CR_STUDY_VERSION	1
+#define CR_STUDY_VERSION	2
 
 /* cr_db_open()'s ways: read-only, to write, to write alone. */
 enum { CR_DB_READ, CR_DB_WRITE, CR_DB_WRITE_EXCLUSIVE };
@@ -50,6 +53,10 @@ int cr_db_fail(sqlite3 *db, int rc, int reading, const char *what,
  * damaged schema's SQL, line breaks and all) become spaces.
  */
 void cr_db_one_line(char *err);
+
+/* A one-integer PRAGMA or query into *v; CR_OK or cr_db_fail()'s. */
+int cr_db_int(sqlite3 *db, const char *sql, int64_t *v, char *err,
+	      size_t errlen);
 
 /* Run one statement without rows; CR_OK or cr_db_fail(). */
 int cr_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);

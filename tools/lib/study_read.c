@@ -225,21 +225,41 @@ static int rd_meta_row(struct cr_rd *d, struct cr_meta *m)
 	if (st)
 		return st;
 	m->events = (unsigned int)v;
+	st = rd_int(d, col + 4, "cpufreq_recorded", 0, 1, 0, &v, NULL);
+	if (st)
+		return st;
+	m->cpufreq_recorded = (int)v;
+	/* Not recorded: nothing to say about them (the schema's CHECK). */
+	for (i = 0; i < cr_nmeta_strs && !m->cpufreq_recorded; i++)
+		if (cr_meta_str_cpufreq(i) && *cr_meta_str(m, i))
+			return rd_fail(d, CR_CORRUPT, "%s with cpufreq_recorded 0",
+				       cr_meta_strs[i].key);
 	return CR_OK;
 }
 
+/*
+ * A study of schema version 1 has no column of a newer field (the
+ * cpufreq ones): NULL in their place, and cpufreq_recorded 0.
+ */
 static int rd_meta(struct cr_rd *d, struct cr_meta *m)
 {
-	char sql[512];
+	char sql[1024];
 	size_t i, n = 0;
+	int64_t version;
 	int st, r;
 
+	st = cr_db_int(d->db, "PRAGMA user_version", &version, d->err,
+		       sizeof(d->err));
+	if (st)
+		return st;
 	n += snprintf(sql, sizeof(sql), "SELECT ");
 	for (i = 0; i < cr_nmeta_strs; i++)
 		n += snprintf(sql + n, sizeof(sql) - n, "%s, ",
-			      cr_meta_strs[i].key);
+			      cr_meta_strs[i].study <= version ?
+			      cr_meta_strs[i].key : "NULL");
 	snprintf(sql + n, sizeof(sql) - n,
-		 "frac_bits, nr_cpus, duration_s, events FROM meta");
+		 "frac_bits, nr_cpus, duration_s, events, %s FROM meta",
+		 version >= 2 ? "cpufreq_recorded" : "0");
 	st = rd_prepare(d, sql);
 	if (st)
 		return st;

@@ -21,8 +21,10 @@
 -- "clks": the file is a clkstat study (sqlite3 FILE 'PRAGMA
 -- application_id' prints 1668049779), whatever its name.
 PRAGMA application_id = 1668049779;
--- The schema's version: a reader refuses a newer one.
-PRAGMA user_version = 1;
+-- The schema's version: a reader refuses a newer one.  2 added meta's
+-- cpufreq columns; a reader takes a version 1 study as one that did not
+-- record them (cpufreq_recorded 0), and --append leaves its version be.
+PRAGMA user_version = 2;
 
 -- Where and how the runs were taken (struct cr_meta): one row, id 1.
 CREATE TABLE meta (
@@ -43,12 +45,20 @@ CREATE TABLE meta (
 	cmdline          TEXT,		-- /proc/cmdline
 	conditions       TEXT,		-- record --cstates, --load
 	host             TEXT,		-- gethostname()
+	cpufreq_driver   TEXT,		-- scaling_driver; NULL: no cpufreq
+	cpufreq_governor TEXT,		-- one, or "GOV:CPUS GOV:CPUS ..."
+	cpufreq_boost    TEXT,		-- "1", "0"; NULL: no boost control
 	frac_bits        INTEGER NOT NULL CHECK (frac_bits BETWEEN 0 AND 5),
 	nr_cpus          INTEGER NOT NULL
 			 CHECK (nr_cpus BETWEEN 0 AND 4294967295),
 	duration_s       REAL NOT NULL CHECK (duration_s >= 0),
 	events           INTEGER NOT NULL	-- record --events N; 0: none
-			 CHECK (events BETWEEN 0 AND 4294967295)
+			 CHECK (events BETWEEN 0 AND 4294967295),
+	-- 0: the cpufreq columns were not recorded (an older recording
+	-- imported), and are NULL
+	cpufreq_recorded INTEGER NOT NULL CHECK (cpufreq_recorded IN (0, 1)),
+	CHECK (cpufreq_recorded OR (cpufreq_driver IS NULL AND
+	       cpufreq_governor IS NULL AND cpufreq_boost IS NULL))
 ) STRICT;
 
 -- The module's parameters as loaded (/sys/module/clkstat/parameters).

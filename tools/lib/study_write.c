@@ -216,22 +216,25 @@ static int cr_study_put_meta(struct cr_study *st, const struct cr_meta *m)
 		n += snprintf(sql + n, sizeof(sql) - n, "%s, ",
 			      cr_meta_strs[i].key);
 	n += snprintf(sql + n, sizeof(sql) - n,
-		      "frac_bits, nr_cpus, duration_s, events) VALUES (1");
-	for (i = 0; i < cr_nmeta_strs + 4; i++)
+		      "frac_bits, nr_cpus, duration_s, events, cpufreq_recorded) VALUES (1");
+	for (i = 0; i < cr_nmeta_strs + 5; i++)
 		n += snprintf(sql + n, sizeof(sql) - n, ", ?");
 	snprintf(sql + n, sizeof(sql) - n, ")");
 	rc = sqlite3_prepare_v2(st->db, sql, -1, &q, NULL);
 	if (rc != SQLITE_OK)
 		return cr_db_fail(st->db, rc, 0, "meta", st->err,
 				  sizeof(st->err));
+	/* Not recorded: NULL whatever they hold (the reader's rule). */
 	for (i = 0; i < cr_nmeta_strs; i++)
 		cr_bind_text(q, (int)i + 1,
-			     *cr_meta_str((struct cr_meta *)m, i));
+			     cr_meta_str_cpufreq(i) && !m->cpufreq_recorded ?
+			     NULL : *cr_meta_str((struct cr_meta *)m, i));
 	col = (int)cr_nmeta_strs + 1;
 	sqlite3_bind_int64(q, col, m->frac_bits);
 	sqlite3_bind_int64(q, col + 1, m->nr_cpus);
 	sqlite3_bind_double(q, col + 2, m->duration_s);
 	sqlite3_bind_int64(q, col + 3, m->events);
+	sqlite3_bind_int64(q, col + 4, m->cpufreq_recorded ? 1 : 0);
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -475,7 +478,8 @@ fail:
 /*
  * The fields runs of one study share: the setup the measurement depends
  * on (the bucket layout, the probes, the clock, the kernel and its
- * command line, the machine and its idle settings), and the file's tags,
+ * command line, the machine, its idle and cpufreq settings: a run's own
+ * governor of record --governors is its tag), and the file's tags,
  * which describe every run of the file.  The others are the recording's
  * own (tool and module version, the variants and command of one record,
  * its conditions, duration and events limit): they may differ, with a
@@ -555,7 +559,18 @@ static int cr_meta_pools_pass(const struct cr_meta *sm, const struct cr_meta *m,
 	size_t i, cnt;
 	int st, pass, tags;
 
+	/*
+	 * The cpufreq fields of a side written before they were recorded
+	 * are not known: not checked, said once.
+	 */
+	if (warn && sm->cpufreq_recorded != m->cpufreq_recorded)
+		fprintf(warn, "clkstat-report: warning: %s: the cpufreq driver, governor and boost are not recorded in %s (written before they were): not checked\n",
+			path, sm->cpufreq_recorded ? "the runs added" :
+			"the study");
 	for (i = 0; i < cr_nmeta_strs; i++) {
+		if (cr_meta_str_cpufreq(i) &&
+		    (!sm->cpufreq_recorded || !m->cpufreq_recorded))
+			continue;
 		a = *cr_meta_str((struct cr_meta *)sm, i);
 		b = *cr_meta_str((struct cr_meta *)m, i);
 		if (!cr_str_differ(a, b))

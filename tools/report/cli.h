@@ -72,6 +72,6 @@ struct cr_command {
 extern const struct cr_command cr_cmd_report, cr_cmd_info, cr_cmd_raw,
 	cr_cmd_events, cr_cmd_xcorr, cr_cmd_ctrl, cr_cmd_trace,
 	cr_cmd_record, cr_cmd_import, cr_cmd_merge, cr_cmd_export,
-	cr_cmd_overhead, cr_cmd_serve;
+	cr_cmd_overhead, cr_cmd_serve, cr_cmd_plot;
 
 #endif

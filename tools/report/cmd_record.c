@@ -11,7 +11,7 @@
  * module's variant and recording state found at the start are restored.
  * The workload: record_workload.c; --events' markers: record_events.c;
  * --probes' user-defined probes: record_trace.c; --cstates and --load:
- * record_cond.c.
+ * record_cond.c; --governors: record_gov.c.
  *
  * What each option does: Documentation/clkstat-recording.rst, "Recording
  * runs" and "Conditions: C-states and load"; the user-defined probes:
@@ -35,6 +35,7 @@
 #include "cli.h"
 #include "record.h"
 #include "record_cond.h"
+#include "record_gov.h"
 
 /* Split "a,b" into at most max names; 0 on success. */
 static int cr_split_variants(const char *list, char names[][CR_VARIANT_MAX],
@@ -101,12 +102,15 @@ static int cr_workload_found(const char *prog)
 /*
  * What can be known wrong before run 1 is said before it, in one line,
  * and nothing is recorded: a variant no one knows (the nearest named),
- * a workload not found, an output that cannot be written.
+ * a workload not found, governors the machine cannot take, an output
+ * that cannot be written.
  */
 static int cr_record_preflight(const struct cr_record_opts *o,
 			       char names[][CR_VARIANT_MAX], unsigned int nv)
 {
+	const struct cr_conds *conds = cr_record_conds();
 	unsigned int i, j;
+	int st;
 
 	for (i = 0; i < nv; i++) {
 		for (j = 0; j < CR_NKNOWN_VARIANTS &&
@@ -131,6 +135,9 @@ static int cr_record_preflight(const struct cr_record_opts *o,
 			"not an executable file" : "no such program in PATH");
 		return CR_USAGE;
 	}
+	st = cr_gov_preflight(conds->gov, conds->ngov);
+	if (st)
+		return st;
 	return cr_rec_output_check(o);
 }
 
@@ -421,6 +428,8 @@ static int cr_record(struct cr_record_opts *o)
 	}
 	/* Last before run 1: what can be refused is refused above. */
 	st = cr_rec_study_open(&study, o, &s.meta, names, nv, twin.frac_bits);
+	if (!st)
+		st = cr_gov_begin();
 	if (st)
 		goto out;
 	t0 = cr_rec_now_ns();
@@ -436,7 +445,7 @@ static int cr_record(struct cr_record_opts *o)
 		unsigned int k = (i / nv) % nc;
 		struct cr_cond_hold hold;
 		size_t had = s.nruns;
-		char cl[2 * CR_COND_NAME + 32];
+		char cl[3 * CR_COND_NAME + 48];
 
 		cr_conds_label(conds, k, cl, sizeof(cl));
 		st = cr_cond_enter(conds, k, &hold);
@@ -507,6 +516,9 @@ out:
 	}
 	cr_snapshot_free(&s);
 out_nl:
+	/* Whatever ended the runs: the governors back, waited for. */
+	if (cr_gov_end() && !st)
+		st = CR_ERR;
 	cr_nl_close(nl);
 	return st;
 }
@@ -682,10 +694,10 @@ const struct cr_command cr_cmd_record = {
 	.synopsis =
 	"       clkstat-report record [-o FILE [--append]] [--runs N] [--duration S]\n"
 	"                             [--variants A,B] [--probes LIST] [--frac-bits K]\n"
-	"                             [--keep-module] [--workload-only]\n"
-	"                             [--workload-output FILE] [-q]\n"
-	"                             [--tag KEY=VALUE]... [--events N]\n"
-	"                             [--cstates LIST] [--load LIST] [-- COMMAND [ARG...]]\n",
+	"                             [--keep-module] [--workload-only] [-q]\n"
+	"                             [--workload-output FILE] [--tag KEY=VALUE]...\n"
+	"                             [--events N] [--cstates LIST] [--load LIST]\n"
+	"                             [--governors LIST] [-- COMMAND [ARG...]]\n",
 	.opts = cr_record_optsets,
 	.takes_command = 1,
 	.check = cr_record_check,

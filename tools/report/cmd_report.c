@@ -99,6 +99,16 @@ static void print_meta_one(FILE *out, const struct cr_snapshot *s,
 	P(cpuidle_governor);
 	fprintf(out, "max_cstate %s\n", cr_meta_max_cstate(m, buf, sizeof(buf)));
 	P(cmdline);
+	/* Not for a file written before they were recorded. */
+	if (m->cpufreq_recorded) {
+		fprintf(out, "cpufreq_driver %s\n", m->cpufreq_driver ?
+			m->cpufreq_driver : "none (no cpufreq)");
+		fprintf(out, "cpufreq_governor %s\n", m->cpufreq_governor ?
+			m->cpufreq_governor : "none (no cpufreq)");
+		fprintf(out, "cpufreq_boost %s\n", m->cpufreq_boost ?
+			m->cpufreq_boost : m->cpufreq_driver ?
+			"none (no boost control)" : "none (no cpufreq)");
+	}
 	if (m->conditions)
 		P(conditions);
 	if (m->host)
@@ -345,6 +355,7 @@ static int cr_report_cmd(struct cr_cli *cli)
 
 static const struct cr_optset *const cr_report_opts[] = {
 	&cr_input_opts, &cr_format_opts, &cr_output_opts, &cr_compare_opts,
+	&cr_compare_text_opts,
 	NULL,
 };
 

@@ -29,7 +29,7 @@ static const struct cr_command *const cr_cmds[] = {
 	&cr_cmd_report, &cr_cmd_info, &cr_cmd_raw, &cr_cmd_events,
 	&cr_cmd_xcorr, &cr_cmd_ctrl, &cr_cmd_trace, &cr_cmd_record,
 	&cr_cmd_import, &cr_cmd_merge, &cr_cmd_export, &cr_cmd_overhead,
-	&cr_cmd_serve,
+	&cr_cmd_serve, &cr_cmd_plot,
 };
 #define CR_NCMDS	(sizeof(cr_cmds) / sizeof(cr_cmds[0]))
 #define CR_MAX_OPTS	64

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record_cond.c - record's conditions: --cstates and --load,
- * alternated run by run as the variants are (cmd_record.c): run i has variant
- * i % nv and condition (i / nv) % nc, condition k being cstate k % ncs
- * and load (k / ncs) % nld.  Each run is tagged with its condition (run
- * "tags" in the snapshot: "cstate", "load"), the recording's meta
- * "conditions" lists them all.
+ * record_cond.c - record's conditions: --cstates, --load and --governors,
+ * alternated run by run as the variants are (cmd_record.c): run i has
+ * variant i % nv and condition (i / nv) % nc, condition k being cstate
+ * k % ncs, load (k / ncs) % nld and governor (k / (ncs * nld)) % ngov.
+ * Each run is tagged with its condition (run "tags": "cstate", "load",
+ * "governor"), the recording's meta "conditions" lists them all.  The
+ * governors are record_gov.c's.
  *
  * C-states: "free" makes no request; "qosN" (or N) holds a PM QoS CPU
  * latency request of N µs for the run through /dev/cpu_dma_latency: a s32
@@ -43,6 +44,7 @@
 #include <sys/wait.h>
 #include "../lib/status.h"
 #include "record_cond.h"
+#include "record_gov.h"
 
 #define CR_QOS_DEV	"/dev/cpu_dma_latency"
 #define CR_QOS_MAX	2000000000	/* the kernel's default, "no limit" */
@@ -57,7 +59,16 @@ const struct cr_conds *cr_record_conds(void)
 
 unsigned int cr_conds_n(const struct cr_conds *c)
 {
-	return (c->ncs ? c->ncs : 1) * (c->nld ? c->nld : 1);
+	return (c->ncs ? c->ncs : 1) * (c->nld ? c->nld : 1) *
+	       (c->ngov ? c->ngov : 1);
+}
+
+/* Condition k's governor, NULL without --governors. */
+static const char *cr_cond_gov(const struct cr_conds *c, unsigned int k)
+{
+	unsigned int n = (c->ncs ? c->ncs : 1) * (c->nld ? c->nld : 1);
+
+	return c->ngov ? c->gov[(k / n) % c->ngov] : NULL;
 }
 
 static unsigned int cr_online_cpus(void)
@@ -207,15 +218,36 @@ static int cr_parse_load(const char *list)
 	return CR_OK;
 }
 
+static int cr_parse_governors(const char *list)
+{
+	struct cr_conds *c = &cr_conds;
+	char err[512];
+	size_t n;
+
+	if (c->have_gov) {
+		fprintf(stderr, "clkstat-report: record: --governors given twice\n");
+		return CR_USAGE;
+	}
+	c->have_gov = 1;
+	/* The names here; whether the machine has them: record_gov.c. */
+	if (cr_cpufreq_parse_list(list, c->gov, CR_COND_MAX, &n, err,
+				  sizeof(err))) {
+		fprintf(stderr, "clkstat-report: record: %s\n", err);
+		return CR_USAGE;
+	}
+	c->ngov = (unsigned int)n;
+	return CR_OK;
+}
+
 char *cr_conds_describe(const struct cr_conds *c, int *oom)
 {
-	char buf[2 * CR_COND_MAX * (CR_COND_NAME + 24) + 32];
+	char buf[3 * CR_COND_MAX * (CR_COND_NAME + 24) + 48];
 	size_t len = 0;
 	unsigned int i;
 	char *s;
 
 	buf[0] = '\0';
-	if (!c->ncs && !c->nld)
+	if (!c->ncs && !c->nld && !c->ngov)
 		return NULL;
 	for (i = 0; i < c->ncs; i++)
 		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
@@ -229,6 +261,10 @@ char *cr_conds_describe(const struct cr_conds *c, int *oom)
 			len += snprintf(buf + len, sizeof(buf) - len, "(%u)",
 					c->ld[i].busy);
 	}
+	for (i = 0; i < c->ngov; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+				i ? "," : len ? " governors=" : "governors=",
+				c->gov[i]);
 	s = strdup(buf);
 	if (!s)
 		*oom = 1;
@@ -240,10 +276,12 @@ void cr_conds_label(const struct cr_conds *c, unsigned int k, char *buf,
 {
 	unsigned int ncs = c->ncs ? c->ncs : 1;
 
-	snprintf(buf, len, "%s%s%s%s",
+	snprintf(buf, len, "%s%s%s%s%s%s",
 		 c->ncs ? ", cstate " : "", c->ncs ? c->cs[k % ncs].name : "",
 		 c->nld ? ", load " : "",
-		 c->nld ? c->ld[(k / ncs) % c->nld].name : "");
+		 c->nld ? c->ld[(k / ncs) % c->nld].name : "",
+		 c->ngov ? ", governor " : "",
+		 c->ngov ? cr_cond_gov(c, k) : "");
 }
 
 int cr_conds_tag(const struct cr_conds *c, unsigned int k, struct cr_run *r)
@@ -253,6 +291,8 @@ int cr_conds_tag(const struct cr_conds *c, unsigned int k, struct cr_run *r)
 	if (c->ncs && cr_run_add_tag(r, "cstate", c->cs[k % ncs].name))
 		return -ENOMEM;
 	if (c->nld && cr_run_add_tag(r, "load", c->ld[(k / ncs) % c->nld].name))
+		return -ENOMEM;
+	if (c->ngov && cr_run_add_tag(r, CR_TAG_GOVERNOR, cr_cond_gov(c, k)))
 		return -ENOMEM;
 	return 0;
 }
@@ -407,7 +447,10 @@ int cr_cond_enter(const struct cr_conds *c, unsigned int k,
 	int st = CR_OK;
 
 	*h = (struct cr_cond_hold){ .qos_fd = -1 };
-	if (c->nld && c->ld[(k / ncs) % c->nld].busy)
+	/* Before the spinners: they would run at the last run's governor. */
+	if (c->ngov)
+		st = cr_gov_enter(cr_cond_gov(c, k));
+	if (!st && c->nld && c->ld[(k / ncs) % c->nld].busy)
 		st = cr_start_load(c->ld[(k / ncs) % c->nld].busy, h);
 	errno = 0;
 	if (!st && c->ncs && c->cs[k % ncs].qos_us >= 0)
@@ -436,21 +479,28 @@ int cr_conds_check(const struct cr_meta *tags)
 		fprintf(stderr, "clkstat-report: record: --tag load=... and --load: each run's own load tag says its load condition\n");
 		return CR_USAGE;
 	}
+	if (cr_conds.have_gov && cr_meta_tag(tags, CR_TAG_GOVERNOR)) {
+		fprintf(stderr, "clkstat-report: record: --tag governor=... and --governors: each run's own governor tag says its governor\n");
+		return CR_USAGE;
+	}
 	return CR_OK;
 }
 
 /* ---- the command line ---- */
 
-enum { O_CSTATES = CR_OPT_RECORD + 0x80, O_LOAD };
+enum { O_CSTATES = CR_OPT_RECORD + 0x80, O_LOAD, O_GOVERNORS };
 
 static int cr_cond_take(int c, const char *v)
 {
+	if (c == O_GOVERNORS)
+		return cr_parse_governors(v);
 	return c == O_CSTATES ? cr_parse_cstates(v) : cr_parse_load(v);
 }
 
 static const struct option cr_cond_table[] = {
 	{ "cstates", required_argument, NULL, O_CSTATES },
 	{ "load", required_argument, NULL, O_LOAD },
+	{ "governors", required_argument, NULL, O_GOVERNORS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -458,9 +508,9 @@ const struct cr_optset cr_record_cond_opts = {
 	.opts = cr_cond_table,
 	.take = cr_cond_take,
 	.help =
-	"      --cstates LIST  C-state conditions alternated after the\n"
-	"                      variants: free, qosN (N us held through\n"
-	"                      /dev/cpu_dma_latency; N alone too); runs tagged cstate\n"
-	"      --load LIST     load conditions: idle, busy (one spinner per\n"
-	"                      online CPU), busy:N; runs tagged load\n",
+	"      --cstates LIST  C-state conditions, after the variants: free, qosN\n"
+	"                      (N us held on /dev/cpu_dma_latency); runs tagged cstate\n"
+	"      --load LIST     load: idle, busy (a spinner per CPU), busy:N; tagged load\n"
+	"      --governors LIST  cpufreq governors set on every CPU (root), given\n"
+	"                      back however record ends; runs tagged governor\n",
 };

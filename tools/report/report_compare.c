@@ -5,21 +5,25 @@
  * options and their checks.  The engine is tools/lib/ (compare.c,
  * bootstrap.c, compare_render.c).
  */
+#define _GNU_SOURCE		/* open_memstream() */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/compare.h"
+#include "../lib/file_replace.h"
+#include "../lib/plot.h"
 #include "../lib/status.h"
 #include "args.h"
 #include "report_compare.h"
 
 enum { O_COMPARE = CR_OPT_COMPARE, O_BASE, O_UNIT, O_RESAMPLES, O_SEED,
-	O_LEVEL, O_THRESHOLD, O_SUMMARY };
+	O_LEVEL, O_THRESHOLD, O_SUMMARY, O_HTML };
 
 static struct cr_compare_opts cr_cmp = {
 	.level = 0.95, .resamples = 10000, .seed = 1,
 };
+static const char *cr_cmp_html;	/* --html FILE */
 
 static int cr_compare_take(int c, const char *v)
 {
@@ -67,6 +71,9 @@ static int cr_compare_take(int c, const char *v)
 	case O_SUMMARY:
 		cr_cmp.summary_only = 1;
 		break;
+	case O_HTML:
+		cr_cmp_html = v;
+		break;
 	default: /* O_THRESHOLD */
 		if (cr_parse_ulong("--threshold (ns)", v, 0, ULONG_MAX, &ul))
 			return CR_USAGE;
@@ -85,7 +92,13 @@ static const struct option cr_compare_table[] = {
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "level", required_argument, NULL, O_LEVEL },
 	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What report prints of a comparison, not which (plot has no use for it). */
+static const struct option cr_compare_text_table[] = {
 	{ "summary", no_argument, NULL, O_SUMMARY },
+	{ "html", required_argument, NULL, O_HTML },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -103,10 +116,23 @@ const struct cr_optset cr_compare_opts = {
 	"      --resamples N   bootstrap resamples (default 10000)\n"
 	"      --seed N        random seed (default 1)\n"
 	"      --level L       confidence level (default 0.95)\n"
-	"      --threshold NS  risk threshold (default: the base's p90)\n"
-	"      --summary       text: the one line per metric alone, not each\n"
-	"                      metric's statistics after it\n",
+	"      --threshold NS  risk threshold (default: the base's p90)\n",
 };
+
+const struct cr_optset cr_compare_text_opts = {
+	.opts = cr_compare_text_table,
+	.take = cr_compare_take,
+	.help =
+	"      --summary       --compare, text: the one line per metric alone,\n"
+	"                      not each metric's statistics after it\n"
+	"      --html FILE     --compare: also one page, FILE: the metadata, the\n"
+	"                      text and the figures (plot's), readable offline\n",
+};
+
+const struct cr_compare_opts *cr_compare_settings(void)
+{
+	return &cr_cmp;
+}
 
 int cr_compare_wanted(void)
 {
@@ -126,6 +152,18 @@ const char *cr_compare_factor_field(void)
 	return f;
 }
 
+/* --html FILE: a name that says HTML, refused before any work. */
+static int cr_html_name_bad(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot && (!strcmp(dot, ".html") || !strcmp(dot, ".htm")))
+		return 0;
+	fprintf(stderr, "clkstat-report: --html %s: the page's name must end in .html\n",
+		path);
+	return 1;
+}
+
 int cr_compare_check(const struct cr_cli *cli, int ninputs, long run)
 {
 	if (!cr_cmp.variant)
@@ -138,6 +176,13 @@ int cr_compare_check(const struct cr_cli *cli, int ninputs, long run)
 		fprintf(stderr, "clkstat-report: --compare resamples every run: --run does not apply\n");
 		return CR_USAGE;
 	}
+	if (cr_cmp_html && strcmp(cli->format, "text")) {
+		fprintf(stderr, "clkstat-report: --compare --html: the page holds the text output; --format %s does not apply\n",
+			cli->format);
+		return CR_USAGE;
+	}
+	if (cr_cmp_html && cr_html_name_bad(cr_cmp_html))
+		return CR_USAGE;
 	if (strcmp(cli->format, "openmetrics") == 0) {
 		fprintf(stderr, "clkstat-report: --compare: text, json or csv\n");
 		return CR_USAGE;
@@ -145,10 +190,71 @@ int cr_compare_check(const struct cr_cli *cli, int ninputs, long run)
 	return CR_OK;
 }
 
-int cr_compare_run(const struct cr_cli *cli, const struct cr_snapshot *s,
+/* The metric the page's one-metric figures draw: the headline if there. */
+static size_t cr_html_metric(const struct cr_compare_data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->res.nmetrics; i++)
+		if (!strcmp(d->res.metrics[i].name, "ttwu_tkread"))
+			return i;
+	return 0;
+}
+
+/*
+ * The text as always, and the page with it: the same text in the page
+ * (written once into memory, then to both), the file replaced whole.
+ */
+static int cr_compare_html(struct cr_snapshot *s)
+{
+	struct cr_compare_data d;
+	struct cr_plot_opts po;
+	char *text = NULL, *page = NULL;
+	size_t tlen = 0, plen = 0;
+	const char *step;
+	FILE *t;
+	int st;
+
+	st = cr_compare_collect(s, &cr_cmp, &d);
+	if (st)
+		return st;
+	t = open_memstream(&text, &tlen);
+	if (!t || cr_compare_text(t, &d.res) || fclose(t)) {
+		fprintf(stderr, "clkstat-report: out of memory\n");
+		st = CR_ERR;
+		goto out;
+	}
+	po = (struct cr_plot_opts){
+		.unit = CR_UNIT_AUTO, .resamples = cr_cmp.resamples,
+		.seed = cr_cmp.seed, .level = cr_cmp.level,
+	};
+	st = cr_plot_page(s, &d, cr_html_metric(&d), &cr_cmp, &po, text, &page,
+			  &plen);
+	if (st)
+		goto out;
+	if (cr_file_replace(cr_cmp_html, page, plen, &step) < 0) {
+		fprintf(stderr, "clkstat-report: --html %s: %s: %s\n", cr_cmp_html,
+			step, errno == EINVAL ? "not a regular file" :
+			strerror(errno));
+		st = CR_ERR;
+		goto out;
+	}
+	fputs(text, stdout);
+	if (fflush(stdout) || ferror(stdout))
+		st = CR_ERR;
+out:
+	free(text);
+	free(page);
+	cr_compare_data_free(&d);
+	return st;
+}
+
+int cr_compare_run(const struct cr_cli *cli, struct cr_snapshot *s,
 		   const char *metric)
 {
 	cr_cmp.format = cli->format;
 	cr_cmp.metric = metric;
+	if (cr_cmp_html)
+		return cr_compare_html(s);
 	return cr_compare(stdout, s, &cr_cmp);
 }

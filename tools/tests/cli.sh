@@ -1,7 +1,8 @@
 #!/bin/bash
 # clkstat-report as a program on files, no module needed: its
 # expositions against promtool and the OpenMetrics parser, the Grafana
-# dashboard against a real Prometheus, events read back by Python, info
+# dashboard against a real Prometheus, events read back by Python, the
+# browser harness of the HTML report's tests (page_check.py), info
 # on made-up snapshots, bad arguments refused before anything is done.
 # Needs make's tools (clkstat-report links the BPF twin).  Last line:
 # "N passed, N failed".
@@ -31,6 +32,14 @@ if /usr/bin/python3 tools/tests/events_readback.py 2>&1 | sed 's/^/    /'; then
 	pass=$((pass + 1)); echo "ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
 else
 	fail=$((fail + 1)); echo "not ok - events: CSV and JSON Lines read back by Python's csv and json equal the truth"
+fi
+# The browser harness the HTML report's tests use (page_check.py):
+# good pages pass, and each kind of bad page fails for its own reason
+# (its own ok/not ok lines indented).
+if tools/tests/page_check_test.sh 2>&1 | sed 's/^/    /'; then
+	pass=$((pass + 1)); echo "ok - page_check.py: headless Chromium passes a good page, fails console errors, exceptions, requests, blank pages, missing figures"
+else
+	fail=$((fail + 1)); echo "not ok - page_check.py: headless Chromium passes a good page, fails console errors, exceptions, requests, blank pages, missing figures"
 fi
 # clkstat-report on a snapshot (no module needed): what info says of
 # the recording.  A made-up snapshot: a module run and a BPF twin run of
@@ -117,7 +126,8 @@ for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--co
 	 "events:--type:--bin" "xcorr:--max-lag:--type" "ctrl::--input" \
 	 "trace:--format:--input" "record:--workload-only:--input" \
 	 "overhead:--handler-rounds:--metric" "serve:--replay-interval:--compare" \
-	 "import:--output:--input" "export:--format:--listen"; do
+	 "import:--output:--input" "export:--format:--listen" \
+	 "plot:--max-lag:--listen"; do
 	IFS=: read -r cmd has hasnt <<< "$c"
 	h=$($R "$cmd" --help 2>&1); rc=$?
 	[ "$rc" = 0 ] || bad="$bad [$cmd --help: status $rc]"
@@ -127,14 +137,14 @@ for c in "report:--compare:--listen" "info:--input:--per-cpu" "raw:--metric:--co
 	[ "$(wc -l <<< "$h")" -lt 40 ] || bad="$bad [$cmd --help: $(wc -l <<< "$h") lines]"
 done
 top=$($R --help)
-for cmd in report info raw events xcorr ctrl trace record import export overhead serve; do
+for cmd in report info raw events xcorr ctrl trace record import export overhead serve plot; do
 	grep -q "^  $cmd " <<< "$top" || bad="$bad [--help lacks $cmd]"
 done
 out=$($R record --type marker -o /dev/null -- true 2>&1); rc=$?
-{ [ "$rc" = 2 ] && grep -q -- '--type is not an option of record (an option of events;' <<< "$out"; } ||
+{ [ "$rc" = 2 ] && grep -q -- '--type is not an option of record (an option of events, plot;' <<< "$out"; } ||
 	bad="$bad [record --type: $rc $out]"
 out=$($R xcorr --compare x -i /dev/null a b 2>&1); rc=$?
-{ [ "$rc" = 2 ] && grep -q -- '--compare is not an option of xcorr (an option of report;' <<< "$out"; } ||
+{ [ "$rc" = 2 ] && grep -q -- '--compare is not an option of xcorr (an option of report, plot;' <<< "$out"; } ||
 	bad="$bad [xcorr --compare: $rc $out]"
 out=$($R --per-cpu info 2>&1); rc=$?
 { [ "$rc" = 2 ] && grep -q "unexpected argument 'info'" <<< "$out"; } ||

@@ -1459,7 +1459,7 @@ static void test_json_schema(void **state)
 		"undefined_resamples", NULL };
 	static const char *const dmed[] = { "value", "lo", "hi", "warning",
 		NULL };
-	static const char *const diff[] = { "median", "stddev", "iqr",
+	static const char *const diff[] = { "median", "p90", "p99", "stddev", "iqr",
 		"risk_difference", "risk_ratio", "p_value_median",
 		"p_value_method", "p_value_warning", NULL };
 	struct cr_snapshot s = { 0 };
@@ -1514,6 +1514,8 @@ static void test_json_schema(void **state)
 	d = json_object_object_get(m, "diff");
 	expect_keys(d, diff);
 	expect_keys(json_object_object_get(d, "median"), dmed);
+	expect_keys(json_object_object_get(d, "p90"), ci);
+	expect_keys(json_object_object_get(d, "p99"), ci);
 	expect_keys(json_object_object_get(d, "risk_ratio"), rr);
 	assert_string_equal(json_object_get_string(json_object_object_get(d, "p_value_method")),
 			    "bootstrap, inverted percentile interval");
@@ -1550,8 +1552,8 @@ static void test_csv(void **state)
 	assert_true(contains(out, "\nlat,a,runs,8,,,\nlat,a,hosts,1,,,\nlat,a,samples,3200,,,\nlat,a,median,"));
 	assert_true(contains(out, "\nlat,b,runs,9,,,\n"));
 	assert_true(contains(out, "\nlat,diff,p_value_method,\"bootstrap, inverted percentile interval\",,,\n"));
-	/* header, 6 settings, 2 x (3 + 7 + 3) stratum rows, 8 diff rows */
-	assert_int_equal(count_lines(out), 1 + 6 + 2 * 13 + 8);
+	/* header, 6 settings, 2 x (3 + 7 + 3) stratum rows, 10 diff rows */
+	assert_int_equal(count_lines(out), 1 + 6 + 2 * 13 + 10);
 	free(out);
 	free(err);
 	cr_snapshot_free(&s);
@@ -1782,6 +1784,58 @@ static void test_factor_run_tag(void **state)
 	free(err);
 	cr_snapshot_free(&s);
 	cr_snapshot_free(&hand);
+}
+
+/*
+ * record --governors: a file whose meta says the machine's governor
+ * (schedutil), its runs tagged governor=performance and powersave.
+ * meta:cpufreq_governor takes the run's tag first: the same groups and
+ * numbers as tag:governor, and schedutil is no value of either.
+ */
+static void test_factor_governor(void **state)
+{
+	struct cr_snapshot s = { 0 };
+	struct cr_compare_opts o = opts("tag:governor=performance", "json");
+	uint64_t rng = 5;
+	double a[6], b[6];
+	char *out, *err;
+	size_t i;
+
+	(void)state;
+	add_runs(&s, "d", "lat", 6, 300, log(20000), 0.1, 0.5, &rng);
+	add_runs(&s, "d", "lat", 7, 300, log(26000), 0.1, 0.5, &rng);
+	for (i = 0; i < s.nruns; i++)
+		assert_int_equal(cr_run_add_tag(&s.runs[i], "governor",
+						i < 6 ? "performance" :
+						"powersave"), 0);
+	s.meta.cpufreq_recorded = 1;
+	s.meta.cpufreq_governor = strdup("schedutil");
+	assert_non_null(s.meta.cpufreq_governor);
+	o.base = "tag:governor=powersave";
+	o.resamples = 500;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_string_equal(err, "");
+	json_diff(out, a);
+	free(out);
+	free(err);
+	o = opts("meta:cpufreq_governor=performance", "json");
+	o.base = "meta:cpufreq_governor=powersave";
+	o.resamples = 500;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_OK);
+	assert_string_equal(err, "");
+	json_diff(out, b);
+	free(out);
+	free(err);
+	for (i = 0; i < 6; i++)
+		assert_true(a[i] == b[i]);
+	assert_true(a[4] == 7 && a[5] == 6);
+	o.variant = "meta:cpufreq_governor=schedutil";
+	o.base = NULL;
+	assert_int_equal(compare(&s, &o, &out, &err), CR_USAGE);
+	assert_string_equal(err, "clkstat-report: --compare meta:cpufreq_governor=schedutil: no run with meta cpufreq_governor=schedutil (values: performance, powersave)\n");
+	free(out);
+	free(err);
+	cr_snapshot_free(&s);
 }
 
 /*
@@ -2720,6 +2774,7 @@ int main(void)
 		cmocka_unit_test(test_summary_headline),
 		cmocka_unit_test(test_factor_tag),
 		cmocka_unit_test(test_factor_run_tag),
+		cmocka_unit_test(test_factor_governor),
 		cmocka_unit_test(test_factor_meta_number),
 		cmocka_unit_test(test_factor_migrated),
 		cmocka_unit_test(test_host_single_runs),

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The build check of every kernel line clkstat supports (tools/vm/kernels.sh
-# lines: 6.1, 6.12, 7.3): clkstat.ko and the bench modules built against
-# each line's own headers and kbuild (7.3's in its trixie chroot) with
+# lines: 6.1, 6.12, 7.3): clkstat.ko, the bench modules and
+# clkstat_fakefreq.ko built against each line's own headers and kbuild
+# (7.3's in its trixie chroot) with
 # `kernels.sh build --strict`, which fails on any compiler, objtool or
 # modpost warning in the log.  objtool runs as each kernel's kbuild runs it
 # (on 6.12 and 7.3 with --ibt, so a missing ENDBR64 or an indirect jump
@@ -62,8 +63,8 @@ for line in $(tools/vm/kernels.sh lines); do
 		indent < "$out.out"
 		continue
 	fi
-	ok "$line ($kver): clkstat.ko and the bench modules, no compiler, objtool or modpost warning ($((SECONDS - t0)) s)"
-	for ko in clkstat clkstat_bench clkstat_hookbench; do
+	ok "$line ($kver): clkstat.ko, the bench modules and clkstat_fakefreq.ko, no compiler, objtool or modpost warning ($((SECONDS - t0)) s)"
+	for ko in clkstat clkstat_bench clkstat_hookbench clkstat_fakefreq; do
 		vm=$(modinfo -F vermagic "$out/kmod/$ko.ko" 2>/dev/null | awk '{ print $1 }')
 		if [ "$vm" = "$kver" ]; then
 			ok "$line: $ko.ko's vermagic is $kver"

@@ -166,7 +166,17 @@ static void test_meta_from_a_tree(void **state)
 	put(root, "/sys/module/clkstat/parameters/probes", "ttwu\n");
 	put(root, "/sys/module/clkstat/parameters/events", "0\n");
 	put(root, "/sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
+	put(root, "/sys/devices/system/cpu/cpufreq/policy0/affected_cpus", "0\n");
+	put(root, "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor", "performance\n");
+	put(root, "/sys/devices/system/cpu/cpufreq/policy0/scaling_driver", "intel_pstate\n");
+	put(root, "/sys/devices/system/cpu/cpufreq/policy1/affected_cpus", "1\n");
+	put(root, "/sys/devices/system/cpu/cpufreq/policy1/scaling_governor", "powersave\n");
+	put(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
 	assert_int_equal(cr_meta_collect(&m, &info, root), 0);
+	assert_int_equal(m.cpufreq_recorded, 1);
+	assert_string_equal(m.cpufreq_driver, "intel_pstate");
+	assert_string_equal(m.cpufreq_governor, "performance:0 powersave:1");
+	assert_string_equal(m.cpufreq_boost, "0");
 	assert_string_equal(m.kernel_release, "6.1.0-test");
 	assert_string_equal(m.host, "node-3");
 	assert_string_equal(m.clocksource, "tsc");
@@ -226,6 +236,11 @@ static void test_meta_from_a_tree(void **state)
 	assert_null(m.kernel_release);
 	assert_null(m.clocksource);
 	assert_null(m.max_cstate);
+	/* No cpufreq: recorded as none. */
+	assert_int_equal(m.cpufreq_recorded, 1);
+	assert_null(m.cpufreq_driver);
+	assert_null(m.cpufreq_governor);
+	assert_null(m.cpufreq_boost);
 	assert_int_equal(m.nparams, 0);
 	assert_string_equal(m.machine, "bare-metal");
 	cr_meta_free(&m);

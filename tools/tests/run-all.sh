@@ -52,14 +52,17 @@ EXTRA_STAGES="lean"
 # switching, exits, netlink, recording, unload under load, the BPF twin,
 # the rq clock (struct rq from the extracted image's BTF), recorded events,
 # the exporter on the live module (its /metrics and textfile), record's
-# study killed mid-run and written into the 9p folder (the kernel's 9p).
+# study killed mid-run and written into the 9p folder (the kernel's 9p),
+# record --governors on clkstat_fakefreq.ko (6.1's cpufreq core and
+# governors) and the cpufreq metadata.
 GUEST_61="t_load_files t_bad_params t_pingpong_local t_pingpong_migrate
 	t_variant_hooks t_variants_exact t_tkread_migrate t_tkread_variants
 	t_variant_switch t_variant_off t_csswitch t_exit_hooks_switch_loop
 	t_netlink t_record t_study_kill9 t_study_9p t_rmmod_under_load t_control_event t_bpf_twin_agree t_bpf_record
 	t_bpf_csswitch t_bpf_csread t_bpf_clockoff t_tkread_rqclock t_record_events t_bpf_events
 	t_targets_counts t_btf_proto t_trace_refusals t_trace_targets t_trace_sleeper t_trace_own_clock
-	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_serve_textfile t_sweep"
+	t_bpf_trace_func t_bpf_trace_vs_module t_serve_live t_serve_textfile t_sweep
+	t_cond_gov_meta t_cond_governors"
 # 7.3: load, every variant counting against the truth, a switch, exits,
 # the BPF twin loading and recording (csswitch, exact) and refusing what
 # it must, its wakeups exact against the module's in every attach type

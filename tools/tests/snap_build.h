@@ -158,6 +158,10 @@ static inline void build_big(struct cr_snapshot *s)
 	mt->cpuidle_governor = xstrdup("menu");
 	mt->max_cstate = xstrdup("1");
 	mt->cmdline = xstrdup("BOOT_IMAGE=/vmlinuz root=/dev/vda1 console=ttyS0 quiet");
+	/* Recorded, one of them none (a machine without boost control). */
+	mt->cpufreq_recorded = 1;
+	mt->cpufreq_driver = xstrdup("acpi-cpufreq");
+	mt->cpufreq_governor = xstrdup("performance:0-3,6 powersave:4-5");
 	mt->frac_bits = 3;
 	mt->nr_cpus = 4096;
 	mt->duration_s = 0.1;
@@ -293,6 +297,10 @@ static inline void assert_snap_equal(const struct cr_snapshot *a,
 	assert_str_or_null(x->clock, y->clock);
 	assert_str_or_null(x->conditions, y->conditions);
 	assert_str_or_null(x->host, y->host);
+	assert_int_equal(x->cpufreq_recorded, y->cpufreq_recorded);
+	assert_str_or_null(x->cpufreq_driver, y->cpufreq_driver);
+	assert_str_or_null(x->cpufreq_governor, y->cpufreq_governor);
+	assert_str_or_null(x->cpufreq_boost, y->cpufreq_boost);
 	assert_int_equal(x->frac_bits, y->frac_bits);
 	assert_int_equal(x->nr_cpus, y->nr_cpus);
 	assert_true(x->duration_s == y->duration_s);

@@ -350,7 +350,7 @@ static void test_run_tags(void **state)
 	assert_string_equal(s.meta.host, "node-17");
 	text = cr_snapshot_format(&s);
 	assert_non_null(text);
-	assert_non_null(strstr(text, "\"version\": 4"));
+	assert_non_null(strstr(text, "\"version\": 5"));
 	assert_int_equal(cr_snapshot_parse(text, strlen(text), &b, err,
 					   sizeof(err)), CR_OK);
 	assert_string_equal(cr_run_tag(&b.runs[0], "cstate"), "qos0");
@@ -424,10 +424,11 @@ MUT(test_missing_format, "\"format\": \"clkstat-snapshot\", ", "", CR_CORRUPT,
 MUT(test_version_2, "\"version\": 1", "\"version\": 2", CR_OK, NULL)
 MUT(test_version_3, "\"version\": 1", "\"version\": 3", CR_OK, NULL)
 MUT(test_version_4, "\"version\": 1", "\"version\": 4", CR_OK, NULL)
-MUT(test_version_5, "\"version\": 1", "\"version\": 5", CR_FORMAT,
-    "version 5: this clkstat-report reads versions 1 to 4")
+MUT(test_version_5, "\"version\": 1", "\"version\": 5", CR_OK, NULL)
+MUT(test_version_6, "\"version\": 1", "\"version\": 6", CR_FORMAT,
+    "version 6: this clkstat-report reads versions 1 to 5")
 MUT(test_version_0, "\"version\": 1", "\"version\": 0", CR_FORMAT,
-    "version 0: this clkstat-report reads versions 1 to 4")
+    "version 0: this clkstat-report reads versions 1 to 5")
 
 /* A run's own tags (record --cstates, --load) and meta "conditions". */
 MUT(test_run_tag_not_string, "\"exit_status\": 0",
@@ -902,8 +903,8 @@ static void test_read_corrupt(void **state)
 static void test_read_format(void **state)
 {
 	struct cr_snapshot s;
-	char *dir = tmpdir(), *path = join(dir, "v5.json");
-	char *t = mutate("\"version\": 1", "\"version\": 5");
+	char *dir = tmpdir(), *path = join(dir, "v6.json");
+	char *t = mutate("\"version\": 1", "\"version\": 6");
 	struct capture c;
 	char *out;
 	int st;
@@ -915,7 +916,7 @@ static void test_read_format(void **state)
 	out = capture_end(&c);
 	assert_int_equal(st, CR_FORMAT);
 	assert_empty(&s);
-	assert_one_line(out, path, "version 5: this clkstat-report reads versions 1 to 4");
+	assert_one_line(out, path, "version 6: this clkstat-report reads versions 1 to 5");
 	free(out);
 	free(t);
 	free(path);
@@ -1044,6 +1045,105 @@ static void test_merge_refuses_twice(void **state)
 	assert_string_equal(cr_run_meta(&all, &all.runs[0])->machine,
 			    "bare-metal");
 	assert_null(cr_run_meta(&all, &all.runs[5])->machine);
+	cr_snapshot_free(&all);
+}
+
+/*
+ * Meta cpufreq_driver, cpufreq_governor and cpufreq_boost (version 5):
+ * there, as strings or null, the recording has them (null: none on the
+ * machine), and they are written back so; absent, it has not (an older
+ * file), and they are not written.
+ */
+static void test_cpufreq_meta(void **state)
+{
+	struct cr_snapshot s, b;
+	char err[1024] = "", *t, *text;
+
+	(void)state;
+	t = mutate("\"cmdline\": \"quiet\"",
+		   "\"cmdline\": \"quiet\", \"cpufreq_driver\": \"intel_pstate\", "
+		   "\"cpufreq_governor\": \"performance:0 powersave:1\", "
+		   "\"cpufreq_boost\": \"0\"");
+	assert_int_equal(cr_snapshot_parse(t, strlen(t), &s, err, sizeof(err)),
+			 CR_OK);
+	assert_int_equal(s.meta.cpufreq_recorded, 1);
+	assert_string_equal(s.meta.cpufreq_driver, "intel_pstate");
+	assert_string_equal(s.meta.cpufreq_governor, "performance:0 powersave:1");
+	assert_string_equal(s.meta.cpufreq_boost, "0");
+	text = cr_snapshot_format(&s);
+	assert_non_null(text);
+	assert_int_equal(cr_snapshot_parse(text, strlen(text), &b, err,
+					   sizeof(err)), CR_OK);
+	assert_snap_equal(&s, &b);
+	free(text);
+	cr_snapshot_free(&b);
+	cr_snapshot_free(&s);
+	free(t);
+	/* null: none on this machine; written as null. */
+	t = mutate("\"cmdline\": \"quiet\"",
+		   "\"cmdline\": \"quiet\", \"cpufreq_driver\": null, "
+		   "\"cpufreq_governor\": null, \"cpufreq_boost\": null");
+	assert_int_equal(cr_snapshot_parse(t, strlen(t), &s, err, sizeof(err)),
+			 CR_OK);
+	assert_int_equal(s.meta.cpufreq_recorded, 1);
+	assert_null(s.meta.cpufreq_driver);
+	text = cr_snapshot_format(&s);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"cpufreq_driver\": null"));
+	assert_non_null(strstr(text, "\"cpufreq_governor\": null"));
+	assert_non_null(strstr(text, "\"cpufreq_boost\": null"));
+	free(text);
+	cr_snapshot_free(&s);
+	free(t);
+	/* Absent: not recorded, and not written. */
+	assert_int_equal(cr_snapshot_parse(BASE, strlen(BASE), &s, err,
+					   sizeof(err)), CR_OK);
+	assert_int_equal(s.meta.cpufreq_recorded, 0);
+	text = cr_snapshot_format(&s);
+	assert_non_null(text);
+	assert_null(strstr(text, "cpufreq"));
+	free(text);
+	cr_snapshot_free(&s);
+}
+
+MUT(test_cpufreq_not_string, "\"cmdline\": \"quiet\"",
+    "\"cmdline\": \"quiet\", \"cpufreq_governor\": 1", CR_CORRUPT,
+    "meta.cpufreq_governor: expected a string or null")
+
+/*
+ * cpufreq fields between inputs: a file that did not record them is no
+ * difference; two that did and differ are one warning each.
+ */
+static void test_meta_diff_cpufreq(void **state)
+{
+	struct cr_snapshot all = { 0 }, a, b, c3;
+	struct capture c;
+	char *err;
+
+	(void)state;
+	build_small(&a);
+	a.meta.cpufreq_recorded = 1;
+	a.meta.cpufreq_driver = xstrdup("acpi-cpufreq");
+	a.meta.cpufreq_governor = xstrdup("schedutil");
+	build_small(&b);
+	b.runs[0].start_ns = 1000;
+	build_small(&c3);
+	c3.runs[0].start_ns = 2000;
+	c3.meta.cpufreq_recorded = 1;
+	c3.meta.cpufreq_driver = xstrdup("acpi-cpufreq");
+	c3.meta.cpufreq_governor = xstrdup("performance");
+	assert_int_equal(cr_snapshot_merge(&all, &a, "a.json"), CR_OK);
+	assert_int_equal(cr_snapshot_merge(&all, &b, "b.json"), CR_OK);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, NULL), 0);
+	err = capture_end(&c);
+	free(err);
+	assert_int_equal(cr_snapshot_merge(&all, &c3, "c.json"), CR_OK);
+	capture_begin(&c, 2);
+	assert_int_equal(cr_snapshot_meta_diff(stderr, &all, NULL), 1);
+	err = capture_end(&c);
+	assert_string_equal(err, "clkstat-report: warning: the inputs' metadata differ: cpufreq_governor is 'schedutil' in a.json, 'performance' in c.json\n");
+	free(err);
 	cr_snapshot_free(&all);
 }
 
@@ -1258,7 +1358,7 @@ static void test_events_written(void **state)
 	build_big(&a);
 	text = cr_snapshot_format(&a);
 	assert_non_null(text);
-	assert_non_null(strstr(text, "\"version\": 4,"));
+	assert_non_null(strstr(text, "\"version\": 5,"));
 	assert_non_null(strstr(text, "\"events\": 100000"));
 	assert_non_null(strstr(text, "\"columns\": " EV_COLS));
 	assert_non_null(strstr(text, "[9007199254740993, \"enqueue\", 3, 77, 9007199254740995, 9223372036854775809, true, 18446744073709551615, null]"));
@@ -1406,10 +1506,13 @@ int main(void)
 		cmocka_unit_test(test_version_3),
 		cmocka_unit_test(test_version_4),
 		cmocka_unit_test(test_version_5),
+		cmocka_unit_test(test_version_6),
 		cmocka_unit_test(test_version_0),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_merge_refuses_twice),
 		cmocka_unit_test(test_meta_diff),
+		cmocka_unit_test(test_meta_diff_cpufreq),
+		cmocka_unit_test(test_cpufreq_meta),
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_tags_read),
 		cmocka_unit_test(test_tag_not_string),
@@ -1433,12 +1536,14 @@ int main(void)
 		cmocka_unit_test(test_version_3),
 		cmocka_unit_test(test_version_4),
 		cmocka_unit_test(test_version_5),
+		cmocka_unit_test(test_version_6),
 		cmocka_unit_test(test_version_0),
 		cmocka_unit_test(test_run_tag_not_string),
 		cmocka_unit_test(test_run_tag_bad_key),
 		cmocka_unit_test(test_run_tag_empty),
 		cmocka_unit_test(test_run_tags_not_object),
 		cmocka_unit_test(test_conditions_not_string),
+		cmocka_unit_test(test_cpufreq_not_string),
 		cmocka_unit_test(test_version_beyond_u64),
 		cmocka_unit_test(test_version_string),
 		cmocka_unit_test(test_version_double),

@@ -320,7 +320,7 @@ static const struct {
 	{ "PRAGMA application_id = 7", CR_FORMAT,
 	  "an SQLite database, but not a clkstat study (application_id 7" },
 	{ "PRAGMA user_version = 99", CR_FORMAT,
-	  "study schema version 99: this clkstat-report reads version 1" },
+	  "study schema version 99: this clkstat-report reads versions 1 to 2" },
 	{ "PRAGMA user_version = 0", CR_CORRUPT,
 	  "study schema version 0: no schema was written" },
 };

@@ -6,7 +6,8 @@
  * version the reader takes; a run's events loaded and dropped one run at
  * a time; appending refused where the metadata does not pool; a second
  * writer refused while the first holds the study; a copy of the file
- * taken inside a run's transaction reading as the runs before it.
+ * taken inside a run's transaction reading as the runs before it; a
+ * study of schema version 1 read, and appended to as it is.
  * study_fuzz_test.c has the damaged files.
  *
  * Run under valgrind (tools/tests/unit.sh): leaks and invalid accesses
@@ -238,6 +239,13 @@ static const char *const v_docs[] = {
 	V_DOC(3, ", \"events\": 100, \"clock\": \"mono\"", "", V_EVENTS),
 	/* 4: the host */
 	V_DOC(4, ", \"clock\": \"tsc\", \"host\": \"box\"", "", ""),
+	/* 5: cpufreq, recorded; none of it on the second machine */
+	V_DOC(5, ", \"host\": \"box\", \"cpufreq_driver\": \"acpi-cpufreq\", "
+	      "\"cpufreq_governor\": \"performance:0 powersave:1\", "
+	      "\"cpufreq_boost\": null", ", \"tags\": {\"governor\": \"powersave\"}",
+	      ""),
+	V_DOC(5, ", \"cpufreq_driver\": null, \"cpufreq_governor\": null, "
+	      "\"cpufreq_boost\": null", "", ""),
 };
 
 static void test_json_versions(void **state)
@@ -744,8 +752,104 @@ static void test_not_a_study(void **state)
 	unlink(path);
 	build_small(&a);
 	study_write(&a, path);
-	sql(path, "PRAGMA user_version = 2");
-	expect_read(path, CR_FORMAT, "study schema version 2: this clkstat-report reads version 1");
+	sql(path, "PRAGMA user_version = 3");
+	expect_read(path, CR_FORMAT, "study schema version 3: this clkstat-report reads versions 1 to 2");
+	cr_snapshot_free(&a);
+	free(path);
+	free(dir);
+}
+
+/*
+ * A study made schema version 1 again: its meta table as version 1 had
+ * it (study_schema.sql before the cpufreq columns), user_version 1.
+ */
+static void to_schema_v1(const char *path)
+{
+	sql(path,
+	    "CREATE TABLE meta1 ("
+	    " id INTEGER PRIMARY KEY CHECK (id = 1), tool_version TEXT,"
+	    " module_version TEXT, kernel_release TEXT, clocksource TEXT,"
+	    " clock TEXT, probes TEXT, variants TEXT, command TEXT,"
+	    " machine TEXT, hypervisor TEXT, cpuidle_driver TEXT,"
+	    " cpuidle_governor TEXT, max_cstate TEXT, cmdline TEXT,"
+	    " conditions TEXT, host TEXT,"
+	    " frac_bits INTEGER NOT NULL CHECK (frac_bits BETWEEN 0 AND 5),"
+	    " nr_cpus INTEGER NOT NULL CHECK (nr_cpus BETWEEN 0 AND 4294967295),"
+	    " duration_s REAL NOT NULL CHECK (duration_s >= 0),"
+	    " events INTEGER NOT NULL CHECK (events BETWEEN 0 AND 4294967295)"
+	    ") STRICT;"
+	    "INSERT INTO meta1 SELECT id, tool_version, module_version,"
+	    " kernel_release, clocksource, clock, probes, variants, command,"
+	    " machine, hypervisor, cpuidle_driver, cpuidle_governor,"
+	    " max_cstate, cmdline, conditions, host, frac_bits, nr_cpus,"
+	    " duration_s, events FROM meta;"
+	    "DROP TABLE meta; ALTER TABLE meta1 RENAME TO meta;"
+	    "PRAGMA user_version = 1");
+}
+
+/*
+ * Schema version 1: read as a study that did not record cpufreq; runs
+ * added to it pool without them (said once), and it stays version 1,
+ * which the clkstat-report of then reads still.
+ */
+static void test_schema_v1(void **state)
+{
+	char *dir = tmpdir(), *path = join(dir, "v1.db"), *out;
+	struct cr_snapshot a, b;
+	struct cr_study *st;
+	struct cr_meta m;
+	sqlite3 *db;
+	sqlite3_stmt *q;
+
+	(void)state;
+	build_full(&a);
+	study_write(&a, path);
+	to_schema_v1(path);
+	assert_int_equal(cr_snapshot_read(path, &b), CR_OK);
+	assert_int_equal(b.meta.cpufreq_recorded, 0);
+	assert_null(b.meta.cpufreq_driver);
+	assert_null(b.meta.cpufreq_governor);
+	assert_string_equal(b.meta.host, "host-1");
+	assert_int_equal(b.nruns, a.nruns);
+	cr_snapshot_free(&b);
+	/* build_full() records cpufreq: not checked against version 1. */
+	assert_int_equal(append_says(path, &a.meta, &out, &st), CR_OK);
+	assert_non_null(strstr(out, ": the cpufreq driver, governor and boost are not recorded in the study (written before they were): not checked\n"));
+	assert_string_equal(strchr(out, '\n'), "\n");
+	free(out);
+	a.runs[0].start_ns += 5;
+	assert_int_equal(cr_study_add_run(st, &a.runs[0]), CR_OK);
+	assert_int_equal(cr_study_close(st), CR_OK);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q,
+					    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(q, 0), 1);
+	sqlite3_finalize(q);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	assert_int_equal(cr_snapshot_read(path, &b), CR_OK);
+	assert_int_equal(b.nruns, a.nruns + 1);
+	assert_int_equal(b.meta.cpufreq_recorded, 0);
+	cr_snapshot_free(&b);
+	/* The recorded ones pool as any field: a governor differing refused. */
+	unlink(path);
+	study_write(&a, path);
+	assert_int_equal(cr_meta_copy(&m, &a.meta), 0);
+	free(m.cpufreq_governor);
+	m.cpufreq_governor = xstrdup("schedutil");
+	assert_int_equal(append_says(path, &m, &out, &st), CR_USAGE);
+	assert_one_line(out, path, "cpufreq_governor is 'performance:0-3,6 powersave:4-5' in the study, 'schedutil' in the runs to add");
+	free(out);
+	/* Not recorded in the runs to add (an older snapshot imported). */
+	m.cpufreq_recorded = 0;
+	free(m.cpufreq_governor);
+	free(m.cpufreq_driver);
+	m.cpufreq_governor = m.cpufreq_driver = NULL;
+	assert_int_equal(append_says(path, &m, &out, &st), CR_OK);
+	assert_non_null(strstr(out, ": the cpufreq driver, governor and boost are not recorded in the runs added (written before they were): not checked\n"));
+	free(out);
+	assert_int_equal(cr_study_close(st), CR_OK);
+	cr_meta_free(&m);
 	cr_snapshot_free(&a);
 	free(path);
 	free(dir);
@@ -796,6 +900,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_copy_inside_run, teardown_dir),
 		cmocka_unit_test_teardown(test_copy_read_only, teardown_dir),
 		cmocka_unit_test_teardown(test_not_a_study, teardown_dir),
+		cmocka_unit_test_teardown(test_schema_v1, teardown_dir),
 		cmocka_unit_test_teardown(test_study_on_stdin, teardown_dir),
 	};
 

@@ -109,6 +109,8 @@ run() {
 		hb_unload 2>/dev/null || true
 	fi
 	rmmod clkstat 2>/dev/null || true
+	# The governor tests' cpufreq driver (suite_conditions.sh).
+	rmmod clkstat_fakefreq 2>/dev/null || true
 }
 
 # run_suite TEST...: each test, then t_dmesg_clean, then the suite's
