@@ -7,7 +7,6 @@
  * which, and record --governors sets them.
  */
 #define _GNU_SOURCE		/* open_memstream() */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,30 +16,9 @@
 #include <unistd.h>
 #include "cpufreq.h"
 #include "suggest.h"
+#include "sysfs_line.h"
 
 #define CR_CPUFREQ_DIR	"/sys/devices/system/cpu/cpufreq"
-
-/* The first line of root/path, trimmed, malloc'd; NULL if unreadable. */
-static char *cr_line(const char *root, const char *path)
-{
-	char full[512], buf[4096];
-	size_t n;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "re");
-	if (!f)
-		return NULL;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	n = strlen(buf);
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return strdup(buf);
-}
 
 /* policyN/file under root, as a path from root. */
 static void cr_policy_path(char *buf, size_t len, unsigned int id,
@@ -98,11 +76,11 @@ static int cr_read_policy(const char *root, unsigned int id,
 	memset(p, 0, sizeof(*p));
 	p->id = id;
 	cr_policy_path(path, sizeof(path), id, "affected_cpus");
-	cpus = cr_line(root, path);
+	cpus = cr_sysfs_line(root, path);
 	cr_policy_path(path, sizeof(path), id, "scaling_governor");
-	p->governor = cr_line(root, path);
+	p->governor = cr_sysfs_line(root, path);
 	cr_policy_path(path, sizeof(path), id, "scaling_available_governors");
-	p->available = cr_line(root, path);
+	p->available = cr_sysfs_line(root, path);
 	r = cpus ? cr_parse_cpus(cpus, p) : -1;
 	free(cpus);
 	if (r == -ENOMEM) {
@@ -117,7 +95,7 @@ static int cr_read_policy(const char *root, unsigned int id,
 		goto nomem;
 	if (!*driver) {
 		cr_policy_path(path, sizeof(path), id, "scaling_driver");
-		*driver = cr_line(root, path);
+		*driver = cr_sysfs_line(root, path);
 	}
 	return 1;
 nomem:
@@ -168,11 +146,11 @@ static int cr_policy_ids(const char *root, unsigned int **ids)
 /* "1"/"0" from cpufreq/boost, else intel_pstate's no_turbo inverted. */
 static char *cr_read_boost(const char *root)
 {
-	char *b = cr_line(root, CR_CPUFREQ_DIR "/boost");
+	char *b = cr_sysfs_line(root, CR_CPUFREQ_DIR "/boost");
 
 	if (b)
 		return b;
-	b = cr_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	b = cr_sysfs_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo");
 	if (b && (!strcmp(b, "0") || !strcmp(b, "1"))) {
 		b[0] = b[0] == '0' ? '1' : '0';
 		return b;
@@ -463,7 +441,7 @@ static int cr_write_gov(const char *root, const struct cr_cpufreq_policy *p,
 		return -1;
 	}
 	close(fd);
-	now = cr_line(root, path);
+	now = cr_sysfs_line(root, path);
 	if (!now || strcmp(now, gov)) {
 		snprintf(err, errlen, "%s: wrote %s, reads %s", path, gov,
 			 now ? now : "nothing back");
@@ -496,7 +474,7 @@ int cr_cpufreq_restore(const struct cr_cpufreq *saved, char *err,
 		const struct cr_cpufreq_policy *p = &saved->p[k];
 
 		cr_policy_path(path, sizeof(path), p->id, "scaling_governor");
-		now = cr_line(saved->root, path);
+		now = cr_sysfs_line(saved->root, path);
 		if (now && !strcmp(now, p->governor)) {
 			free(now);
 			continue;

@@ -5,7 +5,6 @@
  * in a TCG guest with the hpet clocksource and C-states on is not one taken
  * on bare metal with the tsc and idle=poll.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -16,30 +15,9 @@
 #include <cpuid.h>
 #endif
 #include "cpufreq.h"
+#include "sysfs_line.h"
 #include "meta.h"
 #include "version.h"
-
-/* The first line of root/path, trimmed, malloc'd; NULL if unreadable. */
-static char *cr_read_line(const char *root, const char *path)
-{
-	char full[512], buf[4096];
-	size_t n;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "r");
-	if (!f)
-		return NULL;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	n = strlen(buf);
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return strdup(buf);
-}
 
 /* The hypervisor's CPUID signature (leaf 0x40000000), e.g. "KVMKVMKVM". */
 static char *cr_cpuid_hypervisor(int *present)
@@ -94,7 +72,7 @@ int cr_meta_machine(const char *root, char **machine, char **hypervisor)
 	if (!*root)
 		sig = cr_cpuid_hypervisor(&vm);
 	vm |= cr_cpuinfo_hypervisor(root);
-	vendor = cr_read_line(root, "/sys/class/dmi/id/sys_vendor");
+	vendor = cr_sysfs_line(root, "/sys/class/dmi/id/sys_vendor");
 	for (i = 0; vendor && i < sizeof(vendors) / sizeof(vendors[0]); i++)
 		if (!strncmp(vendor, vendors[i], strlen(vendors[i])))
 			vm = 1;
@@ -136,7 +114,7 @@ static int cr_meta_params(struct cr_meta *m, const char *root)
 			snprintf(path, sizeof(path),
 				 "/sys/module/clkstat/parameters/%s",
 				 names[i]->d_name);
-			v = cr_read_line(root, path);
+			v = cr_sysfs_line(root, path);
 			if (v)
 				err = cr_meta_add_param(m, names[i]->d_name, v);
 			free(v);
@@ -203,18 +181,18 @@ int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 		if (*u.nodename)
 			m->host = strdup(u.nodename);
 	} else {
-		m->kernel_release = cr_read_line(root,
+		m->kernel_release = cr_sysfs_line(root,
 						 "/proc/sys/kernel/osrelease");
-		m->host = cr_read_line(root, "/proc/sys/kernel/hostname");
+		m->host = cr_sysfs_line(root, "/proc/sys/kernel/hostname");
 	}
-	m->clocksource = cr_read_line(root,
+	m->clocksource = cr_sysfs_line(root,
 		"/sys/devices/system/clocksource/clocksource0/current_clocksource");
-	m->cpuidle_driver = cr_read_line(root,
+	m->cpuidle_driver = cr_sysfs_line(root,
 		"/sys/devices/system/cpu/cpuidle/current_driver");
-	m->cpuidle_governor = cr_read_line(root,
+	m->cpuidle_governor = cr_sysfs_line(root,
 		"/sys/devices/system/cpu/cpuidle/current_governor");
 	if (!m->cpuidle_governor)
-		m->cpuidle_governor = cr_read_line(root,
+		m->cpuidle_governor = cr_sysfs_line(root,
 			"/sys/devices/system/cpu/cpuidle/current_governor_ro");
 	/*
 	 * intel_idle.max_cstate means something only where intel_idle is
@@ -223,9 +201,9 @@ int cr_meta_collect(struct cr_meta *m, const struct cr_info *info,
 	 * no setting of this machine's C-states.
 	 */
 	if (m->cpuidle_driver && !strcmp(m->cpuidle_driver, "intel_idle"))
-		m->max_cstate = cr_read_line(root,
+		m->max_cstate = cr_sysfs_line(root,
 			"/sys/module/intel_idle/parameters/max_cstate");
-	m->cmdline = cr_read_line(root, "/proc/cmdline");
+	m->cmdline = cr_sysfs_line(root, "/proc/cmdline");
 	if (!m->tool_version || (info && (!m->module_version || !m->probes ||
 					  (*info->clock && !m->clock))))
 		return -ENOMEM;
